@@ -1,0 +1,189 @@
+/* blktop-abi.h: event records shared by the BPF programs, the loader and the capture format. */
+#ifndef BLKTOP_ABI_H
+#define BLKTOP_ABI_H
+
+/*
+ * Fixed-width, 64-bit fields first, no implicit padding: these structs are the
+ * ring buffer ABI and, re-encoded, the capture format. Every record starts
+ * with a u32 type so the consumer can dispatch before trusting the size.
+ */
+
+#define BLKTOP_COMM_LEN		16
+
+enum blktop_ev_type {
+	EV_BLOCK = 1,		/* one block request, emitted at its final completion */
+	EV_OPEN = 2,		/* reserved: open/openat/openat2 (per-process issue) */
+	EV_RW = 3,		/* reserved: read/write family (per-process issue) */
+	EV_TICK = 16,		/* user space only: end of one window tick */
+	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
+};
+
+/* Portable operation codes (the kernel's REQ_OP_* numbers differ by version). */
+enum blktop_op {
+	BLK_OP_READ = 0,
+	BLK_OP_WRITE = 1,
+	BLK_OP_FLUSH = 2,
+	BLK_OP_DISCARD = 3,
+	BLK_OP_SECURE_ERASE = 4,
+	BLK_OP_WRITE_ZEROES = 5,
+	BLK_OP_OTHER = 6,
+};
+
+/* Portable request flags, as in the rwbs text of the block tracepoints. */
+#define BLK_F_SYNC	(1u << 0)	/* S */
+#define BLK_F_META	(1u << 1)	/* M */
+#define BLK_F_FUA	(1u << 2)	/* F after the op */
+#define BLK_F_PREFLUSH	(1u << 3)	/* F before the op */
+#define BLK_F_RAHEAD	(1u << 4)	/* A */
+#define BLK_F_NOSTART	(1u << 8)	/* no start hook saw it: ts_start == ts_issue */
+#define BLK_F_REQUEUED	(1u << 9)	/* requeued at least once */
+
+struct ev_block {
+	__u32 type;		/* EV_BLOCK */
+	__u32 dev;		/* kernel dev_t of the whole disk: major << 20 | minor */
+	__u64 ts_start;		/* CLOCK_MONOTONIC ns: request started (accounting start) */
+	__u64 ts_issue;		/* issued to the driver (last issue if requeued) */
+	__u64 ts_done;		/* final completion */
+	__u64 sector;
+	__u64 cgroup;		/* cgroup v2 id of the submitter */
+	__u64 busy_ns;		/* device's cumulative busy time (iostat io_ticks), at ts_done */
+	__u32 bytes;		/* total bytes of the request */
+	__u32 pid;		/* submitter thread id */
+	__u32 tgid;		/* submitter process id */
+	__s32 error;		/* negative errno, 0 on success */
+	__u16 op;		/* enum blktop_op */
+	__u16 flags;		/* BLK_F_* */
+	__u32 inflight;		/* requests in flight on the device when this one started, itself included */
+	char comm[BLKTOP_COMM_LEN];
+};
+
+/* End of one tick of the rolling windows: written into the stream by the live source. */
+struct ev_tick {
+	__u32 type;		/* EV_TICK */
+	__u32 pad;
+	__u64 ts;		/* CLOCK_MONOTONIC ns at which the tick closed */
+};
+
+/* Events the kernel failed to hand over since the previous EV_LOST. */
+struct ev_lost {
+	__u32 type;		/* EV_LOST */
+	__u32 pad;
+	__u64 ts;
+	__u64 count;
+};
+
+/*
+ * VFS events (bpf/vfs.bpf.c). Each carries its file's path inline: a record is
+ * the fixed header, path_len path bytes and a NUL, so its size varies; use
+ * EV_OPEN_SIZE/EV_RW_SIZE and check path_len against the record size. A path
+ * is absolute (relative to the process's root), resolved from the struct file
+ * the kernel returned, never a basename; a failed open carries the string as
+ * passed, joined to the cwd or dirfd path if relative (VFS_PF_AS_PASSED).
+ * Inline paths keep every record self-contained: a capture started at any
+ * moment, or a lost record, never leaves events pointing at unknown paths.
+ */
+#define VFS_PATH_MAX		4096	/* path bytes including the NUL */
+
+/* Portable system call ids (syscall numbers differ by architecture). */
+enum blktop_vfs_sys {
+	VFS_SYS_OPEN = 0,
+	VFS_SYS_CREAT = 1,
+	VFS_SYS_OPENAT = 2,
+	VFS_SYS_OPENAT2 = 3,
+	VFS_SYS_READ = 4,
+	VFS_SYS_WRITE = 5,
+	VFS_SYS_PREAD64 = 6,
+	VFS_SYS_PWRITE64 = 7,
+	VFS_SYS_READV = 8,
+	VFS_SYS_WRITEV = 9,
+	VFS_SYS_PREADV = 10,
+	VFS_SYS_PWRITEV = 11,
+	VFS_SYS_PREADV2 = 12,
+	VFS_SYS_PWRITEV2 = 13,
+	VFS_SYS_VFS_READ = 14,		/* fentry variant: vfs_read() */
+	VFS_SYS_VFS_WRITE = 15,		/* fentry variant: vfs_write() */
+	VFS_SYS_FILP_OPEN = 16,		/* fentry variant: do_filp_open() */
+	VFS_SYS_MAX = 17,
+};
+
+/* File types, from the inode's i_mode. */
+enum blktop_vfs_ftype {
+	VFS_FT_OTHER = 0,		/* anon inodes, unknown */
+	VFS_FT_REG = 1,
+	VFS_FT_BLK = 2,
+	VFS_FT_CHR = 3,
+	VFS_FT_FIFO = 4,
+	VFS_FT_SOCK = 5,
+	VFS_FT_DIR = 6,
+	VFS_FT_LNK = 7,
+	VFS_FT_NONE = 8,		/* no file: failed open, or fd closed meanwhile */
+};
+
+/* Path flags. */
+#define VFS_PF_TRUNC		(1u << 0)	/* too deep/long: leading part cut (failed open: tail) */
+#define VFS_PF_AS_PASSED	(1u << 1)	/* the string as passed, not resolved */
+#define VFS_PF_DELETED		(1u << 2)	/* file unlinked (i_nlink == 0) */
+#define VFS_PF_UNREACHABLE	(1u << 3)	/* outside the process's root, or internal mount */
+#define VFS_PF_NOPATH		(1u << 4)	/* no path: pipe, socket, fd gone (path_len 0) */
+#define VFS_PF_FD_CHANGED	(1u << 5)	/* fd pointed elsewhere at exit than at entry */
+#define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
+
+/* One open/creat/openat/openat2, emitted at syscall exit. */
+struct ev_open {
+	__u32 type;		/* EV_OPEN */
+	__u32 flags;		/* O_* flags as passed */
+	__u64 ts;		/* CLOCK_MONOTONIC ns at syscall exit */
+	__u64 lat_ns;		/* syscall entry to exit */
+	__u64 cgroup;		/* cgroup v2 id of the caller */
+	__u64 ino;		/* inode number of the opened file, 0 if failed */
+	__u32 dev;		/* kernel dev_t of the file's filesystem, 0 if failed */
+	__u32 pid;		/* thread id */
+	__u32 tgid;		/* process id */
+	__s32 ret;		/* fd, or negative errno */
+	__u32 mode;		/* creation mode as passed */
+	__u16 sys;		/* enum blktop_vfs_sys */
+	__u16 ftype;		/* enum blktop_vfs_ftype of the opened file */
+	__u16 path_flags;	/* VFS_PF_* */
+	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
+	__u32 pad;
+	char comm[BLKTOP_COMM_LEN];
+	char path[];		/* path_len bytes, then a NUL */
+};
+#define EV_OPEN_SIZE(len)	(sizeof(struct ev_open) + (len) + 1)
+
+/* One read/write family call, emitted at syscall exit. */
+struct ev_rw {
+	__u32 type;		/* EV_RW */
+	__u32 dev;		/* kernel dev_t of the file's filesystem */
+	__u64 ts;		/* CLOCK_MONOTONIC ns at syscall exit */
+	__u64 lat_ns;		/* syscall entry to exit */
+	__u64 cgroup;
+	__u64 ino;
+	__u64 asked;		/* bytes asked: count, or the sum of iov_len */
+	__u64 done;		/* bytes transferred, 0 on error */
+	__s64 pos;		/* offset passed to the p* calls, -1 for the others */
+	__u32 pid;
+	__u32 tgid;
+	__s32 error;		/* negative errno, 0 on success */
+	__s32 fd;
+	__u32 rdev;		/* block devices: the device's kernel dev_t; else 0 */
+	__u16 sys;		/* enum blktop_vfs_sys */
+	__u16 op;		/* BLK_OP_READ or BLK_OP_WRITE */
+	__u16 ftype;		/* enum blktop_vfs_ftype */
+	__u16 path_flags;	/* VFS_PF_* */
+	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
+	__u16 pad;
+	char comm[BLKTOP_COMM_LEN];
+	char path[];		/* path_len bytes, then a NUL */
+};
+#define EV_RW_SIZE(len)		(sizeof(struct ev_rw) + (len) + 1)
+
+/* Counters the BPF side keeps in a per-CPU array, indexed by these. */
+enum blktop_counter {
+	CNT_LOST = 0,		/* ring buffer reservation failed */
+	CNT_MAP_FULL = 1,	/* request table full: request not tracked */
+	CNT_ORPHAN_DONE = 2,	/* completion of a request never seen started/issued */
+	CNT_MAX = 4,
+};
+
+#endif

@@ -1,0 +1,199 @@
+/* batch.c: periodic reports without a UI, as an iostat -x like table or JSON Lines. */
+
+#include <event2/event.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "blktop.h"
+
+static const char *batch_op_names[OPC_MAX] = { "read", "write", "other" };
+
+/* Called at every closed tick: print a report once an interval is complete. */
+void
+batch_report(struct blktop *b, uint64_t ts_mono)
+{
+	double	 ts_wall;
+
+	if (!b->batch)
+		return;
+	if (++b->ticks_since_report < b->ticks_per_report && !b->exiting)
+		return;
+	ts_wall = (double)((int64_t)ts_mono + b->mono_to_wall) / 1e9;
+	if (b->json)
+		batch_print_json(b->out, b, ts_wall, b->ticks_since_report);
+	else
+		batch_print_text(b->out, b, ts_wall, b->ticks_since_report);
+	fflush(b->out);
+	b->ticks_since_report = 0;
+	b->lost_report = 0;
+	b->reports++;
+	if (b->count > 0 && b->reports >= b->count && b->base != NULL)
+		event_base_loopbreak(b->base);
+}
+
+/* Seconds covered by a summary, never zero. */
+static double
+batch_secs(const struct sum *s)
+{
+	return (s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9);
+}
+
+/* A percentile in microseconds. */
+static double
+batch_pct_us(const uint64_t *h, uint64_t n, double p)
+{
+	return (hist_percentile(h, n, p) / 1e3);
+}
+
+/* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */
+void
+batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned nticks)
+{
+	const struct sum_op	*r, *w;
+	struct sum		 s;
+	const struct devwin	*dw;
+	char			 when[32];
+	time_t			 t = (time_t)ts_wall;
+	struct tm		 tm;
+	double			 secs;
+	unsigned		 i;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "%s  lost %llu\n", when, (unsigned long long)b->lost_report);
+	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %7s %6s\n",
+	    "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
+	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util");
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev))
+			continue;
+		windows_sum(&b->win, dw, 1, nticks, &s);
+		secs = batch_secs(&s);
+		r = &s.op[OPC_READ];
+		w = &s.op[OPC_WRITE];
+		fprintf(f, "%-12s %9.1f %9.1f %8.2f %8.2f %8.3f %8.3f %9.1f %9.1f %8.1f %8.1f %8.1f %8.2f %7u %6.1f\n",
+		    device_name(dw->dev), (double)r->ios / secs, (double)w->ios / secs,
+		    (double)r->bytes / secs / 1e6, (double)w->bytes / secs / 1e6,
+		    r->ios ? (double)(r->lat_sum + r->q_sum) / (double)r->ios / 1e6 : 0.0,
+		    w->ios ? (double)(w->lat_sum + w->q_sum) / (double)w->ios / 1e6 : 0.0,
+		    batch_pct_us(r->lat, r->ios, 50), batch_pct_us(r->lat, r->ios, 99),
+		    batch_pct_us(w->lat, w->ios, 50), batch_pct_us(w->lat, w->ios, 99),
+		    (double)s.op[OPC_OTHER].ios / secs,
+		    (double)s.wait_sum / 1e9 / secs, s.qd_max,
+		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
+	}
+	fputc('\n', f);
+}
+
+/* A device name as a JSON string (names come from sysfs or a file: escape them). */
+static void
+batch_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* {"p50":..,"p90":..,"p99":..,"max":..,"avg":..} in microseconds. */
+static void
+batch_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t max, uint64_t sum)
+{
+	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"max\":%.1f,\"avg\":%.1f}",
+	    batch_pct_us(h, n, 50), batch_pct_us(h, n, 90), batch_pct_us(h, n, 99),
+	    (double)max / 1e3, n ? (double)sum / (double)n / 1e3 : 0.0);
+}
+
+/* The non-empty buckets of a latency histogram. */
+static void
+batch_json_hist(FILE *f, const uint64_t *h)
+{
+	unsigned	 i, first = 1;
+
+	fputc('[', f);
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (h[i] == 0)
+			continue;
+		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g,\"count\":%llu}",
+		    first ? "" : ",", (double)hist_bucket_lo(i) / 1e3,
+		    (double)hist_bucket_hi(i) / 1e3, (unsigned long long)h[i]);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
+/* One operation class of one device. */
+static void
+batch_json_op(FILE *f, const struct sum_op *o, double secs)
+{
+	unsigned	 i, first = 1;
+
+	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":",
+	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
+	    (unsigned long long)o->errors, (double)o->ios / secs,
+	    (double)o->bytes / secs);
+	batch_json_lat(f, o->lat, o->ios, o->lat_max, o->lat_sum);
+	fprintf(f, ",\"q_us\":");
+	batch_json_lat(f, o->q, o->ios, o->q_max, o->q_sum);
+	fprintf(f, ",\"hist\":");
+	batch_json_hist(f, o->lat);
+	fprintf(f, ",\"q_hist\":");
+	batch_json_hist(f, o->q);
+	fprintf(f, ",\"size_hist\":[");
+	for (i = 0; i < SIZE_NBUCKETS; i++) {
+		if (o->size[i] == 0)
+			continue;
+		fprintf(f, "%s{\"lo_bytes\":%llu,\"count\":%llu}", first ? "" : ",",
+		    (unsigned long long)size_bucket_lo(i), (unsigned long long)o->size[i]);
+		first = 0;
+	}
+	fprintf(f, "]}");
+}
+
+/* One JSON object per interval, on one line. */
+void
+batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned nticks)
+{
+	const struct devwin	*dw;
+	struct sum		 s;
+	double			 secs = 0;
+	unsigned		 i, o, first = 1;
+
+	for (i = 0; i < b->win.ndevs && secs == 0; i++) {
+		windows_sum(&b->win, b->win.devs[i], 1, nticks, &s);
+		secs = (double)s.dur_ns / 1e9;
+	}
+	if (secs == 0)
+		secs = (double)nticks * (double)b->tick_ns / 1e9;
+	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"devices\":[",
+	    ts_wall, secs, (unsigned long long)b->lost_report);
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev))
+			continue;
+		windows_sum(&b->win, dw, 1, nticks, &s);
+		fprintf(f, "%s{\"name\":", first ? "" : ",");
+		batch_json_string(f, device_name(dw->dev));
+		fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(dw->dev),
+		    DEV_MINOR(dw->dev));
+		for (o = 0; o < OPC_MAX; o++) {
+			fprintf(f, ",\"%s\":", batch_op_names[o]);
+			batch_json_op(f, &s.op[o], batch_secs(&s));
+		}
+		fprintf(f, ",\"qd\":{\"avg\":%.3f,\"max\":%u},\"util_pct\":%.2f}",
+		    (double)s.wait_sum / 1e9 / batch_secs(&s), s.qd_max,
+		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
+		first = 0;
+	}
+	fprintf(f, "]}\n");
+}

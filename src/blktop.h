@@ -1,0 +1,421 @@
+/* blktop.h: shared structures and prototypes, grouped by the file that defines them. */
+#ifndef BLKTOP_H
+#define BLKTOP_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "../bpf/blktop-abi.h"
+
+#ifndef __unused
+#define __unused __attribute__((unused))
+#endif
+#define __printflike(a, b) __attribute__((format(printf, a, b)))
+#define nitems(a) (sizeof(a) / sizeof((a)[0]))
+
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_SEC	1000000000ULL
+
+/*
+ * Log-linear latency histogram: bucket 0 holds values below 1 us; then for each
+ * power of two from 1 us to 2^HIST_POWERS us, HIST_SUB equal sub-buckets; the
+ * last bucket holds everything from 2^HIST_POWERS us (134 s) up.
+ */
+#define HIST_SUB_BITS	3
+#define HIST_SUB	(1u << HIST_SUB_BITS)
+#define HIST_POWERS	27
+#define HIST_NBUCKETS	(2 + HIST_POWERS * HIST_SUB)
+
+/* Request sizes: bucket i holds [512 << (i-1), 512 << i) bytes, bucket 0 below 512. */
+#define SIZE_NBUCKETS	18
+
+/* log.c */
+extern const char *log_prog;
+void		 fatal(const char *, ...) __printflike(1, 2) __attribute__((noreturn));
+void		 fatalx(const char *, ...) __printflike(1, 2) __attribute__((noreturn));
+void		 log_warnx(const char *, ...) __printflike(1, 2);
+void		*xmalloc(size_t);
+void		*xcalloc(size_t, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
+
+/* device.c: kernel dev_t <-> names; resolved from sysfs when live, set by replay. */
+#define DEVNAME_MAX	32
+#define DEV_MAJOR(d)	((uint32_t)(d) >> 20)
+#define DEV_MINOR(d)	((uint32_t)(d) & ((1u << 20) - 1))
+#define DEV_MKDEV(ma, mi) (((uint32_t)(ma) << 20) | (uint32_t)(mi))
+void		 device_set_sysfs(const char *root);
+const char	*device_name(uint32_t dev);
+void		 device_set_name(uint32_t dev, const char *name);
+int		 device_parse(const char *arg, uint32_t *dev, char **errp);
+int		 device_whole_disk(uint32_t dev, uint32_t *disk);
+char		*device_list_known(void);
+
+/* hist.c */
+unsigned	 hist_bucket(uint64_t ns);
+uint64_t	 hist_bucket_lo(unsigned i);
+uint64_t	 hist_bucket_hi(unsigned i);
+double		 hist_percentile(const uint64_t *b, uint64_t n, double p);
+unsigned	 size_bucket(uint64_t bytes);
+uint64_t	 size_bucket_lo(unsigned i);
+
+/* Operation classes, as iostat groups them. */
+enum opclass { OPC_READ, OPC_WRITE, OPC_OTHER, OPC_MAX };
+
+/* One operation class during one tick. */
+struct tick_op {
+	uint64_t	 ios;
+	uint64_t	 bytes;
+	uint64_t	 errors;
+	uint64_t	 lat_sum;	/* device time (issue to done), ns */
+	uint64_t	 q_sum;		/* queue time (start to issue), ns */
+	uint64_t	 lat_max;
+	uint64_t	 q_max;
+	uint32_t	 lat[HIST_NBUCKETS];
+	uint32_t	 q[HIST_NBUCKETS];
+	uint32_t	 size[SIZE_NBUCKETS];
+};
+
+/* One device during one tick. */
+struct tick {
+	uint64_t	 start;		/* stream time (CLOCK_MONOTONIC ns) the tick began */
+	uint64_t	 end;		/* 0 while the tick is open */
+	uint64_t	 busy_ns;	/* time with a request in flight (iostat io_ticks) */
+	uint64_t	 wait_sum;	/* sum of start-to-done of completed requests (aqu-sz) */
+	uint32_t	 qd_max;
+	uint32_t	 pad;
+	struct tick_op	 op[OPC_MAX];
+};
+
+/* The rolling window of one device: a fixed ring of ticks, in step with all others. */
+struct devwin {
+	uint32_t	 dev;		/* kernel dev_t, major << 20 | minor */
+	uint64_t	 last_busy;	/* highest cumulative busy_ns seen in an event */
+	int		 have_busy;
+	struct tick	*ring;		/* nticks entries */
+};
+
+#define WINDOWS_MAX_DEVS	64
+
+struct windows {
+	unsigned	 nticks;	/* ring length, >= 2 */
+	uint64_t	 tick_start;	/* start of the open tick */
+	uint64_t	 nclosed;	/* ticks closed so far */
+	uint64_t	 dropped;	/* events for devices past WINDOWS_MAX_DEVS */
+	unsigned	 ndevs;
+	struct devwin	*devs[WINDOWS_MAX_DEVS];
+	struct devwin	*last;		/* last device looked up: most events repeat it */
+};
+
+/* Aggregate over a range of ticks, with 64-bit histogram counts. */
+struct sum_op {
+	uint64_t	 ios;
+	uint64_t	 bytes;
+	uint64_t	 errors;
+	uint64_t	 lat_sum;
+	uint64_t	 q_sum;
+	uint64_t	 lat_max;
+	uint64_t	 q_max;
+	uint64_t	 lat[HIST_NBUCKETS];
+	uint64_t	 q[HIST_NBUCKETS];
+	uint64_t	 size[SIZE_NBUCKETS];
+};
+
+struct sum {
+	uint64_t	 dur_ns;	/* time covered by the summed ticks */
+	uint64_t	 busy_ns;
+	uint64_t	 wait_sum;
+	uint32_t	 qd_max;
+	unsigned	 nticks;
+	struct sum_op	 op[OPC_MAX];
+};
+
+/* window.c */
+enum opclass	 window_opclass(unsigned op);
+void		 windows_init(struct windows *, unsigned nticks, uint64_t now);
+void		 windows_free(struct windows *);
+struct devwin	*windows_find(struct windows *, uint32_t dev);
+void		 windows_add_block(struct windows *, const struct ev_block *);
+void		 windows_tick(struct windows *, uint64_t now);
+const struct tick *windows_tick_at(const struct windows *, const struct devwin *,
+		     unsigned ago);
+void		 windows_sum(const struct windows *, const struct devwin *,
+		     unsigned first_ago, unsigned count, struct sum *);
+
+/* theme.c: colours by meaning; a theme file maps each meaning to #RRGGBB. */
+#define THEME_LEVELS	10		/* entries per gradient; level 0 = empty */
+#define THEME_DEFAULT	(-1)		/* the terminal's own fg or bg colour */
+#define THEME_NAME_MAX	64
+#define THEME_FILE_MAX	(64 * 1024)	/* larger theme files are refused */
+#define THEME_LINE_MAX	512		/* longer lines are refused */
+#ifndef THEME_DIR
+#define THEME_DIR	"/usr/local/share/blktop/themes"
+#endif
+enum theme_colour {
+	THEME_MAIN_BG,
+	THEME_MAIN_FG,
+	THEME_TITLE,
+	THEME_HI_FG,
+	THEME_SELECTED_BG,
+	THEME_SELECTED_FG,
+	THEME_INACTIVE_FG,
+	THEME_LOST,
+	THEME_READ,
+	THEME_WRITE,
+	THEME_OTHER,
+	THEME_GRAPH_TEXT,
+	THEME_DIV_LINE,
+	THEME_HEAT_0,				/* heat level n is THEME_HEAT_0 + n */
+	THEME_QD_0 = THEME_HEAT_0 + THEME_LEVELS,
+	THEME_IOPS_0 = THEME_QD_0 + THEME_LEVELS,
+	THEME_NCOLOURS = THEME_IOPS_0 + THEME_LEVELS
+};
+struct theme {
+	char		 name[THEME_NAME_MAX];
+	int32_t		 colour[THEME_NCOLOURS];	/* 0xRRGGBB or THEME_DEFAULT */
+};
+void		 theme_default(struct theme *);
+int		 theme_load(struct theme *, const char *name_or_path,
+		     const char *dir, char **cause);
+int		 theme_parse(struct theme *, const char *file, const char *buf,
+		     size_t len, char **cause);
+int		 theme_parse_colour(const char *s, int32_t *rgb);
+const char	*theme_colour_name(enum theme_colour);
+int		 theme_is_mono(const struct theme *);
+void		 theme_gradient(int32_t start, int32_t mid, int32_t end,
+		     unsigned n, int32_t *out);
+int		 theme_rgb_to_256(int32_t rgb);
+int		 theme_rgb_to_ansi(int32_t rgb, int ncolours);
+
+/* draw.c: pure drawing into cells and strings, no curses. */
+#define DRAW_UTF8	0x1		/* locale can show UTF-8 glyphs */
+#define DRAW_MONO	0x2		/* no colours: levels shown by glyph density */
+#define DRAW_GLYPH_MAX	8
+#define DRAW_HEAT_LABELS 8		/* "1us" .. "10s" */
+#define DRAW_HEAT_LO_NS	1000ULL		/* bottom of the heatmap axis, 1 us */
+#define DRAW_HEAT_DECADES 7		/* 1 us .. 10 s */
+#define DRAW_LABEL_WIDTH 5		/* widest axis label, "100us" */
+#define DRAW_COUNT_WIDTH 4		/* "999", "1.2k", "123M" */
+#define DRAW_LAT_WIDTH	5		/* "850ns", "1.2us", "123ms", "1.2s" */
+enum draw_spark_style { DRAW_SPARK_BRAILLE, DRAW_SPARK_BLOCK, DRAW_SPARK_ASCII };
+struct draw_cell {
+	char		 glyph[DRAW_GLYPH_MAX];	/* UTF-8 or ASCII, NUL-terminated */
+	uint8_t		 fg;			/* enum theme_colour */
+	uint8_t		 bg;			/* enum theme_colour */
+};
+unsigned	 draw_heat_subrow(unsigned bucket, unsigned nsub);
+void		 draw_heat_column(const uint64_t *hist, unsigned nsub,
+		     uint64_t *cells);
+unsigned	 draw_heat_level(uint64_t count, uint64_t max);
+const char	*draw_heat_label(unsigned row, unsigned nrows);
+void		 draw_heatmap(const uint64_t *hists, unsigned ncols,
+		     unsigned nrows, int flags, struct draw_cell *out);
+void		 draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
+		     enum draw_spark_style, unsigned height,
+		     enum theme_colour base, struct draw_cell *out);
+unsigned	 draw_spark_width(unsigned nvals, enum draw_spark_style);
+char		*draw_fmt_count(char *buf, size_t len, uint64_t v);
+char		*draw_fmt_bytes(char *buf, size_t len, uint64_t v);
+char		*draw_fmt_lat(char *buf, size_t len, uint64_t ns);
+size_t		 draw_path(char *out, size_t outlen, const char *path,
+		     unsigned width, int flags);
+unsigned	 draw_text_width(const char *s);
+
+/* ui-draw-curses.c: thin ncursesw rendering of draw.c output. */
+enum ui_colour_mode {
+	UI_COLOUR_AUTO,
+	UI_COLOUR_MONO,
+	UI_COLOUR_8,
+	UI_COLOUR_16,
+	UI_COLOUR_256,
+	UI_COLOUR_PALETTE,	/* redefine palette entries (can_change_color) */
+	UI_COLOUR_DIRECT	/* direct-colour terminfo: pairs take 0xRRGGBB */
+};
+struct _win_st;				/* ncurses WINDOW, kept opaque here */
+enum ui_colour_mode ui_draw_init(const struct theme *, enum ui_colour_mode);
+void		 ui_draw_free(void);
+int		 ui_draw_flags(void);
+void		 ui_draw_set(struct _win_st *, enum theme_colour fg,
+		     enum theme_colour bg);
+void		 ui_draw_text(struct _win_st *, int y, int x,
+		     enum theme_colour fg, enum theme_colour bg, const char *s);
+void		 ui_draw_cells(struct _win_st *, int y, int x,
+		     const struct draw_cell *, unsigned nrows, unsigned ncols);
+void		 ui_draw_heatmap(struct _win_st *, int y, int x, unsigned nrows,
+		     unsigned ncols, const struct windows *,
+		     const struct devwin *, unsigned opmask);
+void		 ui_draw_spark(struct _win_st *, int y, int x,
+		     const uint64_t *vals, unsigned nvals, uint64_t max,
+		     unsigned height, enum theme_colour base);
+
+/* Hook variants for block requests, chosen by probing or forced. */
+enum hook_attach { ATTACH_TP_BTF, ATTACH_RAW_TP, ATTACH_MAX };
+enum hook_start { START_IO_START, START_RQ_INSERT, START_ISSUE, START_MAX };
+
+struct hook_plan {
+	enum hook_attach attach;
+	enum hook_start	 start;
+};
+
+struct blktop;
+
+/* A source of events: the live kernel or a capture file. */
+struct source {
+	const char	*name;
+	int		 (*start)(struct blktop *, char **errp);
+	void		 (*drain)(struct blktop *);	/* hand pending events to stream_event */
+	void		 (*stop)(struct blktop *);
+};
+
+#define FILTER_MAX_DEVS	16
+
+/* Everything one run of blktop knows. */
+struct blktop {
+	struct event_base	*base;
+	const struct source	*src;
+	struct windows		 win;
+
+	/* options */
+	int			 batch;		/* -b */
+	int			 json;		/* -J */
+	double			 interval;	/* -d, seconds */
+	long			 count;		/* -n, 0 = forever */
+	unsigned		 nticks;	/* history length in ticks */
+	unsigned		 ndevs;		/* -D */
+	uint32_t		 devs[FILTER_MAX_DEVS];
+	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
+	int			 verbose;
+
+	/* state */
+	uint64_t		 tick_ns;	/* length of one window tick */
+	unsigned		 ticks_per_report;
+	unsigned		 ticks_since_report;
+	int64_t			 mono_to_wall;	/* add to CLOCK_MONOTONIC ns for wall-clock ns */
+	uint64_t		 events;	/* records taken from the source */
+	uint64_t		 bad_records;	/* records refused by stream_event */
+	uint64_t		 lost;		/* events the kernel could not hand over, in all */
+	uint64_t		 lost_report;	/* lost since the last report */
+	long			 reports;
+	int			 exiting;
+	struct hook_plan	 plan;
+	char			 plan_text[64];
+	FILE			*out;
+};
+
+extern struct blktop bt;
+
+/* stream.c */
+int		 stream_event(struct blktop *, const void *rec, size_t len);
+int		 stream_dev_wanted(const struct blktop *, uint32_t dev);
+
+/* live.c */
+extern const struct source source_live;
+int		 live_check_privileges(char **errp);
+void		 live_print_probe(FILE *);
+int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
+uint64_t	 live_now(void);
+
+/* batch.c */
+void		 batch_report(struct blktop *, uint64_t ts_mono);
+void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
+void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
+
+/* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
+#define VFS_MAX_COMMS	8	/* -c filters */
+#define VFS_MAX_TGIDS	1024	/* -p filters */
+enum vfs_hook_id {
+	VFS_HOOK_TP_BTF,	/* preferred */
+	VFS_HOOK_RAW_TP,
+	VFS_HOOK_TRACEPOINT,
+	VFS_HOOK_FENTRY,
+	VFS_HOOK_MAX
+};
+struct vfs_opts {
+	const uint32_t		*tgids;		/* -p: processes (tgid) to trace */
+	unsigned		 ntgids;
+	const char * const	*comms;		/* -c: command names to trace */
+	unsigned		 ncomms;
+	uint64_t		 cgroup;	/* --cgroup: cgroup v2 id, 0 for all */
+	int			 all_files;	/* also pipes, sockets, char devices... */
+	int			 no_open;	/* leave opens out */
+	int			 no_rw;		/* leave reads/writes out */
+	const char		*hook;		/* variant name; NULL: $BLKTOP_VFS_HOOK, else probe */
+	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
+};
+void		 vfs_probe(FILE *);
+const char	*vfs_load(int events_fd, int counters_fd, const struct vfs_opts *);
+const char	*vfs_hook(void);
+int		 vfs_hook_lookup(const char *);
+const char	*vfs_hook_name(int);
+uint64_t	 vfs_inflight_full(void);
+void		 vfs_unload(void);
+
+/* capture.c */
+#define CAPTURE_VERSION_MAJOR	1
+#define CAPTURE_VERSION_MINOR	0
+#define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
+
+/* A device named in a capture header. */
+struct capture_dev {
+	uint32_t	 dev;		/* kernel dev_t, major << 20 | minor */
+	char		 name[DEVNAME_MAX];
+};
+
+/* What a capture file says about where and how it was recorded. */
+struct capture_header {
+	unsigned		 major;		/* set by the reader */
+	unsigned		 minor;
+	char			*version;	/* blktop version that wrote it */
+	char			*host;
+	char			*kernel;	/* uname -r */
+	char			*plan;		/* probe plan */
+	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */
+	uint64_t		 created;	/* wall ns when recording began */
+	unsigned		 ndevs;
+	struct capture_dev	*devs;
+};
+
+/* What a reader met: "replayed N events; skipped K damaged chunks; lost B bytes". */
+struct capture_stats {
+	uint64_t	 records;	/* records returned */
+	uint64_t	 chunks;	/* chunks decoded */
+	uint64_t	 skipped;	/* damaged chunks or runs of garbage skipped */
+	uint64_t	 skipped_bytes;
+	uint64_t	 tail_lost;	/* bytes at the end holding no whole chunk */
+};
+
+struct capture;
+struct capture_reader;
+struct capture_flight;
+int64_t		 capture_clock_offset(void);
+struct capture	*capture_create(const char *, const struct capture_header *,
+		     char **errp);
+int		 capture_add(struct capture *, const void *rec, size_t len);
+int		 capture_flush(struct capture *);
+const char	*capture_error(struct capture *);
+void		 capture_writer_stats(struct capture *, uint64_t *records,
+		     uint64_t *chunks, uint64_t *bytes);
+int		 capture_close(struct capture *);
+struct capture_flight *capture_flight_init(unsigned seconds, size_t max_bytes);
+void		 capture_flight_add(struct capture_flight *, const void *rec,
+		     size_t len);
+void		 capture_flight_tick(struct capture_flight *, uint64_t now);
+void		 capture_flight_usage(struct capture_flight *, size_t *bytes,
+		     unsigned *chunks);
+void		 capture_flight_free(struct capture_flight *);
+struct capture	*capture_create_from_flight(const char *,
+		     const struct capture_header *, struct capture_flight *,
+		     char **errp);
+struct capture_reader *capture_open(const char *, char **errp);
+struct capture_reader *capture_open_mem(const void *, size_t, char **errp);
+int		 capture_next(struct capture_reader *, void *buf, size_t size,
+		     size_t *lenp);
+const struct capture_header *capture_reader_header(struct capture_reader *);
+const struct capture_stats *capture_reader_stats(struct capture_reader *);
+void		 capture_reader_close(struct capture_reader *);
+
+#endif

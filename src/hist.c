@@ -1,0 +1,104 @@
+/* hist.c: log-linear latency buckets, request-size buckets and percentiles. */
+
+#include "blktop.h"
+
+/* Bucket of a latency in ns: 0 below 1 us, then HIST_SUB per power of two. */
+unsigned
+hist_bucket(uint64_t ns)
+{
+	uint64_t	 us, lo;
+	unsigned	 k, sub;
+
+	if (ns < NSEC_PER_USEC)
+		return (0);
+	us = ns / NSEC_PER_USEC;
+	k = 63 - __builtin_clzll(us);
+	if (k >= HIST_POWERS)
+		return (HIST_NBUCKETS - 1);
+	lo = NSEC_PER_USEC << k;
+	sub = (unsigned)(((ns - lo) << HIST_SUB_BITS) / lo);
+	return (1 + k * HIST_SUB + sub);
+}
+
+/* Lowest latency (ns) that falls in bucket i. */
+uint64_t
+hist_bucket_lo(unsigned i)
+{
+	unsigned	 k, sub;
+	uint64_t	 lo;
+
+	if (i == 0)
+		return (0);
+	if (i >= HIST_NBUCKETS - 1)
+		return (NSEC_PER_USEC << HIST_POWERS);
+	k = (i - 1) / HIST_SUB;
+	sub = (i - 1) % HIST_SUB;
+	lo = NSEC_PER_USEC << k;
+	return (lo + ((lo * sub) >> HIST_SUB_BITS));
+}
+
+/* First latency (ns) above bucket i; the last bucket is open and reported as 2x its start. */
+uint64_t
+hist_bucket_hi(unsigned i)
+{
+	if (i >= HIST_NBUCKETS - 1)
+		return (NSEC_PER_USEC << (HIST_POWERS + 1));
+	return (hist_bucket_lo(i + 1));
+}
+
+/*
+ * The p-th percentile (0..100) in ns of a histogram with n samples, with
+ * linear interpolation inside the bucket it falls in. 0 when empty.
+ */
+double
+hist_percentile(const uint64_t *b, uint64_t n, double p)
+{
+	double		 rank, lo, hi;
+	uint64_t	 seen = 0;
+	unsigned	 i;
+
+	if (n == 0)
+		return (0);
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	rank = p / 100.0 * (double)n;
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (b[i] == 0)
+			continue;
+		if ((double)(seen + b[i]) >= rank) {
+			lo = (double)hist_bucket_lo(i);
+			hi = (double)hist_bucket_hi(i);
+			return (lo + (hi - lo) * (rank - (double)seen) /
+			    (double)b[i]);
+		}
+		seen += b[i];
+	}
+	return ((double)hist_bucket_hi(HIST_NBUCKETS - 1));
+}
+
+/* Bucket of a request size: 0 below 512 bytes, then one per power of two. */
+unsigned
+size_bucket(uint64_t bytes)
+{
+	unsigned	 k;
+
+	if (bytes < 512)
+		return (0);
+	k = 63 - __builtin_clzll(bytes >> 9);
+	if (k + 1 >= SIZE_NBUCKETS)
+		return (SIZE_NBUCKETS - 1);
+	return (k + 1);
+}
+
+/* Lowest size in bytes of size bucket i. */
+uint64_t
+size_bucket_lo(unsigned i)
+{
+	if (i == 0)
+		return (0);
+	return (512ULL << (i - 1));
+}

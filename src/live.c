@@ -1,0 +1,423 @@
+/* live.c: the live source: probe hooks, load the BPF programs, drain the ring buffer. */
+
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blktop.h"
+#include "blktop.skel.h"
+
+static const char *live_attach_names[ATTACH_MAX] = { "tp_btf", "raw_tp" };
+static const char *live_start_names[START_MAX] = { "io_start", "rq_insert", "issue" };
+static const char *live_start_tps[START_MAX] = {
+	"block_io_start", "block_rq_insert", "block_rq_issue"
+};
+
+/* Drain at least this often even when the kernel does not wake us. */
+#define LIVE_DRAIN_USEC	100000
+
+static struct {
+	struct blktop_bpf	*skel;
+	struct ring_buffer	*rb;
+	struct event		*rb_ev;
+	struct event		*drain_ev;
+	uint64_t		 lost_seen;
+	int			 ncpus;
+} live;
+
+/* CLOCK_MONOTONIC in ns, the clock bpf_ktime_get_ns() uses. */
+uint64_t
+live_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
+}
+
+/* libbpf's messages only with -v: errors are reported as one line of ours. */
+static int
+live_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (bt.verbose < (level == LIBBPF_DEBUG ? 2 : 1))
+		return (0);
+	return (vfprintf(stderr, fmt, ap));
+}
+
+/* Whether the effective set holds a capability. */
+static int
+live_has_cap(int cap)
+{
+	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	 data[2];
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return (0);
+	return ((data[cap / 32].effective & (1u << (cap % 32))) != 0);
+}
+
+/* 0 if this process may load and attach tracing BPF; else a one-line reason. */
+int
+live_check_privileges(char **errp)
+{
+	int	 bpf, perfmon, admin;
+
+	*errp = NULL;
+	admin = live_has_cap(CAP_SYS_ADMIN);
+	bpf = live_has_cap(39) || admin;	/* CAP_BPF, 5.8+ */
+	perfmon = live_has_cap(38) || admin;	/* CAP_PERFMON, 5.8+ */
+	if (!bpf || !perfmon) {
+		xasprintf(errp, "live tracing needs root or CAP_BPF and CAP_PERFMON "
+		    "(missing: %s%s%s); replaying a capture (-r FILE) needs neither",
+		    bpf ? "" : "CAP_BPF", !bpf && !perfmon ? ", " : "",
+		    perfmon ? "" : "CAP_PERFMON");
+		return (-1);
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		xasprintf(errp, "this kernel exposes no BTF (/sys/kernel/btf/vmlinux): "
+		    "it needs CONFIG_DEBUG_INFO_BTF=y");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Whether the running kernel has a tracepoint, by its BTF typedef (needs no tracefs). */
+static int
+live_tp_exists(const struct btf *vmlinux, const char *tp)
+{
+	char	 name[128];
+
+	snprintf(name, sizeof name, "btf_trace_%s", tp);
+	return (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0);
+}
+
+/* The programs of one attach variant, in skeleton order. */
+static void
+live_progs(struct blktop_bpf *skel, enum hook_attach a, struct bpf_program **p)
+{
+	if (a == ATTACH_TP_BTF) {
+		p[0] = skel->progs.tb_io_start;
+		p[1] = skel->progs.tb_rq_insert;
+		p[2] = skel->progs.tb_rq_issue;
+		p[3] = skel->progs.tb_rq_requeue;
+		p[4] = skel->progs.tb_rq_merge;
+		p[5] = skel->progs.tb_rq_complete;
+	} else {
+		p[0] = skel->progs.rt_io_start;
+		p[1] = skel->progs.rt_rq_insert;
+		p[2] = skel->progs.rt_rq_issue;
+		p[3] = skel->progs.rt_rq_requeue;
+		p[4] = skel->progs.rt_rq_merge;
+		p[5] = skel->progs.rt_rq_complete;
+	}
+}
+
+/* Enable exactly the programs of a plan; every other one stays unloaded. */
+static void
+live_set_autoload(struct blktop_bpf *skel, const struct hook_plan *plan)
+{
+	struct bpf_program	*p[6];
+	enum hook_attach	 a;
+	int			 i;
+
+	for (a = 0; a < ATTACH_MAX; a++) {
+		live_progs(skel, a, p);
+		for (i = 0; i < 6; i++)
+			bpf_program__set_autoload(p[i], false);
+	}
+	live_progs(skel, plan->attach, p);
+	bpf_program__set_autoload(p[0], plan->start == START_IO_START);
+	bpf_program__set_autoload(p[1], plan->start == START_RQ_INSERT);
+	for (i = 2; i < 6; i++)
+		bpf_program__set_autoload(p[i], true);
+}
+
+/* Whether an attach variant loads and attaches here: a trial of its issue program alone. */
+static int
+live_attach_works(enum hook_attach a)
+{
+	struct blktop_bpf	*skel;
+	struct bpf_program	*p[6];
+	struct bpf_link		*link;
+	int			 i, ok = 0;
+
+	if ((skel = blktop_bpf__open()) == NULL)
+		return (0);
+	for (i = 0; i < ATTACH_MAX; i++) {
+		live_progs(skel, (enum hook_attach)i, p);
+		for (int j = 0; j < 6; j++)
+			bpf_program__set_autoload(p[j], false);
+	}
+	live_progs(skel, a, p);
+	bpf_program__set_autoload(p[2], true);
+	if (blktop_bpf__load(skel) == 0 &&
+	    (link = bpf_program__attach(p[2])) != NULL) {
+		bpf_link__destroy(link);
+		ok = 1;
+	}
+	blktop_bpf__destroy(skel);
+	return (ok);
+}
+
+/* What this kernel offers: attach variants that work and start hooks that exist. */
+static void
+live_probe(int attach_ok[ATTACH_MAX], int start_ok[START_MAX])
+{
+	struct btf	*vmlinux;
+	int		 i;
+
+	vmlinux = btf__load_vmlinux_btf();
+	for (i = 0; i < START_MAX; i++)
+		start_ok[i] = vmlinux != NULL && live_tp_exists(vmlinux, live_start_tps[i]);
+	for (i = 0; i < ATTACH_MAX; i++)
+		attach_ok[i] = vmlinux != NULL && live_attach_works((enum hook_attach)i);
+	btf__free(vmlinux);
+}
+
+/* Parse "ATTACH[:START]" (tp_btf|raw_tp, io_start|rq_insert|issue). */
+int
+live_parse_hooks(const char *spec, struct hook_plan *plan, char **errp)
+{
+	char	*copy = xstrdup(spec), *colon;
+	int	 i, found;
+
+	*errp = NULL;
+	plan->attach = ATTACH_MAX;
+	plan->start = START_MAX;
+	if ((colon = strchr(copy, ':')) != NULL)
+		*colon++ = '\0';
+	for (i = 0, found = 0; i < ATTACH_MAX; i++) {
+		if (strcmp(copy, live_attach_names[i]) == 0) {
+			plan->attach = (enum hook_attach)i;
+			found = 1;
+		}
+	}
+	if (!found && *copy != '\0')
+		goto bad;
+	if (colon != NULL) {
+		for (i = 0, found = 0; i < START_MAX; i++) {
+			if (strcmp(colon, live_start_names[i]) == 0) {
+				plan->start = (enum hook_start)i;
+				found = 1;
+			}
+		}
+		if (!found)
+			goto bad;
+	}
+	free(copy);
+	return (0);
+bad:
+	xasprintf(errp, "bad hook plan '%s': want ATTACH[:START] with ATTACH "
+	    "tp_btf or raw_tp and START io_start, rq_insert or issue", spec);
+	free(copy);
+	return (-1);
+}
+
+/* Fill unset parts of a plan with the best choice that works; -1 if none does. */
+static int
+live_choose(struct hook_plan *plan, char **errp)
+{
+	int	 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
+
+	live_probe(attach_ok, start_ok);
+	if (plan->attach == ATTACH_MAX) {
+		for (i = 0; i < ATTACH_MAX && !attach_ok[i]; i++)
+			;
+		if (i == ATTACH_MAX) {
+			xasprintf(errp, "no way to attach to the block tracepoints "
+			    "on this kernel (tp_btf and raw_tp both failed; -v shows why)");
+			return (-1);
+		}
+		plan->attach = (enum hook_attach)i;
+	} else if (!attach_ok[plan->attach]) {
+		xasprintf(errp, "hook variant %s does not work on this kernel",
+		    live_attach_names[plan->attach]);
+		return (-1);
+	}
+	if (plan->start == START_MAX) {
+		for (i = 0; i < START_MAX && !start_ok[i]; i++)
+			;
+		plan->start = i == START_MAX ? START_ISSUE : (enum hook_start)i;
+	} else if (!start_ok[plan->start]) {
+		xasprintf(errp, "tracepoint %s does not exist on this kernel",
+		    live_start_tps[plan->start]);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Print the chosen plan and the alternatives, for --probe. */
+void
+live_print_probe(FILE *f)
+{
+	int		 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
+	struct hook_plan plan = { ATTACH_MAX, START_MAX };
+	char		*err;
+
+	live_probe(attach_ok, start_ok);
+	if (bt.hooks != NULL && live_parse_hooks(bt.hooks, &plan, &err) != 0)
+		fatalx("%s", err);
+	if (live_choose(&plan, &err) != 0) {
+		fprintf(f, "block: none works: %s\n", err);
+		free(err);
+	} else
+		fprintf(f, "plan: %s:%s\n", live_attach_names[plan.attach],
+		    live_start_names[plan.start]);
+	fprintf(f, "block attach (request pointer, typed or raw):\n");
+	for (i = 0; i < ATTACH_MAX; i++)
+		fprintf(f, "  %-10s %s%s\n", live_attach_names[i],
+		    attach_ok[i] ? "works" : "unavailable",
+		    plan.attach == (enum hook_attach)i ? " (chosen)" : "");
+	fprintf(f, "block start (submitter pid/comm/cgroup, queue time):\n");
+	for (i = 0; i < START_MAX; i++)
+		fprintf(f, "  %-10s %-16s %s%s\n", live_start_names[i], live_start_tps[i],
+		    start_ok[i] ? "exists" : "missing",
+		    plan.start == (enum hook_start)i ? " (chosen)" : "");
+	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
+	    "block_rq_merge, block_rq_complete (final when all bytes are done)\n");
+	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
+}
+
+/* One record from the ring buffer: into the stream. */
+static int
+live_rb_record(void *ctx, void *data, size_t len)
+{
+	stream_event(ctx, data, len);
+	return (0);
+}
+
+/*
+ * Events lost in the kernel since the last call, summed over CPUs: those the
+ * ring buffer refused and requests the request table had no room for.
+ */
+static uint64_t
+live_read_lost(void)
+{
+	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL };
+	uint64_t		*vals, total = 0;
+	unsigned		 k;
+	int			 i, fd = bpf_map__fd(live.skel->maps.counters);
+
+	vals = xcalloc((size_t)live.ncpus, sizeof *vals);
+	for (k = 0; k < nitems(keys); k++) {
+		if (bpf_map_lookup_elem(fd, &keys[k], vals) != 0)
+			continue;
+		for (i = 0; i < live.ncpus; i++)
+			total += vals[i];
+	}
+	free(vals);
+	if (total < live.lost_seen)
+		return (0);
+	total -= live.lost_seen;
+	live.lost_seen += total;
+	return (total);
+}
+
+/* Hand everything pending to the stream, then the kernel's loss count. */
+static void
+live_drain(struct blktop *b)
+{
+	struct ev_lost	 lost = { .type = EV_LOST };
+
+	ring_buffer__consume(live.rb);
+	if ((lost.count = live_read_lost()) != 0) {
+		lost.ts = live_now();
+		stream_event(b, &lost, sizeof lost);
+	}
+}
+
+/* The ring buffer's fd is readable, or the drain timer fired. */
+static void
+live_rb_cb(__unused int fd, __unused short what, void *arg)
+{
+	live_drain(arg);
+}
+
+/* Probe, load and attach the BPF programs and hook the ring buffer into the loop. */
+static int
+live_start(struct blktop *b, char **errp)
+{
+	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
+	unsigned	 i;
+	int		 err;
+
+	*errp = NULL;
+	libbpf_set_print(live_libbpf_print);
+	if (live_check_privileges(errp) != 0)
+		return (-1);
+	if (b->hooks != NULL && live_parse_hooks(b->hooks, &b->plan, errp) != 0)
+		return (-1);
+	if (b->hooks == NULL)
+		b->plan.attach = ATTACH_MAX, b->plan.start = START_MAX;
+	if (live_choose(&b->plan, errp) != 0)
+		return (-1);
+	snprintf(b->plan_text, sizeof b->plan_text, "%s:%s",
+	    live_attach_names[b->plan.attach], live_start_names[b->plan.start]);
+
+	if ((live.ncpus = libbpf_num_possible_cpus()) <= 0) {
+		xasprintf(errp, "cannot count the CPUs");
+		return (-1);
+	}
+	if ((live.skel = blktop_bpf__open()) == NULL) {
+		xasprintf(errp, "cannot open the BPF object: %s", strerror(errno));
+		return (-1);
+	}
+	live.skel->rodata->filter_ndevs = b->ndevs;
+	for (i = 0; i < b->ndevs; i++)
+		live.skel->rodata->filter_devs[i] = b->devs[i];
+	live_set_autoload(live.skel, &b->plan);
+	if ((err = blktop_bpf__load(live.skel)) != 0) {
+		xasprintf(errp, "cannot load the BPF programs (%s): %s; -v shows the "
+		    "verifier's log", b->plan_text, strerror(-err));
+		return (-1);
+	}
+	if ((err = blktop_bpf__attach(live.skel)) != 0) {
+		xasprintf(errp, "cannot attach the BPF programs (%s): %s",
+		    b->plan_text, strerror(-err));
+		return (-1);
+	}
+	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
+	    live_rb_record, b, NULL);
+	if (live.rb == NULL) {
+		xasprintf(errp, "cannot set up the ring buffer: %s", strerror(errno));
+		return (-1);
+	}
+	live.rb_ev = event_new(b->base, ring_buffer__epoll_fd(live.rb),
+	    EV_READ | EV_PERSIST, live_rb_cb, b);
+	live.drain_ev = event_new(b->base, -1, EV_PERSIST, live_rb_cb, b);
+	event_add(live.rb_ev, NULL);
+	event_add(live.drain_ev, &tv);
+	return (0);
+}
+
+/* Detach everything. */
+static void
+live_stop(__unused struct blktop *b)
+{
+	if (live.rb_ev != NULL)
+		event_free(live.rb_ev);
+	if (live.drain_ev != NULL)
+		event_free(live.drain_ev);
+	ring_buffer__free(live.rb);
+	blktop_bpf__destroy(live.skel);
+	memset(&live, 0, sizeof live);
+}
+
+const struct source source_live = {
+	.name = "live",
+	.start = live_start,
+	.drain = live_drain,
+	.stop = live_stop,
+};

@@ -1,0 +1,132 @@
+/* log.c: fatal errors, warnings and checked allocators. */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+const char *log_prog = "blktop";
+
+/* Hook run before a fatal message is printed (the UI restores the terminal). */
+void (*log_fatal_hook)(void);
+
+/* Print one line prefixed with the program name, with an optional errno text. */
+static void
+log_vprint(const char *fmt, va_list ap, int err)
+{
+	fprintf(stderr, "%s: ", log_prog);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+/* Print a message with the errno text and exit. */
+void
+fatal(const char *fmt, ...)
+{
+	int	 err = errno;
+	va_list	 ap;
+
+	if (log_fatal_hook != NULL)
+		log_fatal_hook();
+	va_start(ap, fmt);
+	log_vprint(fmt, ap, err);
+	va_end(ap);
+	exit(1);
+}
+
+/* Print a message and exit. */
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (log_fatal_hook != NULL)
+		log_fatal_hook();
+	va_start(ap, fmt);
+	log_vprint(fmt, ap, 0);
+	va_end(ap);
+	exit(1);
+}
+
+/* Print a warning and go on. */
+void
+log_warnx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vprint(fmt, ap, 0);
+	va_end(ap);
+}
+
+/* malloc that never returns NULL. */
+void *
+xmalloc(size_t size)
+{
+	void	*p;
+
+	if (size == 0)
+		size = 1;
+	if ((p = malloc(size)) == NULL)
+		fatal("malloc %zu", size);
+	return (p);
+}
+
+/* calloc that never returns NULL. */
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if ((p = calloc(n, size)) == NULL)
+		fatal("calloc %zu x %zu", n, size);
+	return (p);
+}
+
+/* reallocarray that never returns NULL. */
+void *
+xreallocarray(void *old, size_t n, size_t size)
+{
+	void	*p;
+
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if (size != 0 && n > SIZE_MAX / size)
+		fatalx("reallocarray %zu x %zu: overflow", n, size);
+	if ((p = realloc(old, n * size)) == NULL)
+		fatal("realloc %zu x %zu", n, size);
+	return (p);
+}
+
+/* strdup that never returns NULL. */
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		fatal("strdup");
+	return (p);
+}
+
+/* asprintf that never fails. */
+int
+xasprintf(char **ret, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vasprintf(ret, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatal("asprintf");
+	return (n);
+}

@@ -1,0 +1,163 @@
+/* test-batch.c: the shape of the batch reports (JSON Lines and text). */
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "check.h"
+
+struct blktop bt;
+
+/* A strict little JSON checker: advances *p past one value or returns -1. */
+static int
+json_value(const char **p)
+{
+	const char	*s = *p;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '{' || *s == '[') {
+		char close = *s == '{' ? '}' : ']';
+		int obj = *s == '{';
+
+		s++;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == close) {
+			*p = s + 1;
+			return (0);
+		}
+		for (;;) {
+			if (obj) {
+				while (isspace((unsigned char)*s))
+					s++;
+				if (*s != '"' || json_value(&s) != 0)
+					return (-1);
+				while (isspace((unsigned char)*s))
+					s++;
+				if (*s++ != ':')
+					return (-1);
+			}
+			if (json_value(&s) != 0)
+				return (-1);
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			if (*s != close)
+				return (-1);
+			*p = s + 1;
+			return (0);
+		}
+	}
+	if (*s == '"') {
+		for (s++; *s != '"'; s++) {
+			if (*s == '\0' || (unsigned char)*s < 0x20)
+				return (-1);
+			if (*s == '\\')
+				s++;
+		}
+		*p = s + 1;
+		return (0);
+	}
+	if (*s == '-' || isdigit((unsigned char)*s)) {
+		char *end;
+		strtod(s, &end);
+		if (end == s)
+			return (-1);
+		*p = end;
+		return (0);
+	}
+	return (-1);
+}
+
+/* Whether a whole line is one valid JSON object. */
+static int
+json_valid(const char *line)
+{
+	const char *p = line;
+
+	if (json_value(&p) != 0)
+		return (0);
+	while (isspace((unsigned char)*p))
+		p++;
+	return (*p == '\0');
+}
+
+int
+main(void)
+{
+	struct blktop	*b = &bt;
+	struct ev_block	 e;
+	struct ev_tick	 t = { .type = EV_TICK };
+	struct ev_lost	 l = { .type = EV_LOST };
+	char		*buf = NULL;
+	size_t		 len = 0;
+	uint64_t	 now = 5000 * NSEC_PER_SEC;
+	unsigned	 i;
+
+	b->batch = b->json = 1;
+	b->tick_ns = NSEC_PER_SEC;
+	b->ticks_per_report = 2;
+	b->out = open_memstream(&buf, &len);
+	windows_init(&b->win, 10, now);
+	device_set_name(DEV_MKDEV(7, 0), "loop\"0");
+
+	memset(&e, 0, sizeof e);
+	e.type = EV_BLOCK;
+	e.dev = DEV_MKDEV(7, 0);
+	for (i = 0; i < 100; i++) {
+		e.op = i % 2 ? BLK_OP_WRITE : BLK_OP_READ;
+		e.bytes = 4096;
+		e.ts_done = now + 1000 + i;
+		e.ts_issue = e.ts_done - (i + 1) * 1000;
+		e.ts_start = e.ts_issue - 500;
+		e.inflight = i % 7 + 1;
+		stream_event(b, &e, sizeof e);
+	}
+	CHECK("short record refused", stream_event(b, &e, sizeof e - 1) == -1 && b->bad_records == 1);
+	l.count = 3;
+	stream_event(b, &l, sizeof l);
+	t.ts = now + NSEC_PER_SEC;
+	stream_event(b, &t, sizeof t);
+	fflush(b->out);
+	CHECK("no report before the interval is complete", len == 0);
+	t.ts = now + 2 * NSEC_PER_SEC;
+	stream_event(b, &t, sizeof t);
+	fflush(b->out);
+	CHECK("one report after two ticks", len > 0 && strchr(buf, '\n') == buf + len - 1);
+	CHECK("report is valid JSON", json_valid(buf));
+	CHECK("interval and lost", strstr(buf, "\"interval_s\":2.000000,\"lost\":3,") != NULL);
+	CHECK("device name escaped", strstr(buf, "\"name\":\"loop\\\"0\",\"major\":7,\"minor\":0") != NULL);
+	CHECK("read ios and bytes", strstr(buf, "\"read\":{\"ios\":50,\"bytes\":204800,") != NULL);
+	CHECK("write ios", strstr(buf, "\"write\":{\"ios\":50,") != NULL);
+	CHECK("latency percentiles", strstr(buf, "\"lat_us\":{\"p50\":") != NULL &&
+	    strstr(buf, "\"p90\":") != NULL && strstr(buf, "\"p99\":") != NULL &&
+	    strstr(buf, "\"max\":100.0") != NULL);
+	CHECK("queue time", strstr(buf, "\"q_us\":{\"p50\":") != NULL);
+	CHECK("histogram buckets", strstr(buf, "\"hist\":[{\"lo_us\":1,\"hi_us\":1.125,\"count\":1}") != NULL);
+	CHECK("queue depth", strstr(buf, "\"qd\":{\"avg\":") != NULL && strstr(buf, "\"max\":7}") != NULL);
+	CHECK("util", strstr(buf, "\"util_pct\":") != NULL);
+	CHECK("lost resets per report", b->lost_report == 0 && b->lost == 3);
+
+	/* The text table. */
+	fclose(b->out);
+	free(buf);
+	buf = NULL;
+	b->out = open_memstream(&buf, &len);
+	b->json = 0;
+	t.ts = now + 4 * NSEC_PER_SEC;
+	b->ticks_since_report = 1;
+	stream_event(b, &t, sizeof t);
+	fflush(b->out);
+	CHECK("text header", strstr(buf, "Device") != NULL && strstr(buf, "r_p99") != NULL &&
+	    strstr(buf, "%util") != NULL);
+	CHECK("text row", strstr(buf, "loop\"0") != NULL);
+	fclose(b->out);
+	free(buf);
+	windows_free(&b->win);
+	CHECK_EXIT();
+}

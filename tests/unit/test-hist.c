@@ -1,0 +1,82 @@
+/* test-hist.c: bucket edges and percentile error of the log-linear histogram. */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "check.h"
+
+/* Compare two uint64_t for qsort. */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Deterministic 64-bit generator (splitmix64). */
+static uint64_t
+rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+int
+main(void)
+{
+	unsigned	 i, bad = 0, p, seed;
+	static uint64_t	 samples[200000], h[HIST_NBUCKETS];
+	const double	 pcts[] = { 1, 10, 50, 90, 99, 99.9 };
+	char		 name[128];
+
+	CHECK("below 1us is bucket 0", hist_bucket(0) == 0 && hist_bucket(999) == 0);
+	CHECK("1us opens bucket 1", hist_bucket(1000) == 1 && hist_bucket_lo(1) == 1000);
+	for (i = 1; i < HIST_NBUCKETS - 1; i++) {
+		if (hist_bucket(hist_bucket_lo(i)) != i ||
+		    hist_bucket(hist_bucket_hi(i) - 1) != i ||
+		    hist_bucket_hi(i) <= hist_bucket_lo(i))
+			bad++;
+	}
+	CHECK("every bucket holds exactly [lo, hi)", bad == 0);
+	CHECK("sub-buckets per power of two >= 4", HIST_SUB >= 4);
+	CHECK("2us splits into HIST_SUB buckets",
+	    hist_bucket(2000) == 1 + HIST_SUB && hist_bucket(2000 + 2000 / HIST_SUB) == 2 + HIST_SUB);
+	CHECK("range reaches 100 s", hist_bucket(100 * NSEC_PER_SEC) < HIST_NBUCKETS - 1);
+	CHECK("overflow bucket", hist_bucket(UINT64_MAX) == HIST_NBUCKETS - 1 &&
+	    hist_bucket(1000ULL << HIST_POWERS) == HIST_NBUCKETS - 1);
+	CHECK("sizes: 4096 bytes", size_bucket(4096) == 4 && size_bucket_lo(4) == 4096);
+	CHECK("sizes: below 512 and huge", size_bucket(1) == 0 &&
+	    size_bucket(UINT64_MAX) == SIZE_NBUCKETS - 1);
+	CHECK("empty histogram percentile is 0", hist_percentile(h, 0, 50) == 0);
+
+	/* Percentiles of random log-uniform samples against the exact ones. */
+	for (seed = 1; seed <= 5; seed++) {
+		uint64_t s = seed, n = sizeof samples / sizeof samples[0];
+
+		memset(h, 0, sizeof h);
+		for (i = 0; i < n; i++) {
+			double e = (double)(rnd(&s) >> 11) / 9007199254740992.0;
+			samples[i] = (uint64_t)(1000.0 * pow(1e7, e));	/* 1us .. 10s */
+			h[hist_bucket(samples[i])]++;
+		}
+		qsort(samples, n, sizeof samples[0], cmp_u64);
+		for (p = 0; p < sizeof pcts / sizeof pcts[0]; p++) {
+			uint64_t exact = samples[(size_t)ceil(pcts[p] / 100 * n) - 1];
+			unsigned b = hist_bucket(exact);
+			double est = hist_percentile(h, n, pcts[p]);
+			double width = (double)(hist_bucket_hi(b) - hist_bucket_lo(b));
+
+			snprintf(name, sizeof name, "seed %u p%g within one sub-bucket "
+			    "(exact %llu est %.0f width %.0f)", seed, pcts[p],
+			    (unsigned long long)exact, est, width);
+			CHECK(name, fabs(est - (double)exact) <= width);
+		}
+	}
+	CHECK_EXIT();
+}

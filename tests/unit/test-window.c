@@ -1,0 +1,103 @@
+/* test-window.c: window rotation, expiry and aggregation of block events. */
+
+#include <string.h>
+
+#include "blktop.h"
+#include "check.h"
+
+/* A block event completing at done after lat ns of device time and q ns of queueing. */
+static struct ev_block
+ev(uint32_t dev, unsigned op, uint32_t bytes, uint64_t done, uint64_t lat, uint64_t q)
+{
+	struct ev_block e;
+
+	memset(&e, 0, sizeof e);
+	e.type = EV_BLOCK;
+	e.dev = dev;
+	e.op = (uint16_t)op;
+	e.bytes = bytes;
+	e.ts_done = done;
+	e.ts_issue = done - lat;
+	e.ts_start = done - lat - q;
+	e.inflight = 1;
+	return (e);
+}
+
+int
+main(void)
+{
+	struct windows	 w;
+	struct sum	 s;
+	struct ev_block	 e;
+	const struct tick *t;
+	uint64_t	 now = 1000 * NSEC_PER_SEC;
+	unsigned	 i;
+	uint32_t	 dev = DEV_MKDEV(7, 0);
+
+	windows_init(&w, 4, now);
+	e = ev(dev, BLK_OP_READ, 4096, now + 10, 5000, 100);
+	windows_add_block(&w, &e);
+	e = ev(dev, BLK_OP_WRITE, 8192, now + 20, 20000, 0);
+	windows_add_block(&w, &e);
+	e = ev(dev, BLK_OP_FLUSH, 0, now + 30, 1000, 0);
+	windows_add_block(&w, &e);
+	e = ev(dev, BLK_OP_DISCARD, 1 << 20, now + 40, 1000, 0);
+	windows_add_block(&w, &e);
+	t = windows_tick_at(&w, windows_find(&w, dev), 0);
+	CHECK("events land in the open tick", t != NULL && t->op[OPC_READ].ios == 1 &&
+	    t->op[OPC_WRITE].ios == 1 && t->op[OPC_OTHER].ios == 2);
+	CHECK("read bytes and latency", t->op[OPC_READ].bytes == 4096 &&
+	    t->op[OPC_READ].lat_sum == 5000 && t->op[OPC_READ].q_sum == 100);
+	CHECK("latency histogram counts", t->op[OPC_READ].lat[hist_bucket(5000)] == 1);
+	CHECK("opclass of write zeroes is write", window_opclass(BLK_OP_WRITE_ZEROES) == OPC_WRITE);
+
+	windows_tick(&w, now + NSEC_PER_SEC);
+	CHECK("closed tick keeps its events", windows_tick_at(&w, w.devs[0], 1)->op[OPC_READ].ios == 1);
+	CHECK("new tick starts empty", windows_tick_at(&w, w.devs[0], 0)->op[OPC_READ].ios == 0);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("sum of one tick", s.op[OPC_READ].ios == 1 && s.op[OPC_WRITE].bytes == 8192 &&
+	    s.dur_ns == NSEC_PER_SEC && s.nticks == 1);
+
+	for (i = 2; i <= 4; i++)
+		windows_tick(&w, now + i * NSEC_PER_SEC);
+	CHECK("tick older than the ring has expired", windows_tick_at(&w, w.devs[0], 4) == NULL);
+	windows_sum(&w, w.devs[0], 1, 10, &s);
+	CHECK("expired events leave the sums", s.op[OPC_READ].ios == 0 && s.nticks == 3);
+
+	/* Busy time: cumulative in events, only growth counts, capped per tick. */
+	e = ev(dev, BLK_OP_READ, 4096, now + 4 * NSEC_PER_SEC + 500, 400, 100);
+	e.busy_ns = 1000000;
+	windows_add_block(&w, &e);
+	e.busy_ns = 1300000;
+	windows_add_block(&w, &e);
+	e.busy_ns = 1200000;	/* older event arriving late */
+	windows_add_block(&w, &e);
+	e.busy_ns = 1500000;
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + 5 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("busy time grows by deltas, late events ignored", s.busy_ns == 1500000);
+	e.busy_ns = 10 * NSEC_PER_SEC;
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + 6 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("busy time capped at the tick length", s.busy_ns == NSEC_PER_SEC);
+
+	/* Timestamps out of order never wrap into huge latencies. */
+	e = ev(dev, BLK_OP_READ, 4096, now + 6 * NSEC_PER_SEC + 10, 0, 0);
+	e.ts_issue = e.ts_done + 50;
+	e.ts_start = e.ts_issue + 50;
+	windows_add_block(&w, &e);
+	t = windows_tick_at(&w, w.devs[0], 0);
+	CHECK("reversed timestamps count as zero latency",
+	    t->op[OPC_READ].lat_max == 0 && t->op[OPC_READ].q_max == 0);
+
+	/* The device cap holds: events past it are counted, not stored. */
+	for (i = 1; i <= WINDOWS_MAX_DEVS + 5; i++) {
+		e = ev(DEV_MKDEV(8, i), BLK_OP_READ, 512, now + 7 * NSEC_PER_SEC, 10, 0);
+		windows_add_block(&w, &e);
+	}
+	CHECK("device cap", w.ndevs == WINDOWS_MAX_DEVS && w.dropped == 6);
+	windows_free(&w);
+	CHECK_EXIT();
+}
