@@ -58,9 +58,14 @@ struct devstate {
 	__s64 inflight;
 };
 
-/* LRU: an entry whose request vanished unseen (a driver bug, a lost event) ages out. */
+/*
+ * A plain hash, not an LRU: an LRU may evict a live entry and lose a request
+ * silently. An entry whose completion was never seen is replaced when its
+ * request (preallocated per tag, so reused soon) starts again; a full table
+ * is counted as loss.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_REQUESTS);
 	__type(key, __u64);
 	__type(value, struct reqinfo);
@@ -189,6 +194,26 @@ dev_start(struct reqinfo *ri, __u64 now)
 	ri->counted = 1;
 }
 
+/*
+ * A request starting again under a key we still hold means its completion
+ * was never seen (the kernel skips a program that would nest in itself):
+ * take it out of its device's in-flight count so busy time stays right.
+ */
+static __always_inline void
+drop_stale(__u64 key, __u64 now)
+{
+	struct reqinfo *old = bpf_map_lookup_elem(&requests, &key);
+	struct devstate *ds;
+
+	if (!old)
+		return;
+	if (old->counted && (ds = bpf_map_lookup_elem(&devices, &old->dev))) {
+		dev_update_busy(ds, now);
+		__sync_fetch_and_add(&ds->inflight, -1);
+	}
+	bpf_map_delete_elem(&requests, &key);
+}
+
 /* Start hook: the request begins, in the submitter's context. */
 static __always_inline int
 on_start(struct request *rq)
@@ -196,10 +221,18 @@ on_start(struct request *rq)
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), id;
 	struct reqinfo ri = {};
 
+	drop_stale(key, now);
 	ri.dev = request_dev(rq);
 	if (!dev_wanted(ri.dev))
 		return 0;
 	ri.ts_start = now;
+	/*
+	 * Set the op now: an empty flush (REQ_OP_WRITE|REQ_PREFLUSH) is completed
+	 * by the flush machinery without ever being issued itself.
+	 */
+	request_op(rq, &ri.op, &ri.flags);
+	ri.sector = BPF_CORE_READ(rq, __sector);
+	ri.bytes = BPF_CORE_READ(rq, __data_len);
 	id = bpf_get_current_pid_tgid();
 	ri.pid = (__u32)id;
 	ri.tgid = id >> 32;
@@ -289,7 +322,9 @@ on_complete(struct request *rq, int status, unsigned int nr_bytes)
 	struct ev_block *ev;
 
 	if (!rip) {
-		count(CNT_ORPHAN_DONE);
+		/* Started before we attached, or its start and issue were both missed. */
+		if (dev_wanted(request_dev(rq)))
+			count(CNT_ORPHAN_DONE);
 		return 0;
 	}
 	if (nr_bytes < BPF_CORE_READ(rq, __data_len)) {

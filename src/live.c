@@ -299,6 +299,30 @@ live_rb_record(void *ctx, void *data, size_t len)
 }
 
 /*
+ * Runs the kernel skipped because a program would have nested in itself
+ * (an interrupt completing a request while the same program runs): each is
+ * a request event that never happened, so it counts as lost.
+ */
+static uint64_t
+live_recursion_misses(void)
+{
+	struct bpf_program	*p;
+	struct bpf_prog_info	 info;
+	uint32_t		 len;
+	uint64_t		 total = 0;
+
+	bpf_object__for_each_program(p, live.skel->obj) {
+		if (bpf_program__fd(p) < 0)
+			continue;
+		memset(&info, 0, sizeof info);
+		len = sizeof info;
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0)
+			total += info.recursion_misses;
+	}
+	return (total);
+}
+
+/*
  * Events lost in the kernel since the last call, summed over CPUs: those the
  * ring buffer refused and requests the request table had no room for.
  */
@@ -318,6 +342,7 @@ live_read_lost(void)
 			total += vals[i];
 	}
 	free(vals);
+	total += live_recursion_misses();
 	if (total < live.lost_seen)
 		return (0);
 	total -= live.lost_seen;
@@ -402,10 +427,32 @@ live_start(struct blktop *b, char **errp)
 	return (0);
 }
 
-/* Detach everything. */
-static void
-live_stop(__unused struct blktop *b)
+/* The sum over CPUs of one kernel-side counter. */
+static uint64_t
+live_counter(uint32_t key)
 {
+	uint64_t	*vals, total = 0;
+	int		 i;
+
+	vals = xcalloc((size_t)live.ncpus, sizeof *vals);
+	if (bpf_map_lookup_elem(bpf_map__fd(live.skel->maps.counters), &key, vals) == 0) {
+		for (i = 0; i < live.ncpus; i++)
+			total += vals[i];
+	}
+	free(vals);
+	return (total);
+}
+
+/* Detach everything; with -v, say what the kernel side counted. */
+static void
+live_stop(struct blktop *b)
+{
+	if (b->verbose && live.skel != NULL)
+		log_warnx("kernel counters: lost %llu, request table full %llu, "
+		    "completions of untracked requests %llu",
+		    (unsigned long long)live_counter(CNT_LOST),
+		    (unsigned long long)live_counter(CNT_MAP_FULL),
+		    (unsigned long long)live_counter(CNT_ORPHAN_DONE));
 	if (live.rb_ev != NULL)
 		event_free(live.rb_ev);
 	if (live.drain_ev != NULL)

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""compare.py: check blktop's JSON Lines against independent truth (diskstats, fio, biolatency).
+
+usage: compare.py BLKTOP_JSONL DEVNAME "DISKSTATS_BEFORE" "DISKSTATS_AFTER" [--fio FIO_JSON] [--biolatency FILE]
+Prints PASS:/FAIL: lines, one per check.
+"""
+import json
+import sys
+
+
+def result(name, ok, detail):
+    print(("PASS: " if ok else "FAIL: ") + name + " (" + detail + ")")
+
+
+def merged(reports, dev, op, key):
+    """Sum a histogram over all intervals: {lo_us: (hi_us, count)}."""
+    h = {}
+    for r in reports:
+        for d in r["devices"]:
+            if d["name"] != dev:
+                continue
+            for b in d[op][key]:
+                lo = b["lo_us"]
+                hi, c = h.get(lo, (b["hi_us"], 0))
+                h[lo] = (hi, c + b["count"])
+    return h
+
+
+def percentile(h, p):
+    n = sum(c for _, c in h.values())
+    if n == 0:
+        return 0.0
+    rank = max(1.0, p / 100.0 * n)
+    seen = 0
+    for lo in sorted(h):
+        hi, c = h[lo]
+        if seen + c >= rank:
+            return lo + (hi - lo) * (rank - seen) / c
+        seen += c
+    return 0.0
+
+
+def main():
+    args = sys.argv[1:]
+    path, dev, before, after = args[:4]
+    fio = bio = None
+    if "--fio" in args:
+        fio = args[args.index("--fio") + 1]
+    if "--biolatency" in args:
+        bio = args[args.index("--biolatency") + 1]
+    tag = args[args.index("--tag") + 1] if "--tag" in args else dev
+
+    reports = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                reports.append(json.loads(line))
+            except ValueError as e:
+                result(tag + ": line %d is JSON" % n, False, str(e))
+                return
+    result(tag + ": reports", len(reports) > 0, "%d reports" % len(reports))
+    lost = sum(r["lost"] for r in reports)
+    result(tag + ": no lost events", lost == 0, "lost %d" % lost)
+
+    tot = {}
+    for r in reports:
+        for d in r["devices"]:
+            if d["name"] != dev:
+                continue
+            for op in ("read", "write", "other"):
+                tot[op + "_ios"] = tot.get(op + "_ios", 0) + d[op]["ios"]
+                tot[op + "_bytes"] = tot.get(op + "_bytes", 0) + d[op]["bytes"]
+    b = [int(x) for x in before.split()]
+    a = [int(x) for x in after.split()]
+    ds = {
+        "read_ios": a[0] - b[0], "read_bytes": (a[1] - b[1]) * 512,
+        "write_ios": a[2] - b[2], "write_bytes": (a[3] - b[3]) * 512,
+        "other_ios": (a[4] - b[4]) + (a[5] - b[5]),
+    }
+    for k in ("read_ios", "read_bytes", "write_ios", "write_bytes", "other_ios"):
+        result("%s: %s equals /proc/diskstats" % (tag, k), tot.get(k, 0) == ds[k],
+               "blktop %d diskstats %d" % (tot.get(k, 0), ds[k]))
+
+    lat = merged(reports, dev, "read", "hist")
+    if fio:
+        with open(fio) as f:
+            j = json.load(f)
+        fio_p50 = None
+        for job in j["jobs"]:
+            if job["read"]["total_ios"] > 0 and fio_p50 is None:
+                fio_p50 = job["read"]["clat_ns"]["percentile"]["50.000000"] / 1000.0
+        ours = percentile(lat, 50)
+        result(tag + ": read p50 not above fio's clat p50",
+               fio_p50 is not None and 0 < ours <= fio_p50,
+               "blktop %.2fus fio %.2fus" % (ours, fio_p50 or -1))
+    if bio:
+        # biolatency: "lo -> hi : count" lines in usecs, log2 buckets.
+        theirs = {}
+        with open(bio) as f:
+            for line in f:
+                parts = line.replace("->", " ").replace(":", " ").split()
+                if len(parts) >= 3 and parts[0].isdigit() and parts[1].isdigit():
+                    theirs[int(parts[0])] = int(parts[2])
+        # Fold both histograms (reads and writes) into the same log2 buckets.
+        ours = {}
+        for op in ("read", "write", "other"):
+            for lo, (hi, c) in merged(reports, dev, op, "hist").items():
+                k = 0 if lo < 2 else 1 << (int(lo).bit_length() - 1)
+                ours[k] = ours.get(k, 0) + c
+        n1, n2 = sum(ours.values()), sum(theirs.values())
+        result(tag + ": biolatency counts the same requests", n1 == n2 and n1 > 0,
+               "blktop %d biolatency %d" % (n1, n2))
+        keys = set(ours) | set(theirs)
+        tvd = 0.5 * sum(abs(ours.get(k, 0) / max(n1, 1) - theirs.get(k, 0) / max(n2, 1)) for k in keys)
+        result(tag + ": latency distribution agrees with biolatency", tvd <= 0.10,
+               "total variation distance %.3f over log2 buckets" % tvd)
+
+
+main()

@@ -1,0 +1,84 @@
+#!/bin/bash
+# pipeline.sh: blktop -J against /proc/diskstats, fio and biolatency, for every hook variant.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd fio fio
+need_cmd biolatency libbpf-tools
+PATH=$PATH:/usr/sbin
+
+LOOP=$(loop_create 512) || { fail "create a loop device"; exit 1; }
+DEV=$(basename "$LOOP")
+
+# run_variant PLAN WITH_BIOLATENCY: a fixed direct-I/O workload under blktop.
+run_variant() {
+	local plan=$1 out=$TEST_TMP/$1.jsonl fio_out=$TEST_TMP/$1.fio.json
+	local before after pid bl_pid= extra=()
+
+	"$BLKTOP" -J -d 1 -D "$DEV" --hooks "$plan" >"$out" 2>"$out.err" &
+	pid=$!
+	TEST_PIDS="$TEST_PIDS $pid"
+	wait_for "$out" 10 || fail "$plan: first report within 10 s"
+	if [ "$2" = 1 ]; then
+		biolatency -d "$DEV" >"$TEST_TMP/bl.out" 2>&1 &
+		bl_pid=$!
+		TEST_PIDS="$TEST_PIDS $bl_pid"
+		sleep 2
+		extra=(--biolatency "$TEST_TMP/bl.out")
+	fi
+	before=$(diskstats "$DEV")
+	# 3000 random 4k reads, 2000 random 4k writes, 300 random 64k writes, all O_DIRECT.
+	fio --output-format=json --output="$fio_out" --filename="$LOOP" --direct=1 \
+	    --ioengine=psync --size=256M \
+	    --name=r --rw=randread --bs=4k --io_size=$((3000 * 4))k \
+	    --name=w --stonewall --rw=randwrite --bs=4k --io_size=$((2000 * 4))k \
+	    --name=big --stonewall --rw=randwrite --bs=64k --io_size=$((300 * 64))k \
+	    >"$TEST_TMP/fio.err" 2>&1 || { fail "$plan: fio ran"; cat "$TEST_TMP/fio.err"; }
+	sleep 0.3
+	after=$(diskstats "$DEV")
+	if [ -n "$bl_pid" ]; then
+		kill -INT "$bl_pid"
+		wait "$bl_pid"
+	fi
+	kill -INT "$pid"
+	wait "$pid"
+	check "$plan: blktop exits 0 on SIGINT" [ $? = 0 ]
+	check "$plan: nothing on stderr" [ ! -s "$out.err" ]
+	cat "$out.err"
+	python3 "$BLKTOP_SRCDIR/tests/integration/compare.py" "$out" "$DEV" "$before" "$after" \
+	    --tag "$plan" --fio "$fio_out" "${extra[@]}"
+}
+
+plans=$("$BLKTOP" --probe | awk '/^block attach/ { s = "a"; next } /^block start/ { s = "s"; next }
+	/^  / && s == "a" && $2 == "works" { a[na++] = $1 }
+	/^  / && s == "s" && $3 == "exists" { st[ns++] = $1 }
+	END { for (i = 0; i < na; i++) for (j = 0; j < ns; j++) print a[i] ":" st[j] }')
+check "probe lists at least one plan" [ -n "$plans" ]
+first=1
+for plan in $plans; do
+	run_variant "$plan" "$first"
+	first=0
+done
+
+# Buffered I/O through a file system: merges, flushes and discards (mkfs discards).
+need_cmd mkfs.ext4 e2fsprogs
+out=$TEST_TMP/fs.jsonl
+"$BLKTOP" -J -d 1 -D "$DEV" >"$out" 2>"$out.err" &
+pid=$!
+TEST_PIDS="$TEST_PIDS $pid"
+wait_for "$out" 10 || fail "fs: first report within 10 s"
+before=$(diskstats "$DEV")
+mkfs.ext4 -q -F -E discard "$LOOP" && mkdir -p "$TEST_TMP/mnt" &&
+    mount "$LOOP" "$TEST_TMP/mnt" && {
+	for i in 1 2 3 4; do
+		dd if=/dev/urandom of="$TEST_TMP/mnt/f$i" bs=1M count=8 conv=fsync status=none
+	done
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	cat "$TEST_TMP"/mnt/f* > /dev/null
+	umount "$TEST_TMP/mnt"
+} || fail "fs: mkfs, mount, write, umount"
+sleep 0.3
+after=$(diskstats "$DEV")
+kill -INT "$pid"
+wait "$pid"
+python3 "$BLKTOP_SRCDIR/tests/integration/compare.py" "$out" "$DEV" "$before" "$after" --tag "ext4 buffered"

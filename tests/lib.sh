@@ -1,0 +1,80 @@
+# lib.sh: helpers for the integration tests: results, loop devices, diskstats.
+# Sourced by tests/integration/*.sh; tests/run counts the PASS:/FAIL:/SKIP: lines.
+
+BLKTOP=${BLKTOP:-$BLKTOP_BUILDDIR/blktop}
+TEST_NAME=$(basename "$0" .sh)
+TEST_TMP=$(mktemp -d /tmp/blktop-test-XXXXXX)
+TEST_LOOPS=""
+TEST_PIDS=""
+
+pass() { echo "PASS: $TEST_NAME: $*"; }
+fail() { echo "FAIL: $TEST_NAME: $*"; }
+skip() { echo "SKIP: $TEST_NAME: $*"; }
+# check NAME CMD...: PASS if the command succeeds, else FAIL.
+check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+
+# Everything a test set up goes away on every exit path.
+test_cleanup() {
+	local p l
+	for p in $TEST_PIDS; do kill -INT "$p" 2>/dev/null; done
+	for p in $TEST_PIDS; do wait "$p" 2>/dev/null; done
+	for l in $TEST_LOOPS; do
+		grep -q "^$l " /proc/mounts 2>/dev/null && umount "$l"
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -f /dev/shm/blktop-test-"$$"-*.img
+	rm -rf "$TEST_TMP"
+}
+trap test_cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# need_root: skip the whole test (exit 0) unless root; tests/run turns skips into
+# failures under CI=true.
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "needs root to load BPF"
+		exit 0
+	fi
+}
+
+# need_cmd CMD PACKAGE: skip unless a command exists.
+need_cmd() {
+	if ! command -v "$1" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$1" ]; then
+		skip "needs $1 (Debian package $2)"
+		exit 0
+	fi
+}
+
+# loop_create SIZE_MB: a loop device backed by a file in /dev/shm; prints /dev/loopN.
+loop_create() {
+	local img=/dev/shm/blktop-test-$$-$RANDOM.img dev
+	truncate -s "${1}M" "$img" || return 1
+	dev=$(losetup -f --show "$img") || { rm -f "$img"; return 1; }
+	TEST_LOOPS="$TEST_LOOPS $dev"
+	echo "$dev"
+}
+
+# diskstats NAME: "reads rsect writes wsect discards flushes io_ticks_ms" for a device.
+diskstats() {
+	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13 }' /proc/diskstats
+}
+
+# start_bg CMD...: run in the background, remember the pid in BG_PID for stop_bg.
+start_bg() {
+	"$@" &
+	BG_PID=$!
+	TEST_PIDS="$TEST_PIDS $BG_PID"
+}
+
+# stop_bg PID: SIGINT and wait; returns the exit status.
+stop_bg() {
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+}
+
+# wait_for FILE SECS: until FILE is non-empty, at most SECS seconds.
+wait_for() {
+	local i=0
+	while [ ! -s "$1" ] && [ "$i" -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$1" ]
+}
