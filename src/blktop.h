@@ -152,7 +152,9 @@ void		 windows_sum(const struct windows *, const struct devwin *,
 #define THEME_NAME_MAX	64
 #define THEME_FILE_MAX	(64 * 1024)	/* larger theme files are refused */
 #define THEME_LINE_MAX	512		/* longer lines are refused */
-#ifndef THEME_DIR
+#ifdef BLKTOP_THEMEDIR
+#define THEME_DIR	BLKTOP_THEMEDIR		/* set by Makefile.am */
+#else
 #define THEME_DIR	"/usr/local/share/blktop/themes"
 #endif
 enum theme_colour {
@@ -417,5 +419,109 @@ int		 capture_next(struct capture_reader *, void *buf, size_t size,
 const struct capture_header *capture_reader_header(struct capture_reader *);
 const struct capture_stats *capture_reader_stats(struct capture_reader *);
 void		 capture_reader_close(struct capture_reader *);
+
+/* proc.c: bounded per-process and per-file tables (see proc_mem_bound for the memory). */
+#define PROC_DEF_PROCS		4096	/* default cap on tracked processes (threads) */
+#define PROC_DEF_FILES		16384	/* default cap on tracked files */
+#define PROC_MAX_ENTRIES	(1u << 24)
+#define PROC_FILE_PIDS		8	/* distinct tgids remembered per file */
+#define PROC_CHUNK_SIZE		64	/* paths are stored in chunks of this size... */
+#define PROC_CHUNKS_PER_FILE	2	/* ...this many per file in the pool: longer paths evict */
+enum proc_key {
+	PROC_KEY_READ_BYTES,		/* block bytes read */
+	PROC_KEY_WRITE_BYTES,
+	PROC_KEY_READ_IOS,		/* block read requests */
+	PROC_KEY_WRITE_IOS,
+	PROC_KEY_VFS_READ_BYTES,	/* bytes done by read-family calls */
+	PROC_KEY_VFS_WRITE_BYTES,
+	PROC_KEY_VFS_READS,		/* read-family calls */
+	PROC_KEY_VFS_WRITES,
+	PROC_KEY_OPENS,			/* opens, failed ones included */
+	PROC_KEY_LAT,			/* time in I/O: call latencies + device time, ns */
+	PROC_KEY_MAX
+};
+/* Counters of a process or file over one interval or since first seen; [0] read, [1] write. */
+struct proc_counts {
+	uint64_t	 blk_ios[2];	/* block requests completed (processes only) */
+	uint64_t	 blk_bytes[2];
+	uint64_t	 blk_lat_sum;	/* device time, issue to done, ns */
+	uint64_t	 vfs_calls[2];	/* read/write family calls */
+	uint64_t	 vfs_bytes[2];	/* bytes done */
+	uint64_t	 vfs_asked[2];	/* bytes asked */
+	uint64_t	 vfs_errors;
+	uint64_t	 vfs_lat_sum;	/* ns */
+	uint64_t	 vfs_lat_max;
+	uint64_t	 opens;
+	uint64_t	 open_fails;
+};
+/* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
+struct proc_entry {
+	uint32_t		 id;		/* tgid, or tid when by_thread */
+	uint32_t		 tgid;
+	char			 comm[BLKTOP_COMM_LEN];	/* main thread's when folded */
+	uint64_t		 cgroup;
+	uint64_t		 first_ts;	/* stream time first and last seen */
+	uint64_t		 last_ts;
+	uint64_t		 epoch;		/* interval iv and the histograms belong to */
+	struct proc_counts	 iv;		/* use proc_entry_counts() */
+	struct proc_counts	 tot;
+	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency */
+	uint32_t		 vfs_lat[HIST_NBUCKETS];	/* interval: read/write call latency */
+	uint32_t		 lru_prev;	/* private to proc.c */
+	uint32_t		 lru_next;
+};
+/* A file, by path (pathless ones as pipe:[ino], socket:[ino], anon:[ino]). */
+struct file_entry {
+	uint64_t		 hash;		/* private to proc.c */
+	uint64_t		 ino;
+	uint64_t		 first_ts;
+	uint64_t		 last_ts;
+	uint64_t		 epoch;
+	struct proc_counts	 iv;		/* use proc_file_counts() */
+	struct proc_counts	 tot;
+	uint32_t		 lat[HIST_NBUCKETS];	/* interval: read/write call latency */
+	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
+	uint8_t			 npids;
+	uint8_t			 pids_more;	/* more than PROC_FILE_PIDS did */
+	uint16_t		 ftype;		/* enum blktop_vfs_ftype, last seen */
+	uint16_t		 path_flags;	/* VFS_PF_*, last seen */
+	uint16_t		 path_len;
+	uint32_t		 dev;
+	uint32_t		 chunk;		/* private to proc.c */
+	uint32_t		 lru_prev;
+	uint32_t		 lru_next;
+};
+struct proc_stats {
+	unsigned	 procs, max_procs, files, max_files;
+	uint64_t	 procs_evicted, files_evicted;
+	unsigned	 chunks_used, nchunks;
+	uint64_t	 bad;		/* malformed records refused by proc_add */
+	int		 by_thread;
+};
+struct proc_table;
+struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_thread);
+void		 proc_free(struct proc_table *);
+size_t		 proc_mem_bound(unsigned max_procs, unsigned max_files);
+int		 proc_add(struct proc_table *, const void *rec, size_t len);
+void		 proc_add_block(struct proc_table *, const struct ev_block *);
+void		 proc_add_open(struct proc_table *, const struct ev_open *);
+void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
+void		 proc_interval(struct proc_table *);
+unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
+		     const struct proc_entry **out, unsigned n);
+unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
+		     const struct file_entry **out, unsigned n);
+const struct proc_counts *proc_entry_counts(const struct proc_table *,
+		     const struct proc_entry *, int total);
+const struct proc_counts *proc_file_counts(const struct proc_table *,
+		     const struct file_entry *, int total);
+uint64_t	 proc_entry_lat(const struct proc_table *, const struct proc_entry *,
+		     int block, double p);
+uint64_t	 proc_file_lat(const struct proc_table *, const struct file_entry *, double p);
+size_t		 proc_file_path(const struct proc_table *, const struct file_entry *,
+		     char *buf, size_t len);
+const char	*proc_key_name(enum proc_key);
+int		 proc_key_parse(const char *);
+void		 proc_stats(const struct proc_table *, struct proc_stats *);
 
 #endif

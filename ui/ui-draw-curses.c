@@ -1,0 +1,311 @@
+/* ui-draw-curses.c: render draw.c's cells and theme colours into ncursesw windows. */
+
+#include <curses.h>
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/* Colours picked from the theme for the terminal, and the pairs made from them. */
+static struct {
+	enum ui_colour_mode	 mode;
+	int			 flags;		/* DRAW_UTF8, DRAW_MONO */
+	int			 colour[THEME_NCOLOURS];	/* curses colour, -1 default */
+	int			 pair[THEME_NCOLOURS][THEME_NCOLOURS];	/* 0 unset */
+	int			 default_fg;
+	int			 default_bg;
+	int			 heat_coarse;	/* too few heat colours: add glyphs */
+	uint64_t		*hists;		/* heatmap columns, reused */
+	size_t			 nhists;
+} ui_draw;
+
+/* Choose how to show colours on this terminal, honouring NO_COLOR. */
+static enum ui_colour_mode
+ui_draw_pick_mode(const struct theme *t)
+{
+	const char	*e = getenv("NO_COLOR");
+
+	if ((e != NULL && *e != '\0') || !has_colors() || theme_is_mono(t))
+		return (UI_COLOUR_MONO);
+	if (COLORS >= 0x1000000)
+		return (UI_COLOUR_DIRECT);
+	if (COLORS >= 256 && can_change_color())
+		return (UI_COLOUR_PALETTE);
+	if (COLORS >= 256)
+		return (UI_COLOUR_256);
+	if (COLORS >= 16)
+		return (UI_COLOUR_16);
+	if (COLORS >= 8)
+		return (UI_COLOUR_8);
+	return (UI_COLOUR_MONO);
+}
+
+/* Palette slot holding rgb, defining a new one from 16 up when needed; -1 when full. */
+static int
+ui_draw_palette(int32_t rgb, int32_t *slots, int *nslots)
+{
+	int	 i;
+
+	for (i = 0; i < *nslots; i++) {
+		if (slots[i] == rgb)
+			return (16 + i);
+	}
+	if (16 + *nslots >= COLORS || *nslots >= THEME_NCOLOURS)
+		return (-1);
+	if (init_extended_color(16 + *nslots,
+	    (((rgb >> 16) & 0xff) * 1000 + 127) / 255,
+	    (((rgb >> 8) & 0xff) * 1000 + 127) / 255,
+	    ((rgb & 0xff) * 1000 + 127) / 255) == ERR)
+		return (-1);
+	slots[*nslots] = rgb;
+	return (16 + (*nslots)++);
+}
+
+/*
+ * Set up colours for a theme after initscr(): pick the mode (UI_COLOUR_AUTO
+ * decides from NO_COLOR, the theme and the terminal) and map every meaning to
+ * a terminal colour. Call again after a theme change. Returns the mode used.
+ */
+enum ui_colour_mode
+ui_draw_init(const struct theme *t, enum ui_colour_mode mode)
+{
+	int32_t		 slots[THEME_NCOLOURS], rgb;
+	int		 nslots = 0, c, n;
+	const char	*cs = nl_langinfo(CODESET);
+
+	memset(ui_draw.pair, 0, sizeof ui_draw.pair);
+	ui_draw.flags = 0;
+	if (cs != NULL && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0))
+		ui_draw.flags |= DRAW_UTF8;
+
+	/*
+	 * COLORS is only known once start_color has run; default colours keep
+	 * pair 0 (and "" in themes) the terminal's own instead of white on black.
+	 */
+	ui_draw.default_fg = COLOR_WHITE;
+	ui_draw.default_bg = COLOR_BLACK;
+	if (has_colors()) {
+		start_color();
+		if (use_default_colors() == OK)
+			ui_draw.default_fg = ui_draw.default_bg = -1;
+	}
+	if (mode == UI_COLOUR_AUTO)
+		mode = ui_draw_pick_mode(t);
+	if (mode != UI_COLOUR_MONO && !has_colors())
+		mode = UI_COLOUR_MONO;
+	ui_draw.mode = mode;
+	if (mode == UI_COLOUR_MONO) {
+		ui_draw.flags |= DRAW_MONO;
+		return (mode);
+	}
+
+	for (c = 0; c < THEME_NCOLOURS; c++) {
+		rgb = t->colour[c];
+		if (rgb == THEME_DEFAULT) {
+			ui_draw.colour[c] = -1;
+			continue;
+		}
+		switch (mode) {
+		case UI_COLOUR_DIRECT:
+			n = rgb;
+			break;
+		case UI_COLOUR_PALETTE:
+			if ((n = ui_draw_palette(rgb, slots, &nslots)) == -1)
+				n = theme_rgb_to_256(rgb);
+			break;
+		case UI_COLOUR_256:
+			n = theme_rgb_to_256(rgb);
+			break;
+		case UI_COLOUR_16:
+			n = theme_rgb_to_ansi(rgb, 16);
+			break;
+		default:
+			n = theme_rgb_to_ansi(rgb, 8);
+			break;
+		}
+		ui_draw.colour[c] = n;
+	}
+
+	/* With 8 or 16 colours the heat levels merge: let glyph density tell them apart. */
+	ui_draw.heat_coarse = 0;
+	for (c = 2; c < THEME_LEVELS; c++) {
+		if (ui_draw.colour[THEME_HEAT_0 + c] ==
+		    ui_draw.colour[THEME_HEAT_0 + c - 1])
+			ui_draw.heat_coarse++;
+	}
+	ui_draw.heat_coarse = ui_draw.heat_coarse > THEME_LEVELS / 3;
+	return (mode);
+}
+
+/* Free what the drawing functions keep between frames. */
+void
+ui_draw_free(void)
+{
+	free(ui_draw.hists);
+	ui_draw.hists = NULL;
+	ui_draw.nhists = 0;
+}
+
+/* DRAW_UTF8 and DRAW_MONO as they apply to this terminal, for draw.c. */
+int
+ui_draw_flags(void)
+{
+	return (ui_draw.flags);
+}
+
+/* Attributes standing in for colours on a monochrome terminal. */
+static attr_t
+ui_draw_mono_attr(enum theme_colour fg, enum theme_colour bg)
+{
+	if (bg == THEME_SELECTED_BG || fg == THEME_SELECTED_FG)
+		return (A_REVERSE);
+	if (fg == THEME_TITLE || fg == THEME_HI_FG || fg == THEME_LOST)
+		return (A_BOLD);
+	if (fg == THEME_INACTIVE_FG || fg == THEME_DIV_LINE)
+		return (A_DIM);
+	return (A_NORMAL);
+}
+
+/* The pair for a fg and bg meaning, allocated on first use; 0 if none is left. */
+static int
+ui_draw_pair(enum theme_colour fg, enum theme_colour bg)
+{
+	int	*p, f, b;
+
+	if ((unsigned)fg >= THEME_NCOLOURS || (unsigned)bg >= THEME_NCOLOURS)
+		return (0);
+	p = &ui_draw.pair[fg][bg];
+	if (*p == 0) {
+		f = ui_draw.colour[fg];
+		b = ui_draw.colour[bg];
+		if (f == -1)
+			f = ui_draw.default_fg;
+		if (b == -1)
+			b = ui_draw.default_bg;
+		*p = alloc_pair(f, b);
+		if (*p <= 0)
+			*p = -1;
+	}
+	return (*p == -1 ? 0 : *p);
+}
+
+/* Set a window's drawing colours to a fg and bg meaning. */
+void
+ui_draw_set(WINDOW *win, enum theme_colour fg, enum theme_colour bg)
+{
+	int	 pair;
+
+	if (ui_draw.mode == UI_COLOUR_MONO) {
+		wattr_set(win, ui_draw_mono_attr(fg, bg), 0, NULL);
+		return;
+	}
+	pair = ui_draw_pair(fg, bg);
+	wattr_set(win, A_NORMAL, (short)(pair > 0x7fff ? 0 : pair), &pair);
+}
+
+/* Draw a string (already made safe, e.g. by draw_path) at y, x in the given colours. */
+void
+ui_draw_text(WINDOW *win, int y, int x, enum theme_colour fg,
+    enum theme_colour bg, const char *s)
+{
+	ui_draw_set(win, fg, bg);
+	mvwaddstr(win, y, x, s);
+	wattr_set(win, A_NORMAL, 0, NULL);
+}
+
+/* Draw nrows x ncols cells at y, x, clipped to the window. */
+void
+ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
+    unsigned nrows, unsigned ncols)
+{
+	const struct draw_cell	*cell;
+	int			 maxy = getmaxy(win), maxx = getmaxx(win);
+	unsigned		 r, c;
+
+	for (r = 0; r < nrows && y + (int)r < maxy; r++) {
+		if (y + (int)r < 0)
+			continue;
+		for (c = 0; c < ncols && x + (int)c < maxx; c++) {
+			if (x + (int)c < 0)
+				continue;
+			cell = &cells[(size_t)r * ncols + c];
+			ui_draw_set(win, cell->fg, cell->bg);
+			mvwaddstr(win, y + (int)r, x + (int)c, cell->glyph);
+		}
+	}
+	wattr_set(win, A_NORMAL, 0, NULL);
+}
+
+/*
+ * Draw a device's latency heatmap at y, x: DRAW_LABEL_WIDTH + 1 columns of
+ * axis labels, then ncols ticks, the open tick on the right. opmask selects
+ * operation classes (1 << OPC_READ ...), 0 for all.
+ */
+void
+ui_draw_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
+    const struct windows *w, const struct devwin *dw, unsigned opmask)
+{
+	struct draw_cell	*cells;
+	const struct tick	*t;
+	const char		*label;
+	uint64_t		*h;
+	size_t			 need = (size_t)ncols * HIST_NBUCKETS;
+	unsigned		 c, o, i, r;
+	char			 buf[DRAW_LABEL_WIDTH + 2];
+
+	if (nrows == 0 || ncols == 0)
+		return;
+	if (opmask == 0)
+		opmask = (1u << OPC_MAX) - 1;
+	if (ui_draw.nhists < need) {
+		ui_draw.hists = xreallocarray(ui_draw.hists, need,
+		    sizeof *ui_draw.hists);
+		ui_draw.nhists = need;
+	}
+	memset(ui_draw.hists, 0, need * sizeof *ui_draw.hists);
+	for (c = 0; c < ncols; c++) {
+		if ((t = windows_tick_at(w, dw, ncols - 1 - c)) == NULL)
+			continue;
+		h = ui_draw.hists + (size_t)c * HIST_NBUCKETS;
+		for (o = 0; o < OPC_MAX; o++) {
+			if (!(opmask & (1u << o)) || t->op[o].ios == 0)
+				continue;
+			for (i = 0; i < HIST_NBUCKETS; i++)
+				h[i] += t->op[o].lat[i];
+		}
+	}
+
+	for (r = 0; r < nrows; r++) {
+		label = draw_heat_label(r, nrows);
+		snprintf(buf, sizeof buf, "%*s ", DRAW_LABEL_WIDTH,
+		    label != NULL ? label : "");
+		ui_draw_text(win, y + (int)r, x, THEME_GRAPH_TEXT, THEME_MAIN_BG,
+		    buf);
+	}
+	cells = xcalloc((size_t)nrows * ncols, sizeof *cells);
+	draw_heatmap(ui_draw.hists, ncols, nrows, ui_draw.heat_coarse ?
+	    ui_draw.flags & ~DRAW_UTF8 : ui_draw.flags, cells);
+	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, cells, nrows, ncols);
+	free(cells);
+}
+
+/* Draw a sparkline at y, x: braille with UTF-8, ASCII otherwise; base is THEME_QD_0 or THEME_IOPS_0. */
+void
+ui_draw_spark(WINDOW *win, int y, int x, const uint64_t *vals, unsigned nvals,
+    uint64_t max, unsigned height, enum theme_colour base)
+{
+	struct draw_cell	*cells;
+	enum draw_spark_style	 style;
+	unsigned		 width;
+
+	if (nvals == 0 || height == 0)
+		return;
+	style = (ui_draw.flags & DRAW_UTF8) ? DRAW_SPARK_BRAILLE :
+	    DRAW_SPARK_ASCII;
+	width = draw_spark_width(nvals, style);
+	cells = xcalloc((size_t)height * width, sizeof *cells);
+	draw_spark(vals, nvals, max, style, height, base, cells);
+	ui_draw_cells(win, y, x, cells, height, width);
+	free(cells);
+}
