@@ -163,7 +163,8 @@ main(int argc, char **argv)
 	b->hooks = getenv("BLKTOP_HOOKS");
 	if (b->hooks != NULL && *b->hooks == '\0')
 		b->hooks = NULL;
-	while ((ch = getopt_long(argc, argv, "bJd:n:D:vh", blktop_longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":bJd:n:D:vh", blktop_longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			b->batch = 1;
@@ -207,9 +208,10 @@ main(int argc, char **argv)
 		case OPT_VERSION:
 			printf("blktop %s\n", PACKAGE_VERSION);
 			exit(0);
+		case ':':
+			blktop_usage_error("%s needs an argument", argv[optind - 1]);
 		default:
-			blktop_usage(stderr);
-			exit(2);
+			blktop_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc)
