@@ -34,6 +34,7 @@
 
 /* log.c */
 extern const char *log_prog;
+extern void	(*log_fatal_hook)(void);
 void		 fatal(const char *, ...) __printflike(1, 2) __attribute__((noreturn));
 void		 fatalx(const char *, ...) __printflike(1, 2) __attribute__((noreturn));
 void		 log_warnx(const char *, ...) __printflike(1, 2);
@@ -306,6 +307,7 @@ struct blktop {
 	struct hook_plan	 plan;
 	char			 plan_text[64];
 	FILE			*out;
+	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 };
 
 extern struct blktop bt;
@@ -347,6 +349,8 @@ struct vfs_opts {
 	int			 no_rw;		/* leave reads/writes out */
 	const char		*hook;		/* variant name; NULL: $BLKTOP_VFS_HOOK, else probe */
 	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
+	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
+						   once per wakeup_ns (reader drains on a timer) */
 };
 void		 vfs_probe(FILE *);
 const char	*vfs_load(int events_fd, int counters_fd, const struct vfs_opts *);
@@ -523,5 +527,111 @@ size_t		 proc_file_path(const struct proc_table *, const struct file_entry *,
 const char	*proc_key_name(enum proc_key);
 int		 proc_key_parse(const char *);
 void		 proc_stats(const struct proc_table *, struct proc_stats *);
+
+/* ui.c: the live terminal UI; ui-keys.c, ui-layout.c and ui-pane-*.c hold its parts. */
+#define UI_COL_SECS_MAX	60		/* longest time per heatmap column */
+enum ui_action {
+	UI_QUIT,
+	UI_HELP,
+	UI_NEXT_PANE,
+	UI_PANE_DEV,
+	UI_PANE_PROC,
+	UI_PANE_FILE,
+	UI_UP,
+	UI_DOWN,
+	UI_PAGE_UP,
+	UI_PAGE_DOWN,
+	UI_HOME,
+	UI_END,
+	UI_ENTER,
+	UI_BACK,
+	UI_SORT_LEFT,
+	UI_SORT_RIGHT,
+	UI_SORT_INVERT,
+	UI_PAUSE,
+	UI_ZOOM_OUT,			/* more time per column */
+	UI_ZOOM_IN,
+	UI_OPS,				/* heatmap of reads, writes or both */
+	UI_THEME,
+	UI_FILTER,
+	UI_RECORD,
+	UI_ACTION_MAX
+};
+/* One key binding: the help screen is generated from the table of these. */
+struct ui_key {
+	int		 key;		/* character or curses KEY_* code */
+	enum ui_action	 action;
+	const char	*help;		/* NULL: shown on the line of the key before */
+};
+struct ui_rect {
+	int		 y, x, h, w;
+};
+/* A table column: the processes and files panes are tables of these. */
+struct ui_col {
+	const char	*name;
+	int		 width;		/* 0: takes what is left */
+	int		 left;		/* left-aligned */
+};
+struct _win_st;
+/* A pane: its callbacks; collect runs at the end of every display interval. */
+struct pane_entry {
+	const char	*name;
+	const char	*title;		/* tab text */
+	void		 (*collect)(struct blktop *, double secs);
+	void		 (*draw)(struct blktop *, struct _win_st *,
+			     const struct ui_rect *);
+	int		 (*key)(struct blktop *, enum ui_action);	/* 1 if used */
+	void		 (*click)(struct blktop *, const struct ui_rect *,
+			     int y, int x);
+	void		 (*free)(void);
+};
+/* What every pane needs to know of the view: set by ui.c, read by panes. */
+struct ui_view {
+	int		 paused;
+	uint64_t	 pause_nclosed;	/* windows.nclosed when paused */
+	unsigned	 col_secs;	/* time per heatmap column, seconds */
+	unsigned	 col_ticks;	/* ticks per heatmap column */
+	unsigned	 opmask;	/* 1 << OPC_READ | ..., 0 for all */
+	int		 flags;		/* DRAW_UTF8, DRAW_MONO */
+	int		 heat_coarse;	/* 8/16 colours: heat levels as glyphs */
+	const char	*filter;	/* "" for none */
+};
+extern struct ui_view ui_view;
+extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
+int		 ui_theme_option(const char *name_or_path, char **cause);
+int		 ui_start(struct blktop *, char **errp);
+void		 ui_tick(struct blktop *);
+void		 ui_stop(void);
+void		 ui_redraw(void);
+void		 ui_status(const char *, ...) __printflike(1, 2);
+void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
+		     enum theme_colour bg, const char *);
+void		 ui_heatmap(struct _win_st *, int y, int x, unsigned nrows,
+		     unsigned ncols, const uint64_t *hists);
+int		 ui_filter_match(const char *);
+unsigned	 ui_table(struct _win_st *, const struct ui_rect *,
+		     const struct ui_col *, unsigned ncols, unsigned nrows,
+		     unsigned sel, unsigned *top, int sortcol, int invert,
+		     void (*)(unsigned, unsigned, char *, size_t, void *), void *);
+uint64_t	 ui_view_nclosed(const struct blktop *);
+
+/* ui-keys.c: the one table of key bindings. */
+extern const struct ui_key ui_keys[];
+extern const unsigned ui_nkeys;
+int		 ui_keys_lookup(int key);
+const char	*ui_keys_name(int key, char *buf, size_t len);
+unsigned	 ui_keys_help(char lines[][96], unsigned max);
+
+/* ui-layout.c: pure layout and formatting for the panes. */
+unsigned	 ui_layout_cols(const struct ui_col *, unsigned ncols, int width,
+		     int *widths);
+unsigned	 ui_layout_dev_rows(unsigned ndevs, int height, int zoomed,
+		     unsigned *heat_rows, unsigned *spark_rows);
+unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
+		     unsigned n);
+unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
+unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
+char		*ui_layout_rate(char *buf, size_t len, double v);
+int		 ui_layout_match(const char *s, const char *filter);
 
 #endif

@@ -14,7 +14,7 @@ const char *log_prog = "blktop";
 void (*log_fatal_hook)(void);
 
 /* Print one line prefixed with the program name, with an optional errno text. */
-static void
+static void __attribute__((format(printf, 1, 0)))
 log_vprint(const char *fmt, va_list ap, int err)
 {
 	fprintf(stderr, "%s: ", log_prog);
