@@ -10,7 +10,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define MAX_REQUESTS	65536
+#define NSLOTS		16384	/* direct-mapped request table, two probes per request */
+#define MAX_OVERFLOW	16384	/* requests whose two slots were both taken */
 #define MAX_DEVICES	1024
 #define MAX_FILTER_DEVS	16
 
@@ -39,17 +40,45 @@ struct reqinfo {
 	__u64 sector;
 	__u64 cgroup;
 	__u32 dev;
-	__u32 bytes;		/* size at issue */
 	__u32 done_bytes;	/* completed so far (partial completions) */
 	__u32 pid;
 	__u32 tgid;
 	__u32 inflight;
 	__u16 flags;
-	__u16 counted;		/* 1 once it adds to its device's in-flight count */
 	__u16 op;		/* enum blktop_op */
-	__u16 pad;
+	__u8 counted;		/* 1 once it adds to its device's in-flight count */
+	__u8 pad;
+	__u16 pad1;
+	__u32 pad2;
 	char comm[BLKTOP_COMM_LEN];
 };
+
+/*
+ * Requests live in a direct-mapped array indexed by a hash of the request
+ * pointer (an array element costs a few ns; a hash update and delete cost
+ * hundreds). A slot is claimed by a compare-and-swap of its key; a request
+ * whose two slots are both taken goes to the overflow hash. A full overflow
+ * table is counted as loss. An entry whose completion was never seen is
+ * replaced when its request (preallocated per tag, so reused soon) starts again.
+ */
+struct slot {
+	__u64 key;		/* request pointer, 0 when free */
+	struct reqinfo ri;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NSLOTS);
+	__type(key, __u32);
+	__type(value, struct slot);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_OVERFLOW);
+	__type(key, __u64);
+	__type(value, struct reqinfo);
+} overflow SEC(".maps");
 
 /* Per-device busy-time accounting, like the kernel's update_io_ticks(). */
 struct devstate {
@@ -57,19 +86,6 @@ struct devstate {
 	__u64 busy;
 	__s64 inflight;
 };
-
-/*
- * A plain hash, not an LRU: an LRU may evict a live entry and lose a request
- * silently. An entry whose completion was never seen is replaced when its
- * request (preallocated per tag, so reused soon) starts again; a full table
- * is counted as loss.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_REQUESTS);
-	__type(key, __u64);
-	__type(value, struct reqinfo);
-} requests SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -88,18 +104,30 @@ count(__u32 which)
 		*c += 1;
 }
 
+/*
+ * Field reads: tp_btf programs may dereference the typed request directly
+ * (plain loads); raw_tp programs must go through bpf_probe_read_kernel. The
+ * btf flag is a constant at every call site, so one branch is compiled away.
+ */
+#define RQ_READ(btf, rq, field) ((btf) ? (rq)->field : BPF_CORE_READ(rq, field))
+
 /* Kernel dev_t of the whole disk a request goes to. */
 static __always_inline __u32
-request_dev(struct request *rq)
+request_dev(struct request *rq, bool btf)
 {
-	struct gendisk *disk = core_request_disk(rq);
-	__u32 major, minor;
+	struct request___x *old = (void *)rq;
+	struct gendisk *disk;
 
+	if (bpf_core_field_exists(old->rq_disk))
+		disk = btf ? old->rq_disk : BPF_CORE_READ(old, rq_disk);
+	else
+		disk = btf ? rq->q->disk : BPF_CORE_READ(rq, q, disk);
 	if (!disk)
 		return 0;
-	major = BPF_CORE_READ(disk, major);
-	minor = BPF_CORE_READ(disk, first_minor);
-	return major << 20 | minor;
+	if (btf)
+		return (__u32)disk->major << 20 | (__u32)disk->first_minor;
+	return (__u32)BPF_CORE_READ(disk, major) << 20 |
+	    (__u32)BPF_CORE_READ(disk, first_minor);
 }
 
 /* Whether the -D filter lets a device through. */
@@ -121,9 +149,8 @@ dev_wanted(__u32 dev)
 
 /* Portable operation code and rwbs-like flags from cmd_flags. */
 static __always_inline void
-request_op(struct request *rq, __u16 *op, __u16 *flags)
+request_op(__u64 cf, __u16 *op, __u16 *flags)
 {
-	__u64 cf = BPF_CORE_READ(rq, cmd_flags);
 	__u16 f = 0;
 
 	switch (cf & 0xff) {	/* REQ_OP_MASK since 4.10 */
@@ -194,159 +221,240 @@ dev_start(struct reqinfo *ri, __u64 now)
 	ri->counted = 1;
 }
 
-/*
- * A request starting again under a key we still hold means its completion
- * was never seen (the kernel skips a program that would nest in itself):
- * take it out of its device's in-flight count so busy time stays right.
- */
-static __always_inline void
-drop_stale(__u64 key, __u64 now)
+/* Take a request out of its device's in-flight count. */
+static __always_inline struct devstate *
+dev_end(struct reqinfo *ri, __u64 now)
 {
-	struct reqinfo *old = bpf_map_lookup_elem(&requests, &key);
 	struct devstate *ds;
 
-	if (!old)
-		return;
-	if (old->counted && (ds = bpf_map_lookup_elem(&devices, &old->dev))) {
-		dev_update_busy(ds, now);
-		__sync_fetch_and_add(&ds->inflight, -1);
+	if (!ri->counted || !(ds = bpf_map_lookup_elem(&devices, &ri->dev)))
+		return NULL;
+	dev_update_busy(ds, now);
+	__sync_fetch_and_add(&ds->inflight, -1);
+	ri->counted = 0;
+	return ds;
+}
+
+/* The two slots a request pointer may live in. */
+static __always_inline __u32
+slot_index(__u64 key)
+{
+	return (__u32)(((key >> 6) * 0x9E3779B97F4A7C15ULL) >> 40) & (NSLOTS - 1);
+}
+
+/* The tracked state of a request, or NULL; *sp is its slot, NULL in the overflow hash. */
+static __always_inline struct reqinfo *
+req_find(__u64 key, struct slot **sp)
+{
+	__u32 i = slot_index(key);
+	struct slot *s;
+
+	s = bpf_map_lookup_elem(&slots, &i);
+	if (s && s->key == key)
+		return &(*sp = s)->ri;
+	i ^= 1;
+	s = bpf_map_lookup_elem(&slots, &i);
+	if (s && s->key == key)
+		return &(*sp = s)->ri;
+	*sp = NULL;
+	return bpf_map_lookup_elem(&overflow, &key);
+}
+
+/*
+ * Fresh state for a starting request: a free slot, its own stale slot, or
+ * the overflow hash. A stale entry leaves its device's in-flight count.
+ */
+static __always_inline struct reqinfo *
+req_new(__u64 key, __u64 now, struct slot **sp)
+{
+	struct reqinfo zero = {}, *ri;
+	__u32 i = slot_index(key), probe;
+	struct slot *s;
+
+	for (probe = 0; probe < 2; probe++, i ^= 1) {
+		s = bpf_map_lookup_elem(&slots, &i);
+		if (!s)
+			continue;
+		if (s->key == key) {
+			dev_end(&s->ri, now);
+			__builtin_memset(&s->ri, 0, sizeof s->ri);
+			return &(*sp = s)->ri;
+		}
+		if (s->key == 0 && __sync_val_compare_and_swap(&s->key, 0, key) == 0) {
+			__builtin_memset(&s->ri, 0, sizeof s->ri);
+			return &(*sp = s)->ri;
+		}
 	}
-	bpf_map_delete_elem(&requests, &key);
+	*sp = NULL;
+	ri = bpf_map_lookup_elem(&overflow, &key);
+	if (ri) {
+		dev_end(ri, now);
+		__builtin_memset(ri, 0, sizeof *ri);
+		return ri;
+	}
+	if (bpf_map_update_elem(&overflow, &key, &zero, BPF_NOEXIST) != 0) {
+		count(CNT_MAP_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&overflow, &key);
+}
+
+/* Forget a request: free its slot, or delete it from the overflow hash. */
+static __always_inline void
+req_free(__u64 key, struct slot *s)
+{
+	if (!s) {
+		bpf_map_delete_elem(&overflow, &key);
+		return;
+	}
+	*(volatile __u64 *)&s->key = 0;	/* after every read of s->ri above */
+}
+
+/* Who is asking: the submitter, in process context at the start hook. */
+static __always_inline void
+req_owner(struct reqinfo *ri)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	ri->pid = (__u32)id;
+	ri->tgid = id >> 32;
+	ri->cgroup = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(ri->comm, sizeof ri->comm);
+}
+
+/*
+ * The request pointer as a number, the table key. A tp_btf argument is a
+ * trusted pointer on which the verifier allows no arithmetic (hashing), so
+ * its bits are copied out; a raw_tp argument is a number already.
+ */
+static __always_inline __u64
+ctx_key(unsigned long long *ctx, bool btf)
+{
+	__u64 key = 0;
+
+	if (!btf)
+		return ctx[0];
+	bpf_probe_read_kernel(&key, sizeof key, ctx);
+	return key;
 }
 
 /* Start hook: the request begins, in the submitter's context. */
 static __always_inline int
-on_start(struct request *rq)
+on_start(struct request *rq, __u64 key, bool btf)
 {
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), id;
-	struct reqinfo ri = {};
+	__u64 now = bpf_ktime_get_ns();
+	__u32 dev = request_dev(rq, btf);
+	struct reqinfo *ri;
+	struct slot *s;
 
-	drop_stale(key, now);
-	ri.dev = request_dev(rq);
-	if (!dev_wanted(ri.dev))
+	if (!dev_wanted(dev) || !(ri = req_new(key, now, &s)))
 		return 0;
-	ri.ts_start = now;
+	ri->dev = dev;
+	ri->ts_start = now;
 	/*
 	 * Set the op now: an empty flush (REQ_OP_WRITE|REQ_PREFLUSH) is completed
 	 * by the flush machinery without ever being issued itself.
 	 */
-	request_op(rq, &ri.op, &ri.flags);
-	ri.sector = BPF_CORE_READ(rq, __sector);
-	ri.bytes = BPF_CORE_READ(rq, __data_len);
-	id = bpf_get_current_pid_tgid();
-	ri.pid = (__u32)id;
-	ri.tgid = id >> 32;
-	ri.cgroup = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(ri.comm, sizeof ri.comm);
-	dev_start(&ri, now);
-	if (bpf_map_update_elem(&requests, &key, &ri, BPF_ANY) != 0)
-		count(CNT_MAP_FULL);
+	request_op(RQ_READ(btf, rq, cmd_flags), &ri->op, &ri->flags);
+	ri->sector = RQ_READ(btf, rq, __sector);
+	req_owner(ri);
+	dev_start(ri, now);
 	return 0;
 }
 
 /* Issue hook: the driver gets the request; it may be the first we see of it. */
 static __always_inline int
-on_issue(struct request *rq)
+on_issue(struct request *rq, __u64 key, bool btf)
 {
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), id;
-	struct reqinfo *rip, ri = {};
+	__u64 now = bpf_ktime_get_ns();
+	struct slot *s;
+	struct reqinfo *ri = req_find(key, &s);
 	__u16 op, flags;
+	__u32 dev;
 
-	request_op(rq, &op, &flags);
-	rip = bpf_map_lookup_elem(&requests, &key);
-	if (rip) {
-		/* Merges may have grown it since the start: size it now. */
-		rip->ts_issue = now;
-		rip->sector = BPF_CORE_READ(rq, __sector);
-		rip->bytes = BPF_CORE_READ(rq, __data_len);
-		rip->op = op;
-		rip->flags = (rip->flags & BLK_F_REQUEUED) | flags;
+	request_op(RQ_READ(btf, rq, cmd_flags), &op, &flags);
+	if (ri) {
+		/* Merges may have grown it since the start: position it now. */
+		ri->ts_issue = now;
+		ri->sector = RQ_READ(btf, rq, __sector);
+		ri->op = op;
+		ri->flags = (ri->flags & BLK_F_REQUEUED) | flags;
 		return 0;
 	}
-	ri.dev = request_dev(rq);
-	if (!dev_wanted(ri.dev))
+	dev = request_dev(rq, btf);
+	if (!dev_wanted(dev) || !(ri = req_new(key, now, &s)))
 		return 0;
-	ri.ts_start = ri.ts_issue = now;
-	ri.sector = BPF_CORE_READ(rq, __sector);
-	ri.bytes = BPF_CORE_READ(rq, __data_len);
-	ri.op = op;
-	ri.flags = flags | BLK_F_NOSTART;
-	id = bpf_get_current_pid_tgid();
-	ri.pid = (__u32)id;
-	ri.tgid = id >> 32;
-	ri.cgroup = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(ri.comm, sizeof ri.comm);
-	dev_start(&ri, now);
-	if (bpf_map_update_elem(&requests, &key, &ri, BPF_ANY) != 0)
-		count(CNT_MAP_FULL);
+	ri->dev = dev;
+	ri->ts_start = ri->ts_issue = now;
+	ri->sector = RQ_READ(btf, rq, __sector);
+	ri->op = op;
+	ri->flags = flags | BLK_F_NOSTART;
+	req_owner(ri);
+	dev_start(ri, now);
 	return 0;
 }
 
 /* Requeue hook: the request goes back to the queue and will be issued again. */
 static __always_inline int
-on_requeue(struct request *rq)
+on_requeue(__u64 key)
 {
-	__u64 key = (__u64)rq;
-	struct reqinfo *rip = bpf_map_lookup_elem(&requests, &key);
+	struct slot *s;
+	struct reqinfo *ri = req_find(key, &s);
 
-	if (rip)
-		rip->flags |= BLK_F_REQUEUED;
+	if (ri)
+		ri->flags |= BLK_F_REQUEUED;
 	return 0;
 }
 
 /* Merge hook: rq was merged into another request and will be freed unissued. */
 static __always_inline int
-on_merge(struct request *rq)
+on_merge(__u64 key)
 {
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct reqinfo *rip = bpf_map_lookup_elem(&requests, &key);
-	struct devstate *ds;
+	struct slot *s;
+	struct reqinfo *ri = req_find(key, &s);
 
-	if (!rip)
+	if (!ri)
 		return 0;
-	if (rip->counted && (ds = bpf_map_lookup_elem(&devices, &rip->dev))) {
-		dev_update_busy(ds, now);
-		__sync_fetch_and_add(&ds->inflight, -1);
-	}
-	bpf_map_delete_elem(&requests, &key);
+	dev_end(ri, bpf_ktime_get_ns());
+	req_free(key, s);
 	return 0;
 }
 
 /* Completion hook: emit the request once all its bytes are done. */
 static __always_inline int
-on_complete(struct request *rq, int status, unsigned int nr_bytes)
+on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf)
 {
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct reqinfo *rip = bpf_map_lookup_elem(&requests, &key);
-	struct devstate *ds = NULL;
+	__u64 now = bpf_ktime_get_ns();
+	struct slot *s;
+	struct reqinfo *ri = req_find(key, &s);
+	struct devstate *ds;
 	struct ev_block *ev;
 
-	if (!rip) {
+	if (!ri) {
 		/* Started before we attached, or its start and issue were both missed. */
-		if (dev_wanted(request_dev(rq)))
+		if (dev_wanted(request_dev(rq, btf)))
 			count(CNT_ORPHAN_DONE);
 		return 0;
 	}
-	if (nr_bytes < BPF_CORE_READ(rq, __data_len)) {
-		rip->done_bytes += nr_bytes;	/* partial completion */
+	if (nr_bytes < RQ_READ(btf, rq, __data_len)) {
+		ri->done_bytes += nr_bytes;	/* partial completion */
 		return 0;
 	}
-	if (rip->counted && (ds = bpf_map_lookup_elem(&devices, &rip->dev)))
-		dev_update_busy(ds, now);
+	ds = dev_end(ri, now);
 
 	ev = bpf_ringbuf_reserve(&events, sizeof *ev, 0);
 	if (ev) {
 		ev->type = EV_BLOCK;
-		ev->dev = rip->dev;
-		ev->ts_start = rip->ts_start;
-		ev->ts_issue = rip->ts_issue ? rip->ts_issue : rip->ts_start;
+		ev->dev = ri->dev;
+		ev->ts_start = ri->ts_start;
+		ev->ts_issue = ri->ts_issue ? ri->ts_issue : ri->ts_start;
 		ev->ts_done = now;
-		ev->sector = rip->sector;
-		ev->cgroup = rip->cgroup;
+		ev->sector = ri->sector;
+		ev->cgroup = ri->cgroup;
 		ev->busy_ns = ds ? ds->busy : 0;
-		ev->bytes = rip->done_bytes + nr_bytes;
-		ev->pid = rip->pid;
-		ev->tgid = rip->tgid;
+		ev->bytes = ri->done_bytes + nr_bytes;
+		ev->pid = ri->pid;
+		ev->tgid = ri->tgid;
 		switch (status) {
 		case 0: ev->error = 0; break;
 		case 1: ev->error = -95; break;		/* BLK_STS_NOTSUPP: EOPNOTSUPP */
@@ -354,10 +462,10 @@ on_complete(struct request *rq, int status, unsigned int nr_bytes)
 		case 3: ev->error = -28; break;		/* BLK_STS_NOSPC: ENOSPC */
 		default: ev->error = -5; break;		/* EIO */
 		}
-		ev->op = rip->op;
-		ev->flags = rip->flags;
-		ev->inflight = rip->inflight;
-		__builtin_memcpy(ev->comm, rip->comm, sizeof ev->comm);
+		ev->op = ri->op;
+		ev->flags = ri->flags;
+		ev->inflight = ri->inflight;
+		__builtin_memcpy(ev->comm, ri->comm, sizeof ev->comm);
 		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 			bpf_ringbuf_submit(ev, BPF_RB_FORCE_WAKEUP);
 		else
@@ -365,38 +473,36 @@ on_complete(struct request *rq, int status, unsigned int nr_bytes)
 	} else {
 		count(CNT_LOST);
 	}
-	if (ds)
-		__sync_fetch_and_add(&ds->inflight, -1);
-	bpf_map_delete_elem(&requests, &key);
+	req_free(key, s);
 	return 0;
 }
 
-/* tp_btf variant: typed arguments, checked by the verifier against kernel BTF. */
+/* tp_btf variant: typed arguments, plain loads checked against kernel BTF. */
 SEC("tp_btf/block_io_start")
-int BPF_PROG(tb_io_start, struct request *rq) { return on_start(rq); }
+int BPF_PROG(tb_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_insert")
-int BPF_PROG(tb_rq_insert, struct request *rq) { return on_start(rq); }
+int BPF_PROG(tb_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_issue")
-int BPF_PROG(tb_rq_issue, struct request *rq) { return on_issue(rq); }
+int BPF_PROG(tb_rq_issue, struct request *rq) { return on_issue(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_requeue")
-int BPF_PROG(tb_rq_requeue, struct request *rq) { return on_requeue(rq); }
+int BPF_PROG(tb_rq_requeue, struct request *rq) { return on_requeue(ctx_key(ctx, true)); }
 SEC("tp_btf/block_rq_merge")
-int BPF_PROG(tb_rq_merge, struct request *rq) { return on_merge(rq); }
+int BPF_PROG(tb_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, true)); }
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(tb_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, error, nr_bytes); }
+{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true); }
 
 /* raw_tp variant: untyped arguments, for kernels without tp_btf (before 5.5). */
 SEC("raw_tp/block_io_start")
-int BPF_PROG(rt_io_start, struct request *rq) { return on_start(rq); }
+int BPF_PROG(rt_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_insert")
-int BPF_PROG(rt_rq_insert, struct request *rq) { return on_start(rq); }
+int BPF_PROG(rt_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_issue")
-int BPF_PROG(rt_rq_issue, struct request *rq) { return on_issue(rq); }
+int BPF_PROG(rt_rq_issue, struct request *rq) { return on_issue(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_requeue")
-int BPF_PROG(rt_rq_requeue, struct request *rq) { return on_requeue(rq); }
+int BPF_PROG(rt_rq_requeue, struct request *rq) { return on_requeue(ctx_key(ctx, false)); }
 SEC("raw_tp/block_rq_merge")
-int BPF_PROG(rt_rq_merge, struct request *rq) { return on_merge(rq); }
+int BPF_PROG(rt_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, false)); }
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(rt_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, error, nr_bytes); }
+{ return on_complete(rq, ctx_key(ctx, false), error, nr_bytes, false); }
