@@ -37,6 +37,7 @@ enum blktop_op {
 #define BLK_F_RAHEAD	(1u << 4)	/* A */
 #define BLK_F_NOSTART	(1u << 8)	/* no start hook saw it: ts_start == ts_issue */
 #define BLK_F_REQUEUED	(1u << 9)	/* requeued at least once */
+#define BLK_F_NOLAT	(1u << 10)	/* no latency known (imported issue-only log): not in latency stats */
 
 struct ev_block {
 	__u32 type;		/* EV_BLOCK */

@@ -1,0 +1,867 @@
+/* vfs.bpf.c: opens and the read/write family per process, with absolute paths. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "blktop-abi.h"
+
+/*
+ * Variants (exactly one is loaded, chosen by src/vfs.c):
+ *  - tp_btf:     tp_btf/sys_enter + tp_btf/sys_exit, dispatching on the syscall id;
+ *  - raw_tp:     raw_tp/sys_enter + raw_tp/sys_exit, same dispatch;
+ *  - tracepoint: the per-syscall classic tracepoints syscalls/sys_{enter,exit}_*;
+ *  - fentry:     fentry/fexit on vfs_read, vfs_write and fexit on do_filp_open.
+ * All of them end in vfs_enter()/vfs_exit_*() below.
+ */
+
+#define MAX_COMMS	8
+#define MAX_DEPTH	64	/* dentries and mount crossings walked per path */
+#define MAX_IOV		64	/* iovec entries summed for readv/writev */
+#define NAME_MASK	255	/* a component is at most NAME_MAX bytes */
+#define PATH_MASK	(VFS_PATH_MAX - 1)
+
+#define AT_FDCWD	-100
+#define O_WRONLY	01
+#define O_CREAT		0100
+#define O_TRUNC		01000
+
+#define S_IFMT		00170000
+#define S_IFSOCK	0140000
+#define S_IFLNK		0120000
+#define S_IFREG		0100000
+#define S_IFBLK		0060000
+#define S_IFDIR		0040000
+#define S_IFCHR		0020000
+#define S_IFIFO		0010000
+
+/* Options, set by the loader before load. */
+const volatile bool trace_open = true;
+const volatile bool trace_rw = true;
+const volatile bool include_all = false;	/* all file types, not only regular and block */
+const volatile bool filter_tgid = false;	/* only the tgids in vfs_tgids */
+const volatile __u32 ncomms = 0;		/* only these comms when > 0 */
+const volatile __u64 comms[MAX_COMMS][2] = {};	/* the 16 bytes of each comm, NUL-padded */
+const volatile __u64 filter_cgroup = 0;		/* only this cgroup v2 id when != 0 */
+const volatile __u32 self_tgid = 0;		/* never trace blktop itself */
+const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
+
+#define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
+__u64 last_wakeup = 0;
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Shared with bpf/blktop.bpf.c: the loader reuses the same fds. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* Private counters, read by vfs_stats(). */
+enum { VCNT_INFLIGHT_FULL, VCNT_NO_ENTER, VCNT_MAX };
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, VCNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} vfs_counters SEC(".maps");
+
+/* The tgids of -p. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} vfs_tgids SEC(".maps");
+
+/* A call between entry and exit, by thread id. */
+struct inflight {
+	__u64 ts;
+	__u64 arg[4];
+	__u64 file;		/* struct file * at entry (read/write family) */
+	__u32 sys;
+	__u32 pad;
+};
+
+/* LRU: a thread killed inside a syscall never exits it; its entry ages out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct inflight);
+} vfs_inflight SEC(".maps");
+
+/* Per-CPU scratch: the event under construction, path included, plus slack for the verifier. */
+#define BUF_MASK	(2 * VFS_PATH_MAX - 1)	/* offsets in buf: header + path < 2 * VFS_PATH_MAX */
+#define SCRATCH_SIZE	(3 * VFS_PATH_MAX + 512)
+struct scratch {
+	__u8 buf[SCRATCH_SIZE];
+	const unsigned char *name[MAX_DEPTH];
+	__u32 len[MAX_DEPTH];
+	/*
+	 * Loop state of walk_path kept in map memory, not registers: the
+	 * verifier then sees the same state at each loop head whichever branch
+	 * ran (mount crossing or component) and prunes, instead of exploring
+	 * 2^depth paths.
+	 */
+	__u32 n, total, skip, pflags;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} vfs_scratch SEC(".maps");
+
+/* Add one to a per-CPU counter. */
+static __always_inline void count(void *map, __u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(map, &idx);
+
+	if (v)
+		(*v)++;
+}
+
+/* Whether the current task passes the -p/-c/--cgroup filters. */
+static __always_inline bool wanted(__u32 tgid)
+{
+	if (tgid == self_tgid)
+		return false;
+	if (filter_tgid && !bpf_map_lookup_elem(&vfs_tgids, &tgid))
+		return false;
+	if (filter_cgroup && bpf_get_current_cgroup_id() != filter_cgroup)
+		return false;
+	if (ncomms) {
+		__u64 c[2] = {};
+
+		bpf_get_current_comm(c, sizeof(c));
+		for (__u32 i = 0; i < MAX_COMMS; i++) {
+			if (i >= ncomms)
+				break;
+			if (c[0] == comms[i][0] && c[1] == comms[i][1])
+				return true;
+		}
+		return false;
+	}
+	return true;
+}
+
+/* The struct file behind fd in the current task, or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds;
+	struct file *f = NULL;
+
+	if (fd < 0 || !fdt || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+/* File type from i_mode. */
+static __always_inline __u16 mode_ftype(__u32 mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:	return VFS_FT_REG;
+	case S_IFBLK:	return VFS_FT_BLK;
+	case S_IFCHR:	return VFS_FT_CHR;
+	case S_IFIFO:	return VFS_FT_FIFO;
+	case S_IFSOCK:	return VFS_FT_SOCK;
+	case S_IFDIR:	return VFS_FT_DIR;
+	case S_IFLNK:	return VFS_FT_LNK;
+	}
+	return VFS_FT_OTHER;
+}
+
+static __always_inline __u16 file_ftype(struct file *f)
+{
+	if (!f)
+		return VFS_FT_NONE;
+	return mode_ftype(BPF_CORE_READ(f, f_inode, i_mode));
+}
+
+/*
+ * Write the path of (dentry, vfsmnt) at buf[off], relative to the current
+ * task's root, crossing mount points. At most VFS_PATH_MAX - 1 bytes, no NUL:
+ * a longer or deeper path loses its leading part. A global function, so the
+ * verifier checks it once, not once per caller. Returns the new offset in the
+ * low 16 bits, VFS_PF_* flags above.
+ */
+__noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfsmnt_p)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct dentry *dentry = (struct dentry *)dentry_p;
+	struct vfsmount *vfsmnt = (struct vfsmount *)vfsmnt_p;
+	struct mount *mnt = container_of(vfsmnt, struct mount, mnt);
+	struct dentry *mnt_root, *root_dentry;
+	struct vfsmount *root_mnt;
+	struct path root;
+	__u32 i, n;
+	bool done = false;
+
+	if (!s)
+		return 0;
+	/* Each probe read costs ~50 ns here: read whole structs, hoist what does not change. */
+	BPF_CORE_READ_INTO(&root, task, fs, root);
+	root_dentry = root.dentry;
+	root_mnt = root.mnt;
+	mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+	off &= BUF_MASK;
+	s->n = s->total = s->skip = s->pflags = 0;
+	for (i = 0; i < MAX_DEPTH; i++) {
+		struct dentry *parent;
+		struct qstr q;
+		__u32 len;
+
+		if (dentry == root_dentry && vfsmnt == root_mnt) {
+			done = true;
+			break;
+		}
+		if (dentry == mnt_root) {
+			struct mount *up = BPF_CORE_READ(mnt, mnt_parent);
+
+			if (up == mnt || !up) {
+				/* Global root, or an internal/detached mount. */
+				if (dentry != root_dentry)
+					s->pflags |= VFS_PF_UNREACHABLE;
+				done = true;
+				break;
+			}
+			dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+			mnt = up;
+			vfsmnt = &up->mnt;
+			mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+			continue;
+		}
+		parent = BPF_CORE_READ(dentry, d_parent);
+		if (parent == dentry || !parent) {
+			s->pflags |= VFS_PF_UNREACHABLE;
+			done = true;
+			break;
+		}
+		BPF_CORE_READ_INTO(&q, dentry, d_name);
+		len = q.len & NAME_MASK;
+		n = s->n & (MAX_DEPTH - 1);
+		s->name[n] = q.name;
+		s->len[n] = len;
+		s->total += len + 1;
+		s->n++;
+		dentry = parent;
+	}
+	if (!done)
+		s->pflags |= VFS_PF_TRUNC;
+	n = s->n;
+	if (n == 0) {
+		s->buf[off & BUF_MASK] = '/';
+		return (off + 1) | s->pflags << 16;
+	}
+	/* Too long: drop components from the root side, keep the leaf side. */
+	for (i = 0; i < MAX_DEPTH; i++) {
+		if (s->total < VFS_PATH_MAX || s->skip >= s->n)
+			break;
+		s->total -= s->len[(s->n - 1 - s->skip) & (MAX_DEPTH - 1)] + 1;
+		s->skip++;
+		s->pflags |= VFS_PF_TRUNC;
+	}
+	for (i = 0; i < MAX_DEPTH; i++) {
+		__u32 k, len;
+
+		if (s->skip + i >= s->n)
+			break;
+		k = (s->n - 1 - s->skip - i) & (MAX_DEPTH - 1);
+		len = s->len[k] & NAME_MASK;
+		s->buf[off & BUF_MASK] = '/';
+		off = (off + 1) & BUF_MASK;
+		bpf_probe_read_kernel(&s->buf[off], len, s->name[k]);
+		off = (off + len) & BUF_MASK;
+	}
+	return off | s->pflags << 16;
+}
+
+/* walk_path's result split into the offset and the flags. */
+static __always_inline __u32 walk_split(int r, __u16 *pflags)
+{
+	*pflags |= (__u32)r >> 16;
+	return r & 0xffff;
+}
+
+/* Path of an open file into buf[0..]; returns its length. */
+static __always_inline __u32 file_path(struct scratch *s, __u32 base, struct file *f,
+    __u16 ftype, __u16 *pflags)
+{
+	struct path p;
+	__u32 off;
+
+	if (!f) {
+		*pflags |= VFS_PF_NOPATH;
+		return 0;
+	}
+	BPF_CORE_READ_INTO(&p, f, f_path);
+	off = walk_split(walk_path(s, base, (__u64)p.dentry, (__u64)p.mnt), pflags);
+	if ((ftype == VFS_FT_FIFO || ftype == VFS_FT_SOCK || ftype == VFS_FT_OTHER) &&
+	    (*pflags & VFS_PF_UNREACHABLE)) {
+		/* pipe:[ino], socket:[ino], anon_inode:[...]: user space names them. */
+		*pflags |= VFS_PF_NOPATH;
+		return 0;
+	}
+	if (BPF_CORE_READ(f, f_inode, __i_nlink) == 0 && ftype == VFS_FT_REG)
+		*pflags |= VFS_PF_DELETED;
+	return off - base;
+}
+
+/* Sum the iov_len of a user iovec array (at syscall exit it is resident). */
+static __always_inline __u64 iov_sum(const struct iovec *iov, __u64 cnt, __u16 *pflags)
+{
+	__u64 sum = 0;
+
+	if (cnt > MAX_IOV)
+		*pflags |= VFS_PF_ASKED_PARTIAL;
+	for (int i = 0; i < MAX_IOV; i++) {
+		__u64 len = 0;
+
+		if (i >= cnt)
+			break;
+		bpf_probe_read_user(&len, sizeof(len), &iov[i].iov_len);
+		sum += len;
+	}
+	return sum;
+}
+
+static __always_inline bool sys_is_rw(__u32 sys)
+{
+	return sys >= VFS_SYS_READ && sys <= VFS_SYS_PWRITEV2;
+}
+
+static __always_inline bool sys_is_write(__u32 sys)
+{
+	return sys == VFS_SYS_WRITE || sys == VFS_SYS_PWRITE64 || sys == VFS_SYS_WRITEV ||
+	    sys == VFS_SYS_PWRITEV || sys == VFS_SYS_PWRITEV2 || sys == VFS_SYS_VFS_WRITE;
+}
+
+/* Syscall entry: filter, then remember the arguments and the time. */
+static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __u64 a3)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct inflight in = {};
+	struct file *f = NULL;
+
+	if (!wanted(id >> 32))
+		return 0;
+	if (sys_is_rw(sys)) {
+		f = fd_file((int)a0);
+		if (!include_all) {
+			__u16 ft = file_ftype(f);
+
+			if (ft != VFS_FT_REG && ft != VFS_FT_BLK)
+				return 0;
+		}
+	}
+	in.sys = sys;
+	in.arg[0] = a0;
+	in.arg[1] = a1;
+	in.arg[2] = a2;
+	in.arg[3] = a3;
+	in.file = (__u64)f;
+	in.ts = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&vfs_inflight, &tid, &in, BPF_ANY))
+		count(&vfs_counters, VCNT_INFLIGHT_FULL);
+	return 0;
+}
+
+/*
+ * Waking the consumer costs more than the rest of the event (measured ~1.2 us
+ * per record on 6.18 in a VM). With wakeup_ns set, wake it at most once per
+ * wakeup_ns, or when the backlog passes WAKEUP_BYTES; the consumer must then
+ * also drain on a timer, else a last record can wait for the next wakeup.
+ */
+static __always_inline __u64 wake_flags(__u64 now)
+{
+	if (!wakeup_ns)
+		return 0;
+	if (now - last_wakeup >= wakeup_ns ||
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES) {
+		last_wakeup = now;
+		return BPF_RB_FORCE_WAKEUP;
+	}
+	return BPF_RB_NO_WAKEUP;
+}
+
+/* Hand a finished record of size bytes to the ring buffer; count a loss. */
+static __always_inline void emit(struct scratch *s, __u32 size, __u64 now)
+{
+	if (size > sizeof(struct ev_rw) + VFS_PATH_MAX)
+		return;
+	if (bpf_ringbuf_output(&events, s->buf, size, wake_flags(now)))
+		count(&counters, CNT_LOST);
+}
+
+/* Exit of an open: resolve the new fd (or the failed string) and emit. */
+static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long ret,
+    struct file *opened)
+{
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct ev_open *e;
+	struct file *f = opened;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u16 pflags = 0;
+	__u32 len = 0, base = sizeof(struct ev_open);
+	const char *upath = NULL;
+
+	if (!s)
+		return 0;
+	e = (struct ev_open *)s->buf;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = EV_OPEN;
+	e->ts = now;
+	e->lat_ns = now - in->ts;
+	e->cgroup = bpf_get_current_cgroup_id();
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	e->ret = ret;
+	e->sys = in->sys;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+
+	switch (in->sys) {
+	case VFS_SYS_OPEN:
+		upath = (const char *)in->arg[0];
+		e->flags = in->arg[1];
+		e->mode = in->arg[2];
+		break;
+	case VFS_SYS_CREAT:
+		upath = (const char *)in->arg[0];
+		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
+		e->mode = in->arg[1];
+		break;
+	case VFS_SYS_OPENAT:
+		upath = (const char *)in->arg[1];
+		e->flags = in->arg[2];
+		e->mode = in->arg[3];
+		break;
+	case VFS_SYS_OPENAT2: {
+		struct open_how how = {};
+
+		upath = (const char *)in->arg[1];
+		bpf_probe_read_user(&how, sizeof(how), (void *)in->arg[2]);
+		e->flags = how.flags;
+		e->mode = how.mode;
+		break;
+	}
+	case VFS_SYS_FILP_OPEN:
+		e->flags = in->arg[1];
+		e->mode = in->arg[2];
+		break;
+	}
+
+	if (!f && ret >= 0 && in->sys != VFS_SYS_FILP_OPEN)
+		f = fd_file(ret);
+	if (f) {
+		e->ftype = file_ftype(f);
+		e->ino = BPF_CORE_READ(f, f_inode, i_ino);
+		e->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		len = file_path(s, base, f, e->ftype, &pflags);
+	} else if (upath) {
+		/* Failed: the string as passed, joined to the cwd/dirfd path if relative. */
+		char c = 0;
+		__u32 off = base;
+		long n;
+
+		e->ftype = VFS_FT_NONE;
+		pflags |= VFS_PF_AS_PASSED;
+		bpf_probe_read_user(&c, 1, upath);
+		if (c != '/') {
+			int dfd = (in->sys == VFS_SYS_OPENAT || in->sys == VFS_SYS_OPENAT2) ?
+			    (int)in->arg[0] : AT_FDCWD;
+			struct dentry *d;
+			struct vfsmount *m;
+
+			if (dfd == AT_FDCWD) {
+				struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+				d = BPF_CORE_READ(t, fs, pwd.dentry);
+				m = BPF_CORE_READ(t, fs, pwd.mnt);
+			} else {
+				struct file *df = fd_file(dfd);
+
+				d = BPF_CORE_READ(df, f_path.dentry);
+				m = BPF_CORE_READ(df, f_path.mnt);
+			}
+			if (d && m) {
+				off = walk_split(walk_path(s, off, (__u64)d, (__u64)m), &pflags);
+				if (off > base + 1) {
+					s->buf[off & BUF_MASK] = '/';
+					off++;
+				}
+			}
+		}
+		n = bpf_probe_read_user_str(&s->buf[off & BUF_MASK], VFS_PATH_MAX, upath);
+		if (n > 0)
+			off += n - 1;	/* n counts the NUL */
+		len = off - base;
+		if (len >= VFS_PATH_MAX - 1) {
+			pflags |= VFS_PF_TRUNC;
+			len = VFS_PATH_MAX - 1;
+		}
+	} else {
+		e->ftype = VFS_FT_NONE;
+		pflags |= VFS_PF_NOPATH;
+	}
+	len &= PATH_MASK;
+	s->buf[(base + len) & BUF_MASK] = '\0';
+	e->path_len = len;
+	e->path_flags = pflags;
+	emit(s, base + len + 1, now);
+	return 0;
+}
+
+/* Exit of a read/write call: file, bytes, latency; emit. */
+static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
+{
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct ev_rw *e;
+	struct file *f;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u16 pflags = 0;
+	__u32 len, base = sizeof(struct ev_rw);
+
+	if (!s)
+		return 0;
+	e = (struct ev_rw *)s->buf;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = EV_RW;
+	e->ts = now;
+	e->lat_ns = now - in->ts;
+	e->cgroup = bpf_get_current_cgroup_id();
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	e->sys = in->sys;
+	e->op = sys_is_write(in->sys) ? BLK_OP_WRITE : BLK_OP_READ;
+	e->pos = -1;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (ret < 0) {
+		e->error = ret;
+		e->done = 0;
+	} else {
+		e->done = (__u64)ret;
+	}
+
+	switch (in->sys) {
+	case VFS_SYS_READV:
+	case VFS_SYS_WRITEV:
+		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], &pflags);
+		break;
+	case VFS_SYS_PREADV:
+	case VFS_SYS_PWRITEV:
+	case VFS_SYS_PREADV2:
+	case VFS_SYS_PWRITEV2:
+		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], &pflags);
+		e->pos = in->arg[3];
+		break;
+	case VFS_SYS_PREAD64:
+	case VFS_SYS_PWRITE64:
+		e->asked = in->arg[2];
+		e->pos = in->arg[3];
+		break;
+	default:
+		e->asked = in->arg[2];
+		break;
+	}
+
+	if (in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE) {
+		f = (struct file *)in->file;
+		e->fd = -1;
+	} else {
+		e->fd = (int)in->arg[0];
+		f = fd_file(e->fd);
+		if (f && in->file && (__u64)f != in->file)
+			pflags |= VFS_PF_FD_CHANGED;
+	}
+	e->ftype = VFS_FT_NONE;
+	if (f) {
+		struct inode *ino = BPF_CORE_READ(f, f_inode);
+
+		e->ftype = mode_ftype(BPF_CORE_READ(ino, i_mode));
+		e->ino = BPF_CORE_READ(ino, i_ino);
+		e->dev = BPF_CORE_READ(ino, i_sb, s_dev);
+		if (e->ftype == VFS_FT_BLK)
+			e->rdev = BPF_CORE_READ(ino, i_rdev);
+	}
+	if (!include_all && e->ftype != VFS_FT_REG && e->ftype != VFS_FT_BLK)
+		return 0;
+	len = file_path(s, base, f, e->ftype, &pflags) & PATH_MASK;
+	s->buf[(base + len) & BUF_MASK] = '\0';
+	e->path_len = len;
+	e->path_flags = pflags;
+	emit(s, base + len + 1, now);
+	return 0;
+}
+
+/* Syscall exit: finish the call this thread started, if any. */
+static __always_inline int vfs_exit(long ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct inflight *p = bpf_map_lookup_elem(&vfs_inflight, &tid);
+	struct inflight in;
+
+	if (!p)
+		return 0;
+	in = *p;
+	bpf_map_delete_elem(&vfs_inflight, &tid);
+	if (sys_is_rw(in.sys))
+		return vfs_exit_rw(&in, now, ret);
+	return vfs_exit_open(&in, now, ret, NULL);
+}
+
+/* Native syscall numbers. */
+#if defined(__TARGET_ARCH_x86)
+#define NR_read		0
+#define NR_write	1
+#define NR_open		2
+#define NR_pread64	17
+#define NR_pwrite64	18
+#define NR_readv	19
+#define NR_writev	20
+#define NR_creat	85
+#define NR_openat	257
+#define NR_preadv	295
+#define NR_pwritev	296
+#define NR_preadv2	327
+#define NR_pwritev2	328
+#define NR_openat2	437
+#define REGS_ID(r)	BPF_CORE_READ((r), orig_ax)
+/* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
+#define REGS_COMPAT(r)	(BPF_CORE_READ((r), cs) == 0x23)	/* __USER32_CS */
+#define REGS_ARG(r, a, b, c, d)	do {						\
+	a = BPF_CORE_READ((r), di); b = BPF_CORE_READ((r), si);			\
+	c = BPF_CORE_READ((r), dx); d = BPF_CORE_READ((r), r10);		\
+} while (0)
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_read		63
+#define NR_write	64
+#define NR_open		-1
+#define NR_pread64	67
+#define NR_pwrite64	68
+#define NR_readv	65
+#define NR_writev	66
+#define NR_creat	-2
+#define NR_openat	56
+#define NR_preadv	69
+#define NR_pwritev	70
+#define NR_preadv2	286
+#define NR_pwritev2	287
+#define NR_openat2	437
+#define REGS_ID(r)	BPF_CORE_READ((r), syscallno)
+#define REGS_COMPAT(r)	((BPF_CORE_READ((r), pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
+#define REGS_ARG(r, a, b, c, d)	do {						\
+	a = BPF_CORE_READ((r), orig_x0); b = BPF_CORE_READ((r), regs[1]);	\
+	c = BPF_CORE_READ((r), regs[2]); d = BPF_CORE_READ((r), regs[3]);	\
+} while (0)
+#else
+#error "unsupported architecture"
+#endif
+
+/* Native syscall number to enum blktop_vfs_sys, -1 if not ours. */
+static __always_inline int nr_to_sys(long nr)
+{
+	switch (nr) {
+	case NR_read:		return trace_rw ? VFS_SYS_READ : -1;
+	case NR_write:		return trace_rw ? VFS_SYS_WRITE : -1;
+	case NR_pread64:	return trace_rw ? VFS_SYS_PREAD64 : -1;
+	case NR_pwrite64:	return trace_rw ? VFS_SYS_PWRITE64 : -1;
+	case NR_readv:		return trace_rw ? VFS_SYS_READV : -1;
+	case NR_writev:		return trace_rw ? VFS_SYS_WRITEV : -1;
+	case NR_preadv:		return trace_rw ? VFS_SYS_PREADV : -1;
+	case NR_pwritev:	return trace_rw ? VFS_SYS_PWRITEV : -1;
+	case NR_preadv2:	return trace_rw ? VFS_SYS_PREADV2 : -1;
+	case NR_pwritev2:	return trace_rw ? VFS_SYS_PWRITEV2 : -1;
+	case NR_open:		return trace_open ? VFS_SYS_OPEN : -1;
+	case NR_creat:		return trace_open ? VFS_SYS_CREAT : -1;
+	case NR_openat:		return trace_open ? VFS_SYS_OPENAT : -1;
+	case NR_openat2:	return trace_open ? VFS_SYS_OPENAT2 : -1;
+	}
+	return -1;
+}
+
+/* preadv/pwritev take the offset split in two longs (pos_l, pos_h): 64-bit uses pos_l. */
+
+/* Variant tp_btf: typed raw tracepoints on sys_enter/sys_exit. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr)
+{
+	int sys = nr_to_sys(nr);
+	__u64 a0, a1, a2, a3;
+
+	if (sys < 0 || REGS_COMPAT(regs))
+		return 0;
+	REGS_ARG(regs, a0, a1, a2, a3);
+	return vfs_enter(sys, a0, a1, a2, a3);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(vfs_btf_exit, struct pt_regs *regs, long ret)
+{
+	if (nr_to_sys(REGS_ID(regs)) < 0)
+		return 0;
+	return vfs_exit(ret);
+}
+
+/* Variant raw_tp: untyped raw tracepoints, same dispatch. */
+SEC("raw_tp/sys_enter")
+int BPF_PROG(vfs_raw_enter, struct pt_regs *regs, long nr)
+{
+	int sys = nr_to_sys(nr);
+	__u64 a0, a1, a2, a3;
+
+	if (sys < 0 || REGS_COMPAT(regs))
+		return 0;
+	REGS_ARG(regs, a0, a1, a2, a3);
+	return vfs_enter(sys, a0, a1, a2, a3);
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(vfs_raw_exit, struct pt_regs *regs, long ret)
+{
+	if (nr_to_sys(REGS_ID(regs)) < 0)
+		return 0;
+	return vfs_exit(ret);
+}
+
+/* Variant tracepoint: one classic tracepoint per syscall and direction. */
+struct sc_enter {
+	__u64 ent;
+	__s32 nr;
+	__u32 pad;
+	__u64 args[6];
+};
+struct sc_exit {
+	__u64 ent;
+	__s32 nr;
+	__u32 pad;
+	__s64 ret;
+};
+
+/*
+ * The kernel refuses (EACCES) to attach a program that reads past the
+ * tracepoint's record, which holds only the syscall's own arguments: read
+ * args[i] only when i < nargs.
+ */
+#define TP_ARG(ctx, i, nargs)	((i) < (nargs) ? (ctx)->args[(i) < 6 ? (i) : 0] : 0)
+
+#define TP_PAIR(name, sys, group, nargs)					\
+SEC("tracepoint/syscalls/sys_enter_" #name)					\
+int vfs_tp_enter_##name(struct sc_enter *ctx)					\
+{										\
+	if (!group)								\
+		return 0;							\
+	return vfs_enter(sys, TP_ARG(ctx, 0, nargs), TP_ARG(ctx, 1, nargs),	\
+	    TP_ARG(ctx, 2, nargs), TP_ARG(ctx, 3, nargs));			\
+}										\
+SEC("tracepoint/syscalls/sys_exit_" #name)					\
+int vfs_tp_exit_##name(struct sc_exit *ctx)					\
+{										\
+	if (!group)								\
+		return 0;							\
+	return vfs_exit(ctx->ret);						\
+}
+
+TP_PAIR(open, VFS_SYS_OPEN, trace_open, 3)
+TP_PAIR(creat, VFS_SYS_CREAT, trace_open, 2)
+TP_PAIR(openat, VFS_SYS_OPENAT, trace_open, 4)
+TP_PAIR(openat2, VFS_SYS_OPENAT2, trace_open, 4)
+TP_PAIR(read, VFS_SYS_READ, trace_rw, 3)
+TP_PAIR(write, VFS_SYS_WRITE, trace_rw, 3)
+TP_PAIR(pread64, VFS_SYS_PREAD64, trace_rw, 4)
+TP_PAIR(pwrite64, VFS_SYS_PWRITE64, trace_rw, 4)
+TP_PAIR(readv, VFS_SYS_READV, trace_rw, 3)
+TP_PAIR(writev, VFS_SYS_WRITEV, trace_rw, 3)
+TP_PAIR(preadv, VFS_SYS_PREADV, trace_rw, 5)
+TP_PAIR(pwritev, VFS_SYS_PWRITEV, trace_rw, 5)
+TP_PAIR(preadv2, VFS_SYS_PREADV2, trace_rw, 6)
+TP_PAIR(pwritev2, VFS_SYS_PWRITEV2, trace_rw, 6)
+
+/*
+ * Variant fentry: vfs_read/vfs_write see the file directly (also reads done by
+ * the kernel on behalf of a task, e.g. exec); do_filp_open sees opens but not
+ * the fd, so ret is 0 or -errno there.
+ */
+static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct inflight in = {};
+
+	if (!trace_rw || !wanted(id >> 32))
+		return 0;
+	if (!include_all) {
+		__u16 ft = file_ftype(f);
+
+		if (ft != VFS_FT_REG && ft != VFS_FT_BLK)
+			return 0;
+	}
+	in.sys = sys;
+	in.arg[0] = -1;
+	in.arg[2] = n;
+	in.file = (__u64)f;
+	in.ts = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&vfs_inflight, &tid, &in, BPF_ANY))
+		count(&vfs_counters, VCNT_INFLIGHT_FULL);
+	return 0;
+}
+
+SEC("fentry/vfs_read")
+int BPF_PROG(vfs_fentry_read, struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	return fentry_rw_enter(VFS_SYS_VFS_READ, f, n);
+}
+
+SEC("fexit/vfs_read")
+int BPF_PROG(vfs_fexit_read, struct file *f, char *buf, size_t n, loff_t *pos, ssize_t ret)
+{
+	return vfs_exit(ret);
+}
+
+SEC("fentry/vfs_write")
+int BPF_PROG(vfs_fentry_write, struct file *f, const char *buf, size_t n, loff_t *pos)
+{
+	return fentry_rw_enter(VFS_SYS_VFS_WRITE, f, n);
+}
+
+SEC("fexit/vfs_write")
+int BPF_PROG(vfs_fexit_write, struct file *f, const char *buf, size_t n, loff_t *pos,
+    ssize_t ret)
+{
+	return vfs_exit(ret);
+}
+
+SEC("fexit/do_filp_open")
+int BPF_PROG(vfs_fexit_filp_open, int dfd, struct filename *name, const struct open_flags *op,
+    struct file *ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct inflight in = {};
+	long r = 0;
+
+	if (!trace_open || !wanted(id >> 32))
+		return 0;
+	in.sys = VFS_SYS_FILP_OPEN;
+	in.arg[1] = BPF_CORE_READ(op, open_flag);
+	in.arg[2] = BPF_CORE_READ(op, mode);
+	in.ts = bpf_ktime_get_ns();	/* no entry hook: latency not measured */
+	if ((unsigned long)ret >= (unsigned long)-4095) {
+		r = (long)ret;
+		ret = NULL;
+	}
+	return vfs_exit_open(&in, in.ts, r, ret);
+}

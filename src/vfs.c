@@ -1,0 +1,399 @@
+/* vfs.c: loader of bpf/vfs.bpf.c: probes the hook variants, sets filters, attaches one. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "blktop.h"
+#include "vfs.skel.h"
+
+/* One way of hooking opens and reads/writes, in order of preference. */
+struct vfs_variant {
+	const char	*name;
+	const char	*what;
+	const char	*prefix[2];	/* section name prefixes of its programs */
+};
+
+/*
+ * Preference, measured on 6.18 with test-vfs --bench (interleaved rounds,
+ * medians): per traced 4 KiB read() the three syscall variants cost the same
+ * within noise (~2.3-2.6 us, most of it the path walk and the ring buffer);
+ * but tp_btf/raw_tp run on every syscall of every process (~160-190 ns added
+ * to an untraced getppid()), the per-syscall tracepoints only on ours (~40-75
+ * ns). So: classic tracepoints when tracefs is mounted, then tp_btf, raw_tp.
+ */
+static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
+	[VFS_HOOK_TP_BTF] = { "tp_btf", "tp_btf/sys_enter + sys_exit, dispatch on syscall id",
+	    { "tp_btf/", NULL } },
+	[VFS_HOOK_RAW_TP] = { "raw_tp", "raw_tp/sys_enter + sys_exit, dispatch on syscall id",
+	    { "raw_tp/", NULL } },
+	[VFS_HOOK_TRACEPOINT] = { "tracepoint", "syscalls/sys_{enter,exit}_{open*,creat,*read*,*write*}",
+	    { "tracepoint/", NULL } },
+	[VFS_HOOK_FENTRY] = { "fentry", "fentry/fexit vfs_read, vfs_write, fexit do_filp_open",
+	    { "fentry/", "fexit/" } },
+};
+
+static struct vfs_bpf	*vfs_skel;
+static int		 vfs_chosen = -1;
+static bool		 vfs_debug;
+static int		 vfs_probed;			/* 0: not yet, 1: done */
+static int		 vfs_avail[VFS_HOOK_MAX];	/* 1 available, 0 not */
+static char		 vfs_why[VFS_HOOK_MAX][128];
+static char		 vfs_err[256];
+
+/* libbpf messages go to stderr only in debug mode. */
+static int
+vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!vfs_debug || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */
+static const char *
+vfs_tracefs(void)
+{
+	if (access("/sys/kernel/debug/tracing", F_OK) == 0)
+		return "/sys/kernel/debug/tracing";
+	return "/sys/kernel/tracing";
+}
+
+/* Whether the classic tracepoint syscalls/<name> exists. */
+static bool
+vfs_tp_exists(const char *name)
+{
+	char	path[256];
+
+	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", vfs_tracefs(), name);
+	return access(path, R_OK) == 0;
+}
+
+/* Whether a program (by section name) belongs to variant v. */
+static bool
+vfs_prog_in(const struct bpf_program *prog, int v)
+{
+	const char	*sec = bpf_program__section_name(prog);
+	unsigned	 i;
+
+	for (i = 0; i < nitems(vfs_variants[v].prefix); i++) {
+		const char *p = vfs_variants[v].prefix[i];
+
+		if (p != NULL && strncmp(sec, p, strlen(p)) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a program is one of the opens (else: read/write family). */
+static bool
+vfs_prog_is_open(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	return strstr(sec, "open") != NULL || strstr(sec, "creat") != NULL;
+}
+
+/*
+ * Enable exactly the programs of variant v (minus a group turned off, and
+ * classic tracepoints this kernel lacks); returns how many.
+ */
+static int
+vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
+{
+	struct bpf_program	*prog;
+	int			 n = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		bool on = vfs_prog_in(prog, v);
+
+		if (on && v != VFS_HOOK_TP_BTF && v != VFS_HOOK_RAW_TP) {
+			if (vfs_prog_is_open(prog) ? !opens : !rw)
+				on = false;
+		}
+		if (on && v == VFS_HOOK_TRACEPOINT) {
+			const char *sec = bpf_program__section_name(prog);
+
+			on = vfs_tp_exists(sec + strlen("tracepoint/syscalls/"));
+		}
+		bpf_program__set_autoload(prog, on);
+		n += on;
+	}
+	return n;
+}
+
+/* Attach the autoloaded programs; the skeleton keeps the links. */
+static int
+vfs_attach(struct vfs_bpf *skel)
+{
+	return vfs_bpf__attach(skel);
+}
+
+/* Try to load and attach variant v into a throwaway object; fill vfs_why. */
+static int
+vfs_probe_one(int v)
+{
+	struct vfs_bpf	*skel;
+	int		 error;
+
+	if (v == VFS_HOOK_TRACEPOINT && !vfs_tp_exists("sys_enter_openat")) {
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "no %s/events/syscalls (mount -t tracefs "
+		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", vfs_tracefs());
+		return 0;
+	}
+	skel = vfs_bpf__open();
+	if (skel == NULL) {
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "open: %s", strerror(errno));
+		return 0;
+	}
+	bpf_map__set_max_entries(skel->maps.events, 4096);
+	vfs_select(skel, v, true, true);
+	error = vfs_bpf__load(skel);
+	if (error != 0) {
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "load: %s", strerror(-error));
+		vfs_bpf__destroy(skel);
+		return 0;
+	}
+	error = vfs_attach(skel);
+	if (error != 0) {
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "attach: %s", strerror(-error));
+		vfs_bpf__destroy(skel);
+		return 0;
+	}
+	vfs_bpf__destroy(skel);
+	snprintf(vfs_why[v], sizeof(vfs_why[v]), "available");
+	return 1;
+}
+
+/* Probe every variant once. */
+static void
+vfs_probe_all(void)
+{
+	libbpf_print_fn_t	old;
+	int			v;
+
+	const char		*dbg = getenv("BLKTOP_DEBUG");
+
+	if (vfs_probed)
+		return;
+	if (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0)
+		vfs_debug = true;
+	old = libbpf_set_print(vfs_libbpf_print);
+	for (v = 0; v < VFS_HOOK_MAX; v++)
+		vfs_avail[v] = vfs_probe_one(v);
+	libbpf_set_print(old);
+	vfs_probed = 1;
+}
+
+/* Name to variant index, -1 if unknown. */
+int
+vfs_hook_lookup(const char *name)
+{
+	int v;
+
+	for (v = 0; v < VFS_HOOK_MAX; v++) {
+		if (strcmp(name, vfs_variants[v].name) == 0)
+			return v;
+	}
+	return -1;
+}
+
+/* Variant v's name. */
+const char *
+vfs_hook_name(int v)
+{
+	if (v < 0 || v >= VFS_HOOK_MAX)
+		return "none";
+	return vfs_variants[v].name;
+}
+
+/* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with vfs_err set. */
+static int
+vfs_choose(const char *force)
+{
+	int v;
+
+	vfs_probe_all();
+	if (force == NULL || *force == '\0')
+		force = getenv("BLKTOP_VFS_HOOK");
+	if (force != NULL && *force != '\0' && strcmp(force, "auto") != 0) {
+		v = vfs_hook_lookup(force);
+		if (v < 0) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%s' (tp_btf, raw_tp, "
+			    "tracepoint, fentry)", force);
+			return -1;
+		}
+		if (!vfs_avail[v]) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %s", force,
+			    vfs_why[v]);
+			return -1;
+		}
+		return v;
+	}
+	for (v = 0; v < VFS_HOOK_MAX; v++) {
+		if (vfs_avail[v])
+			return v;
+	}
+	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
+	    vfs_variants[0].name, vfs_why[0]);
+	return -1;
+}
+
+/* Print one line per variant, and the plan, for blktop --probe. */
+void
+vfs_probe(FILE *fp)
+{
+	int v, chosen;
+
+	chosen = vfs_choose(NULL);
+	for (v = 0; v < VFS_HOOK_MAX; v++) {
+		fprintf(fp, "vfs: %-10s %-56s %s%s\n", vfs_variants[v].name, vfs_variants[v].what,
+		    vfs_avail[v] ? "available" : "unavailable: ",
+		    vfs_avail[v] ? (v == chosen ? " (chosen)" : "") : vfs_why[v]);
+	}
+	if (chosen < 0)
+		fprintf(fp, "%s\n", vfs_err);
+}
+
+/* Load, configure and attach; NULL on success, else a one-line error. */
+const char *
+vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
+{
+	static const struct vfs_opts	 defaults;
+	libbpf_print_fn_t		 old;
+	struct vfs_bpf			*skel;
+	const char			*dbg;
+	unsigned			 i;
+	int				 v, error;
+	uint8_t				 one = 1;
+
+	if (o == NULL)
+		o = &defaults;
+	if (vfs_skel != NULL)
+		return "vfs: already loaded";
+	dbg = getenv("BLKTOP_DEBUG");
+	vfs_debug = o->debug || (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0);
+	if (o->ncomms > VFS_MAX_COMMS) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", VFS_MAX_COMMS);
+		return vfs_err;
+	}
+	if (o->ntgids > VFS_MAX_TGIDS) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -p filters", VFS_MAX_TGIDS);
+		return vfs_err;
+	}
+	if (o->no_open && o->no_rw)
+		return "vfs: nothing to trace";
+
+	v = vfs_choose(o->hook);
+	if (v < 0)
+		return vfs_err;
+
+	old = libbpf_set_print(vfs_libbpf_print);
+	skel = vfs_bpf__open();
+	if (skel == NULL) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot open the BPF object: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	skel->rodata->trace_open = !o->no_open;
+	skel->rodata->trace_rw = !o->no_rw;
+	skel->rodata->include_all = o->all_files != 0;
+	skel->rodata->filter_tgid = o->ntgids > 0;
+	skel->rodata->filter_cgroup = o->cgroup;
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->wakeup_ns = o->wakeup_ns;
+	skel->rodata->ncomms = o->ncomms;
+	for (i = 0; i < o->ncomms; i++) {
+		char c[BLKTOP_COMM_LEN] = { 0 };
+
+		strncpy(c, o->comms[i], sizeof(c) - 1);	/* the kernel's comm is cut to 15 too */
+		memcpy((void *)skel->rodata->comms[i], c, sizeof(c));
+	}
+
+	if (events_fd >= 0 && (error = bpf_map__reuse_fd(skel->maps.events, events_fd)) != 0) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot share the events ring buffer: %s",
+		    strerror(-error));
+		goto fail;
+	}
+	if (counters_fd >= 0 &&
+	    (error = bpf_map__reuse_fd(skel->maps.counters, counters_fd)) != 0) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot share the counters map: %s",
+		    strerror(-error));
+		goto fail;
+	}
+	if (vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s has no program for this kernel",
+		    vfs_variants[v].name);
+		goto fail;
+	}
+	if ((error = vfs_bpf__load(skel)) != 0) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot load the %s programs: %s%s",
+		    vfs_variants[v].name, strerror(-error),
+		    vfs_debug ? "" : " (BLKTOP_DEBUG=1 shows the libbpf log)");
+		goto fail;
+	}
+	for (i = 0; i < o->ntgids; i++) {
+		if (bpf_map__update_elem(skel->maps.vfs_tgids, &o->tgids[i], sizeof(o->tgids[i]),
+		    &one, sizeof(one), BPF_ANY) != 0) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot set the -p filter: %s",
+			    strerror(errno));
+			goto fail;
+		}
+	}
+	if ((error = vfs_attach(skel)) != 0) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot attach the %s programs: %s",
+		    vfs_variants[v].name, strerror(-error));
+		goto fail;
+	}
+	libbpf_set_print(old);
+	vfs_skel = skel;
+	vfs_chosen = v;
+	return NULL;
+
+fail:
+	vfs_bpf__destroy(skel);
+	libbpf_set_print(old);
+	return vfs_err;
+}
+
+/* The variant attached by vfs_load, or "none". */
+const char *
+vfs_hook(void)
+{
+	return vfs_hook_name(vfs_skel != NULL ? vfs_chosen : -1);
+}
+
+/* Calls not traced because the in-flight table was full (summed over CPUs). */
+uint64_t
+vfs_inflight_full(void)
+{
+	uint64_t	*vals, sum = 0;
+	uint32_t	 key = 0;
+	int		 ncpu, i;
+
+	if (vfs_skel == NULL || (ncpu = libbpf_num_possible_cpus()) <= 0)
+		return 0;
+	vals = xcalloc(ncpu, sizeof(*vals));
+	if (bpf_map__lookup_elem(vfs_skel->maps.vfs_counters, &key, sizeof(key), vals,
+	    ncpu * sizeof(*vals), 0) == 0) {
+		for (i = 0; i < ncpu; i++)
+			sum += vals[i];
+	}
+	free(vals);
+	return sum;
+}
+
+/* Detach and free everything vfs_load set up. */
+void
+vfs_unload(void)
+{
+	if (vfs_skel == NULL)
+		return;
+	vfs_bpf__destroy(vfs_skel);
+	vfs_skel = NULL;
+	vfs_chosen = -1;
+}

@@ -1,0 +1,98 @@
+#!/bin/bash
+# procs.sh: per-process and per-file numbers of blktop -J against a workload we wrote.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd mkfs.ext4 e2fsprogs
+IOWORK=$BLKTOP_BUILDDIR/tests/workload/iowork
+
+LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
+DEV=$(basename "$LOOP")
+MNT=$TEST_TMP/mnt
+mkdir -p "$MNT/work"
+mkfs.ext4 -q -F "$LOOP" && mount "$LOOP" "$MNT" && mkdir -p "$MNT/work" ||
+    { fail "mkfs and mount $LOOP"; exit 1; }
+
+# run FILTER...: blktop -J with the filter around one iowork run started
+# through a shell that execs it, so its pid is known in advance.
+run() {
+	local out=$TEST_TMP/out.jsonl pid
+	# The previous run's report must not pass for this one's first.
+	rm -f "$TEST_TMP/go" "$out"
+	(while [ ! -e "$TEST_TMP/go" ]; do sleep 0.05; done
+	 exec "$IOWORK" "$MNT/work" f.dat 30000 3 40000 4 >"$TEST_TMP/iowork.json") &
+	IOPID=$!
+	TEST_PIDS="$TEST_PIDS $IOPID"
+	"$BLKTOP" -J -d 1 -D "$DEV" --top 200 -o opens "${@//@PID@/$IOPID}" >"$out" 2>"$TEST_TMP/err" &
+	pid=$!
+	TEST_PIDS="$TEST_PIDS $pid"
+	wait_for "$out" 20 || fail "first report within 20 s"
+	touch "$TEST_TMP/go"
+	wait "$IOPID"
+	sleep 1.2
+	kill -INT "$pid"
+	wait "$pid"
+	check "blktop exits 0 ($*)" [ $? = 0 ]
+}
+
+# The workload's own account, then blktop's.
+summary() {
+	python3 - "$TEST_TMP/out.jsonl" "$TEST_TMP/iowork.json" "$MNT/work/f.dat" "$1" "$IOPID" <<'PY'
+import json, sys
+out, work, path, mode, iopid = sys.argv[1:6]
+iopid = int(iopid)
+w = json.load(open(work))
+procs, files, lost = {}, {}, 0
+for line in open(out):
+    o = json.loads(line)
+    lost += o["lost"]
+    for p in o["processes"]:
+        e = procs.setdefault((p["pid"], p["comm"]), {})
+        for k, v in p.items():
+            if isinstance(v, int) and k not in ("pid", "tgid", "cgroup"):
+                e[k] = e.get(k, 0) + v
+    for f in o["files"]:
+        e = files.setdefault(f["path"], {"pids": set()})
+        e["pids"].update(f["pids"])
+        for k, v in f.items():
+            if isinstance(v, int):
+                e[k] = e.get(k, 0) + v
+def res(name, ok, detail):
+    print(("PASS: " if ok else "FAIL: ") + "procs: " + mode + ": " + name + " (" + detail + ")")
+res("no lost events", lost == 0, "lost %d" % lost)
+me = procs.get((w["pid"], "iowork"))
+res("workload's pid and comm reported", me is not None, "pid %d, %d processes" % (w["pid"], len(procs)))
+if mode == "all":
+    f = files.get(path)
+    res("file reported by its absolute path", f is not None, path)
+    if f:
+        res("opens of the file", f["opens"] == w["opens"], "%d vs %d" % (f["opens"], w["opens"]))
+        res("write calls and bytes", f["writes"] == w["writes"] and f["write_bytes"] == w["write_bytes"],
+            "%d calls %d bytes vs %d %d" % (f["writes"], f["write_bytes"], w["writes"], w["write_bytes"]))
+        reads = w["reads"] + w["direct_preads"]
+        rbytes = w["read_bytes"] + w["direct_bytes"]
+        res("read calls and bytes (read() and the O_DIRECT pread)",
+            f["reads"] == reads and f["read_bytes"] == rbytes,
+            "%d calls %d bytes vs %d %d" % (f["reads"], f["read_bytes"], reads, rbytes))
+        res("file lists the workload's pid", w["pid"] in f["pids"], str(sorted(f["pids"])))
+    if me:
+        res("block read bytes of the pid equal its O_DIRECT reads",
+            me["read_bytes"] == w["direct_bytes"], "%d vs %d" % (me["read_bytes"], w["direct_bytes"]))
+        res("failed open counted", me["open_fails"] >= 1, "open_fails %d" % me["open_fails"])
+    bad = [p for p in files if not p.startswith("/") and ":[" not in p]
+    res("no bare basenames", not bad, ", ".join(bad[:3]))
+elif mode == "pid":
+    others = [k for k in procs if k[0] != iopid]
+    res("-p: only that process", me is not None and not others, str(others[:3]))
+elif mode == "comm":
+    others = [k for k in procs if k[1] != "iowork"]
+    res("-c: only that command", me is not None and not others, str(others[:3]))
+PY
+}
+
+run
+summary all
+run -p @PID@
+summary pid
+run -c iowork
+summary comm
+umount "$MNT"

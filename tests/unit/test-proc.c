@@ -1,0 +1,395 @@
+/* test-proc.c: the per-process and per-file tables: folding, caps, eviction, top-N, memory bound. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+#include "check.h"
+
+/* An event record with room for its path. */
+union rec {
+	struct ev_rw	 rw;
+	struct ev_open	 open;
+	char		 raw[sizeof(struct ev_rw) + VFS_PATH_MAX];
+};
+
+static uint64_t now = 1000;
+
+/* Feed one read/write call to the tables. */
+static int
+add_rw(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, const char *path,
+    int write, uint64_t bytes, uint64_t lat)
+{
+	union rec	r;
+	size_t		len = strlen(path);
+
+	memset(&r, 0, sizeof(struct ev_rw));
+	r.rw.type = EV_RW;
+	r.rw.ts = now++;
+	r.rw.lat_ns = lat;
+	r.rw.pid = pid;
+	r.rw.tgid = tgid;
+	r.rw.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	r.rw.sys = write ? VFS_SYS_WRITE : VFS_SYS_READ;
+	r.rw.ftype = VFS_FT_REG;
+	r.rw.asked = bytes;
+	r.rw.done = bytes;
+	strncpy(r.rw.comm, comm, sizeof(r.rw.comm) - 1);
+	r.rw.path_len = len;
+	memcpy(r.rw.path, path, len + 1);
+	return proc_add(t, &r, EV_RW_SIZE(len));
+}
+
+/* Feed one open. */
+static int
+add_open(struct proc_table *t, uint32_t tgid, const char *path, int ret)
+{
+	union rec	r;
+	size_t		len = strlen(path);
+
+	memset(&r, 0, sizeof(struct ev_open));
+	r.open.type = EV_OPEN;
+	r.open.ts = now++;
+	r.open.pid = r.open.tgid = tgid;
+	r.open.ret = ret;
+	r.open.ftype = ret < 0 ? VFS_FT_NONE : VFS_FT_REG;
+	strcpy(r.open.comm, "opener");
+	r.open.path_len = len;
+	memcpy(r.open.path, path, len + 1);
+	return proc_add(t, &r, EV_OPEN_SIZE(len));
+}
+
+/* Feed one block request. */
+static void
+add_block(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, int write,
+    uint32_t bytes, uint64_t lat)
+{
+	struct ev_block b;
+
+	memset(&b, 0, sizeof(b));
+	b.type = EV_BLOCK;
+	b.ts_start = now;
+	b.ts_issue = now;
+	b.ts_done = now + lat;
+	now++;
+	b.pid = pid;
+	b.tgid = tgid;
+	b.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	b.bytes = bytes;
+	strncpy(b.comm, comm, sizeof(b.comm) - 1);
+	proc_add(t, &b, sizeof(b));
+}
+
+/* The process entry with this id, or NULL (through the total top). */
+static const struct proc_entry *
+find_proc(struct proc_table *t, uint32_t id)
+{
+	const struct proc_entry	*top[1024];
+	unsigned		 n, i;
+
+	n = proc_top(t, PROC_KEY_OPENS, 1, top, nitems(top));
+	for (i = 0; i < n; i++) {
+		if (top[i]->id == id)
+			return top[i];
+	}
+	return NULL;
+}
+
+/* The file entry with this path, or NULL. */
+static const struct file_entry *
+find_file(struct proc_table *t, const char *path)
+{
+	static const struct file_entry	*top[1024];
+	char				 buf[VFS_PATH_MAX];
+	unsigned			 n, i;
+
+	n = proc_top_files(t, PROC_KEY_OPENS, 1, top, nitems(top));
+	for (i = 0; i < n; i++) {
+		proc_file_path(t, top[i], buf, sizeof(buf));
+		if (strcmp(buf, path) == 0)
+			return top[i];
+	}
+	return NULL;
+}
+
+/* Resident set size in bytes. */
+static size_t
+rss(void)
+{
+	FILE	*f = fopen("/proc/self/statm", "r");
+	long	 size = 0, res = 0;
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static void
+test_folding(void)
+{
+	struct proc_table		*t;
+	const struct proc_entry		*p, *top[8];
+	const struct proc_counts	*c;
+	struct proc_stats		 s;
+
+	t = proc_create(16, 16, 0);
+	add_rw(t, 101, 100, "worker", "/data/a", 0, 4096, 1000);
+	add_rw(t, 100, 100, "main", "/data/a", 0, 4096, 1000);
+	add_rw(t, 102, 100, "worker2", "/data/a", 1, 100, 1000);
+	proc_stats(t, &s);
+	CHECK("folding: threads of one tgid make one process", s.procs == 1);
+	p = find_proc(t, 100);
+	c = p ? proc_entry_counts(t, p, 0) : NULL;
+	CHECK("folding: calls of all threads summed",
+	    c && c->vfs_calls[0] == 2 && c->vfs_calls[1] == 1 && c->vfs_bytes[0] == 8192);
+	CHECK("folding: main thread names the process", p && strcmp(p->comm, "main") == 0);
+	proc_free(t);
+
+	t = proc_create(16, 16, 1);
+	add_rw(t, 101, 100, "worker", "/data/a", 0, 4096, 1000);
+	add_rw(t, 100, 100, "main", "/data/a", 0, 4096, 1000);
+	add_rw(t, 102, 100, "worker2", "/data/a", 1, 100, 1000);
+	proc_stats(t, &s);
+	CHECK("per-thread view: one entry per thread", s.procs == 3 && s.by_thread);
+	p = find_proc(t, 101);
+	CHECK("per-thread view: thread keeps its comm and tgid",
+	    p && strcmp(p->comm, "worker") == 0 && p->tgid == 100);
+	CHECK("per-thread view: top by vfs_writes",
+	    proc_top(t, PROC_KEY_VFS_WRITES, 0, top, 1) == 1 && top[0]->id == 102);
+	proc_free(t);
+}
+
+static void
+test_caps(void)
+{
+	struct proc_table	*t;
+	struct proc_stats	 s;
+	char			 path[64];
+	uint32_t		 i;
+	int			 ok;
+
+	t = proc_create(4, 8, 0);
+	for (i = 1; i <= 10; i++)
+		add_rw(t, i, i, "p", "/x", 0, 1, 1);
+	proc_stats(t, &s);
+	CHECK("caps: processes capped", s.procs == 4 && s.max_procs == 4);
+	CHECK("caps: evictions counted", s.procs_evicted == 6);
+	CHECK("caps: the most recent stay", find_proc(t, 7) && find_proc(t, 10) &&
+	    !find_proc(t, 6));
+	add_rw(t, 7, 7, "p", "/x", 0, 1, 1);	/* 7 is now the most recent */
+	add_rw(t, 11, 11, "p", "/x", 0, 1, 1);	/* evicts 8, the least recent */
+	CHECK("eviction: least recently active goes", find_proc(t, 7) && !find_proc(t, 8) &&
+	    find_proc(t, 11));
+	/* Evicted and back: a fresh entry, counted from zero. */
+	add_rw(t, 1, 1, "p", "/x", 0, 1, 1);
+	CHECK("eviction: a returning process starts fresh",
+	    find_proc(t, 1) && proc_entry_counts(t, find_proc(t, 1), 1)->vfs_calls[0] == 1);
+
+	for (i = 0; i < 20; i++) {
+		snprintf(path, sizeof(path), "/files/f%02u", i);
+		add_rw(t, 1, 1, "p", path, 0, 1, 1);
+	}
+	proc_stats(t, &s);
+	CHECK("caps: files capped", s.files == 8 && s.files_evicted == 13);
+	ok = 1;
+	for (i = 12; i < 20; i++) {
+		snprintf(path, sizeof(path), "/files/f%02u", i);
+		ok &= find_file(t, path) != NULL;
+	}
+	CHECK("caps: the 8 most recent files stay", ok && find_file(t, "/files/f11") == NULL);
+	CHECK("caps: chunks accounted", s.chunks_used == 8);
+	proc_free(t);
+}
+
+static void
+test_paths(void)
+{
+	struct proc_table		*t;
+	const struct file_entry		*f;
+	struct proc_stats		 s;
+	static char			 lng[VFS_PATH_MAX], buf[VFS_PATH_MAX];
+	unsigned			 i;
+
+	t = proc_create(8, 8, 0);
+	for (i = 0; i < 8; i++) {
+		char p[32];
+
+		snprintf(p, sizeof(p), "/short/%u", i);
+		add_rw(t, 1, 1, "p", p, 0, 1, 1);
+	}
+	/* A 4000-byte path needs 67 chunks: files are evicted to make room. */
+	memset(lng, 'a', 4000);
+	for (i = 0; i < 4000; i += 100)
+		lng[i] = '/';
+	lng[4000] = '\0';
+	add_rw(t, 1, 1, "p", lng, 1, 10, 1);
+	f = find_file(t, lng);
+	CHECK("paths: a 4000-byte path stored whole", f != NULL && f->path_len == 4000 &&
+	    proc_file_path(t, f, buf, sizeof(buf)) == 4000 && strcmp(buf, lng) == 0);
+	proc_stats(t, &s);
+	CHECK("paths: chunk pool bounded, files evicted for it",
+	    s.chunks_used <= s.nchunks && s.files < 9 && s.files_evicted > 0);
+	CHECK("paths: truncated copy is NUL-terminated",
+	    f && proc_file_path(t, f, buf, 10) == 4000 && strlen(buf) == 9);
+	/* Paths sharing a 60-byte prefix differ only in a later chunk. */
+	memset(lng, 'b', 130);
+	lng[0] = '/';
+	lng[130] = '\0';
+	add_rw(t, 1, 1, "p", lng, 0, 1, 1);
+	lng[129] = 'c';
+	add_rw(t, 1, 1, "p", lng, 0, 1, 1);
+	lng[129] = 'b';
+	add_rw(t, 1, 1, "p", lng, 0, 1, 1);
+	f = find_file(t, lng);
+	CHECK("paths: long paths differing in the last chunk are distinct",
+	    f && proc_file_counts(t, f, 1)->vfs_calls[0] == 2);
+	proc_free(t);
+}
+
+static void
+test_top(void)
+{
+	struct proc_table		*t;
+	const struct proc_entry		*top[8];
+	const struct file_entry		*ft[8];
+	unsigned			 n, i;
+	int				 sorted;
+
+	t = proc_create(64, 64, 0);
+	/* tgid i reads i * 1000 bytes; tgid 5 and 6 tie with 5000. */
+	for (i = 1; i <= 10; i++)
+		add_rw(t, i, i, "r", "/f", 0, (i == 6 ? 5 : i) * 1000, 10);
+	add_block(t, 3, 3, "r", 1, 8192, 5000);
+	add_block(t, 3, 3, "r", 1, 8192, 5000);
+	add_block(t, 4, 4, "r", 1, 4096, 5000);
+	n = proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
+	sorted = n == 5;
+	for (i = 1; i < n; i++)
+		sorted &= proc_entry_counts(t, top[i - 1], 0)->vfs_bytes[0] >=
+		    proc_entry_counts(t, top[i], 0)->vfs_bytes[0];
+	CHECK("top: n entries, sorted by key", sorted && top[0]->id == 10 && top[1]->id == 9);
+	CHECK("top: ties broken by id", top[4]->id == 5 || (n == 5 && top[3]->id == 5));
+	n = proc_top(t, PROC_KEY_WRITE_BYTES, 0, top, 2);
+	CHECK("top: block write bytes", n == 2 && top[0]->id == 3 &&
+	    proc_entry_counts(t, top[0], 0)->blk_bytes[1] == 16384 && top[1]->id == 4);
+	n = proc_top(t, PROC_KEY_WRITE_IOS, 0, top, 1);
+	CHECK("top: block write ios", n == 1 && top[0]->id == 3);
+	CHECK("top: block latency histogram", proc_entry_lat(t, top[0], 1, 50) >= 4500 &&
+	    proc_entry_lat(t, top[0], 1, 50) <= 5500);
+
+	proc_interval(t);
+	CHECK("interval: idle entries leave the interval top",
+	    proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5) == 0);
+	CHECK("interval: totals remain", proc_top(t, PROC_KEY_VFS_READ_BYTES, 1, top, 1) == 1 &&
+	    top[0]->id == 10);
+	add_rw(t, 2, 2, "r", "/f", 0, 7, 10);
+	n = proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
+	CHECK("interval: only this interval's counts", n == 1 && top[0]->id == 2 &&
+	    proc_entry_counts(t, top[0], 0)->vfs_bytes[0] == 7 &&
+	    proc_entry_counts(t, top[0], 1)->vfs_bytes[0] == 2007);
+
+	/* Files: opens, failed opens, distinct pids, latency percentiles. */
+	add_open(t, 1, "/etc/passwd", 3);
+	add_open(t, 2, "/etc/passwd", 3);
+	add_open(t, 2, "/nonexistent/x", -2);
+	for (i = 1; i <= 100; i++)
+		add_rw(t, 20 + i % 12, 20 + i % 12, "lat", "/lat", 0, 1, i * 1000);
+	n = proc_top_files(t, PROC_KEY_OPENS, 0, ft, 8);
+	CHECK("files: top by opens", n >= 2 && ft[0]->iv.opens == 2);
+	CHECK("files: failed open counted under its path",
+	    find_file(t, "/nonexistent/x") && find_file(t, "/nonexistent/x")->iv.open_fails == 1);
+	n = proc_top_files(t, PROC_KEY_VFS_READS, 0, ft, 1);
+	CHECK("files: distinct pids bounded", n == 1 && ft[0]->npids == PROC_FILE_PIDS &&
+	    ft[0]->pids_more == 1);
+	CHECK("files: p50 within 5%", n == 1 && proc_file_lat(t, ft[0], 50) > 47500 &&
+	    proc_file_lat(t, ft[0], 50) < 52500);
+	CHECK("files: p99 within 5%", n == 1 && proc_file_lat(t, ft[0], 99) > 94000 &&
+	    proc_file_lat(t, ft[0], 99) < 104000);
+	CHECK("keys: names round-trip", proc_key_parse("vfs_write_bytes") ==
+	    PROC_KEY_VFS_WRITE_BYTES && strcmp(proc_key_name(PROC_KEY_LAT), "lat") == 0 &&
+	    proc_key_parse("nope") == -1);
+	proc_free(t);
+}
+
+static void
+test_kernel_and_bad(void)
+{
+	struct proc_table	*t;
+	const struct proc_entry	*p;
+	union rec		 r;
+	struct proc_stats	 s;
+
+	t = proc_create(16, 16, 0);
+	add_block(t, 1234, 1234, "kworker/u8:2", 1, 4096, 100);
+	add_block(t, 0, 0, "", 1, 4096, 100);
+	add_rw(t, 50, 50, "app", "/x", 1, 4096, 100);
+	p = find_proc(t, 1234);
+	CHECK("kernel threads: flusher writes under its own comm",
+	    p && strcmp(p->comm, "kworker/u8:2") == 0 && p->tot.blk_ios[1] == 1);
+	p = find_proc(t, 50);
+	CHECK("kernel threads: not charged to another process", p && p->tot.blk_ios[1] == 0);
+	p = find_proc(t, 0);
+	CHECK("unknown submitter shown as [unknown]", p && strcmp(p->comm, "[unknown]") == 0);
+
+	memset(&r, 0, sizeof(r));
+	r.rw.type = EV_RW;
+	r.rw.path_len = 100;
+	CHECK("malformed: record shorter than its path", proc_add(t, &r, EV_RW_SIZE(10)) == -1);
+	r.rw.path_len = VFS_PATH_MAX;
+	CHECK("malformed: path_len over the max", proc_add(t, &r, sizeof(r)) == -1);
+	CHECK("malformed: short record", proc_add(t, &r, 3) == -1);
+	r.rw.type = EV_TICK;
+	CHECK("other types ignored", proc_add(t, &r, sizeof(struct ev_tick)) == 1);
+	proc_stats(t, &s);
+	CHECK("malformed: counted", s.bad == 3);
+	proc_free(t);
+}
+
+/* A million distinct files and pids through default-size tables: memory stays bounded. */
+static void
+test_million(void)
+{
+	struct proc_table	*t;
+	struct proc_stats	 s;
+	size_t			 before, after, bound;
+	char			 path[128];
+	unsigned		 i;
+
+	bound = proc_mem_bound(PROC_DEF_PROCS, PROC_DEF_FILES);
+	before = rss();
+	t = proc_create(0, 0, 0);
+	for (i = 0; i < 1000000; i++) {
+		snprintf(path, sizeof(path), "/data/set%03u/shard%04u/sample-%07u.npy",
+		    i % 1000, i % 7919, i);
+		add_rw(t, 100000 + i, 100000 + i, "python", path, i & 1, 4096, 1000 + i);
+	}
+	after = rss();
+	proc_stats(t, &s);
+	printf("# million: bound %zu KiB, rss before %zu KiB, after %zu KiB, growth %zu KiB; "
+	    "files %u (evicted %ju), procs %u (evicted %ju)\n", bound / 1024, before / 1024,
+	    after / 1024, (after - before) / 1024, s.files, s.files_evicted, s.procs,
+	    s.procs_evicted);
+	CHECK("million: files capped at the default", s.files == PROC_DEF_FILES &&
+	    s.files_evicted == 1000000 - PROC_DEF_FILES);
+	CHECK("million: procs capped at the default", s.procs == PROC_DEF_PROCS &&
+	    s.procs_evicted == 1000000 - PROC_DEF_PROCS);
+	/* Sanitizer builds add shadow memory: allow 1/4 more plus 4 MiB. */
+	CHECK("million: RSS growth within the documented bound",
+	    after - before <= bound + bound / 4 + (4u << 20));
+	proc_free(t);
+}
+
+int
+main(void)
+{
+	test_folding();
+	test_caps();
+	test_paths();
+	test_top();
+	test_kernel_and_bad();
+	test_million();
+	CHECK_EXIT();
+}
