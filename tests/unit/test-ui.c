@@ -1,0 +1,176 @@
+/* test-ui.c: the key table, the generated help and the pure layout functions of the UI. */
+
+#include <curses.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "check.h"
+
+/* Every action has a key and a help line; no key is bound twice; the help lists every key. */
+static void
+test_keys(void)
+{
+	char		 lines[64][96], name[16];
+	unsigned	 i, j, n, found, a;
+	int		 dup = 0, bound[UI_ACTION_MAX] = { 0 }, helped[UI_ACTION_MAX] = { 0 };
+
+	for (i = 0; i < ui_nkeys; i++) {
+		bound[ui_keys[i].action] = 1;
+		if (ui_keys[i].help != NULL)
+			helped[ui_keys[i].action]++;
+		for (j = 0; j < i; j++)
+			dup |= ui_keys[i].key == ui_keys[j].key;
+	}
+	CHECK("keys: no key bound twice", !dup);
+	for (a = 0; a < UI_ACTION_MAX; a++) {
+		if (!bound[a] || helped[a] != 1) {
+			printf("action %u: bound %d, help lines %d\n", a,
+			    bound[a], helped[a]);
+			break;
+		}
+	}
+	CHECK("keys: every action bound, with exactly one help text",
+	    a == UI_ACTION_MAX);
+	CHECK("keys: the first binding of an action has the help",
+	    ui_keys[0].help != NULL);
+
+	CHECK("lookup q", ui_keys_lookup('q') == UI_QUIT);
+	CHECK("lookup ? h F1", ui_keys_lookup('?') == UI_HELP &&
+	    ui_keys_lookup('h') == UI_HELP && ui_keys_lookup(KEY_F(1)) == UI_HELP);
+	CHECK("lookup Tab 1 2 3", ui_keys_lookup('\t') == UI_NEXT_PANE &&
+	    ui_keys_lookup('1') == UI_PANE_DEV && ui_keys_lookup('2') ==
+	    UI_PANE_PROC && ui_keys_lookup('3') == UI_PANE_FILE);
+	CHECK("lookup arrows and j/k", ui_keys_lookup(KEY_UP) == UI_UP &&
+	    ui_keys_lookup('k') == UI_UP && ui_keys_lookup(KEY_DOWN) == UI_DOWN &&
+	    ui_keys_lookup('j') == UI_DOWN);
+	CHECK("lookup Enter and CR", ui_keys_lookup('\n') == UI_ENTER &&
+	    ui_keys_lookup('\r') == UI_ENTER);
+	CHECK("lookup Esc < > I Space + - t / r",
+	    ui_keys_lookup(0x1b) == UI_BACK && ui_keys_lookup('<') == UI_SORT_LEFT &&
+	    ui_keys_lookup('>') == UI_SORT_RIGHT && ui_keys_lookup('I') ==
+	    UI_SORT_INVERT && ui_keys_lookup(' ') == UI_PAUSE &&
+	    ui_keys_lookup('+') == UI_ZOOM_OUT && ui_keys_lookup('-') ==
+	    UI_ZOOM_IN && ui_keys_lookup('t') == UI_THEME &&
+	    ui_keys_lookup('/') == UI_FILTER && ui_keys_lookup('r') == UI_RECORD);
+	CHECK("lookup unbound", ui_keys_lookup('Z') == -1);
+
+	CHECK("name Tab", strcmp(ui_keys_name('\t', name, sizeof name), "Tab") == 0);
+	CHECK("name F1", strcmp(ui_keys_name(KEY_F(1), name, sizeof name), "F1") == 0);
+	CHECK("name q", strcmp(ui_keys_name('q', name, sizeof name), "q") == 0);
+	CHECK("name Space", strcmp(ui_keys_name(' ', name, sizeof name), "Space") == 0);
+
+	n = ui_keys_help(lines, 64);
+	for (i = 0, found = 0; i < ui_nkeys; i++) {
+		ui_keys_name(ui_keys[i].key, name, sizeof name);
+		for (j = 0; j < n; j++) {
+			/* The keys are the first 16 columns, space separated. */
+			char keys[20], *tok, *save;
+
+			snprintf(keys, sizeof keys, "%.16s", lines[j]);
+			for (tok = strtok_r(keys, " ", &save); tok != NULL;
+			    tok = strtok_r(NULL, " ", &save)) {
+				if (strcmp(tok, name) == 0)
+					break;
+			}
+			if (tok != NULL)
+				break;
+		}
+		if (j < n)
+			found++;
+		else
+			printf("key %s missing from the help\n", name);
+	}
+	CHECK("help lists every key", found == ui_nkeys);
+	CHECK("help: one line per action", n == UI_ACTION_MAX);
+	CHECK("help line", strncmp(lines[1], "? h F1", 6) == 0 &&
+	    strstr(lines[1], "help") != NULL);
+}
+
+/* Table columns fit left to right; the flexible one takes the rest. */
+static void
+test_cols(void)
+{
+	static const struct ui_col cols[] = {
+		{ "A", 5, 0 }, { "B", 6, 0 }, { "PATH", 0, 1 }, { "C", 4, 0 },
+	};
+	int	 w[4];
+
+	CHECK("cols: all fit", ui_layout_cols(cols, 4, 80, w) == 4 &&
+	    w[0] == 5 && w[1] == 6 && w[3] == 4 && w[2] == 80 - 5 - 6 - 4 - 3);
+	CHECK("cols: narrow keeps 8 for the path", ui_layout_cols(cols, 4, 24,
+	    w) == 3 && w[0] == 5 && w[1] == 6 && w[3] == 0 && w[2] == 11);
+	CHECK("cols: very narrow: only the path", ui_layout_cols(cols, 4, 10,
+	    w) == 1 && w[0] == 0 && w[2] == 10);
+	CHECK("cols: stop at the first that does not fit",
+	    ui_layout_cols(cols, 2, 8, w) == 1 && w[0] == 5 && w[1] == 0);
+}
+
+/* Device blocks: as many as fit, heatmaps shrinking to 4 rows first. */
+static void
+test_dev_rows(void)
+{
+	unsigned	 heat, spark, n;
+
+	n = ui_layout_dev_rows(1, 45, 0, &heat, &spark);
+	CHECK("dev rows: one device fills", n == 1 && spark == 4 &&
+	    heat == 45 - 1 - 8);
+	n = ui_layout_dev_rows(3, 45, 0, &heat, &spark);
+	CHECK("dev rows: three of 15", n == 3 && heat == 12 && spark == 1);
+	n = ui_layout_dev_rows(2, 45, 0, &heat, &spark);
+	CHECK("dev rows: two share the height", n == 2 && heat == 19 && spark == 1);
+	n = ui_layout_dev_rows(16, 56, 0, &heat, &spark);
+	CHECK("dev rows: sixteen scroll at 4 rows", n == 8 && heat == 4 &&
+	    spark == 1);
+	n = ui_layout_dev_rows(16, 56, 1, &heat, &spark);
+	CHECK("dev rows: zoomed", n == 1 && heat == 56 - 1 - 8);
+	n = ui_layout_dev_rows(4, 5, 0, &heat, &spark);
+	CHECK("dev rows: summary lines only", n == 4 && heat == 0);
+	n = ui_layout_dev_rows(1, 6, 0, &heat, &spark);
+	CHECK("dev rows: tiny", n == 1 && spark == 0 && heat == 5);
+	CHECK("dev rows: none", ui_layout_dev_rows(0, 40, 0, &heat, &spark) == 0);
+}
+
+/* Scrolling, zoom steps, ticks per column, rates and the filter. */
+static void
+test_misc(void)
+{
+	char	 buf[16];
+
+	CHECK("scroll: visible stays", ui_layout_scroll(5, 0, 10, 100) == 0);
+	CHECK("scroll: down", ui_layout_scroll(15, 0, 10, 100) == 6);
+	CHECK("scroll: up", ui_layout_scroll(3, 6, 10, 100) == 3);
+	CHECK("scroll: end", ui_layout_scroll(99, 95, 10, 100) == 90);
+	CHECK("scroll: short list", ui_layout_scroll(2, 5, 10, 4) == 0);
+
+	CHECK("zoom: 1 -> 2", ui_layout_zoom(1, 1) == 2);
+	CHECK("zoom: 60 stays", ui_layout_zoom(60, 1) == 60);
+	CHECK("zoom: 1 stays", ui_layout_zoom(1, -1) == 1);
+	CHECK("zoom: 10 -> 5", ui_layout_zoom(10, -1) == 5);
+	CHECK("zoom: 3 -> 5", ui_layout_zoom(3, 1) == 5);
+
+	CHECK("col ticks: 1 s of 1 s", ui_layout_col_ticks(1, NSEC_PER_SEC) == 1);
+	CHECK("col ticks: 5 s of 250 ms", ui_layout_col_ticks(5,
+	    NSEC_PER_SEC / 4) == 20);
+	CHECK("col ticks: never 0", ui_layout_col_ticks(1, 0) == 1);
+
+	CHECK("rate 0", strcmp(ui_layout_rate(buf, sizeof buf, 0), "     0") == 0);
+	CHECK("rate 12.3", strcmp(ui_layout_rate(buf, sizeof buf, 12.34), "  12.3") == 0);
+	CHECK("rate 1234", strcmp(ui_layout_rate(buf, sizeof buf, 1234), "  1234") == 0);
+	CHECK("rate 12.3k", strcmp(ui_layout_rate(buf, sizeof buf, 12345), " 12.3k") == 0);
+	CHECK("rate 123M", strcmp(ui_layout_rate(buf, sizeof buf, 123e6), "  123M") == 0);
+
+	CHECK("match: empty", ui_layout_match("fio", ""));
+	CHECK("match: case", ui_layout_match("/var/Log/x", "log"));
+	CHECK("match: no", !ui_layout_match("fio", "dd"));
+	CHECK("match: longer filter", !ui_layout_match("fi", "fio"));
+}
+
+int
+main(void)
+{
+	test_keys();
+	test_cols();
+	test_dev_rows();
+	test_misc();
+	CHECK_EXIT();
+}

@@ -1,0 +1,443 @@
+/* ui-pane-dev.c: the devices pane: an iostat-like line, a latency heatmap and sparklines per device. */
+
+#include <curses.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+#define UI_DEV_SCALE_W	7		/* right margin: sparkline scale ("12.3k") */
+#define UI_DEV_NOGROUP	UINT64_MAX
+
+/*
+ * Columns of closed tick groups never change: each device drawn keeps them
+ * in a ring of cap slots (slot = group % cap), so a frame sums only the
+ * newest, still open group instead of every tick on screen.
+ */
+struct ui_dev_cache {
+	uint64_t	*group;		/* group in each slot, UI_DEV_NOGROUP */
+	uint32_t	*lat;		/* cap x HIST_NBUCKETS */
+	uint64_t	*qd;
+	uint64_t	*iops;
+};
+
+/* Selection and buffers of the devices pane. */
+static struct {
+	uint32_t	 sel_dev;	/* selected device, by dev_t (order may change) */
+	unsigned	 top;
+	int		 zoomed;	/* the selected device fills the pane */
+	const struct devwin *shown[WINDOWS_MAX_DEVS];	/* devices listed, in order */
+	unsigned	 shown_idx[WINDOWS_MAX_DEVS];	/* their index in windows.devs */
+	unsigned	 nshown;
+	unsigned	 first_shown;	/* index of the first block drawn */
+	int		 block_h;	/* rows per device block, for clicks */
+	uint64_t	*hists;		/* ncols latency histograms */
+	size_t		 nhists;
+	uint64_t	*qd;		/* per column: aqu-sz x 100 */
+	uint64_t	*iops;		/* per column: IOPS x 10 */
+	size_t		 nvals;
+	struct draw_cell *cells;
+	size_t		 ncells;
+	struct ui_dev_cache cache[WINDOWS_MAX_DEVS];	/* by index in windows.devs */
+	unsigned	 cache_cap;
+	unsigned	 cache_ticks;	/* col_ticks and opmask the cache holds */
+	unsigned	 cache_mask;
+} ui_dev;
+
+/* The devices to list: the -D filter, then the / filter on the name. */
+static void
+ui_pane_dev_list(struct blktop *b)
+{
+	const struct devwin	*dw;
+	unsigned		 i;
+
+	ui_dev.nshown = 0;
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev) ||
+		    !ui_filter_match(device_name(dw->dev)))
+			continue;
+		ui_dev.shown_idx[ui_dev.nshown] = i;
+		ui_dev.shown[ui_dev.nshown++] = dw;
+	}
+}
+
+/* Index of the selected device in the list, selecting the first if it is gone. */
+static unsigned
+ui_pane_dev_sel(void)
+{
+	unsigned	 i;
+
+	for (i = 0; i < ui_dev.nshown; i++) {
+		if (ui_dev.shown[i]->dev == ui_dev.sel_dev)
+			return (i);
+	}
+	if (ui_dev.nshown > 0)
+		ui_dev.sel_dev = ui_dev.shown[0]->dev;
+	return (0);
+}
+
+/* Make sure the column buffers hold ncols columns. */
+static void
+ui_pane_dev_grow(unsigned ncols)
+{
+	if (ui_dev.nhists < (size_t)ncols * HIST_NBUCKETS) {
+		ui_dev.nhists = (size_t)ncols * HIST_NBUCKETS;
+		ui_dev.hists = xreallocarray(ui_dev.hists, ui_dev.nhists,
+		    sizeof *ui_dev.hists);
+	}
+	if (ui_dev.nvals < ncols) {
+		ui_dev.nvals = ncols;
+		ui_dev.qd = xreallocarray(ui_dev.qd, ncols, sizeof *ui_dev.qd);
+		ui_dev.iops = xreallocarray(ui_dev.iops, ncols,
+		    sizeof *ui_dev.iops);
+	}
+}
+
+/* Free every cached column. */
+static void
+ui_pane_dev_cache_free(void)
+{
+	unsigned	 i;
+
+	for (i = 0; i < WINDOWS_MAX_DEVS; i++) {
+		free(ui_dev.cache[i].group);
+		free(ui_dev.cache[i].lat);
+		free(ui_dev.cache[i].qd);
+		free(ui_dev.cache[i].iops);
+		memset(&ui_dev.cache[i], 0, sizeof ui_dev.cache[i]);
+	}
+}
+
+/* Forget every cached column when the width, time per column or operations change. */
+static void
+ui_pane_dev_cache_check(unsigned ncols)
+{
+	if (ui_dev.cache_cap == ncols && ui_dev.cache_ticks == ui_view.col_ticks &&
+	    ui_dev.cache_mask == ui_view.opmask)
+		return;
+	ui_pane_dev_cache_free();
+	ui_dev.cache_cap = ncols;
+	ui_dev.cache_ticks = ui_view.col_ticks;
+	ui_dev.cache_mask = ui_view.opmask;
+}
+
+/* The cache of device number i of the windows, allocated on first use. */
+static struct ui_dev_cache *
+ui_pane_dev_cache(unsigned i)
+{
+	struct ui_dev_cache	*c = &ui_dev.cache[i];
+	unsigned		 s;
+
+	if (c->group == NULL) {
+		c->group = xcalloc(ui_dev.cache_cap, sizeof *c->group);
+		for (s = 0; s < ui_dev.cache_cap; s++)
+			c->group[s] = UI_DEV_NOGROUP;
+		c->lat = xcalloc((size_t)ui_dev.cache_cap * HIST_NBUCKETS,
+		    sizeof *c->lat);
+		c->qd = xcalloc(ui_dev.cache_cap, sizeof *c->qd);
+		c->iops = xcalloc(ui_dev.cache_cap, sizeof *c->iops);
+	}
+	return (c);
+}
+
+/* Sum the ticks of group g (view ticks closed) into cache slot s. */
+static void
+ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
+    struct ui_dev_cache *cc, unsigned s, uint64_t g, uint64_t view)
+{
+	const struct windows	*w = &b->win;
+	const struct tick	*t;
+	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
+	unsigned		 o, i;
+	uint32_t		*h = cc->lat + (size_t)s * HIST_NBUCKETS;
+	uint64_t		 a, ios = 0, dur = 0, wait = 0;
+
+	if (mask == 0)
+		mask = (1u << OPC_MAX) - 1;
+	memset(h, 0, HIST_NBUCKETS * sizeof *h);
+	for (a = g * ct; a < (g + 1) * ct && a < view; a++) {
+		if ((t = windows_tick_at(w, dw, (unsigned)(w->nclosed - a))) == NULL)
+			continue;
+		if (t->end > t->start)
+			dur += t->end - t->start;
+		wait += t->wait_sum;
+		for (o = 0; o < OPC_MAX; o++) {
+			if (!(mask & (1u << o)) || t->op[o].ios == 0)
+				continue;
+			ios += t->op[o].ios;
+			for (i = 0; i < HIST_NBUCKETS; i++)
+				h[i] += t->op[o].lat[i];
+		}
+	}
+	cc->qd[s] = cc->iops[s] = 0;
+	if (dur > 0) {
+		cc->qd[s] = (uint64_t)((double)wait / (double)dur * 100 + 0.5);
+		cc->iops[s] = (uint64_t)((double)ios * 1e10 / (double)dur + 0.5);
+	}
+	/* Only a whole group is final: the newest one is summed again next frame. */
+	cc->group[s] = (g + 1) * ct <= view ? g : UI_DEV_NOGROUP;
+}
+
+/*
+ * Fill ncols columns (oldest left) of latency histograms, aqu-sz and IOPS for
+ * device number di. Columns are groups of col_ticks ticks aligned on the tick
+ * count, so they do not shift at every tick; the newest holds the last closed
+ * tick.
+ */
+static void
+ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
+    uint64_t view)
+{
+	const struct devwin	*dw = b->win.devs[di];
+	struct ui_dev_cache	*cc;
+	const uint32_t		*src;
+	uint64_t		*h, g, newest;
+	unsigned		 c, s, i, ct = ui_view.col_ticks;
+
+	ui_pane_dev_cache_check(ncols);
+	cc = ui_pane_dev_cache(di);
+	memset(ui_dev.qd, 0, ncols * sizeof *ui_dev.qd);
+	memset(ui_dev.iops, 0, ncols * sizeof *ui_dev.iops);
+	newest = view > 0 ? (view - 1) / ct : 0;
+	for (c = 0; c < ncols; c++) {
+		h = ui_dev.hists + (size_t)c * HIST_NBUCKETS;
+		if (view == 0 || ncols - 1 - c > newest) {
+			memset(h, 0, HIST_NBUCKETS * sizeof *h);
+			continue;
+		}
+		g = newest - (ncols - 1 - c);
+		s = (unsigned)(g % ui_dev.cache_cap);
+		if (cc->group[s] != g)
+			ui_pane_dev_group(b, dw, cc, s, g, view);
+		src = cc->lat + (size_t)s * HIST_NBUCKETS;
+		for (i = 0; i < HIST_NBUCKETS; i++)
+			h[i] = src[i];
+		ui_dev.qd[c] = cc->qd[s];
+		ui_dev.iops[c] = cc->iops[s];
+	}
+}
+
+/* The iostat-like summary of a device over the last display interval. */
+static void
+ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
+    uint64_t view, char *buf, size_t len)
+{
+	static struct sum	 s;	/* large: keep it off the stack */
+	const struct sum_op	*r, *w;
+	double			 secs;
+	char			 f[8][16];
+	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1;
+
+	windows_sum(&b->win, dw, ago, b->ticks_per_report, &s);
+	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
+	r = &s.op[OPC_READ];
+	w = &s.op[OPC_WRITE];
+	snprintf(buf, len, "%-12.12s %s %s %s %s %s %s %s %s %6.2f %5.1f %6u",
+	    device_name(dw->dev),
+	    ui_layout_rate(f[0], sizeof f[0], (double)r->ios / secs),
+	    ui_layout_rate(f[1], sizeof f[1], (double)w->ios / secs),
+	    ui_layout_rate(f[2], sizeof f[2], (double)r->bytes / secs / 1e6),
+	    ui_layout_rate(f[3], sizeof f[3], (double)w->bytes / secs / 1e6),
+	    draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(r->lat,
+	    r->ios, 50)),
+	    draw_fmt_lat(f[5], sizeof f[5], (uint64_t)hist_percentile(r->lat,
+	    r->ios, 99)),
+	    draw_fmt_lat(f[6], sizeof f[6], (uint64_t)hist_percentile(w->lat,
+	    w->ios, 50)),
+	    draw_fmt_lat(f[7], sizeof f[7], (uint64_t)hist_percentile(w->lat,
+	    w->ios, 99)),
+	    (double)s.wait_sum / 1e9 / secs,
+	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0), s.qd_max);
+}
+
+/* A sparkline of one column value per heatmap column, with its label and scale. */
+static void
+ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
+    const uint64_t *vals, double unit, const char *label,
+    enum theme_colour base)
+{
+	enum draw_spark_style	 style;
+	uint64_t		 max = 0;
+	size_t			 need = (size_t)height * ncols;
+	unsigned		 c;
+	char			 buf[16], num[16];
+
+	if (height == 0 || ncols == 0)
+		return;
+	for (c = 0; c < ncols; c++) {
+		if (vals[c] > max)
+			max = vals[c];
+	}
+	snprintf(buf, sizeof buf, "%*s ", DRAW_LABEL_WIDTH, label);
+	ui_text(win, y + (int)height - 1, x, THEME_GRAPH_TEXT,
+	    THEME_MAIN_BG, buf);
+	if (ui_dev.ncells < need) {
+		ui_dev.cells = xreallocarray(ui_dev.cells, need,
+		    sizeof *ui_dev.cells);
+		ui_dev.ncells = need;
+	}
+	style = (ui_view.flags & DRAW_UTF8) ? DRAW_SPARK_BLOCK :
+	    DRAW_SPARK_ASCII;
+	draw_spark(vals, ncols, max, style, height, base, ui_dev.cells);
+	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, ui_dev.cells, height,
+	    ncols);
+	if (unit >= 100 && (double)max / unit < 100)
+		snprintf(buf, sizeof buf, " %6.2f", (double)max / unit);
+	else
+		snprintf(buf, sizeof buf, " %s", ui_layout_rate(num, sizeof num,
+		    (double)max / unit));
+	ui_text(win, y, x + DRAW_LABEL_WIDTH + 1 + (int)ncols,
+	    THEME_GRAPH_TEXT, THEME_MAIN_BG, buf);
+}
+
+/* Draw the devices pane. */
+static void
+ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+{
+	const struct devwin	*dw;
+	unsigned		 fit, heat, spark, sel, i, ncols;
+	uint64_t		 view = ui_view_nclosed(b);
+	int			 y, cols;
+	char			 line[256], ops[32];
+
+	ui_pane_dev_list(b);
+	snprintf(ops, sizeof ops, "  latency of %s", ui_view.opmask == 0 ?
+	    "all" : ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
+	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
+	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
+	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
+	    r->w >= 100 ? ops : "");
+	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
+	if (ui_dev.nshown == 0) {
+		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
+		    THEME_MAIN_BG, b->win.ndevs == 0 ? "no block I/O seen yet" :
+		    "no device matches the filter");
+		return;
+	}
+	sel = ui_pane_dev_sel();
+	fit = ui_layout_dev_rows(ui_dev.zoomed ? 1 : ui_dev.nshown, r->h - 1,
+	    ui_dev.zoomed, &heat, &spark);
+	if (fit == 0)
+		return;
+	ui_dev.block_h = (int)(1 + heat + 2 * spark);
+	if (ui_dev.zoomed)
+		ui_dev.top = sel;
+	else
+		ui_dev.top = ui_layout_scroll(sel, ui_dev.top, fit,
+		    ui_dev.nshown);
+	ui_dev.first_shown = ui_dev.top;
+	cols = r->w - DRAW_LABEL_WIDTH - 1 - UI_DEV_SCALE_W;
+	ncols = cols > 0 ? (unsigned)cols : 0;
+	ui_pane_dev_grow(ncols > 0 ? ncols : 1);
+
+	y = r->y + 1;
+	for (i = ui_dev.top; i < ui_dev.top + fit && i < ui_dev.nshown; i++) {
+		dw = ui_dev.shown[i];
+		ui_pane_dev_summary(b, dw, view, line, sizeof line);
+		if (i == sel) {
+			char pad[512];
+
+			snprintf(pad, sizeof pad, "%-*.*s", r->w, r->w, line);
+			ui_text(win, y, r->x, THEME_SELECTED_FG,
+			    THEME_SELECTED_BG, pad);
+		} else
+			ui_text(win, y, r->x, THEME_MAIN_FG, THEME_MAIN_BG,
+			    line);
+		y++;
+		if (heat == 0 || ncols == 0) {
+			y += (int)(heat + 2 * spark);
+			continue;
+		}
+		ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, view);
+		ui_heatmap(win, y, r->x, heat, ncols, ui_dev.hists);
+		y += (int)heat;
+		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.qd, 100,
+		    "qd", THEME_QD_0);
+		y += (int)spark;
+		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.iops, 10,
+		    "iops", THEME_IOPS_0);
+		y += (int)spark;
+	}
+}
+
+/* Keys of the devices pane: move the selection, zoom in and out. */
+static int
+ui_pane_dev_key(struct blktop *b, enum ui_action a)
+{
+	unsigned	 sel;
+
+	ui_pane_dev_list(b);
+	sel = ui_pane_dev_sel();
+	switch (a) {
+	case UI_UP:
+		if (sel > 0)
+			sel--;
+		break;
+	case UI_DOWN:
+	case UI_PAGE_DOWN:
+		if (sel + 1 < ui_dev.nshown)
+			sel++;
+		break;
+	case UI_PAGE_UP:
+		if (sel > 0)
+			sel--;
+		break;
+	case UI_HOME:
+		sel = 0;
+		break;
+	case UI_END:
+		sel = ui_dev.nshown > 0 ? ui_dev.nshown - 1 : 0;
+		break;
+	case UI_ENTER:
+		ui_dev.zoomed = !ui_dev.zoomed;
+		return (1);
+	case UI_BACK:
+		if (!ui_dev.zoomed)
+			return (0);
+		ui_dev.zoomed = 0;
+		return (1);
+	default:
+		return (0);
+	}
+	if (sel < ui_dev.nshown)
+		ui_dev.sel_dev = ui_dev.shown[sel]->dev;
+	return (1);
+}
+
+/* A click selects the device whose block it falls in. */
+static void
+ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y,
+    __unused int x)
+{
+	unsigned	 i;
+
+	ui_pane_dev_list(b);
+	if (ui_dev.zoomed || ui_dev.block_h <= 0 || y <= r->y)
+		return;
+	i = ui_dev.first_shown + (unsigned)((y - r->y - 1) / ui_dev.block_h);
+	if (i < ui_dev.nshown)
+		ui_dev.sel_dev = ui_dev.shown[i]->dev;
+}
+
+/* Free the buffers. */
+static void
+ui_pane_dev_free(void)
+{
+	free(ui_dev.hists);
+	free(ui_dev.qd);
+	free(ui_dev.iops);
+	free(ui_dev.cells);
+	ui_pane_dev_cache_free();
+	memset(&ui_dev, 0, sizeof ui_dev);
+}
+
+const struct pane_entry ui_pane_dev = {
+	.name = "devices",
+	.title = "Devices",
+	.draw = ui_pane_dev_draw,
+	.key = ui_pane_dev_key,
+	.click = ui_pane_dev_click,
+	.free = ui_pane_dev_free,
+};

@@ -1,0 +1,321 @@
+/* ui-pane-file.c: the files pane: a top-like sortable table of the busiest files by path. */
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+#define UI_FILE_ROWS	1024		/* rows kept per interval (proc_top_files' most) */
+
+/* One file as it was over the last display interval. */
+struct ui_file_row {
+	char			*path;
+	uint64_t		 first_ts;	/* identity across intervals, with the path */
+	struct proc_counts	 c;
+	uint64_t		 p50;
+	uint64_t		 p99;
+	uint32_t		 pids[PROC_FILE_PIDS];
+	uint8_t			 npids;
+	uint8_t			 pids_more;
+};
+
+enum ui_file_col {
+	UI_FC_CR, UI_FC_CW, UI_FC_RMB, UI_FC_WMB, UI_FC_OPEN, UI_FC_P50,
+	UI_FC_P99, UI_FC_PIDS, UI_FC_PATH, UI_FC_MAX
+};
+
+/* The columns; the path takes what is left and is shortened in the middle. */
+static const struct ui_col ui_file_cols[UI_FC_MAX] = {
+	[UI_FC_CR] = { "rcall/s", 7, 0 },
+	[UI_FC_CW] = { "wcall/s", 7, 0 },
+	[UI_FC_RMB] = { "rMB/s", 6, 0 },
+	[UI_FC_WMB] = { "wMB/s", 6, 0 },
+	[UI_FC_OPEN] = { "open/s", 6, 0 },
+	[UI_FC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
+	[UI_FC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
+	[UI_FC_PIDS] = { "PIDS", 13, 1 },
+	[UI_FC_PATH] = { "PATH", 0, 1 },
+};
+
+/* The proc_top_files key that picks the rows worth keeping for a sort column. */
+static const enum proc_key ui_file_keys[UI_FC_MAX] = {
+	[UI_FC_CR] = PROC_KEY_VFS_READS, [UI_FC_CW] = PROC_KEY_VFS_WRITES,
+	[UI_FC_RMB] = PROC_KEY_VFS_READ_BYTES,
+	[UI_FC_WMB] = PROC_KEY_VFS_WRITE_BYTES, [UI_FC_OPEN] = PROC_KEY_OPENS,
+	[UI_FC_P50] = PROC_KEY_LAT, [UI_FC_P99] = PROC_KEY_LAT,
+	[UI_FC_PIDS] = PROC_KEY_LAT, [UI_FC_PATH] = PROC_KEY_LAT,
+};
+
+/* The snapshot and the selection of the files pane. */
+static struct {
+	struct ui_file_row *rows;
+	unsigned	 nrows;
+	unsigned	*order;
+	unsigned	 norder;
+	double		 secs;
+	int		 sortcol;
+	int		 invert;
+	unsigned	 sel;
+	unsigned	 top;
+	char		*sel_path;	/* keeps the selection across intervals */
+} ui_file = { .sortcol = UI_FC_RMB };
+
+/* Value of a numeric column, for sorting. */
+static double
+ui_pane_file_value(const struct ui_file_row *r, int col)
+{
+	switch (col) {
+	case UI_FC_CR:		return ((double)r->c.vfs_calls[0]);
+	case UI_FC_CW:		return ((double)r->c.vfs_calls[1]);
+	case UI_FC_RMB:		return ((double)r->c.vfs_bytes[0]);
+	case UI_FC_WMB:		return ((double)r->c.vfs_bytes[1]);
+	case UI_FC_OPEN:	return ((double)(r->c.opens + r->c.open_fails));
+	case UI_FC_P50:		return ((double)r->p50);
+	case UI_FC_P99:		return ((double)r->p99);
+	case UI_FC_PIDS:	return ((double)(r->npids > 0 ? r->pids[0] : 0));
+	default:		return (0);
+	}
+}
+
+/* qsort comparison by the sort column: largest first, paths A to Z. */
+static int
+ui_pane_file_cmp(const void *a, const void *b)
+{
+	const struct ui_file_row *x = a, *y = b;
+	double			 vx, vy;
+	int			 r;
+
+	if (ui_file.sortcol == UI_FC_PATH)
+		r = strcmp(x->path, y->path);
+	else {
+		vx = ui_pane_file_value(x, ui_file.sortcol);
+		vy = ui_pane_file_value(y, ui_file.sortcol);
+		r = vx > vy ? -1 : vx < vy ? 1 : 0;
+		if (r == 0)
+			r = strcmp(x->path, y->path);
+	}
+	return (ui_file.invert ? -r : r);
+}
+
+/* List the rows passing the filter, sorting first if asked, keeping the selection. */
+static void
+ui_pane_file_order(int sort)
+{
+	unsigned	 i;
+
+	if (sort)
+		qsort(ui_file.rows, ui_file.nrows, sizeof *ui_file.rows,
+		    ui_pane_file_cmp);
+	ui_file.norder = 0;
+	for (i = 0; i < ui_file.nrows; i++) {
+		if (!ui_filter_match(ui_file.rows[i].path))
+			continue;
+		if (ui_file.sel_path != NULL &&
+		    strcmp(ui_file.rows[i].path, ui_file.sel_path) == 0)
+			ui_file.sel = ui_file.norder;
+		ui_file.order[ui_file.norder++] = i;
+	}
+	if (ui_file.sel >= ui_file.norder)
+		ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
+}
+
+/* Free the paths of the snapshot. */
+static void
+ui_pane_file_clear(void)
+{
+	unsigned	 i;
+
+	for (i = 0; i < ui_file.nrows; i++)
+		free(ui_file.rows[i].path);
+	ui_file.nrows = ui_file.norder = 0;
+}
+
+/* End of a display interval: copy the busiest files out of the table. */
+static void
+ui_pane_file_collect(struct blktop *b, double secs)
+{
+	static const struct file_entry *top[UI_FILE_ROWS];
+	static char		 path[VFS_PATH_MAX];
+	const struct file_entry	*f;
+	struct ui_file_row	*r;
+	unsigned		 n, i;
+
+	if (ui_file.rows == NULL) {
+		ui_file.rows = xcalloc(UI_FILE_ROWS, sizeof *ui_file.rows);
+		ui_file.order = xcalloc(UI_FILE_ROWS, sizeof *ui_file.order);
+	}
+	if (b->procs == NULL || secs <= 0)
+		return;
+	ui_pane_file_clear();
+	ui_file.secs = secs;
+	n = proc_top_files(b->procs, ui_file_keys[ui_file.sortcol], 0, top,
+	    UI_FILE_ROWS);
+	for (i = 0; i < n; i++) {
+		f = top[i];
+		r = &ui_file.rows[i];
+		proc_file_path(b->procs, f, path, sizeof path);
+		r->path = xstrdup(path);
+		r->first_ts = f->first_ts;
+		r->c = *proc_file_counts(b->procs, f, 0);
+		r->p50 = proc_file_lat(b->procs, f, 50);
+		r->p99 = proc_file_lat(b->procs, f, 99);
+		memcpy(r->pids, f->pids, sizeof r->pids);
+		r->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
+		r->pids_more = f->pids_more;
+	}
+	ui_file.nrows = n;
+	ui_pane_file_order(1);
+}
+
+/* ui_table callback: one cell of the files table. */
+static void
+ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
+    __unused void *arg)
+{
+	const struct ui_file_row *r = &ui_file.rows[ui_file.order[row]];
+	double			 s = ui_file.secs > 0 ? ui_file.secs : 1;
+	size_t			 off = 0;
+	unsigned		 i;
+
+	switch (col) {
+	case UI_FC_RMB:
+	case UI_FC_WMB:
+		ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s / 1e6);
+		break;
+	case UI_FC_P50:
+	case UI_FC_P99:
+		draw_fmt_lat(buf, len, col == UI_FC_P50 ? r->p50 : r->p99);
+		break;
+	case UI_FC_PIDS:
+		buf[0] = '\0';
+		for (i = 0; i < r->npids && off + 12 < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%u",
+			    i > 0 ? "," : "", r->pids[i]);
+		if (r->pids_more && off + 2 < len)
+			snprintf(buf + off, len - off, "+");
+		break;
+	case UI_FC_PATH:
+		snprintf(buf, len, "%s", r->path);
+		break;
+	default:
+		ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s);
+		break;
+	}
+}
+
+/* Draw the files pane. */
+static void
+ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+{
+	if (ui_file.rows == NULL)
+		return;
+	ui_pane_file_order(0);
+	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.norder, ui_file.sel,
+	    &ui_file.top, ui_file.sortcol, ui_file.invert, ui_pane_file_cell,
+	    NULL);
+	if (ui_file.norder == 0)
+		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
+		    THEME_MAIN_BG, b->procs == NULL ?
+		    "per-file accounting is not enabled in this build" :
+		    ui_file.nrows > 0 ? "no file matches the filter" :
+		    "no file I/O in the last interval (file events need VFS tracing)");
+}
+
+/* Remember the selected file's path. */
+static void
+ui_pane_file_remember(void)
+{
+	free(ui_file.sel_path);
+	ui_file.sel_path = NULL;
+	if (ui_file.sel < ui_file.norder)
+		ui_file.sel_path = xstrdup(ui_file.rows[ui_file.order[ui_file.sel]].path);
+}
+
+/* Keys of the files pane: move and sort. */
+static int
+ui_pane_file_key(__unused struct blktop *b, enum ui_action a)
+{
+	unsigned	 page = 10;
+
+	switch (a) {
+	case UI_UP:
+		if (ui_file.sel > 0)
+			ui_file.sel--;
+		break;
+	case UI_DOWN:
+		if (ui_file.sel + 1 < ui_file.norder)
+			ui_file.sel++;
+		break;
+	case UI_PAGE_UP:
+		ui_file.sel = ui_file.sel > page ? ui_file.sel - page : 0;
+		break;
+	case UI_PAGE_DOWN:
+		ui_file.sel += page;
+		if (ui_file.sel >= ui_file.norder)
+			ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
+		break;
+	case UI_HOME:
+		ui_file.sel = 0;
+		break;
+	case UI_END:
+		ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
+		break;
+	case UI_SORT_LEFT:
+		ui_file.sortcol = (ui_file.sortcol + UI_FC_MAX - 1) % UI_FC_MAX;
+		break;
+	case UI_SORT_RIGHT:
+		ui_file.sortcol = (ui_file.sortcol + 1) % UI_FC_MAX;
+		break;
+	case UI_SORT_INVERT:
+		ui_file.invert = !ui_file.invert;
+		break;
+	default:
+		return (0);
+	}
+	ui_pane_file_remember();
+	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
+		ui_pane_file_order(1);
+		ui_status("sorted by %s%s", ui_file_cols[ui_file.sortcol].name,
+		    ui_file.invert ? ", inverted" : "");
+	}
+	return (1);
+}
+
+/* A click selects a row. */
+static void
+ui_pane_file_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+    __unused int x)
+{
+	unsigned	 row;
+
+	if (y <= r->y)
+		return;
+	row = ui_file.top + (unsigned)(y - r->y - 1);
+	if (row >= ui_file.norder)
+		return;
+	ui_file.sel = row;
+	ui_pane_file_remember();
+}
+
+/* Free the snapshot. */
+static void
+ui_pane_file_free(void)
+{
+	ui_pane_file_clear();
+	free(ui_file.rows);
+	free(ui_file.order);
+	free(ui_file.sel_path);
+	memset(&ui_file, 0, sizeof ui_file);
+	ui_file.sortcol = UI_FC_RMB;
+}
+
+const struct pane_entry ui_pane_file = {
+	.name = "files",
+	.title = "Files",
+	.collect = ui_pane_file_collect,
+	.draw = ui_pane_file_draw,
+	.key = ui_pane_file_key,
+	.click = ui_pane_file_click,
+	.free = ui_pane_file_free,
+};

@@ -1,0 +1,509 @@
+/* ui-pane-proc.c: the processes pane: a top-like sortable table, and one process drilled into. */
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+#define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
+#define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */
+
+/* One process as it was over the last display interval. */
+struct ui_proc_row {
+	uint32_t		 id;
+	uint32_t		 tgid;
+	char			 comm[BLKTOP_COMM_LEN];
+	struct proc_counts	 c;
+	uint64_t		 blk_p50;
+	uint64_t		 blk_p99;
+	uint64_t		 vfs_p99;
+};
+
+/* One file of the drilled process. */
+struct ui_proc_file {
+	char			*path;
+	struct proc_counts	 c;
+};
+
+enum ui_proc_col {
+	UI_PC_PID, UI_PC_COMM, UI_PC_R, UI_PC_W, UI_PC_RMB, UI_PC_WMB,
+	UI_PC_P50, UI_PC_P99, UI_PC_CR, UI_PC_CW, UI_PC_VRMB, UI_PC_VWMB,
+	UI_PC_OPEN, UI_PC_VP99, UI_PC_MAX
+};
+
+/* The columns: block requests and device time first, then the system calls. */
+static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
+	[UI_PC_PID] = { "PID", 7, 0 },
+	[UI_PC_COMM] = { "COMMAND", 16, 1 },
+	[UI_PC_R] = { "r/s", 6, 0 },
+	[UI_PC_W] = { "w/s", 6, 0 },
+	[UI_PC_RMB] = { "rMB/s", 6, 0 },
+	[UI_PC_WMB] = { "wMB/s", 6, 0 },
+	[UI_PC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
+	[UI_PC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
+	[UI_PC_CR] = { "rcall/s", 7, 0 },
+	[UI_PC_CW] = { "wcall/s", 7, 0 },
+	[UI_PC_VRMB] = { "vrMB/s", 6, 0 },
+	[UI_PC_VWMB] = { "vwMB/s", 6, 0 },
+	[UI_PC_OPEN] = { "open/s", 6, 0 },
+	[UI_PC_VP99] = { "cp99", DRAW_LAT_WIDTH, 0 },
+};
+
+/* The proc_top key that picks the rows worth keeping for a sort column. */
+static const enum proc_key ui_proc_keys[UI_PC_MAX] = {
+	[UI_PC_PID] = PROC_KEY_LAT, [UI_PC_COMM] = PROC_KEY_LAT,
+	[UI_PC_R] = PROC_KEY_READ_IOS, [UI_PC_W] = PROC_KEY_WRITE_IOS,
+	[UI_PC_RMB] = PROC_KEY_READ_BYTES, [UI_PC_WMB] = PROC_KEY_WRITE_BYTES,
+	[UI_PC_P50] = PROC_KEY_LAT, [UI_PC_P99] = PROC_KEY_LAT,
+	[UI_PC_CR] = PROC_KEY_VFS_READS, [UI_PC_CW] = PROC_KEY_VFS_WRITES,
+	[UI_PC_VRMB] = PROC_KEY_VFS_READ_BYTES,
+	[UI_PC_VWMB] = PROC_KEY_VFS_WRITE_BYTES,
+	[UI_PC_OPEN] = PROC_KEY_OPENS, [UI_PC_VP99] = PROC_KEY_LAT,
+};
+
+/* The snapshot, the selection and the drill-down of the processes pane. */
+static struct {
+	struct ui_proc_row *rows;	/* the last interval, sorted */
+	unsigned	 nrows;
+	unsigned	*order;		/* rows passing the filter, in order */
+	unsigned	 norder;
+	double		 secs;
+	int		 sortcol;
+	int		 invert;
+	unsigned	 sel;
+	unsigned	 top;
+	uint32_t	 sel_id;	/* keeps the selection across intervals */
+
+	uint32_t	 drill;		/* tgid drilled into, 0 for none */
+	struct ui_proc_row drill_row;
+	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
+	unsigned	 hist_n;	/* intervals recorded */
+	uint64_t	*hcols;		/* columns for ui_heatmap */
+	struct ui_proc_file *files;
+	unsigned	 nfiles;
+	unsigned	 ftop;
+} ui_proc = { .sortcol = UI_PC_R };
+
+/* Value of a numeric column of a row, for sorting. */
+static double
+ui_pane_proc_value(const struct ui_proc_row *r, int col)
+{
+	const struct proc_counts *c = &r->c;
+
+	switch (col) {
+	case UI_PC_PID:		return (r->id);
+	case UI_PC_R:		return ((double)c->blk_ios[0]);
+	case UI_PC_W:		return ((double)c->blk_ios[1]);
+	case UI_PC_RMB:		return ((double)c->blk_bytes[0]);
+	case UI_PC_WMB:		return ((double)c->blk_bytes[1]);
+	case UI_PC_P50:		return ((double)r->blk_p50);
+	case UI_PC_P99:		return ((double)r->blk_p99);
+	case UI_PC_CR:		return ((double)c->vfs_calls[0]);
+	case UI_PC_CW:		return ((double)c->vfs_calls[1]);
+	case UI_PC_VRMB:	return ((double)c->vfs_bytes[0]);
+	case UI_PC_VWMB:	return ((double)c->vfs_bytes[1]);
+	case UI_PC_OPEN:	return ((double)(c->opens + c->open_fails));
+	case UI_PC_VP99:	return ((double)r->vfs_p99);
+	default:		return (0);
+	}
+}
+
+/* qsort comparison by the sort column: largest first, names A to Z, ties by id. */
+static int
+ui_pane_proc_cmp(const void *a, const void *b)
+{
+	const struct ui_proc_row *x = a, *y = b;
+	double			 vx, vy;
+	int			 r;
+
+	if (ui_proc.sortcol == UI_PC_COMM)
+		r = strcmp(x->comm, y->comm);
+	else {
+		vx = ui_pane_proc_value(x, ui_proc.sortcol);
+		vy = ui_pane_proc_value(y, ui_proc.sortcol);
+		r = vx > vy ? -1 : vx < vy ? 1 : 0;
+		if (ui_proc.sortcol == UI_PC_PID)
+			r = -r;
+	}
+	if (r == 0)
+		r = x->id < y->id ? -1 : x->id > y->id;
+	return (ui_proc.invert ? -r : r);
+}
+
+/* List the rows passing the filter, sorting them first if asked, keeping the selection. */
+static void
+ui_pane_proc_order(int sort)
+{
+	unsigned	 i;
+
+	if (sort)
+		qsort(ui_proc.rows, ui_proc.nrows, sizeof *ui_proc.rows,
+		    ui_pane_proc_cmp);
+	ui_proc.norder = 0;
+	for (i = 0; i < ui_proc.nrows; i++) {
+		if (!ui_filter_match(ui_proc.rows[i].comm))
+			continue;
+		if (ui_proc.rows[i].id == ui_proc.sel_id)
+			ui_proc.sel = ui_proc.norder;
+		ui_proc.order[ui_proc.norder++] = i;
+	}
+	if (ui_proc.sel >= ui_proc.norder)
+		ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
+}
+
+/* Remember the files of the drilled process over the interval. */
+static void
+ui_pane_proc_collect_files(struct blktop *b)
+{
+	static const struct file_entry *top[UI_PROC_ROWS];
+	const struct file_entry	*f;
+	char			 path[VFS_PATH_MAX];
+	unsigned		 n, i, j;
+
+	for (i = 0; i < ui_proc.nfiles; i++)
+		free(ui_proc.files[i].path);
+	ui_proc.nfiles = 0;
+	n = proc_top_files(b->procs, PROC_KEY_LAT, 0, top, UI_PROC_ROWS);
+	for (i = 0; i < n; i++) {
+		f = top[i];
+		for (j = 0; j < f->npids && f->pids[j] != ui_proc.drill; j++)
+			;
+		if (j == f->npids)
+			continue;
+		proc_file_path(b->procs, f, path, sizeof path);
+		ui_proc.files[ui_proc.nfiles].path = xstrdup(path);
+		ui_proc.files[ui_proc.nfiles].c = *proc_file_counts(b->procs, f, 0);
+		ui_proc.nfiles++;
+	}
+}
+
+/* End of a display interval: copy the busiest processes out of the table. */
+static void
+ui_pane_proc_collect(struct blktop *b, double secs)
+{
+	static const struct proc_entry *top[UI_PROC_ROWS];
+	const struct proc_entry	*p;
+	struct ui_proc_row	*r;
+	uint64_t		*h;
+	unsigned		 n, i, k;
+	int			 found = 0;
+
+	if (ui_proc.rows == NULL) {
+		ui_proc.rows = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.rows);
+		ui_proc.order = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.order);
+		ui_proc.files = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.files);
+	}
+	if (b->procs == NULL || secs <= 0)
+		return;
+	ui_proc.secs = secs;
+	n = proc_top(b->procs, ui_proc_keys[ui_proc.sortcol], 0, top,
+	    UI_PROC_ROWS);
+	for (i = 0; i < n; i++) {
+		p = top[i];
+		r = &ui_proc.rows[i];
+		r->id = p->id;
+		r->tgid = p->tgid;
+		memcpy(r->comm, p->comm, sizeof r->comm);
+		r->comm[sizeof r->comm - 1] = '\0';
+		r->c = *proc_entry_counts(b->procs, p, 0);
+		r->blk_p50 = proc_entry_lat(b->procs, p, 1, 50);
+		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
+		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
+		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
+			ui_proc.drill_row = *r;
+			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
+			for (k = 0; k < HIST_NBUCKETS; k++)
+				h[k] = p->blk_lat[k];
+			found = 1;
+		}
+	}
+	ui_proc.nrows = n;
+	if (ui_proc.drill != 0) {
+		if (!found) {
+			memset(&ui_proc.drill_row.c, 0, sizeof ui_proc.drill_row.c);
+			memset(ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY], 0,
+			    sizeof *ui_proc.hist);
+		}
+		ui_proc.hist_n++;
+		ui_pane_proc_collect_files(b);
+	}
+	ui_pane_proc_order(1);
+}
+
+/* Format one cell of a process row. */
+static void
+ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
+    size_t len)
+{
+	const struct proc_counts *c = &r->c;
+	double			 s = ui_proc.secs > 0 ? ui_proc.secs : 1;
+
+	switch (col) {
+	case UI_PC_PID:
+		snprintf(buf, len, "%u", r->id);
+		break;
+	case UI_PC_COMM:
+		draw_path(buf, len, r->comm, BLKTOP_COMM_LEN, 0);
+		break;
+	case UI_PC_P50:
+		draw_fmt_lat(buf, len, r->blk_p50);
+		break;
+	case UI_PC_P99:
+		draw_fmt_lat(buf, len, r->blk_p99);
+		break;
+	case UI_PC_VP99:
+		draw_fmt_lat(buf, len, r->vfs_p99);
+		break;
+	case UI_PC_RMB:
+	case UI_PC_WMB:
+	case UI_PC_VRMB:
+	case UI_PC_VWMB:
+		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s /
+		    1e6);
+		break;
+	default:
+		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s);
+		break;
+	}
+	(void)c;
+}
+
+/* ui_table callback for the process table. */
+static void
+ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len,
+    __unused void *arg)
+{
+	ui_pane_proc_fmt(&ui_proc.rows[ui_proc.order[row]], col, buf, len);
+}
+
+/* The drilled process's files: path and its rates. */
+static const struct ui_col ui_proc_file_cols[] = {
+	{ "rcall/s", 7, 0 }, { "wcall/s", 7, 0 }, { "rMB/s", 6, 0 },
+	{ "wMB/s", 6, 0 }, { "open/s", 6, 0 }, { "FILE", 0, 1 },
+};
+
+/* ui_table callback for the drilled process's files. */
+static void
+ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
+    __unused void *arg)
+{
+	const struct ui_proc_file *f = &ui_proc.files[row];
+	double			 s = ui_proc.secs > 0 ? ui_proc.secs : 1;
+
+	switch (col) {
+	case 0:
+	case 1:
+		ui_layout_rate(buf, len, (double)f->c.vfs_calls[col] / s);
+		break;
+	case 2:
+	case 3:
+		ui_layout_rate(buf, len, (double)f->c.vfs_bytes[col - 2] / s / 1e6);
+		break;
+	case 4:
+		ui_layout_rate(buf, len, (double)(f->c.opens + f->c.open_fails) / s);
+		break;
+	default:
+		snprintf(buf, len, "%s", f->path);
+		break;
+	}
+}
+
+/* One process in detail: its numbers, device latency heatmap (one column per interval) and files. */
+static void
+ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
+{
+	struct ui_rect	 fr;
+	unsigned	 ncols, heat, c, n, k;
+	uint64_t	 age;
+	char		 line[512], f[UI_PC_MAX][24];
+	int		 cols;
+
+	for (c = 0; c < UI_PC_MAX; c++)
+		ui_pane_proc_fmt(&ui_proc.drill_row, c, f[c], sizeof f[c]);
+	snprintf(line, sizeof line, "PID %u %s  r/s %s w/s %s rMB/s %s wMB/s %s "
+	    "p50 %s p99 %s  calls r/s %s w/s %s  (Esc back)", ui_proc.drill,
+	    f[UI_PC_COMM], f[UI_PC_R], f[UI_PC_W], f[UI_PC_RMB], f[UI_PC_WMB],
+	    f[UI_PC_P50], f[UI_PC_P99], f[UI_PC_CR], f[UI_PC_CW]);
+	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
+	cols = r->w - DRAW_LABEL_WIDTH - 1;
+	heat = (unsigned)(r->h - 1) / 2;
+	if (heat > 16)
+		heat = 16;
+	if (cols > 0 && heat > 0) {
+		ncols = (unsigned)cols;
+		ui_proc.hcols = xreallocarray(ui_proc.hcols, ncols,
+		    HIST_NBUCKETS * sizeof *ui_proc.hcols);
+		memset(ui_proc.hcols, 0, (size_t)ncols * HIST_NBUCKETS *
+		    sizeof *ui_proc.hcols);
+		n = ui_proc.hist_n;
+		for (c = 0; c < ncols; c++) {
+			age = ncols - 1 - c;
+			if (age >= n || age >= UI_PROC_HISTORY)
+				continue;
+			for (k = 0; k < HIST_NBUCKETS; k++)
+				ui_proc.hcols[(size_t)c * HIST_NBUCKETS + k] =
+				    ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY][k];
+		}
+		ui_heatmap(win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
+	}
+	fr = *r;
+	fr.y = r->y + 1 + (int)heat;
+	fr.h = r->h - 1 - (int)heat;
+	if (ui_proc.nfiles == 0) {
+		ui_text(win, fr.y, fr.x, THEME_INACTIVE_FG, THEME_MAIN_BG,
+		    "no file activity of this process in the last interval");
+		return;
+	}
+	ui_table(win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols),
+	    ui_proc.nfiles, (unsigned)-1, &ui_proc.ftop, -1, 0,
+	    ui_pane_proc_file_cell, NULL);
+}
+
+/* Draw the processes pane. */
+static void
+ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+{
+	if (ui_proc.drill != 0) {
+		ui_pane_proc_draw_drill(win, r);
+		return;
+	}
+	if (ui_proc.rows == NULL)
+		return;
+	ui_pane_proc_order(0);
+	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.norder, ui_proc.sel,
+	    &ui_proc.top, ui_proc.sortcol, ui_proc.invert, ui_pane_proc_cell,
+	    NULL);
+	if (ui_proc.norder == 0)
+		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
+		    THEME_MAIN_BG, b->procs == NULL ?
+		    "per-process accounting is not enabled in this build" :
+		    ui_proc.nrows > 0 ? "no process matches the filter" :
+		    "no process did I/O in the last interval");
+}
+
+/* Start following one process. */
+static void
+ui_pane_proc_drill(uint32_t id)
+{
+	if (ui_proc.hist == NULL)
+		ui_proc.hist = xcalloc(UI_PROC_HISTORY, sizeof *ui_proc.hist);
+	memset(ui_proc.hist, 0, UI_PROC_HISTORY * sizeof *ui_proc.hist);
+	ui_proc.hist_n = 0;
+	ui_proc.nfiles = 0;
+	ui_proc.drill = id;
+	memset(&ui_proc.drill_row, 0, sizeof ui_proc.drill_row);
+	if (ui_proc.sel < ui_proc.norder)
+		ui_proc.drill_row = ui_proc.rows[ui_proc.order[ui_proc.sel]];
+	ui_status("following PID %u; its heatmap fills one column per interval",
+	    id);
+}
+
+/* Keys of the processes pane: move, sort, drill down and back. */
+static int
+ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
+{
+	unsigned	 page = 10, i;
+
+	if (ui_proc.drill != 0) {
+		if (a != UI_BACK)
+			return (a == UI_ENTER);
+		ui_proc.drill = 0;
+		for (i = 0; i < ui_proc.nfiles; i++)
+			free(ui_proc.files[i].path);
+		ui_proc.nfiles = 0;
+		return (1);
+	}
+	switch (a) {
+	case UI_UP:
+		if (ui_proc.sel > 0)
+			ui_proc.sel--;
+		break;
+	case UI_DOWN:
+		if (ui_proc.sel + 1 < ui_proc.norder)
+			ui_proc.sel++;
+		break;
+	case UI_PAGE_UP:
+		ui_proc.sel = ui_proc.sel > page ? ui_proc.sel - page : 0;
+		break;
+	case UI_PAGE_DOWN:
+		ui_proc.sel += page;
+		if (ui_proc.sel >= ui_proc.norder)
+			ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
+		break;
+	case UI_HOME:
+		ui_proc.sel = 0;
+		break;
+	case UI_END:
+		ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
+		break;
+	case UI_SORT_LEFT:
+		ui_proc.sortcol = (ui_proc.sortcol + UI_PC_MAX - 1) % UI_PC_MAX;
+		break;
+	case UI_SORT_RIGHT:
+		ui_proc.sortcol = (ui_proc.sortcol + 1) % UI_PC_MAX;
+		break;
+	case UI_SORT_INVERT:
+		ui_proc.invert = !ui_proc.invert;
+		break;
+	case UI_ENTER:
+		if (ui_proc.sel < ui_proc.norder)
+			ui_pane_proc_drill(ui_proc.rows[ui_proc.order[ui_proc.sel]].id);
+		return (1);
+	default:
+		return (0);
+	}
+	if (ui_proc.sel < ui_proc.norder)
+		ui_proc.sel_id = ui_proc.rows[ui_proc.order[ui_proc.sel]].id;
+	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
+		ui_pane_proc_order(1);
+		ui_status("sorted by %s%s", ui_proc_cols[ui_proc.sortcol].name,
+		    ui_proc.invert ? ", inverted" : "");
+	}
+	return (1);
+}
+
+/* A click selects a row; a click on the selected row drills down. */
+static void
+ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+    __unused int x)
+{
+	unsigned	 row;
+
+	if (ui_proc.drill != 0 || y <= r->y)
+		return;
+	row = ui_proc.top + (unsigned)(y - r->y - 1);
+	if (row >= ui_proc.norder)
+		return;
+	if (row == ui_proc.sel)
+		ui_pane_proc_drill(ui_proc.rows[ui_proc.order[row]].id);
+	ui_proc.sel = row;
+	ui_proc.sel_id = ui_proc.rows[ui_proc.order[row]].id;
+}
+
+/* Free the snapshot. */
+static void
+ui_pane_proc_free(void)
+{
+	unsigned	 i;
+
+	for (i = 0; i < ui_proc.nfiles; i++)
+		free(ui_proc.files[i].path);
+	free(ui_proc.rows);
+	free(ui_proc.order);
+	free(ui_proc.files);
+	free(ui_proc.hist);
+	free(ui_proc.hcols);
+	memset(&ui_proc, 0, sizeof ui_proc);
+	ui_proc.sortcol = UI_PC_R;
+}
+
+const struct pane_entry ui_pane_proc = {
+	.name = "processes",
+	.title = "Processes",
+	.collect = ui_pane_proc_collect,
+	.draw = ui_pane_proc_draw,
+	.key = ui_pane_proc_key,
+	.click = ui_pane_proc_click,
+	.free = ui_pane_proc_free,
+};
