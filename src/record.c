@@ -1,0 +1,454 @@
+/* record.c: recording the event stream to a capture file, with a flight recorder and a trigger. */
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blktop.h"
+
+#define RECORD_FLIGHT_DEFAULT	30		/* seconds kept before an `r` */
+#define RECORD_FLIGHT_BYTES	(64u << 20)	/* most memory the flight recorder takes */
+#define RECORD_FLUSH_SECS	1
+#define RECORD_NAME_TRIES	100
+
+static struct {
+	struct capture		*w;		/* NULL when not recording */
+	struct capture_flight	*fl;		/* NULL when off or while recording */
+	unsigned		 flight_secs;
+	char			*path;
+	char			*error;		/* what stopped the last recording */
+	struct event		*flush_ev;
+	double			 trigger_ms;	/* 0: no trigger */
+	int			 trigger_all;	/* any device, else trigger_dev */
+	uint32_t		 trigger_dev;
+	int			 trigger_armed;
+	char			 status[PATH_MAX + 64];
+} record;
+
+/* Whether a record is whole for its type, as stream_event checks it. */
+static int
+record_whole(const void *rec, size_t len)
+{
+	uint32_t	 type;
+
+	memcpy(&type, rec, sizeof type);
+	switch (type) {
+	case EV_BLOCK:
+		return (len >= sizeof(struct ev_block));
+	case EV_TICK:
+		return (len >= sizeof(struct ev_tick));
+	case EV_LOST:
+		return (len >= sizeof(struct ev_lost));
+	case EV_OPEN:
+		return (len >= sizeof(struct ev_open));
+	case EV_RW:
+		return (len >= sizeof(struct ev_rw));
+	default:
+		return (1);
+	}
+}
+
+/* A new flight recorder, if there is to be one. */
+static void
+record_flight_start(void)
+{
+	if (record.fl == NULL && record.flight_secs != 0)
+		record.fl = capture_flight_init(record.flight_secs,
+		    RECORD_FLIGHT_BYTES);
+}
+
+/* Add one whole disk named in sysfs to a header's device table. */
+static void
+record_add_dev(struct capture_header *hdr, uint32_t dev, const char *name)
+{
+	unsigned	 i;
+
+	if (dev == 0 || strlen(name) >= DEVNAME_MAX || hdr->ndevs >= 4096)
+		return;
+	for (i = 0; i < hdr->ndevs; i++) {
+		if (hdr->devs[i].dev == dev)
+			return;
+	}
+	hdr->devs = xreallocarray(hdr->devs, hdr->ndevs + 1, sizeof *hdr->devs);
+	hdr->devs[hdr->ndevs].dev = dev;
+	snprintf(hdr->devs[hdr->ndevs].name, DEVNAME_MAX, "%s", name);
+	hdr->ndevs++;
+}
+
+/* Every whole disk of /sys/class/block (partitions have a "partition" file). */
+static void
+record_sysfs_devs(struct capture_header *hdr)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[PATH_MAX], line[64];
+	unsigned	 ma, mi;
+	FILE		*f;
+
+	if ((d = opendir("/sys/class/block")) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/class/block/%s/partition",
+		    de->d_name);
+		if (access(path, F_OK) == 0)
+			continue;
+		snprintf(path, sizeof path, "/sys/class/block/%s/dev", de->d_name);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		if (fgets(line, sizeof line, f) != NULL &&
+		    sscanf(line, "%u:%u", &ma, &mi) == 2)
+			record_add_dev(hdr, DEV_MKDEV(ma, mi), de->d_name);
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/* The header of a new capture: who, where, how, the clock and the devices. */
+static void
+record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
+{
+	struct utsname	 u;
+	char		 plan[1024];
+	size_t		 len;
+	unsigned	 i;
+
+	memset(hdr, 0, sizeof *hdr);
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof u);
+	hdr->version = xstrdup(PACKAGE_VERSION);
+	hdr->host = xstrdup(u.nodename);
+	hdr->kernel = xstrdup(u.release);
+	/* The interval and the filter ride in the plan: replay restores them. */
+	len = (size_t)snprintf(plan, sizeof plan, "%s -d %g",
+	    b->plan_text[0] != '\0' ? b->plan_text : "-", b->interval);
+	for (i = 0; i < b->ndevs && len < sizeof plan - 32; i++)
+		len += (size_t)snprintf(plan + len, sizeof plan - len, "%s%u:%u",
+		    i == 0 ? " -D " : ",", DEV_MAJOR(b->devs[i]),
+		    DEV_MINOR(b->devs[i]));
+	hdr->plan = xstrdup(plan);
+	hdr->clock_offset = b->mono_to_wall;
+	hdr->created = created;
+	for (i = 0; i < b->win.ndevs; i++)
+		record_add_dev(hdr, b->win.devs[i]->dev,
+		    device_name(b->win.devs[i]->dev));
+	if (b->replay_path == NULL)
+		record_sysfs_devs(hdr);
+}
+
+/* Free what record_header allocated. */
+static void
+record_header_free(struct capture_header *hdr)
+{
+	free(hdr->version);
+	free(hdr->host);
+	free(hdr->kernel);
+	free(hdr->plan);
+	free(hdr->devs);
+}
+
+/* The default file name: blktop-HOST-YYYYmmdd-HHMMSS.blkcap, -N added if taken. */
+static char *
+record_default_name(const char *dir, int n)
+{
+	struct utsname	 u;
+	struct tm	 tm;
+	time_t		 t = time(NULL);
+	char		 when[32], host[65], *path, *s;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
+	snprintf(host, sizeof host, "%s", uname(&u) == 0 ? u.nodename : "host");
+	for (s = host; *s != '\0'; s++) {
+		if (*s == '/')
+			*s = '_';
+	}
+	if (n == 0)
+		xasprintf(&path, "%s/blktop-%s-%s.blkcap", dir, host, when);
+	else
+		xasprintf(&path, "%s/blktop-%s-%s-%d.blkcap", dir, host, when, n);
+	return (path);
+}
+
+/* Start writing to path (NULL: a default name); on error *msg says why. */
+static int
+record_start(struct blktop *b, const char *path, uint64_t created, char **msg)
+{
+	struct capture_header	 hdr;
+	const char		*dir = b->record_dir != NULL ? b->record_dir : ".";
+	char			*err = NULL, *name;
+	int			 n;
+
+	record_header(b, &hdr, created);
+	for (n = 0; n < RECORD_NAME_TRIES; n++) {
+		name = path != NULL ? xstrdup(path) : record_default_name(dir, n);
+		free(err);
+		err = NULL;
+		if (record.fl != NULL)
+			record.w = capture_create_from_flight(name, &hdr, record.fl, &err);
+		else
+			record.w = capture_create(name, &hdr, &err);
+		if (record.w != NULL || path != NULL || strstr(err, strerror(EEXIST)) == NULL)
+			break;
+		free(name);
+	}
+	record_header_free(&hdr);
+	if (record.w == NULL) {
+		xasprintf(msg, "cannot record: %s", err);
+		free(err);
+		if (n < RECORD_NAME_TRIES)
+			free(name);
+		return (-1);
+	}
+	free(err);
+	if (record.fl != NULL) {
+		capture_flight_free(record.fl);
+		record.fl = NULL;
+	}
+	free(record.path);
+	record.path = name;
+	free(record.error);
+	record.error = NULL;
+	xasprintf(msg, "recording to %s", name);
+	return (0);
+}
+
+/* Close the file; nonzero if writing it failed at any point. */
+static int
+record_stop(void)
+{
+	int	 rv;
+
+	if (record.w == NULL)
+		return (0);
+	rv = capture_close(record.w);
+	record.w = NULL;
+	record_flight_start();
+	return (rv);
+}
+
+/* A write failed (disk full...): stop, keep the file (it replays), say so. */
+static void
+record_failed(struct blktop *b)
+{
+	free(record.error);
+	xasprintf(&record.error, "recording stopped: %s",
+	    capture_error(record.w) != NULL ? capture_error(record.w) : "write error");
+	record_stop();
+	if (b->batch)
+		log_warnx("%s", record.error);
+	else
+		ui_status("%s", record.error);
+}
+
+/* Once a second: what is buffered goes to the file. */
+static void
+record_flush_cb(__unused int fd, __unused short what, void *arg)
+{
+	struct blktop	*b = arg;
+
+	if (record.w != NULL && capture_flush(record.w) != 0)
+		record_failed(b);
+}
+
+/* Parse --trigger-p99 MS[:DEVICE]; exits on a bad one. */
+static void
+record_parse_trigger(struct blktop *b)
+{
+	char	*s = xstrdup(b->trigger), *colon, *end, *err;
+	double	 ms;
+
+	if ((colon = strchr(s, ':')) != NULL)
+		*colon++ = '\0';
+	errno = 0;
+	ms = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(ms > 0) || ms > 1e7) {
+		fprintf(stderr, "%s: --trigger-p99: '%s' is not MS[:DEVICE] with "
+		    "MS a number of milliseconds\n", log_prog, b->trigger);
+		exit(2);
+	}
+	record.trigger_ms = ms;
+	record.trigger_all = colon == NULL;
+	if (colon != NULL) {
+		if (replay_device(colon, &record.trigger_dev, &err) != 0) {
+			fprintf(stderr, "%s: --trigger-p99: %s\n", log_prog, err);
+			exit(2);
+		}
+	}
+	record.trigger_armed = 1;
+	free(s);
+}
+
+/*
+ * Set up recording once the source runs and the windows are open: the flush
+ * timer, the flight recorder, the trigger, and -w (which records from here).
+ * A file that cannot be created is a one-line error, exit 1.
+ */
+void
+record_init(struct blktop *b)
+{
+	struct timeval	 tv = { RECORD_FLUSH_SECS, 0 };
+	char		*msg;
+
+	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
+	if (b->flight_secs < 0)
+		b->flight_secs = b->batch && b->trigger == NULL ? 0 :
+		    RECORD_FLIGHT_DEFAULT;
+	record.flight_secs = (unsigned)b->flight_secs;
+	if (b->trigger != NULL)
+		record_parse_trigger(b);
+	if (b->record_path != NULL) {
+		if (record_start(b, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
+		    b->mono_to_wall), &msg) != 0)
+			fatalx("%s", msg);
+		free(msg);
+	} else
+		record_flight_start();
+	if (b->base != NULL) {
+		record.flush_ev = event_new(b->base, -1, EV_PERSIST, record_flush_cb, b);
+		event_add(record.flush_ev, &tv);
+	}
+}
+
+/* Every record the windows take: into the file, or the flight recorder. */
+void
+record_event(__unused struct blktop *b, const void *rec, size_t len)
+{
+	if (record.w != NULL) {
+		if (record_whole(rec, len) && capture_add(record.w, rec, len) != 0)
+			record_failed(b);
+	} else if (record.fl != NULL && record_whole(rec, len))
+		capture_flight_add(record.fl, rec, len);
+}
+
+/* The p99 read or write latency over the last tick above the trigger, in ms; 0 if not. */
+static double
+record_trigger_check(struct blktop *b, uint32_t *devp, const char **opp)
+{
+	struct sum		 s;
+	const struct devwin	*dw;
+	unsigned		 i, o;
+	double			 p99;
+
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!record.trigger_all && dw->dev != record.trigger_dev)
+			continue;
+		windows_sum(&b->win, dw, 1, 1, &s);
+		for (o = OPC_READ; o <= OPC_WRITE; o++) {
+			p99 = hist_percentile(s.op[o].lat, s.op[o].ios, 99) / 1e6;
+			if (p99 > record.trigger_ms) {
+				*devp = dw->dev;
+				*opp = o == OPC_READ ? "read" : "write";
+				return (p99);
+			}
+		}
+	}
+	return (0);
+}
+
+/* A tick closed: seal the flight recorder's chunk, and see whether the trigger fires. */
+void
+record_tick(struct blktop *b, uint64_t ts)
+{
+	uint32_t	 dev;
+	const char	*op;
+	double		 p99;
+	char		*msg;
+
+	if (record.fl != NULL)
+		capture_flight_tick(record.fl, ts);
+	if (record.trigger_ms == 0)
+		return;
+	p99 = record_trigger_check(b, &dev, &op);
+	if (p99 == 0 || record.w != NULL) {
+		if (p99 == 0 && record.w == NULL)
+			record.trigger_armed = 1;
+		return;
+	}
+	if (!record.trigger_armed)
+		return;
+	record.trigger_armed = 0;
+	if (record_start(b, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
+	    &msg) != 0) {
+		free(record.error);
+		record.error = msg;
+		if (b->batch)
+			log_warnx("trigger: %s", msg);
+		else
+			ui_status("trigger: %s", msg);
+		return;
+	}
+	if (b->batch)
+		log_warnx("trigger: %s %s p99 %.1f ms > %g ms: %s",
+		    device_name(dev), op, p99, record.trigger_ms, msg);
+	else
+		ui_status("trigger: %s %s p99 %.1f ms > %g ms: %s",
+		    device_name(dev), op, p99, record.trigger_ms, msg);
+	free(msg);
+}
+
+/*
+ * The `r` key: start recording (with the flight recorder's last seconds) or
+ * stop. *msg is a line for the status bar; -1 if recording could not start.
+ */
+int
+record_toggle(struct blktop *b, char **msg)
+{
+	uint64_t	 recs, chunks, bytes;
+	int		 failed;
+
+	if (record.w == NULL)
+		return (record_start(b, NULL, (uint64_t)((int64_t)b->win.tick_start +
+		    b->mono_to_wall), msg));
+	capture_writer_stats(record.w, &recs, &chunks, &bytes);
+	failed = record_stop();
+	if (failed)
+		xasprintf(msg, "recording stopped with an error: %s", record.path);
+	else
+		xasprintf(msg, "recorded %" PRIu64 " events to %s", recs,
+		    record.path);
+	return (0);
+}
+
+/* For the header: "FILE 12.3M" while recording, the error that stopped it, or NULL. */
+const char *
+record_status(__unused const struct blktop *b)
+{
+	uint64_t	 recs, chunks, bytes;
+
+	if (record.w != NULL) {
+		capture_writer_stats(record.w, &recs, &chunks, &bytes);
+		snprintf(record.status, sizeof record.status, "%s %.1fM",
+		    record.path, (double)bytes / 1048576.0);
+		return (record.status);
+	}
+	return (record.error);
+}
+
+/* At exit: flush and close the file (SIGINT, SIGTERM, SIGHUP end the loop first). */
+void
+record_free(__unused struct blktop *b)
+{
+	if (record.flush_ev != NULL)
+		event_free(record.flush_ev);
+	record.flush_ev = NULL;
+	if (record.w != NULL && record_stop() != 0)
+		log_warnx("recording to %s failed", record.path);
+	if (record.fl != NULL)
+		capture_flight_free(record.fl);
+	record.fl = NULL;
+	free(record.path);
+	free(record.error);
+	memset(&record, 0, sizeof record);
+}

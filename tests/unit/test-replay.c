@@ -1,0 +1,124 @@
+/* test-replay.c: the replay controls the UI calls (step, seek, rewind, status) and a record/replay round trip. */
+
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+#include "check.h"
+
+struct blktop bt;
+
+#define T0	(1000 * NSEC_PER_SEC)	/* stream time the fake recording begins */
+#define NTICK	10
+#define PER	100			/* requests per tick */
+#define OFFSET	((int64_t)1700000000 * (int64_t)NSEC_PER_SEC)
+
+/* A capture of NTICK one-second ticks of PER requests each on 7:3. */
+static void
+make_capture(const char *path)
+{
+	struct capture_header	 hdr = { 0 };
+	struct capture_dev	 dev = { DEV_MKDEV(7, 3), "loop3" };
+	struct capture		*w;
+	struct ev_block		 e;
+	struct ev_tick		 t = { .type = EV_TICK };
+	char			*err;
+	unsigned		 i, j;
+
+	hdr.version = "test";
+	hdr.host = "h";
+	hdr.kernel = "k";
+	hdr.plan = "tp_btf:io_start -d 1";
+	hdr.clock_offset = OFFSET;
+	hdr.created = (uint64_t)((int64_t)T0 + OFFSET);
+	hdr.ndevs = 1;
+	hdr.devs = &dev;
+	unlink(path);
+	if ((w = capture_create(path, &hdr, &err)) == NULL) {
+		printf("FAIL: create %s: %s\n", path, err);
+		exit(1);
+	}
+	for (i = 0; i < NTICK; i++) {
+		for (j = 0; j < PER; j++) {
+			memset(&e, 0, sizeof e);
+			e.type = EV_BLOCK;
+			e.dev = DEV_MKDEV(7, 3);
+			e.ts_done = T0 + i * NSEC_PER_SEC + (j + 1) * 1000000;
+			e.ts_issue = e.ts_done - 100000;
+			e.ts_start = e.ts_issue - 1000;
+			e.bytes = 4096;
+			e.op = j % 2;
+			e.sector = j * 8;
+			e.inflight = 1;
+			capture_add(w, &e, sizeof e);
+		}
+		t.ts = T0 + (i + 1) * NSEC_PER_SEC;
+		capture_add(w, &t, sizeof t);
+	}
+	CHECK("capture written", capture_close(w) == 0);
+}
+
+int
+main(void)
+{
+	struct blktop			*b = &bt;
+	const struct replay_status	*st;
+	char				 path[] = "/tmp/test-replay-XXXXXX";
+	char				*err;
+	int				 fd;
+
+	if ((fd = mkstemp(path)) == -1)
+		return (1);
+	close(fd);
+	make_capture(path);
+
+	b->replay_path = path;
+	b->interval = 1;
+	b->tick_ns = NSEC_PER_SEC;
+	b->ticks_per_report = 1;
+	b->nticks = 600;
+	b->speed = 1;
+	b->flight_secs = 0;
+	b->out = stdout;
+	b->base = event_base_new();
+	b->src = &source_replay;
+	CHECK("replay starts", source_replay.start(b, &err) == 0);
+	CHECK("clock from the header", b->mono_to_wall == OFFSET);
+	CHECK("windows open when the recording began", b->win.tick_start == T0);
+	CHECK("device names from the header", strcmp(device_name(DEV_MKDEV(7, 3)), "loop3") == 0);
+
+	replay_pause();
+	st = replay_status();
+	CHECK("paused", st->paused && st->pos_ns == T0);
+	replay_step();
+	CHECK("step: one tick", b->win.nclosed == 1 && b->events == PER);
+	st = replay_status();
+	CHECK("status: wall clock of the position", st->wall_ns == (int64_t)(T0 + NSEC_PER_SEC) + OFFSET);
+	replay_seek(3);
+	CHECK("seek +3 s: four ticks", b->win.nclosed == 4 && b->events == 4 * PER);
+	replay_seek(-2);
+	CHECK("seek -2 s: rewound to two ticks", b->win.nclosed == 2 && b->events == 2 * PER);
+	CHECK("seek -2 s: the windows start again", b->win.devs[0]->dev == DEV_MKDEV(7, 3));
+	replay_seek_end();
+	st = replay_status();
+	CHECK("end: every tick", b->win.nclosed == NTICK && b->events == NTICK * PER && st->at_end);
+	replay_seek_start();
+	st = replay_status();
+	CHECK("start: nothing fed", b->win.nclosed == 0 && b->events == 0 && !st->at_end);
+	replay_seek(-10);
+	CHECK("seek before the start stays at the start", b->win.nclosed == 0);
+	replay_set_speed(100);
+	CHECK("speed clamped to 64", replay_status()->speed == REPLAY_SPEED_MAX);
+	replay_set_speed(0.01);
+	CHECK("speed clamped to 0.25", replay_status()->speed == REPLAY_SPEED_MIN);
+	replay_pause();
+	CHECK("resumed", !replay_status()->paused);
+
+	source_replay.stop(b);
+	windows_free(&b->win);
+	event_base_free(b->base);
+	unlink(path);
+	CHECK_EXIT();
+}
