@@ -25,6 +25,8 @@ batch_report(struct blktop *b, uint64_t ts_mono)
 	else
 		batch_print_text(b->out, b, ts_wall, b->ticks_since_report);
 	fflush(b->out);
+	if (b->procs != NULL)
+		proc_interval(b->procs);
 	b->ticks_since_report = 0;
 	b->lost_report = 0;
 	b->reports++;
@@ -44,6 +46,68 @@ static double
 batch_pct_us(const uint64_t *h, uint64_t n, double p)
 {
 	return (hist_percentile(h, n, p) / 1e3);
+}
+
+/* A command name as printable text (comm is 16 bytes from the kernel). */
+static void
+batch_comm(char *out, const char *comm)
+{
+	unsigned	 i;
+
+	for (i = 0; i < BLKTOP_COMM_LEN - 1 && comm[i] != '\0'; i++)
+		out[i] = (unsigned char)comm[i] < 0x20 || (unsigned char)comm[i] >= 0x7f ?
+		    '?' : comm[i];
+	out[i] = '\0';
+}
+
+/* The top processes and files of the interval, under the device table. */
+static void
+batch_text_tables(FILE *f, const struct blktop *b)
+{
+	const struct proc_entry	*pe[256];
+	const struct file_entry	*fe[256];
+	const struct proc_counts *c;
+	char			 comm[BLKTOP_COMM_LEN], path[4096], *p;
+	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
+
+	if (b->procs == NULL)
+		return;
+	n = proc_top(b->procs, (enum proc_key)b->sort_key, 0, pe, top);
+	if (n > 0)
+		fprintf(f, "\n%8s %-16s %10s %10s %7s %7s %10s %10s %8s %8s %6s %9s %9s\n",
+		    "PID", "COMM", "rd_bytes", "wr_bytes", "rd_ios", "wr_ios",
+		    "vfs_rd_B", "vfs_wr_B", "reads", "writes", "opens", "blk_p50", "blk_p99");
+	for (i = 0; i < n; i++) {
+		c = proc_entry_counts(b->procs, pe[i], 0);
+		batch_comm(comm, pe[i]->comm);
+		fprintf(f, "%8u %-16s %10llu %10llu %7llu %7llu %10llu %10llu %8llu %8llu %6llu %9.1f %9.1f\n",
+		    pe[i]->id, comm,
+		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
+		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->opens,
+		    (double)proc_entry_lat(b->procs, pe[i], 1, 50) / 1e3,
+		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3);
+	}
+	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
+	if (n > 0)
+		fprintf(f, "\n%6s %8s %8s %10s %10s %9s %9s  %s\n", "opens", "reads",
+		    "writes", "rd_bytes", "wr_bytes", "lat_p50", "lat_p99", "PATH");
+	for (i = 0; i < n; i++) {
+		c = proc_file_counts(b->procs, fe[i], 0);
+		proc_file_path(b->procs, fe[i], path, sizeof path);
+		for (p = path; *p != '\0'; p++) {
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		}
+		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %9.1f %9.1f  %s\n",
+		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
+		    (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
+		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3, path);
+	}
 }
 
 /* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */
@@ -84,6 +148,7 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    (double)s.wait_sum / 1e9 / secs, s.qd_max,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
 	}
+	batch_text_tables(f, b);
 	fputc('\n', f);
 }
 
@@ -160,6 +225,65 @@ batch_json_op(FILE *f, const struct sum_op *o, double secs)
 	fprintf(f, "]}");
 }
 
+/* The "processes" and "files" arrays: the top N of the interval by the sort key. */
+static void
+batch_json_tables(FILE *f, const struct blktop *b)
+{
+	const struct proc_entry	*pe[256];
+	const struct file_entry	*fe[256];
+	const struct proc_counts *c;
+	char			 comm[BLKTOP_COMM_LEN], path[4096];
+	unsigned		 n, i, k, top = b->top < 256 ? b->top : 256;
+
+	if (b->procs == NULL)
+		return;
+	n = proc_top(b->procs, (enum proc_key)b->sort_key, 0, pe, top);
+	fprintf(f, ",\"processes\":[");
+	for (i = 0; i < n; i++) {
+		c = proc_entry_counts(b->procs, pe[i], 0);
+		batch_comm(comm, pe[i]->comm);
+		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
+		    pe[i]->id, pe[i]->tgid);
+		batch_json_string(f, comm);
+		fprintf(f, ",\"cgroup\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
+		    "\"read_ios\":%llu,\"write_ios\":%llu,\"vfs_read_bytes\":%llu,"
+		    "\"vfs_write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
+		    "\"opens\":%llu,\"open_fails\":%llu,"
+		    "\"blk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f},"
+		    "\"vfs_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}}",
+		    (unsigned long long)pe[i]->cgroup,
+		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
+		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
+		    (double)proc_entry_lat(b->procs, pe[i], 1, 50) / 1e3,
+		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3,
+		    (double)proc_entry_lat(b->procs, pe[i], 0, 50) / 1e3,
+		    (double)proc_entry_lat(b->procs, pe[i], 0, 99) / 1e3);
+	}
+	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
+	fprintf(f, "],\"files\":[");
+	for (i = 0; i < n; i++) {
+		c = proc_file_counts(b->procs, fe[i], 0);
+		proc_file_path(b->procs, fe[i], path, sizeof path);
+		fprintf(f, "%s{\"path\":", i ? "," : "");
+		batch_json_string(f, path);
+		fprintf(f, ",\"pids\":[");
+		for (k = 0; k < fe[i]->npids && k < PROC_FILE_PIDS; k++)
+			fprintf(f, "%s%u", k ? "," : "", fe[i]->pids[k]);
+		fprintf(f, "],\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,"
+		    "\"writes\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
+		    "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f}}",
+		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
+		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3);
+	}
+	fprintf(f, "]");
+}
+
 /* One JSON object per interval, on one line. */
 void
 batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned nticks)
@@ -195,5 +319,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
 		first = 0;
 	}
-	fprintf(f, "]}\n");
+	fprintf(f, "]");
+	batch_json_tables(f, b);
+	fprintf(f, "}\n");
 }

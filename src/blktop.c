@@ -1,5 +1,7 @@
 /* blktop.c: options, the event loop, the tick timer and signals. */
 
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <errno.h>
 #include <event2/event.h>
 #include <getopt.h>
@@ -22,10 +24,33 @@ enum {
 	OPT_HOOKS,
 	OPT_HISTORY,
 	OPT_VERSION,
+	OPT_RECORD_DIR,
+	OPT_FLIGHT,
+	OPT_TRIGGER,
+	OPT_SPEED,
+	OPT_DUMP,
+	OPT_FORMAT,
+	OPT_CGROUP,
+	OPT_ALL_FILES,
+	OPT_NO_VFS,
+	OPT_THREADS,
+	OPT_TOP,
+	OPT_MAX_PROCS,
+	OPT_MAX_FILES,
 };
 
 static const struct option blktop_longopts[] = {
 	{ "batch",	no_argument,		NULL, 'b' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "comm",	required_argument,	NULL, 'c' },
+	{ "cgroup",	required_argument,	NULL, OPT_CGROUP },
+	{ "all-files",	no_argument,		NULL, OPT_ALL_FILES },
+	{ "no-vfs",	no_argument,		NULL, OPT_NO_VFS },
+	{ "threads",	no_argument,		NULL, OPT_THREADS },
+	{ "top",	required_argument,	NULL, OPT_TOP },
+	{ "sort",	required_argument,	NULL, 'o' },
+	{ "max-procs",	required_argument,	NULL, OPT_MAX_PROCS },
+	{ "max-files",	required_argument,	NULL, OPT_MAX_FILES },
 	{ "json",	no_argument,		NULL, 'J' },
 	{ "delay",	required_argument,	NULL, 'd' },
 	{ "iterations",	required_argument,	NULL, 'n' },
@@ -34,8 +59,17 @@ static const struct option blktop_longopts[] = {
 	{ "hooks",	required_argument,	NULL, OPT_HOOKS },
 	{ "history",	required_argument,	NULL, OPT_HISTORY },
 	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "theme",	required_argument,	NULL, 't' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, OPT_VERSION },
+	{ "read",	required_argument,	NULL, 'r' },
+	{ "write",	required_argument,	NULL, 'w' },
+	{ "record-dir",	required_argument,	NULL, OPT_RECORD_DIR },
+	{ "flight",	required_argument,	NULL, OPT_FLIGHT },
+	{ "trigger-p99", required_argument,	NULL, OPT_TRIGGER },
+	{ "speed",	required_argument,	NULL, OPT_SPEED },
+	{ "dump",	no_argument,		NULL, OPT_DUMP },
+	{ "format",	required_argument,	NULL, OPT_FORMAT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -44,8 +78,10 @@ static void
 blktop_usage(FILE *f)
 {
 	fprintf(f,
-"usage: blktop [-bJv] [-d SECS] [-n COUNT] [-D DEVICE]... [--hooks PLAN]\n"
+"usage: blktop [-bJv] [-d SECS] [-n COUNT] [-D DEVICE]... [-t THEME] [--hooks PLAN]\n"
 "              [--history SECS] [--probe] [--version]\n"
+"              [-r FILE [--speed X] [--dump [--format csv|jsonl]]] [-w FILE]\n"
+"              [--record-dir DIR] [--flight SECS] [--trigger-p99 MS[:DEVICE]]\n"
 "  -b, --batch        no UI: print one report per interval (like top -b)\n"
 "  -J, --json         batch reports as JSON Lines (implies -b)\n"
 "  -d, --delay SECS   report interval (default 1; fractions allowed)\n"
@@ -56,7 +92,28 @@ blktop_usage(FILE *f)
 "      --hooks PLAN   force hooks: ATTACH[:START], ATTACH tp_btf|raw_tp,\n"
 "                     START io_start|rq_insert|issue (also $BLKTOP_HOOKS)\n"
 "      --history SECS seconds of history kept per device (default 600)\n"
-"  -v, --verbose      libbpf's messages (twice: debug)\n");
+"  -t, --theme NAME   UI colours: a theme name or a theme file's path\n"
+"  -v, --verbose      libbpf's messages (twice: debug)\n"
+"  -r, --read FILE    replay a capture (or import a bpftrace text log); no privileges\n"
+"      --speed X      replay speed, 0.25 to 64, or max (UI default 1, batch max)\n"
+"      --dump         with -r: every event as a row on stdout\n"
+"      --format F     --dump rows as csv (default) or jsonl\n"
+"  -w, --write FILE   record every event to a new capture file from the start\n"
+"      --record-dir D where `r` and the trigger create captures (default .)\n"
+"      --flight SECS  keep the last SECS seconds for `r` (default 30, 0: off)\n"
+"      --trigger-p99 MS[:DEVICE]\n"
+"                     start recording when a read or write p99 over a tick passes MS\n"
+"  -p, --pid PID      processes and files of this process only (repeatable)\n"
+"  -c, --comm NAME    ... of processes with this command name (repeatable)\n"
+"      --cgroup PATH  ... of this cgroup v2 (absolute or under /sys/fs/cgroup)\n"
+"      --all-files    also pipes, sockets, ttys (default: files and block devices)\n"
+"      --no-vfs       trace block requests only, no opens, reads, writes\n"
+"      --threads      one row per thread instead of per process\n"
+"      --top N        rows of the process and file tables (default 10)\n"
+"  -o, --sort KEY     order of the tables: read_bytes write_bytes read_ios write_ios\n"
+"                     vfs_read_bytes vfs_write_bytes vfs_reads vfs_writes opens lat\n"
+"      --max-procs N  processes tracked at most (default 4096; least recent evicted)\n"
+"      --max-files N  files tracked at most (default 16384)\n");
 }
 
 /* Exit with a one-line message about a bad command line. */
@@ -71,6 +128,25 @@ blktop_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (blktop --help for usage)\n");
 	exit(2);
+}
+
+/* The id of a cgroup v2 directory (its inode number), absolute or under /sys/fs/cgroup. */
+static uint64_t
+blktop_parse_cgroup(const char *arg)
+{
+	char		 path[PATH_MAX];
+	struct stat	 st;
+	struct statfs	 sf;
+
+	if (*arg == '/' && strncmp(arg, "/sys/fs/cgroup", 14) == 0)
+		snprintf(path, sizeof path, "%s", arg);
+	else
+		snprintf(path, sizeof path, "/sys/fs/cgroup/%s", arg + (*arg == '/'));
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		blktop_usage_error("--cgroup: '%s' is not a cgroup directory (%s)", arg, path);
+	if (statfs(path, &sf) != 0 || sf.f_type != 0x63677270)	/* CGROUP2_SUPER_MAGIC */
+		blktop_usage_error("--cgroup: '%s' is not on a cgroup v2 file system", path);
+	return ((uint64_t)st.st_ino);
 }
 
 /* Parse a positive number of seconds no larger than max. */
@@ -103,6 +179,24 @@ blktop_parse_long(const char *opt, const char *s, long min, long max)
 	return (v);
 }
 
+/* Parse a replay speed from REPLAY_SPEED_MIN to REPLAY_SPEED_MAX. */
+static double
+blktop_parse_speed(const char *s)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end > s && (*end == 'x' || *end == 'X') && end[1] == '\0')
+		end++;
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) ||
+	    v < REPLAY_SPEED_MIN || v > REPLAY_SPEED_MAX)
+		blktop_usage_error("--speed: '%s' is not a speed from %g to %g or max",
+		    s, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
+	return (v);
+}
+
 /* Close one tick: drain the source first so the tick holds all it can. */
 static void
 blktop_tick(struct blktop *b)
@@ -130,7 +224,8 @@ blktop_signal_cb(__unused int sig, __unused short what, void *arg)
 	if (b->exiting)
 		return;
 	b->exiting = 1;
-	if (b->ticks_since_report > 0 || b->win.tick_start < live_now())
+	if (b->src == &source_live &&
+	    (b->ticks_since_report > 0 || b->win.tick_start < live_now()))
 		blktop_tick(b);
 	event_base_loopbreak(b->base);
 }
@@ -159,36 +254,111 @@ main(int argc, char **argv)
 	unsigned	 d;
 
 	b->interval = 1;
+	b->top = 10;
+	b->sort_key = PROC_KEY_LAT;
 	b->out = stdout;
+	b->flight_secs = -1;
+	b->speed = -1;
 	b->hooks = getenv("BLKTOP_HOOKS");
 	if (b->hooks != NULL && *b->hooks == '\0')
 		b->hooks = NULL;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":bJd:n:D:vh", blktop_longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":bJd:n:D:t:vhr:w:p:c:o:", blktop_longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			b->batch = 1;
+			break;
+		case 'p':
+			if (b->ntgids == FILTER_MAX_PIDS)
+				blktop_usage_error("-p: at most %d processes", FILTER_MAX_PIDS);
+			b->tgids[b->ntgids++] = (uint32_t)blktop_parse_long("-p", optarg,
+			    1, 4194304);
+			break;
+		case 'c':
+			if (b->ncomms == FILTER_MAX_COMMS)
+				blktop_usage_error("-c: at most %d names", FILTER_MAX_COMMS);
+			if (*optarg == '\0' || strlen(optarg) >= BLKTOP_COMM_LEN)
+				blktop_usage_error("-c: '%s' is not a command name (1 to %d "
+				    "characters)", optarg, BLKTOP_COMM_LEN - 1);
+			b->comms[b->ncomms++] = optarg;
+			break;
+		case OPT_CGROUP:
+			b->cgroup_path = optarg;
+			b->cgroup_id = blktop_parse_cgroup(optarg);
+			break;
+		case OPT_ALL_FILES:
+			b->all_files = 1;
+			break;
+		case OPT_NO_VFS:
+			b->no_vfs = 1;
+			break;
+		case OPT_THREADS:
+			b->by_thread = 1;
+			break;
+		case OPT_TOP:
+			b->top = (unsigned)blktop_parse_long("--top", optarg, 1, 10000);
+			break;
+		case 'o':
+			if ((b->sort_key = proc_key_parse(optarg)) < 0)
+				blktop_usage_error("-o: unknown sort key '%s' (read_bytes, "
+				    "write_bytes, read_ios, write_ios, vfs_read_bytes, "
+				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat)", optarg);
+			break;
+		case OPT_MAX_PROCS:
+			b->max_procs = (unsigned)blktop_parse_long("--max-procs", optarg,
+			    16, PROC_MAX_ENTRIES);
+			break;
+		case OPT_MAX_FILES:
+			b->max_files = (unsigned)blktop_parse_long("--max-files", optarg,
+			    16, PROC_MAX_ENTRIES);
 			break;
 		case 'J':
 			b->batch = b->json = 1;
 			break;
 		case 'd':
 			b->interval = blktop_parse_secs("-d", optarg, 3600);
+			b->interval_set = 1;
 			break;
 		case 'n':
 			b->count = blktop_parse_long("-n", optarg, 1, LONG_MAX);
 			break;
 		case 'D':
-			if (b->ndevs == FILTER_MAX_DEVS)
+			/* Resolved below: a replay names devices from its file. */
+			if (b->ndev_args == FILTER_MAX_DEVS)
 				blktop_usage_error("-D: at most %d devices", FILTER_MAX_DEVS);
-			if (device_parse(optarg, &b->devs[b->ndevs], &err) != 0) {
-				fprintf(stderr, "%s: -D: %s\n", log_prog, err);
-				exit(2);
-			}
-			for (d = 0; d < b->ndevs && b->devs[d] != b->devs[b->ndevs]; d++)
-				;
-			if (d == b->ndevs)
-				b->ndevs++;
+			b->dev_args[b->ndev_args++] = optarg;
+			break;
+		case 'r':
+			b->replay_path = optarg;
+			break;
+		case 'w':
+			b->record_path = optarg;
+			break;
+		case OPT_RECORD_DIR:
+			b->record_dir = optarg;
+			break;
+		case OPT_FLIGHT:
+			b->flight_secs = (int)blktop_parse_long("--flight", optarg, 0, 3600);
+			break;
+		case OPT_TRIGGER:
+			b->trigger = optarg;
+			break;
+		case OPT_SPEED:
+			if (strcmp(optarg, "max") == 0)
+				b->speed = 0;
+			else
+				b->speed = blktop_parse_speed(optarg);
+			break;
+		case OPT_DUMP:
+			b->dump = b->dump != 0 ? b->dump : REPLAY_DUMP_CSV;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "csv") == 0)
+				b->dump = REPLAY_DUMP_CSV;
+			else if (strcmp(optarg, "jsonl") == 0)
+				b->dump = REPLAY_DUMP_JSONL;
+			else
+				blktop_usage_error("--format: '%s' is not csv or jsonl", optarg);
 			break;
 		case OPT_PROBE:
 			probe = 1;
@@ -201,6 +371,12 @@ main(int argc, char **argv)
 			break;
 		case 'v':
 			b->verbose++;
+			break;
+		case 't':
+			if (ui_theme_option(optarg, &err) != 0) {
+				fprintf(stderr, "%s: -t: %s\n", log_prog, err);
+				exit(2);
+			}
 			break;
 		case 'h':
 			blktop_usage(stdout);
@@ -216,6 +392,24 @@ main(int argc, char **argv)
 	}
 	if (optind != argc)
 		blktop_usage_error("unexpected argument '%s'", argv[optind]);
+	if (b->dump != 0 && b->replay_path == NULL)
+		blktop_usage_error("--dump and --format need -r FILE");
+	if (b->speed >= 0 && b->replay_path == NULL)
+		blktop_usage_error("--speed needs -r FILE");
+	if (b->replay_path == NULL) {
+		for (d = 0; d < b->ndev_args; d++) {
+			if (device_parse(b->dev_args[d], &b->devs[b->ndevs], &err) != 0) {
+				fprintf(stderr, "%s: -D: %s\n", log_prog, err);
+				exit(2);
+			}
+			for (i = 0; i < (int)b->ndevs && b->devs[i] != b->devs[b->ndevs]; i++)
+				;
+			if (i == (int)b->ndevs)
+				b->ndevs++;
+		}
+	}
+	if (b->dump != 0)
+		exit(replay_dump(b));
 	if (b->hooks != NULL) {
 		struct hook_plan plan;
 
@@ -230,9 +424,6 @@ main(int argc, char **argv)
 		live_print_probe(stdout);
 		exit(0);
 	}
-	if (!b->batch)
-		blktop_usage_error("the terminal UI is not part of this build yet: use -b or -J");
-
 	/* Ticks of at most a second; a report spans a whole number of them. */
 	b->tick_ns = b->interval < 1 ? (uint64_t)(b->interval * 1e9) : NSEC_PER_SEC;
 	b->ticks_per_report = (unsigned)llround(b->interval * 1e9 / (double)b->tick_ns);
@@ -244,31 +435,57 @@ main(int argc, char **argv)
 
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
-	b->src = &source_live;
-	if (b->src->start(b, &err) != 0)
-		fatalx("%s", err);
-	b->mono_to_wall = blktop_mono_to_wall();
-	windows_init(&b->win, b->nticks, live_now());
-	for (d = 0; d < b->ndevs; d++)
-		windows_find(&b->win, b->devs[d]);
-
+	/* Tables of a fixed size, allocated once: the per-event path never allocates. */
+	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,
+	    b->max_files ? b->max_files : PROC_DEF_FILES, b->by_thread);
+	/*
+	 * Signals first: loading the programs takes seconds, and a SIGINT in
+	 * that time must still end the run (a background job of a script has
+	 * SIGINT ignored until a handler is set).
+	 */
 	for (i = 0; i < 3; i++) {
 		sigs[i] = evsignal_new(b->base, signos[i], blktop_signal_cb, b);
 		evsignal_add(sigs[i], NULL);
 	}
 	signal(SIGPIPE, SIG_IGN);
+	b->src = b->replay_path != NULL ? &source_replay : &source_live;
+	/*
+	 * Live windows open before the programs load, so that no record (the
+	 * first ones come while loading goes on) is older than the first tick:
+	 * a replay starts its windows at the same instant. A replay opens them
+	 * as the recording did.
+	 */
+	if (b->src == &source_live) {
+		b->mono_to_wall = blktop_mono_to_wall();
+		windows_init(&b->win, b->nticks, live_now());
+		for (d = 0; d < b->ndevs; d++)
+			windows_find(&b->win, b->devs[d]);
+	}
+	if (b->src->start(b, &err) != 0)
+		fatalx("%s", err);
+	record_init(b);
+	if (!b->batch) {
+		if (ui_start(b, &err) != 0)
+			fatalx("%s", err);
+	}
+
 	blktop_tick_ev = event_new(b->base, -1, EV_PERSIST, blktop_tick_cb, b);
 	tv.tv_sec = (time_t)(b->tick_ns / NSEC_PER_SEC);
 	tv.tv_usec = (suseconds_t)(b->tick_ns % NSEC_PER_SEC / 1000);
-	event_add(blktop_tick_ev, &tv);
+	if (b->src == &source_live)	/* a replay's ticks come from its file */
+		event_add(blktop_tick_ev, &tv);
 
 	event_base_dispatch(b->base);
+	ui_stop();
 
 	event_free(blktop_tick_ev);
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
+	record_free(b);
 	b->src->stop(b);
 	windows_free(&b->win);
+	if (b->procs != NULL)
+		proc_free(b->procs);
 	event_base_free(b->base);
 	if (b->lost > 0)
 		log_warnx("%llu events lost in the kernel (ring buffer full)",

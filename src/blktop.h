@@ -275,6 +275,8 @@ struct source {
 };
 
 #define FILTER_MAX_DEVS	16
+#define FILTER_MAX_PIDS	64	/* at most VFS_MAX_TGIDS */
+#define FILTER_MAX_COMMS 8	/* at most VFS_MAX_COMMS */
 
 /* Everything one run of blktop knows. */
 struct blktop {
@@ -292,6 +294,20 @@ struct blktop {
 	uint32_t		 devs[FILTER_MAX_DEVS];
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
 	int			 verbose;
+	unsigned		 ntgids;	/* -p */
+	uint32_t		 tgids[FILTER_MAX_PIDS];
+	unsigned		 ncomms;	/* -c */
+	const char		*comms[FILTER_MAX_COMMS];
+	const char		*cgroup_path;	/* --cgroup */
+	uint64_t		 cgroup_id;
+	int			 all_files;	/* --all-files: pipes, sockets, ttys too */
+	int			 no_vfs;	/* --no-vfs: block requests only */
+	int			 by_thread;	/* --threads */
+	unsigned		 top;		/* --top: rows of the process and file tables */
+	int			 sort_key;	/* -o: enum proc_key */
+	unsigned		 max_procs;	/* --max-procs */
+	unsigned		 max_files;	/* --max-files */
+	char			 vfs_plan[32];
 
 	/* state */
 	uint64_t		 tick_ns;	/* length of one window tick */
@@ -308,6 +324,18 @@ struct blktop {
 	char			 plan_text[64];
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
+
+	/* recording and replay options (record.c, replay.c, import.c) */
+	const char		*replay_path;	/* -r */
+	const char		*record_path;	/* -w */
+	const char		*record_dir;	/* --record-dir */
+	int			 flight_secs;	/* --flight, 0 = off; -1 = default */
+	const char		*trigger;	/* --trigger-p99 MS[:DEVICE] */
+	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
+	int			 dump;		/* --dump: REPLAY_DUMP_CSV or _JSONL */
+	int			 interval_set;	/* -d was given */
+	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
+	const char		*dev_args[FILTER_MAX_DEVS];
 };
 
 extern struct blktop bt;
@@ -315,6 +343,8 @@ extern struct blktop bt;
 /* stream.c */
 int		 stream_event(struct blktop *, const void *rec, size_t len);
 int		 stream_dev_wanted(const struct blktop *, uint32_t dev);
+int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
+		     const char *comm, uint64_t cgroup);
 
 /* live.c */
 extern const struct source source_live;
@@ -322,6 +352,46 @@ int		 live_check_privileges(char **errp);
 void		 live_print_probe(FILE *);
 int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 uint64_t	 live_now(void);
+
+/* replay.c: the replay source, a capture file or an imported text log. */
+#define REPLAY_DUMP_CSV		1
+#define REPLAY_DUMP_JSONL	2
+#define REPLAY_SPEED_MIN	0.25
+#define REPLAY_SPEED_MAX	64.0
+struct replay_status {
+	int64_t		 wall_ns;	/* the recording's wall clock at the replay position */
+	uint64_t	 pos_ns;	/* stream time of the replay position */
+	double		 speed;		/* 0 = as fast as possible */
+	int		 paused;
+	int		 at_end;
+};
+extern const struct source source_replay;
+int		 replay_resolve_devs(struct blktop *, char **errp);
+int		 replay_device(const char *arg, uint32_t *dev, char **errp);
+int		 replay_dump(struct blktop *);
+void		 replay_pause(void);
+void		 replay_step(void);
+void		 replay_seek(double delta_secs);
+void		 replay_seek_start(void);
+void		 replay_seek_end(void);
+void		 replay_set_speed(double);
+const struct replay_status *replay_status(void);
+
+/* record.c: recording the stream to a capture file; flight recorder; trigger. */
+void		 record_init(struct blktop *);
+void		 record_event(struct blktop *, const void *rec, size_t len);
+void		 record_tick(struct blktop *, uint64_t ts);
+int		 record_toggle(struct blktop *, char **msg);
+const char	*record_status(const struct blktop *);
+void		 record_free(struct blktop *);
+
+/* import.c: text logs of bpftrace scripts as event records. */
+struct import;
+struct capture_header;
+struct import	*import_open(const char *path, char **errp);
+int		 import_next(struct import *, void *buf, size_t size, size_t *lenp);
+const struct capture_header *import_header(struct import *);
+void		 import_close(struct import *);
 
 /* batch.c */
 void		 batch_report(struct blktop *, uint64_t ts_mono);
@@ -331,10 +401,10 @@ void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned 
 /* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
 #define VFS_MAX_COMMS	8	/* -c filters */
 #define VFS_MAX_TGIDS	1024	/* -p filters */
-enum vfs_hook_id {
-	VFS_HOOK_TP_BTF,	/* preferred */
+enum vfs_hook_id {		/* in order of preference */
+	VFS_HOOK_TRACEPOINT,	/* needs tracefs mounted */
+	VFS_HOOK_TP_BTF,
 	VFS_HOOK_RAW_TP,
-	VFS_HOOK_TRACEPOINT,
 	VFS_HOOK_FENTRY,
 	VFS_HOOK_MAX
 };
@@ -603,6 +673,7 @@ int		 ui_start(struct blktop *, char **errp);
 void		 ui_tick(struct blktop *);
 void		 ui_stop(void);
 void		 ui_redraw(void);
+void		 ui_frame(struct blktop *, int pane);
 void		 ui_status(const char *, ...) __printflike(1, 2);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);

@@ -57,6 +57,11 @@ hist_percentile(const uint64_t *b, uint64_t n, double p)
 	uint64_t	 seen = 0;
 	unsigned	 i;
 
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		seen += b[i];
+	if (seen < n)
+		n = seen;	/* requests without a latency (BLK_F_NOLAT) are not in it */
+	seen = 0;
 	if (n == 0)
 		return (0);
 	if (p < 0)

@@ -25,6 +25,8 @@ static const char *live_start_tps[START_MAX] = {
 	"block_io_start", "block_rq_insert", "block_rq_issue"
 };
 
+static void	 live_mount_tracefs(void);
+
 /* Drain at least this often even when the kernel does not wake us. */
 #define LIVE_DRAIN_USEC	100000
 
@@ -35,6 +37,7 @@ static struct {
 	struct event		*drain_ev;
 	uint64_t		 lost_seen;
 	int			 ncpus;
+	int			 vfs_loaded;
 } live;
 
 /* CLOCK_MONOTONIC in ns, the clock bpf_ktime_get_ns() uses. */
@@ -288,6 +291,8 @@ live_print_probe(FILE *f)
 	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
 	    "block_rq_merge, block_rq_complete (final when all bytes are done)\n");
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
+	live_mount_tracefs();
+	vfs_probe(f);
 }
 
 /* One record from the ring buffer: into the stream. */
@@ -343,6 +348,8 @@ live_read_lost(void)
 	}
 	free(vals);
 	total += live_recursion_misses();
+	if (live.vfs_loaded)
+		total += vfs_inflight_full();
 	if (total < live.lost_seen)
 		return (0);
 	total -= live.lost_seen;
@@ -368,6 +375,55 @@ static void
 live_rb_cb(__unused int fd, __unused short what, void *arg)
 {
 	live_drain(arg);
+}
+
+/*
+ * Classic tracepoints are attached through tracefs: mount it if nobody has
+ * (a fresh machine often has not). Failing that, the vfs probe picks a
+ * variant that needs no tracefs.
+ */
+static void
+live_mount_tracefs(void)
+{
+	if (access("/sys/kernel/tracing/events", F_OK) == 0 ||
+	    access("/sys/kernel/debug/tracing/events", F_OK) == 0)
+		return;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0 &&
+	    errno != EBUSY && bt.verbose)
+		log_warnx("cannot mount tracefs on /sys/kernel/tracing: %s", strerror(errno));
+}
+
+/*
+ * Per-process open/read/write tracing, sharing the ring buffer and counters.
+ * Block tracing goes on without it, with a warning, where it cannot load.
+ */
+static void
+live_start_vfs(struct blktop *b)
+{
+	struct vfs_opts	 vo;
+	const char	*err;
+
+	memset(&vo, 0, sizeof vo);
+	vo.tgids = b->tgids;
+	vo.ntgids = b->ntgids;
+	vo.comms = b->comms;
+	vo.ncomms = b->ncomms;
+	vo.cgroup = b->cgroup_id;
+	vo.all_files = b->all_files;
+	vo.debug = b->verbose > 0;
+	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
+	live_mount_tracefs();
+	err = vfs_load(bpf_map__fd(live.skel->maps.events),
+	    bpf_map__fd(live.skel->maps.counters), &vo);
+	if (err != NULL) {
+		log_warnx("per-process file I/O is not traced: %s", err);
+		snprintf(b->vfs_plan, sizeof b->vfs_plan, "none");
+		return;
+	}
+	live.vfs_loaded = 1;
+	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", vfs_hook());
+	snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+	    strlen(b->plan_text), "+%s", vfs_hook());
 }
 
 /* Probe, load and attach the BPF programs and hook the ring buffer into the loop. */
@@ -413,6 +469,8 @@ live_start(struct blktop *b, char **errp)
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
+	if (!b->no_vfs)
+		live_start_vfs(b);
 	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
 	    live_rb_record, b, NULL);
 	if (live.rb == NULL) {
@@ -458,6 +516,8 @@ live_stop(struct blktop *b)
 	if (live.drain_ev != NULL)
 		event_free(live.drain_ev);
 	ring_buffer__free(live.rb);
+	if (live.vfs_loaded)
+		vfs_unload();
 	blktop_bpf__destroy(live.skel);
 	memset(&live, 0, sizeof live);
 }

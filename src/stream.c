@@ -19,6 +19,31 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 	return (0);
 }
 
+/* Whether the -p, -c and --cgroup filters keep a process (none keeps all). */
+int
+stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm,
+    uint64_t cgroup)
+{
+	unsigned	 i;
+	int		 ok;
+
+	if (b->cgroup_id != 0 && cgroup != b->cgroup_id)
+		return (0);
+	if (b->ntgids > 0) {
+		for (i = 0, ok = 0; i < b->ntgids && !ok; i++)
+			ok = b->tgids[i] == tgid;
+		if (!ok)
+			return (0);
+	}
+	if (b->ncomms > 0) {
+		for (i = 0, ok = 0; i < b->ncomms && !ok; i++)
+			ok = strncmp(b->comms[i], comm, BLKTOP_COMM_LEN) == 0;
+		if (!ok)
+			return (0);
+	}
+	return (1);
+}
+
 /*
  * Validate one record and feed it to the windows (and later the capture
  * writer). Records come from the kernel or a file: the size is checked
@@ -34,6 +59,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		return (-1);
 	}
 	memcpy(&type, rec, sizeof type);
+	record_event(b, rec, len);	/* the capture gets exactly what the windows get */
 	switch (type) {
 	case EV_BLOCK: {
 		const struct ev_block *ev = rec;
@@ -41,8 +67,12 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		if (len < sizeof *ev)
 			break;
 		b->events++;
-		if (stream_dev_wanted(b, ev->dev))
+		if (stream_dev_wanted(b, ev->dev)) {
 			windows_add_block(&b->win, ev);
+			if (b->procs != NULL && stream_proc_wanted(b, ev->tgid,
+			    ev->comm, ev->cgroup))
+				proc_add_block(b->procs, ev);
+		}
 		return (0);
 	}
 	case EV_TICK: {
@@ -51,7 +81,9 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		if (len < sizeof *ev)
 			break;
 		windows_tick(&b->win, ev->ts);
+		record_tick(b, ev->ts);
 		batch_report(b, ev->ts);
+		ui_tick(b);
 		return (0);
 	}
 	case EV_LOST: {
@@ -61,6 +93,28 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 			break;
 		b->lost += ev->count;
 		b->lost_report += ev->count;
+		return (0);
+	}
+	case EV_OPEN: {
+		const struct ev_open *ev = rec;
+
+		if (len < sizeof *ev)
+			break;
+		b->events++;
+		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm,
+		    ev->cgroup) && proc_add(b->procs, rec, len) < 0)
+			break;
+		return (0);
+	}
+	case EV_RW: {
+		const struct ev_rw *ev = rec;
+
+		if (len < sizeof *ev)
+			break;
+		b->events++;
+		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm,
+		    ev->cgroup) && proc_add(b->procs, rec, len) < 0)
+			break;
 		return (0);
 	}
 	default:

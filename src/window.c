@@ -102,6 +102,9 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	to->bytes += ev->bytes;
 	if (ev->error != 0)
 		to->errors++;
+	to->size[size_bucket(ev->bytes)]++;
+	if (ev->flags & BLK_F_NOLAT)
+		return;		/* counts and sizes only: no times to account */
 	to->lat_sum += lat;
 	to->q_sum += q;
 	if (lat > to->lat_max)
@@ -110,7 +113,6 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 		to->q_max = q;
 	to->lat[hist_bucket(lat)]++;
 	to->q[hist_bucket(q)]++;
-	to->size[size_bucket(ev->bytes)]++;
 
 	t->wait_sum += wait;
 	if (ev->inflight > t->qd_max)
