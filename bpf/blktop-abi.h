@@ -184,7 +184,12 @@ enum blktop_counter {
 	CNT_LOST = 0,		/* ring buffer reservation failed */
 	CNT_MAP_FULL = 1,	/* request table full: request not tracked */
 	CNT_ORPHAN_DONE = 2,	/* completion of a request never seen started/issued */
-	CNT_MAX = 4,
+	CNT_BLOCK_SENT = 3,	/* block events handed to the ring buffer (a cross-check) */
+	CNT_DBG_START = 4,	/* with debug_counts: requests started */
+	CNT_DBG_ISSUE_NEW = 5,	/* ... first seen at issue */
+	CNT_DBG_PARTIAL = 6,	/* ... partial completions */
+	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
+	CNT_MAX = 8,
 };
 
 #endif

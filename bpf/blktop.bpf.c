@@ -19,6 +19,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 filter_ndevs = 0;
 const volatile __u32 filter_devs[MAX_FILTER_DEVS] = {};
 const volatile __u64 wakeup_bytes = 256 * 1024;
+const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
 
 /* The ring buffer and counters are shared with the other blktop objects. */
 struct {
@@ -349,6 +350,8 @@ on_start(struct request *rq, __u64 key, bool btf)
 
 	if (!dev_wanted(dev) || !(ri = req_new(key, now, &s)))
 		return 0;
+	if (debug_counts)
+		count(CNT_DBG_START);
 	ri->dev = dev;
 	ri->ts_start = now;
 	/*
@@ -384,6 +387,8 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	dev = request_dev(rq, btf);
 	if (!dev_wanted(dev) || !(ri = req_new(key, now, &s)))
 		return 0;
+	if (debug_counts)
+		count(CNT_DBG_ISSUE_NEW);
 	ri->dev = dev;
 	ri->ts_start = ri->ts_issue = now;
 	ri->sector = RQ_READ(btf, rq, __sector);
@@ -438,8 +443,12 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	}
 	if (nr_bytes < RQ_READ(btf, rq, __data_len)) {
 		ri->done_bytes += nr_bytes;	/* partial completion */
+		if (debug_counts)
+			count(CNT_DBG_PARTIAL);
 		return 0;
 	}
+	if (debug_counts)
+		count(CNT_DBG_COMPLETE);
 	ds = dev_end(ri, now);
 
 	ev = bpf_ringbuf_reserve(&events, sizeof *ev, 0);
@@ -466,6 +475,7 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 		ev->flags = ri->flags;
 		ev->inflight = ri->inflight;
 		__builtin_memcpy(ev->comm, ri->comm, sizeof ev->comm);
+		count(CNT_BLOCK_SENT);
 		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 			bpf_ringbuf_submit(ev, BPF_RB_FORCE_WAKEUP);
 		else

@@ -315,6 +315,7 @@ struct blktop {
 	unsigned		 ticks_since_report;
 	int64_t			 mono_to_wall;	/* add to CLOCK_MONOTONIC ns for wall-clock ns */
 	uint64_t		 events;	/* records taken from the source */
+	uint64_t		 block_events;	/* EV_BLOCK records among them */
 	uint64_t		 bad_records;	/* records refused by stream_event */
 	uint64_t		 lost;		/* events the kernel could not hand over, in all */
 	uint64_t		 lost_report;	/* lost since the last report */
@@ -625,6 +626,13 @@ enum ui_action {
 	UI_THEME,
 	UI_FILTER,
 	UI_RECORD,
+	UI_STEP,			/* replay: one tick forward, paused */
+	UI_SEEK_BACK,			/* replay: 10 s back */
+	UI_SEEK_FWD,
+	UI_SEEK_START,
+	UI_SEEK_END,
+	UI_SLOWER,			/* replay speed halved */
+	UI_FASTER,
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */

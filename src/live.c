@@ -455,6 +455,7 @@ live_start(struct blktop *b, char **errp)
 		xasprintf(errp, "cannot open the BPF object: %s", strerror(errno));
 		return (-1);
 	}
+	live.skel->rodata->debug_counts = b->verbose >= 2;
 	live.skel->rodata->filter_ndevs = b->ndevs;
 	for (i = 0; i < b->ndevs; i++)
 		live.skel->rodata->filter_devs[i] = b->devs[i];
@@ -507,10 +508,21 @@ live_stop(struct blktop *b)
 {
 	if (b->verbose && live.skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
-		    "completions of untracked requests %llu",
+		    "completions of untracked requests %llu, block events sent %llu, "
+		    "received %llu, program runs skipped %llu",
 		    (unsigned long long)live_counter(CNT_LOST),
 		    (unsigned long long)live_counter(CNT_MAP_FULL),
-		    (unsigned long long)live_counter(CNT_ORPHAN_DONE));
+		    (unsigned long long)live_counter(CNT_ORPHAN_DONE),
+		    (unsigned long long)live_counter(CNT_BLOCK_SENT),
+		    (unsigned long long)b->block_events,
+		    (unsigned long long)live_recursion_misses());
+	if (b->verbose >= 2 && live.skel != NULL)
+		log_warnx("debug counters: started %llu, first seen at issue %llu, "
+		    "partial completions %llu, final completions %llu",
+		    (unsigned long long)live_counter(CNT_DBG_START),
+		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
+		    (unsigned long long)live_counter(CNT_DBG_PARTIAL),
+		    (unsigned long long)live_counter(CNT_DBG_COMPLETE));
 	if (live.rb_ev != NULL)
 		event_free(live.rb_ev);
 	if (live.drain_ev != NULL)

@@ -67,6 +67,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		if (len < sizeof *ev)
 			break;
 		b->events++;
+		b->block_events++;
 		if (stream_dev_wanted(b, ev->dev)) {
 			windows_add_block(&b->win, ev);
 			if (b->procs != NULL && stream_proc_wanted(b, ev->tgid,

@@ -42,6 +42,13 @@ const struct ui_key ui_keys[] = {
 	{ 't',		UI_THEME,	"next theme" },
 	{ '/',		UI_FILTER,	"filter by device, process name or path" },
 	{ 'r',		UI_RECORD,	"record events to a file" },
+	{ '.',		UI_STEP,	"replay: one tick forward (pauses)" },
+	{ '[',		UI_SEEK_BACK,	"replay: 10 s back" },
+	{ ']',		UI_SEEK_FWD,	"replay: 10 s forward" },
+	{ 'g',		UI_SEEK_START,	"replay: to the start" },
+	{ 'G',		UI_SEEK_END,	"replay: to the end" },
+	{ 's',		UI_SLOWER,	"replay: half the speed (down to 0.25x)" },
+	{ 'S',		UI_FASTER,	"replay: twice the speed (up to 64x, then as fast as possible)" },
 };
 const unsigned ui_nkeys = nitems(ui_keys);
 

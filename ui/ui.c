@@ -576,6 +576,49 @@ ui_quit(struct blktop *b)
 	(void)b;
 }
 
+/* The replay keys: step, seek and speed; live mode says they are for replays. */
+static void
+ui_replay_action(struct blktop *b, enum ui_action a)
+{
+	double	 speed;
+
+	if (b->src != &source_replay) {
+		ui_status("that key is for replays (blktop -r FILE)");
+		return;
+	}
+	speed = replay_status()->speed;
+	switch (a) {
+	case UI_STEP:
+		replay_step();
+		break;
+	case UI_SEEK_BACK:
+		replay_seek(-10);
+		break;
+	case UI_SEEK_FWD:
+		replay_seek(10);
+		break;
+	case UI_SEEK_START:
+		replay_seek_start();
+		break;
+	case UI_SEEK_END:
+		replay_seek_end();
+		break;
+	case UI_SLOWER:
+		replay_set_speed(speed == 0 ? 64 : speed / 2);
+		break;
+	case UI_FASTER:
+		replay_set_speed(speed == 0 || speed >= 64 ? 0 : speed * 2);
+		break;
+	default:
+		return;
+	}
+	speed = replay_status()->speed;
+	if (speed == 0)
+		ui_status("replay as fast as possible");
+	else
+		ui_status("replay at %gx%s", speed, replay_status()->paused ? ", paused" : "");
+}
+
 /* Apply an action that is not the pane's. */
 static void
 ui_action(struct blktop *b, enum ui_action a)
@@ -598,6 +641,12 @@ ui_action(struct blktop *b, enum ui_action a)
 		ui.pane = a - UI_PANE_DEV;
 		break;
 	case UI_PAUSE:
+		if (b->src == &source_replay) {
+			/* A replay pauses the stream itself: nothing to collect. */
+			replay_pause();
+			ui_status(replay_status()->paused ? "replay paused" : "replay resumed");
+			break;
+		}
 		ui_view.paused = !ui_view.paused;
 		ui_view.pause_nclosed = b->win.nclosed;
 		ui_status(ui_view.paused ? "display paused (collection goes on)" :
@@ -631,6 +680,15 @@ ui_action(struct blktop *b, enum ui_action a)
 			ui_status("%s", msg);
 			free(msg);
 		}
+		break;
+	case UI_STEP:
+	case UI_SEEK_BACK:
+	case UI_SEEK_FWD:
+	case UI_SEEK_START:
+	case UI_SEEK_END:
+	case UI_SLOWER:
+	case UI_FASTER:
+		ui_replay_action(b, a);
 		break;
 	case UI_BACK:
 		if (ui.filter[0] != '\0') {
