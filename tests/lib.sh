@@ -4,7 +4,6 @@
 BLKTOP=${BLKTOP:-$BLKTOP_BUILDDIR/blktop}
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d /tmp/blktop-test-XXXXXX)
-TEST_LOOPS=""
 TEST_PIDS=""
 
 pass() { echo "PASS: $TEST_NAME: $*"; }
@@ -18,11 +17,15 @@ test_cleanup() {
 	local p l
 	for p in $TEST_PIDS; do kill -INT "$p" 2>/dev/null; done
 	for p in $TEST_PIDS; do wait "$p" 2>/dev/null; done
-	for l in $TEST_LOOPS; do
-		grep -q "^$l " /proc/mounts 2>/dev/null && umount "$l"
-		losetup -d "$l" 2>/dev/null
+	# loop_create runs in $(...), a subshell: find its devices by backing file.
+	for img in /dev/shm/blktop-test-"$$"-*.img; do
+		[ -e "$img" ] || continue
+		for l in $(losetup -j "$img" | cut -d: -f1); do
+			grep -q "^$l " /proc/mounts 2>/dev/null && umount "$l"
+			losetup -d "$l" 2>/dev/null
+		done
+		rm -f "$img"
 	done
-	rm -f /dev/shm/blktop-test-"$$"-*.img
 	rm -rf "$TEST_TMP"
 }
 trap test_cleanup EXIT
@@ -50,7 +53,6 @@ loop_create() {
 	local img=/dev/shm/blktop-test-$$-$RANDOM.img dev
 	truncate -s "${1}M" "$img" || return 1
 	dev=$(losetup -f --show "$img") || { rm -f "$img"; return 1; }
-	TEST_LOOPS="$TEST_LOOPS $dev"
 	echo "$dev"
 }
 
