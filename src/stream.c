@@ -44,6 +44,20 @@ stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm,
 	return (1);
 }
 
+/* An open or read/write record into the process tables, if the filters keep it. */
+static int
+stream_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
+    const char *comm, uint64_t cgroup)
+{
+	b->events++;
+	if (b->procs != NULL && stream_proc_wanted(b, tgid, comm, cgroup) &&
+	    proc_add(b->procs, rec, len) < 0) {
+		b->bad_records++;
+		return (-1);
+	}
+	return (0);
+}
+
 /*
  * Validate one record and feed it to the windows (and later the capture
  * writer). Records come from the kernel or a file: the size is checked
@@ -101,22 +115,14 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 
 		if (len < sizeof *ev)
 			break;
-		b->events++;
-		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm,
-		    ev->cgroup) && proc_add(b->procs, rec, len) < 0)
-			break;
-		return (0);
+		return (stream_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup));
 	}
 	case EV_RW: {
 		const struct ev_rw *ev = rec;
 
 		if (len < sizeof *ev)
 			break;
-		b->events++;
-		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm,
-		    ev->cgroup) && proc_add(b->procs, rec, len) < 0)
-			break;
-		return (0);
+		return (stream_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup));
 	}
 	default:
 		/* Record types of later versions: skipped, not fatal. */

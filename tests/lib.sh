@@ -80,3 +80,19 @@ wait_for() {
 	while [ ! -s "$1" ] && [ "$i" -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s "$1" ]
 }
+
+# ---- tmux: tests that drive the UI set TMUX_CMD and name their session "ui".
+
+# screen: the visible pane as text.
+screen() { "${TMUX_CMD[@]}" capture-pane -p -t ui 2>/dev/null; }
+
+# wait_screen SECS ERE: until the screen matches, at most SECS seconds.
+wait_screen() {
+	local i=0
+	while [ "$i" -lt $(($1 * 10)) ]; do
+		screen | grep -qE "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}

@@ -8,19 +8,6 @@ SOCK=blktop-test-$$
 TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
 trap '"${TMUX_CMD[@]}" kill-server 2>/dev/null; test_cleanup' EXIT
 
-# screen: the visible pane as text.
-screen() { "${TMUX_CMD[@]}" capture-pane -p -t ui 2>/dev/null; }
-
-# wait_screen SECS ERE: until the screen matches, at most SECS seconds.
-wait_screen() {
-	local i=0
-	while [ "$i" -lt $(($1 * 10)) ]; do
-		screen | grep -qE "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
 
 # The capture's own first report: its wall clock, as the replay must show it.

@@ -23,19 +23,6 @@ fio --name=uiwork --filename="$LOOP" --direct=1 --ioengine=psync --rw=randrw \
     >"$TEST_TMP/fio.out" 2>&1 &
 TEST_PIDS="$TEST_PIDS $!"
 
-# screen: the visible pane as text.
-screen() { "${TMUX_CMD[@]}" capture-pane -p -t ui 2>/dev/null; }
-
-# wait_screen SECS ERE: until the screen matches, at most SECS seconds.
-wait_screen() {
-	local i=0
-	while [ "$i" -lt $(($1 * 10)) ]; do
-		screen | grep -qE "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # heat_cells: the heatmap of the one device (screen rows 5..41 at 160x50, past
 # the 6-column axis) has non-blank cells.
