@@ -712,5 +712,7 @@ unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
 unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
 char		*ui_layout_rate(char *buf, size_t len, double v);
 int		 ui_layout_match(const char *s, const char *filter);
+int		 ui_layout_table_key(enum ui_action, unsigned *sel, unsigned nrows,
+		     int *sortcol, int ncols, int *invert);
 
 #endif

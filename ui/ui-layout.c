@@ -181,3 +181,50 @@ ui_layout_match(const char *s, const char *filter)
 	}
 	return (0);
 }
+
+/*
+ * The keys every table shares: move the selection over nrows rows, change or
+ * invert the sort column among ncols. Returns 1 if the action was one of them.
+ */
+int
+ui_layout_table_key(enum ui_action a, unsigned *sel, unsigned nrows, int *sortcol,
+    int ncols, int *invert)
+{
+	const unsigned	 page = 10;
+	unsigned	 last = nrows > 0 ? nrows - 1 : 0;
+
+	switch (a) {
+	case UI_UP:
+		if (*sel > 0)
+			(*sel)--;
+		break;
+	case UI_DOWN:
+		if (*sel < last)
+			(*sel)++;
+		break;
+	case UI_PAGE_UP:
+		*sel = *sel > page ? *sel - page : 0;
+		break;
+	case UI_PAGE_DOWN:
+		*sel = *sel + page < last ? *sel + page : last;
+		break;
+	case UI_HOME:
+		*sel = 0;
+		break;
+	case UI_END:
+		*sel = last;
+		break;
+	case UI_SORT_LEFT:
+		*sortcol = (*sortcol + ncols - 1) % ncols;
+		break;
+	case UI_SORT_RIGHT:
+		*sortcol = (*sortcol + 1) % ncols;
+		break;
+	case UI_SORT_INVERT:
+		*invert = !*invert;
+		break;
+	default:
+		return (0);
+	}
+	return (1);
+}

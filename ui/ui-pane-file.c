@@ -236,43 +236,9 @@ ui_pane_file_remember(void)
 static int
 ui_pane_file_key(__unused struct blktop *b, enum ui_action a)
 {
-	unsigned	 page = 10;
-
-	switch (a) {
-	case UI_UP:
-		if (ui_file.sel > 0)
-			ui_file.sel--;
-		break;
-	case UI_DOWN:
-		if (ui_file.sel + 1 < ui_file.norder)
-			ui_file.sel++;
-		break;
-	case UI_PAGE_UP:
-		ui_file.sel = ui_file.sel > page ? ui_file.sel - page : 0;
-		break;
-	case UI_PAGE_DOWN:
-		ui_file.sel += page;
-		if (ui_file.sel >= ui_file.norder)
-			ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
-		break;
-	case UI_HOME:
-		ui_file.sel = 0;
-		break;
-	case UI_END:
-		ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
-		break;
-	case UI_SORT_LEFT:
-		ui_file.sortcol = (ui_file.sortcol + UI_FC_MAX - 1) % UI_FC_MAX;
-		break;
-	case UI_SORT_RIGHT:
-		ui_file.sortcol = (ui_file.sortcol + 1) % UI_FC_MAX;
-		break;
-	case UI_SORT_INVERT:
-		ui_file.invert = !ui_file.invert;
-		break;
-	default:
+	if (!ui_layout_table_key(a, &ui_file.sel, ui_file.norder, &ui_file.sortcol,
+	    UI_FC_MAX, &ui_file.invert))
 		return (0);
-	}
 	ui_pane_file_remember();
 	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
 		ui_pane_file_order(1);

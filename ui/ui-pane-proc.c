@@ -403,7 +403,7 @@ ui_pane_proc_drill(uint32_t id)
 static int
 ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 {
-	unsigned	 page = 10, i;
+	unsigned	 i;
 
 	if (ui_proc.drill != 0) {
 		if (a != UI_BACK)
@@ -414,45 +414,14 @@ ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 		ui_proc.nfiles = 0;
 		return (1);
 	}
-	switch (a) {
-	case UI_UP:
-		if (ui_proc.sel > 0)
-			ui_proc.sel--;
-		break;
-	case UI_DOWN:
-		if (ui_proc.sel + 1 < ui_proc.norder)
-			ui_proc.sel++;
-		break;
-	case UI_PAGE_UP:
-		ui_proc.sel = ui_proc.sel > page ? ui_proc.sel - page : 0;
-		break;
-	case UI_PAGE_DOWN:
-		ui_proc.sel += page;
-		if (ui_proc.sel >= ui_proc.norder)
-			ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
-		break;
-	case UI_HOME:
-		ui_proc.sel = 0;
-		break;
-	case UI_END:
-		ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
-		break;
-	case UI_SORT_LEFT:
-		ui_proc.sortcol = (ui_proc.sortcol + UI_PC_MAX - 1) % UI_PC_MAX;
-		break;
-	case UI_SORT_RIGHT:
-		ui_proc.sortcol = (ui_proc.sortcol + 1) % UI_PC_MAX;
-		break;
-	case UI_SORT_INVERT:
-		ui_proc.invert = !ui_proc.invert;
-		break;
-	case UI_ENTER:
+	if (a == UI_ENTER) {
 		if (ui_proc.sel < ui_proc.norder)
 			ui_pane_proc_drill(ui_proc.rows[ui_proc.order[ui_proc.sel]].id);
 		return (1);
-	default:
-		return (0);
 	}
+	if (!ui_layout_table_key(a, &ui_proc.sel, ui_proc.norder, &ui_proc.sortcol,
+	    UI_PC_MAX, &ui_proc.invert))
+		return (0);
 	if (ui_proc.sel < ui_proc.norder)
 		ui_proc.sel_id = ui_proc.rows[ui_proc.order[ui_proc.sel]].id;
 	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {

@@ -172,5 +172,29 @@ main(void)
 	test_cols();
 	test_dev_rows();
 	test_misc();
+	/* The keys all tables share. */
+	{
+		unsigned sel = 0;
+		int col = 0, inv = 0;
+
+		CHECK("table: up at the top stays", ui_layout_table_key(UI_UP, &sel, 5, &col, 3, &inv) && sel == 0);
+		ui_layout_table_key(UI_DOWN, &sel, 5, &col, 3, &inv);
+		CHECK("table: down moves", sel == 1);
+		ui_layout_table_key(UI_PAGE_DOWN, &sel, 5, &col, 3, &inv);
+		CHECK("table: page down stops at the last row", sel == 4);
+		ui_layout_table_key(UI_DOWN, &sel, 5, &col, 3, &inv);
+		CHECK("table: down at the bottom stays", sel == 4);
+		ui_layout_table_key(UI_PAGE_UP, &sel, 5, &col, 3, &inv);
+		CHECK("table: page up stops at the first row", sel == 0);
+		ui_layout_table_key(UI_END, &sel, 0, &col, 3, &inv);
+		CHECK("table: end of an empty table is row 0", sel == 0);
+		ui_layout_table_key(UI_SORT_LEFT, &sel, 5, &col, 3, &inv);
+		CHECK("table: sort column wraps left", col == 2);
+		ui_layout_table_key(UI_SORT_RIGHT, &sel, 5, &col, 3, &inv);
+		CHECK("table: and right", col == 0);
+		ui_layout_table_key(UI_SORT_INVERT, &sel, 5, &col, 3, &inv);
+		CHECK("table: invert", inv == 1);
+		CHECK("table: other actions are not its", !ui_layout_table_key(UI_QUIT, &sel, 5, &col, 3, &inv));
+	}
 	CHECK_EXIT();
 }
