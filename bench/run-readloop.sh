@@ -9,34 +9,17 @@ PAIRS=${3:-5}
 SECS=${4:-5}
 shift $(( $# < 4 ? $# : 4 ))
 [ "${1:-}" = "--" ] && shift
-EXTRA=("$@")
+. "$(dirname "$0")/pairs.sh"
 tmp=$(mktemp -d /tmp/blktop-bench-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 head -c $((64 << 20)) /dev/urandom >"$tmp/cached"
 cat "$tmp/cached" >/dev/null
-ticks=$(getconf CLK_TCK)
-ratios=() cpus=() lost_total=0
-for i in $(seq 1 "$PAIRS"); do
-	base=$(taskset -c 1 "$LOOPER" "$tmp/cached" "$SECS")
-	"$BLKTOP" -J "${EXTRA[@]}" >"$tmp/out.jsonl" 2>"$tmp/err" &
-	pid=$!
-	while [ ! -s "$tmp/out.jsonl" ]; do sleep 0.2; done
-	c0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
-	t0=$(date +%s.%N)
-	with=$(taskset -c 1 "$LOOPER" "$tmp/cached" "$SECS")
-	c1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
-	t1=$(date +%s.%N)
-	kill -INT $pid
-	wait $pid
-	lost=$(python3 -c 'import json,sys; print(sum(json.loads(l)["lost"] for l in open(sys.argv[1])))' "$tmp/out.jsonl")
-	cpu=$(echo "($c1 - $c0) / $ticks / ($t1 - $t0) * 100" | bc -l)
-	ratio=$(echo "$with / $base" | bc -l)
-	printf "pair %d: baseline %d calls/s, with blktop %d calls/s, ratio %.3f, blktop CPU %.1f%%, lost %d\n" \
-	    "$i" "$base" "$with" "$ratio" "$cpu" "$lost"
-	ratios+=("$ratio") cpus+=("$cpu")
-	lost_total=$((lost_total + lost))
-done
-med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-printf "median ratio %.3f (slowdown %.1f%%), median blktop CPU %.1f%% of one core, lost events %d (%d pairs of %ds)\n" \
-    "$(med "${ratios[@]}")" "$(echo "(1 - $(med "${ratios[@]}")) * 100" | bc -l)" "$(med "${cpus[@]}")" \
-    "$lost_total" "$PAIRS" "$SECS"
+
+BLKTOP_CMD=("$BLKTOP" -J "$@")
+SETTLE=${SETTLE:-6}
+
+# workload: read() calls per second of one timed run, on the second CPU.
+workload() {
+	taskset -c 1 "$LOOPER" "$tmp/cached" "$SECS"
+}
+run_pairs calls/s
