@@ -189,7 +189,8 @@ enum blktop_counter {
 	CNT_DBG_ISSUE_NEW = 5,	/* ... first seen at issue */
 	CNT_DBG_PARTIAL = 6,	/* ... partial completions */
 	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
-	CNT_MAX = 8,
+	CNT_STALE = 8,		/* a request started again, its completion never seen: lost */
+	CNT_MAX = 9,
 };
 
 #endif

@@ -49,7 +49,7 @@ struct reqinfo {
 	__u16 op;		/* enum blktop_op */
 	__u8 counted;		/* 1 once it adds to its device's in-flight count */
 	__u8 pad;
-	__u16 pad1;
+	__u16 devslot;		/* devstates slot + 1, 0 if none */
 	__u32 pad2;
 	char comm[BLKTOP_COMM_LEN];
 };
@@ -81,19 +81,54 @@ struct {
 	__type(value, struct reqinfo);
 } overflow SEC(".maps");
 
-/* Per-device busy-time accounting, like the kernel's update_io_ticks(). */
+/*
+ * Per-device in-flight count and busy time (iostat's io_ticks). The state of
+ * a device sits in an array slot found through devindex (dev_t to slot) and a
+ * per-CPU one-entry cache in front of it, so the usual cost is two array
+ * lookups and one atomic add on a line of its own (a hash lookup and three
+ * atomics per hook before: 140 ns of the ~780 ns a request cost).
+ */
 struct devstate {
-	__u64 stamp;
-	__u64 busy;
+	__u64 stamp;		/* busy time is accounted up to here */
+	__u64 busy;		/* cumulative busy ns */
 	__s64 inflight;
+	__u64 pad[5];
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_DEVICES);
+	__type(key, __u32);
+	__type(value, struct devstate);
+} devstates SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_DEVICES);
 	__type(key, __u32);
-	__type(value, struct devstate);
-} devices SEC(".maps");
+	__type(value, __u32);
+} devindex SEC(".maps");
+
+struct devcache_ent {
+	__u32 dev;
+	__u32 idx;		/* slot + 1; 0 when empty */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct devcache_ent);
+} devcache SEC(".maps");
+
+static __u32 ndevslots;		/* devstates slots handed out */
+
+/*
+ * Busy time is brought up to date at least every BUSY_STEP_NS while requests
+ * are in flight, and always when a device goes idle or busy, so the total is
+ * exact at every idle boundary and lags by less than a step in between.
+ */
+#define BUSY_STEP_NS	(100 * 1000)
 
 /* Add one to a kernel-side counter. */
 static __always_inline void
@@ -183,42 +218,69 @@ request_op(__u64 cf, __u16 *op, __u16 *flags)
 
 /*
  * Credit busy time up to now, as update_io_ticks() does: whoever moves the
- * stamp forward adds the elapsed time if a request was in flight.
+ * stamp forward adds the elapsed time if a request was in flight throughout.
  */
 static __always_inline void
-dev_update_busy(struct devstate *ds, __u64 now)
+dev_update_busy(struct devstate *ds, __u64 now, bool was_busy)
 {
 	__u64 old = ds->stamp;
 
-	if (now > old && __sync_val_compare_and_swap(&ds->stamp, old, now) == old) {
-		if (ds->inflight > 0)
-			__sync_fetch_and_add(&ds->busy, now - old);
-	}
+	if (now > old && __sync_val_compare_and_swap(&ds->stamp, old, now) == old &&
+	    was_busy)
+		__sync_fetch_and_add(&ds->busy, now - old);
 }
 
-/* The state of a device, created on first use. */
-static __always_inline struct devstate *
-dev_state(__u32 dev, __u64 now)
+/* The slot (+1) of a device's state, created on first use; 0 if none is left. */
+static __always_inline __u32
+dev_slot(__u32 dev)
 {
-	struct devstate *ds, zero = { .stamp = now };
+	struct devcache_ent *c;
+	__u32 zero = 0, *ip, idx;
 
-	ds = bpf_map_lookup_elem(&devices, &dev);
-	if (ds)
-		return ds;
-	bpf_map_update_elem(&devices, &dev, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&devices, &dev);
+	c = bpf_map_lookup_elem(&devcache, &zero);
+	if (c && c->idx && c->dev == dev)
+		return c->idx;
+	ip = bpf_map_lookup_elem(&devindex, &dev);
+	if (!ip) {
+		idx = __sync_fetch_and_add(&ndevslots, 1);
+		if (idx >= MAX_DEVICES)
+			return 0;
+		bpf_map_update_elem(&devindex, &dev, &idx, BPF_NOEXIST);
+		ip = bpf_map_lookup_elem(&devindex, &dev);	/* ours, or a racer's */
+		if (!ip)
+			return 0;
+	}
+	idx = *ip + 1;
+	if (c) {
+		c->dev = dev;
+		c->idx = idx;
+	}
+	return idx;
+}
+
+/* The state in a slot (+1), or NULL. */
+static __always_inline struct devstate *
+dev_state(__u32 slot)
+{
+	__u32 i = slot - 1;
+
+	return slot ? bpf_map_lookup_elem(&devstates, &i) : NULL;
 }
 
 /* Make a request count as in flight on its device. */
 static __always_inline void
 dev_start(struct reqinfo *ri, __u64 now)
 {
-	struct devstate *ds = dev_state(ri->dev, now);
+	struct devstate *ds;
+	__s64 old;
 
-	if (!ds)
+	ri->devslot = dev_slot(ri->dev);
+	if (!(ds = dev_state(ri->devslot)))
 		return;
-	dev_update_busy(ds, now);
-	ri->inflight = (__u32)(__sync_fetch_and_add(&ds->inflight, 1) + 1);
+	old = __sync_fetch_and_add(&ds->inflight, 1);
+	if (old <= 0 || now - ds->stamp >= BUSY_STEP_NS)
+		dev_update_busy(ds, now, old > 0);
+	ri->inflight = (__u32)(old + 1);
 	ri->counted = 1;
 }
 
@@ -227,11 +289,13 @@ static __always_inline struct devstate *
 dev_end(struct reqinfo *ri, __u64 now)
 {
 	struct devstate *ds;
+	__s64 old;
 
-	if (!ri->counted || !(ds = bpf_map_lookup_elem(&devices, &ri->dev)))
+	if (!ri->counted || !(ds = dev_state(ri->devslot)))
 		return NULL;
-	dev_update_busy(ds, now);
-	__sync_fetch_and_add(&ds->inflight, -1);
+	old = __sync_fetch_and_add(&ds->inflight, -1);
+	if (old <= 1 || now - ds->stamp >= BUSY_STEP_NS)
+		dev_update_busy(ds, now, true);
 	ri->counted = 0;
 	return ds;
 }
@@ -262,6 +326,20 @@ req_find(__u64 key, struct slot **sp)
 }
 
 /*
+ * A request starts again while its previous run is still tracked: the
+ * completion of that run was never seen (the kernel on this VM skips the
+ * completion program now and then under load, see doc/limits), so one
+ * request is missing from the totals: count it as lost. A requeued request
+ * re-inserted by the rq_insert start hook is no loss.
+ */
+static __always_inline void
+stale_restart(struct reqinfo *ri)
+{
+	if (!(ri->flags & BLK_F_REQUEUED))
+		count(CNT_STALE);
+}
+
+/*
  * Fresh state for a starting request: a free slot, its own stale slot, or
  * the overflow hash. A stale entry leaves its device's in-flight count.
  */
@@ -277,6 +355,7 @@ req_new(__u64 key, __u64 now, struct slot **sp)
 		if (!s)
 			continue;
 		if (s->key == key) {
+			stale_restart(&s->ri);
 			dev_end(&s->ri, now);
 			__builtin_memset(&s->ri, 0, sizeof s->ri);
 			return &(*sp = s)->ri;
@@ -289,6 +368,7 @@ req_new(__u64 key, __u64 now, struct slot **sp)
 	*sp = NULL;
 	ri = bpf_map_lookup_elem(&overflow, &key);
 	if (ri) {
+		stale_restart(ri);
 		dev_end(ri, now);
 		__builtin_memset(ri, 0, sizeof *ri);
 		return ri;
@@ -311,12 +391,25 @@ req_free(__u64 key, struct slot *s)
 	*(volatile __u64 *)&s->key = 0;	/* after every read of s->ri above */
 }
 
-/* Who is asking: the submitter, in process context at the start hook. */
+/*
+ * Who is asking: the submitter, in process context at the start hook. With
+ * BTF the task is read with plain loads, cheaper than three helper calls.
+ */
 static __always_inline void
-req_owner(struct reqinfo *ri)
+req_owner(struct reqinfo *ri, bool btf)
 {
-	__u64 id = bpf_get_current_pid_tgid();
+	struct task_struct *t;
+	__u64 id;
 
+	if (btf) {
+		t = bpf_get_current_task_btf();
+		ri->pid = t->pid;
+		ri->tgid = t->tgid;
+		ri->cgroup = t->cgroups->dfl_cgrp->kn->id;
+		__builtin_memcpy(ri->comm, t->comm, sizeof ri->comm);
+		return;
+	}
+	id = bpf_get_current_pid_tgid();
 	ri->pid = (__u32)id;
 	ri->tgid = id >> 32;
 	ri->cgroup = bpf_get_current_cgroup_id();
@@ -360,7 +453,7 @@ on_start(struct request *rq, __u64 key, bool btf)
 	 */
 	request_op(RQ_READ(btf, rq, cmd_flags), &ri->op, &ri->flags);
 	ri->sector = RQ_READ(btf, rq, __sector);
-	req_owner(ri);
+	req_owner(ri, btf);
 	dev_start(ri, now);
 	return 0;
 }
@@ -394,7 +487,7 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->op = op;
 	ri->flags = flags | BLK_F_NOSTART;
-	req_owner(ri);
+	req_owner(ri, btf);
 	dev_start(ri, now);
 	return 0;
 }

@@ -334,7 +334,7 @@ live_recursion_misses(void)
 static uint64_t
 live_read_lost(void)
 {
-	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL };
+	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL, CNT_STALE };
 	uint64_t		*vals, total = 0;
 	unsigned		 k;
 	int			 i, fd = bpf_map__fd(live.skel->maps.counters);
@@ -426,6 +426,33 @@ live_start_vfs(struct blktop *b)
 	    strlen(b->plan_text), "+%s", vfs_hook());
 }
 
+/*
+ * Attach the programs last to first: completion before issue before start,
+ * so that every request whose start is seen also has its completion seen,
+ * even with I/O running while blktop starts. (In file order, a request
+ * started between the start and the completion attach was counted started
+ * and never completed: a request missing from the totals.)
+ */
+static int
+live_attach(struct blktop_bpf *skel)
+{
+	const struct bpf_object_skeleton	*s = skel->skeleton;
+	struct bpf_program			*p;
+	int					 i, err;
+
+	for (i = s->prog_cnt - 1; i >= 0; i--) {
+		p = *s->progs[i].prog;
+		if (!bpf_program__autoload(p))
+			continue;
+		*s->progs[i].link = bpf_program__attach(p);
+		if (*s->progs[i].link == NULL) {
+			err = -errno;
+			return (err != 0 ? err : -EINVAL);
+		}
+	}
+	return (0);
+}
+
 /* Probe, load and attach the BPF programs and hook the ring buffer into the loop. */
 static int
 live_start(struct blktop *b, char **errp)
@@ -465,13 +492,14 @@ live_start(struct blktop *b, char **errp)
 		    "verifier's log", b->plan_text, strerror(-err));
 		return (-1);
 	}
-	if ((err = blktop_bpf__attach(live.skel)) != 0) {
+	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
+	if (!b->no_vfs)
+		live_start_vfs(b);
+	if ((err = live_attach(live.skel)) != 0) {
 		xasprintf(errp, "cannot attach the BPF programs (%s): %s",
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
-	if (!b->no_vfs)
-		live_start_vfs(b);
 	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
 	    live_rb_record, b, NULL);
 	if (live.rb == NULL) {
@@ -502,6 +530,36 @@ live_counter(uint32_t key)
 	return (total);
 }
 
+/*
+ * Requests in the kernel's request table (in flight, or never completed),
+ * for -vv at exit: a slot's first 8 bytes are its key, 0 when free.
+ */
+static uint64_t
+live_tracked(void)
+{
+	int		 sfd = bpf_map__fd(live.skel->maps.slots);
+	int		 ofd = bpf_map__fd(live.skel->maps.overflow);
+	size_t		 vsz = bpf_map__value_size(live.skel->maps.slots);
+	uint64_t	 n = 0, okey, *next, *prev = NULL;
+	uint32_t	 i, nslots = bpf_map__max_entries(live.skel->maps.slots);
+	unsigned char	*val = xcalloc(1, vsz);
+	uint64_t	 key0;
+
+	for (i = 0; i < nslots; i++) {
+		if (bpf_map_lookup_elem(sfd, &i, val) == 0) {
+			memcpy(&key0, val, sizeof key0);
+			n += key0 != 0;
+		}
+	}
+	free(val);
+	next = &okey;
+	while (bpf_map_get_next_key(ofd, prev, next) == 0) {
+		n++;
+		prev = next;
+	}
+	return (n);
+}
+
 /* Detach everything; with -v, say what the kernel side counted. */
 static void
 live_stop(struct blktop *b)
@@ -509,20 +567,24 @@ live_stop(struct blktop *b)
 	if (b->verbose && live.skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
-		    "received %llu, program runs skipped %llu",
+		    "received %llu, program runs skipped %llu, completions never seen %llu",
 		    (unsigned long long)live_counter(CNT_LOST),
 		    (unsigned long long)live_counter(CNT_MAP_FULL),
 		    (unsigned long long)live_counter(CNT_ORPHAN_DONE),
 		    (unsigned long long)live_counter(CNT_BLOCK_SENT),
 		    (unsigned long long)b->block_events,
-		    (unsigned long long)live_recursion_misses());
+		    (unsigned long long)live_recursion_misses(),
+		    (unsigned long long)live_counter(CNT_STALE));
 	if (b->verbose >= 2 && live.skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
-		    "partial completions %llu, final completions %llu",
+		    "partial completions %llu, final completions %llu, "
+		    "restarted without completion %llu, still in the table %llu",
 		    (unsigned long long)live_counter(CNT_DBG_START),
 		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
 		    (unsigned long long)live_counter(CNT_DBG_PARTIAL),
-		    (unsigned long long)live_counter(CNT_DBG_COMPLETE));
+		    (unsigned long long)live_counter(CNT_DBG_COMPLETE),
+		    (unsigned long long)live_counter(CNT_STALE),
+		    (unsigned long long)live_tracked());
 	if (live.rb_ev != NULL)
 		event_free(live.rb_ev);
 	if (live.drain_ev != NULL)

@@ -56,9 +56,9 @@ loop_create() {
 	echo "$dev"
 }
 
-# diskstats NAME: "reads rsect writes wsect discards flushes io_ticks_ms" for a device.
+# diskstats NAME: "reads rsect writes wsect discards flushes io_ticks_ms time_in_queue_ms" for a device.
 diskstats() {
-	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13 }' /proc/diskstats
+	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13, $14 }' /proc/diskstats
 }
 
 # start_bg CMD...: run in the background, remember the pid in BG_PID for stop_bg.
