@@ -21,18 +21,7 @@ const volatile __u32 filter_devs[MAX_FILTER_DEVS] = {};
 const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
 
-/* The ring buffer and counters are shared with the other blktop objects. */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, CNT_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+#include "shared-maps.h"
 
 /* A request between its start and its final completion. */
 struct reqinfo {

@@ -50,18 +50,7 @@ __u64 last_wakeup = 0;
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Shared with bpf/blktop.bpf.c: the loader reuses the same fds. */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, CNT_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+#include "shared-maps.h"
 
 /* Private counters, read by vfs_stats(). */
 enum { VCNT_INFLIGHT_FULL, VCNT_NO_ENTER, VCNT_MAX };
