@@ -38,6 +38,7 @@ enum blktop_op {
 #define BLK_F_NOSTART	(1u << 8)	/* no start hook saw it: ts_start == ts_issue */
 #define BLK_F_REQUEUED	(1u << 9)	/* requeued at least once */
 #define BLK_F_NOLAT	(1u << 10)	/* no latency known (imported issue-only log): not in latency stats */
+#define BLK_F_UNSEEN	(1u << 11)	/* completion never seen; sent when the request was reused (with NOLAT) */
 
 struct ev_block {
 	__u32 type;		/* EV_BLOCK */
@@ -189,7 +190,7 @@ enum blktop_counter {
 	CNT_DBG_ISSUE_NEW = 5,	/* ... first seen at issue */
 	CNT_DBG_PARTIAL = 6,	/* ... partial completions */
 	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
-	CNT_STALE = 8,		/* a request started again, its completion never seen: lost */
+	CNT_STALE = 8,		/* completions never seen, sent when the request was reused */
 	CNT_MAX = 9,
 };
 

@@ -140,10 +140,10 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		fprintf(f, "%-12s %9.1f %9.1f %8.2f %8.2f %8.3f %8.3f %9.1f %9.1f %8.1f %8.1f %8.1f %8.2f %7u %6.1f\n",
 		    device_name(dw->dev), (double)r->ios / secs, (double)w->ios / secs,
 		    (double)r->bytes / secs / 1e6, (double)w->bytes / secs / 1e6,
-		    r->ios ? (double)(r->lat_sum + r->q_sum) / (double)r->ios / 1e6 : 0.0,
-		    w->ios ? (double)(w->lat_sum + w->q_sum) / (double)w->ios / 1e6 : 0.0,
-		    batch_pct_us(r->lat, r->ios, 50), batch_pct_us(r->lat, r->ios, 99),
-		    batch_pct_us(w->lat, w->ios, 50), batch_pct_us(w->lat, w->ios, 99),
+		    r->timed ? (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0.0,
+		    w->timed ? (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0.0,
+		    batch_pct_us(r->lat, r->timed, 50), batch_pct_us(r->lat, r->timed, 99),
+		    batch_pct_us(w->lat, w->timed, 50), batch_pct_us(w->lat, w->timed, 99),
 		    (double)s.op[OPC_OTHER].ios / secs,
 		    (double)s.wait_sum / 1e9 / secs, s.qd_max,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
@@ -203,13 +203,14 @@ batch_json_op(FILE *f, const struct sum_op *o, double secs)
 {
 	unsigned	 i, first = 1;
 
-	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":",
+	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"no_lat\":%llu,"
+	    "\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":",
 	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
-	    (unsigned long long)o->errors, (double)o->ios / secs,
-	    (double)o->bytes / secs);
-	batch_json_lat(f, o->lat, o->ios, o->lat_max, o->lat_sum);
+	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed),
+	    (double)o->ios / secs, (double)o->bytes / secs);
+	batch_json_lat(f, o->lat, o->timed, o->lat_max, o->lat_sum);
 	fprintf(f, ",\"q_us\":");
-	batch_json_lat(f, o->q, o->ios, o->q_max, o->q_sum);
+	batch_json_lat(f, o->q, o->timed, o->q_max, o->q_sum);
 	fprintf(f, ",\"hist\":");
 	batch_json_hist(f, o->lat);
 	fprintf(f, ",\"q_hist\":");

@@ -488,7 +488,8 @@ main(int argc, char **argv)
 		proc_free(b->procs);
 	event_base_free(b->base);
 	if (b->lost > 0)
-		log_warnx("%llu events lost in the kernel (ring buffer full)",
-		    (unsigned long long)b->lost);
+		log_warnx("%llu events lost in the kernel%s",
+		    (unsigned long long)b->lost, b->src == &source_live ?
+		    " (-v says where)" : " while recording");
 	return (0);
 }

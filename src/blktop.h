@@ -70,6 +70,7 @@ enum opclass { OPC_READ, OPC_WRITE, OPC_OTHER, OPC_MAX };
 /* One operation class during one tick. */
 struct tick_op {
 	uint64_t	 ios;
+	uint64_t	 timed;		/* of ios, those with times (not BLK_F_NOLAT) */
 	uint64_t	 bytes;
 	uint64_t	 errors;
 	uint64_t	 lat_sum;	/* device time (issue to done), ns */
@@ -115,6 +116,7 @@ struct windows {
 /* Aggregate over a range of ticks, with 64-bit histogram counts. */
 struct sum_op {
 	uint64_t	 ios;
+	uint64_t	 timed;		/* of ios, those in the latency histograms */
 	uint64_t	 bytes;
 	uint64_t	 errors;
 	uint64_t	 lat_sum;

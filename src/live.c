@@ -334,7 +334,7 @@ live_recursion_misses(void)
 static uint64_t
 live_read_lost(void)
 {
-	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL, CNT_STALE };
+	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL };
 	uint64_t		*vals, total = 0;
 	unsigned		 k;
 	int			 i, fd = bpf_map__fd(live.skel->maps.counters);
@@ -567,7 +567,8 @@ live_stop(struct blktop *b)
 	if (b->verbose && live.skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
-		    "received %llu, program runs skipped %llu, completions never seen %llu",
+		    "received %llu, program runs skipped %llu, "
+		    "completions never seen (sent at reuse, no latency) %llu",
 		    (unsigned long long)live_counter(CNT_LOST),
 		    (unsigned long long)live_counter(CNT_MAP_FULL),
 		    (unsigned long long)live_counter(CNT_ORPHAN_DONE),
@@ -578,12 +579,11 @@ live_stop(struct blktop *b)
 	if (b->verbose >= 2 && live.skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
 		    "partial completions %llu, final completions %llu, "
-		    "restarted without completion %llu, still in the table %llu",
+		    "still in the table %llu",
 		    (unsigned long long)live_counter(CNT_DBG_START),
 		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
 		    (unsigned long long)live_counter(CNT_DBG_PARTIAL),
 		    (unsigned long long)live_counter(CNT_DBG_COMPLETE),
-		    (unsigned long long)live_counter(CNT_STALE),
 		    (unsigned long long)live_tracked());
 	if (live.rb_ev != NULL)
 		event_free(live.rb_ev);

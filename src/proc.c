@@ -540,9 +540,11 @@ proc_add_block(struct proc_table *t, const struct ev_block *ev)
 	if (comm[0] == '\0')
 		strcpy(comm, "[unknown]");	/* no start hook saw the submitter */
 	p = proc_get(t, ev->pid, ev->tgid, comm, ev->cgroup, ev->ts_done);
-	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
 	COUNT2(p, blk_ios[d], += 1);
 	COUNT2(p, blk_bytes[d], += ev->bytes);
+	if (ev->flags & BLK_F_NOLAT)
+		return;
+	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
 	COUNT2(p, blk_lat_sum, += lat);
 	proc_hist_add(p->blk_lat, lat);
 }

@@ -103,18 +103,23 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	if (ev->error != 0)
 		to->errors++;
 	to->size[size_bucket(ev->bytes)]++;
-	if (ev->flags & BLK_F_NOLAT)
-		return;		/* counts and sizes only: no times to account */
-	to->lat_sum += lat;
-	to->q_sum += q;
-	if (lat > to->lat_max)
-		to->lat_max = lat;
-	if (q > to->q_max)
-		to->q_max = q;
-	to->lat[hist_bucket(lat)]++;
-	to->q[hist_bucket(q)]++;
-
-	t->wait_sum += wait;
+	/*
+	 * No latency known (an issue-only import, a completion the kernel never
+	 * ran our hook for): counts and sizes only. Its in-flight count and the
+	 * device's busy time are still right (both 0 in an import).
+	 */
+	if (!(ev->flags & BLK_F_NOLAT)) {
+		to->timed++;
+		to->lat_sum += lat;
+		to->q_sum += q;
+		if (lat > to->lat_max)
+			to->lat_max = lat;
+		if (q > to->q_max)
+			to->q_max = q;
+		to->lat[hist_bucket(lat)]++;
+		to->q[hist_bucket(q)]++;
+		t->wait_sum += wait;
+	}
 	if (ev->inflight > t->qd_max)
 		t->qd_max = ev->inflight;
 
@@ -196,6 +201,7 @@ windows_sum(const struct windows *w, const struct devwin *dw,
 			if (to->ios == 0)
 				continue;
 			so->ios += to->ios;
+			so->timed += to->timed;
 			so->bytes += to->bytes;
 			so->errors += to->errors;
 			so->lat_sum += to->lat_sum;

@@ -53,10 +53,11 @@ plans=$("$BLKTOP" --probe | awk '/^block attach/ { s = "a"; next } /^block start
 	/^  / && s == "s" && $3 == "exists" { st[ns++] = $1 }
 	END { for (i = 0; i < na; i++) for (j = 0; j < ns; j++) print a[i] ":" st[j] }')
 check "probe lists at least one plan" [ -n "$plans" ]
-# A count that misses the kernel's by one request has been seen about once in
-# 50 runs, with no loss counter raised (an open bug, see the issue notes): a
-# variant whose counts differ runs once more, and the first result is shown
-# but not counted. A systematic error fails both runs.
+# The kernel now and then skips the completion hook (README, Known limits);
+# blktop sends such a request when it is reused, but one not reused before
+# blktop exits stays uncounted (-vv: "still in the table"). That has been seen
+# about once in 50 runs: a variant whose counts differ runs once more, and the
+# first result is shown but not counted. A systematic error fails both runs.
 first=1
 for plan in $plans; do
 	run_variant "$plan" "$first" >"$TEST_TMP/variant.out"
@@ -91,13 +92,13 @@ after=$(diskstats "$DEV")
 kill -INT "$pid"
 wait "$pid"
 python3 "$BLKTOP_SRCDIR/tests/integration/compare.py" "$out" "$DEV" "$before" "$after" \
-    --tag "saturated" --fio "$TEST_TMP/sat.fio.json" --qd-max 8 --saturated --lost-is-missed
+    --tag "saturated" --fio "$TEST_TMP/sat.fio.json" --qd-max 8 --saturated
 
 # Starting under load: requests in flight while the programs attach. Every
-# request blktop saw start is accounted for in the debug counters of -vv:
-# completed, or restarted with its completion never seen (a kernel-side miss,
-# counted as lost), or left in the table. The first two would be "started
-# but never completed" with the programs attached in file order.
+# request blktop saw start is accounted for in the counters of -vv: completed,
+# or started again with its completion never seen (sent then, without times),
+# or left in the table. With the programs attached in file order the first two
+# would be "started but never completed".
 fio --filename="$LOOP" --direct=1 --ioengine=libaio --iodepth=8 --name=under --rw=randread \
     --bs=4k --size=256M --runtime=6 --time_based >"$TEST_TMP/fio.err" 2>&1 &
 fio_pid=$!
@@ -112,15 +113,22 @@ check "under load: fio ran" [ $? = 0 ]
 sleep 0.3
 kill -INT "$pid"
 wait "$pid"
-counts=$(sed -n 's/.*debug counters: started \([0-9]*\), first seen at issue \([0-9]*\), .*final completions \([0-9]*\), restarted without completion \([0-9]*\), still in the table \([0-9]*\).*/\1 \2 \3 \4 \5/p' "$out.err")
-read -r started issued done stale left <<<"$counts"
-check "under load: every request seen started is accounted for ($started + $issued started, $done completed, $stale missed completions counted lost, $left left)" \
-    [ -n "$left" ] && [ "$done" -gt 0 ] && [ $((started + issued)) = $((done + stale + left)) ]
-lost=$(python3 -c 'import json,sys; print(sum(json.loads(l)["lost"] for l in open(sys.argv[1])))' "$out")
-check "under load: missed completions are reported as lost ($lost lost, $stale missed)" [ "$lost" -ge "$stale" ]
+unseen=$(sed -n 's/.*completions never seen (sent at reuse, no latency) \([0-9]*\).*/\1/p' "$out.err")
+counts=$(sed -n 's/.*debug counters: started \([0-9]*\), first seen at issue \([0-9]*\), .*final completions \([0-9]*\), still in the table \([0-9]*\).*/\1 \2 \3 \4/p' "$out.err")
+read -r started issued done left <<<"$counts"
+check "under load: every request seen started is accounted for ($started + $issued started, $done completed, ${unseen:-?} completions never seen, $left left)" \
+    [ -n "$left" ] && [ -n "$unseen" ] && [ "$done" -gt 0 ] && [ $((started + issued)) = $((done + unseen + left)) ]
+read -r lost ios nolat <<<"$(python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+ops = [d[o] for x in r for d in x["devices"] for o in ("read", "write", "other")]
+print(sum(x["lost"] for x in r), sum(o["ios"] for o in ops), sum(o["no_lat"] for o in ops))' "$out")"
+check "under load: nothing lost, every request reported ($lost lost, $ios reported, $done completed + ${unseen:-?} never seen)" \
+    [ "$lost" = 0 ] && [ "$ios" = $((done + unseen)) ]
+check "under load: the requests reported without times are those never seen ($nolat, ${unseen:-?})" [ "$nolat" = "$unseen" ]
 qd=$(python3 -c 'import json,sys; print(max([d["qd"]["max"] for l in open(sys.argv[1]) for d in json.loads(l)["devices"]] + [0]))' "$out")
-check "under load: queue depth max $qd is at most fio's 8 plus missed completions $stale" \
-    [ "$qd" -ge 1 ] && [ "$qd" -le $((8 + stale)) ]
+check "under load: queue depth max $qd is at most fio's 8 plus completions never seen $unseen" \
+    [ "$qd" -ge 1 ] && [ "$qd" -le $((8 + unseen)) ]
 
 # Buffered I/O through a file system: merges, flushes and discards (mkfs discards).
 need_cmd mkfs.ext4 e2fsprogs

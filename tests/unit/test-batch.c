@@ -118,6 +118,12 @@ main(void)
 		e.inflight = i % 7 + 1;
 		stream_event(b, &e, sizeof e);
 	}
+	/* A request without times: counted, out of the latencies. */
+	e.op = BLK_OP_READ;
+	e.ts_issue = e.ts_done - 50000000;
+	e.flags = BLK_F_NOLAT | BLK_F_UNSEEN;
+	stream_event(b, &e, sizeof e);
+	e.flags = 0;
 	CHECK("short record refused", stream_event(b, &e, sizeof e - 1) == -1 && b->bad_records == 1);
 	l.count = 3;
 	stream_event(b, &l, sizeof l);
@@ -132,7 +138,10 @@ main(void)
 	CHECK("report is valid JSON", json_valid(buf));
 	CHECK("interval and lost", strstr(buf, "\"interval_s\":2.000000,\"lost\":3,") != NULL);
 	CHECK("device name escaped", strstr(buf, "\"name\":\"loop\\\"0\",\"major\":7,\"minor\":0") != NULL);
-	CHECK("read ios and bytes", strstr(buf, "\"read\":{\"ios\":50,\"bytes\":204800,") != NULL);
+	CHECK("read ios and bytes, one of them without times",
+	    strstr(buf, "\"read\":{\"ios\":51,\"bytes\":208896,\"errors\":0,\"no_lat\":1,") != NULL);
+	CHECK("a request without times is not in the read latencies",
+	    strstr(buf, "\"max\":99.0,\"avg\":50.0}") != NULL);
 	CHECK("write ios", strstr(buf, "\"write\":{\"ios\":50,") != NULL);
 	CHECK("latency percentiles", strstr(buf, "\"lat_us\":{\"p50\":") != NULL &&
 	    strstr(buf, "\"p90\":") != NULL && strstr(buf, "\"p99\":") != NULL &&

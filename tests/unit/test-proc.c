@@ -333,6 +333,24 @@ test_kernel_and_bad(void)
 	CHECK("kernel threads: not charged to another process", p && p->tot.blk_ios[1] == 0);
 	p = find_proc(t, 0);
 	CHECK("unknown submitter shown as [unknown]", p && strcmp(p->comm, "[unknown]") == 0);
+	{
+		struct ev_block b;
+
+		memset(&b, 0, sizeof(b));
+		b.type = EV_BLOCK;
+		b.ts_start = b.ts_issue = now;
+		b.ts_done = now + 50000000;	/* when it was seen reused, not done */
+		b.pid = b.tgid = 1234;
+		b.op = BLK_OP_WRITE;
+		b.bytes = 8192;
+		b.flags = BLK_F_NOLAT | BLK_F_UNSEEN;
+		strncpy(b.comm, "kworker/u8:2", sizeof(b.comm) - 1);
+		proc_add(t, &b, sizeof(b));
+	}
+	p = find_proc(t, 1234);
+	CHECK("block event without times: counted, not in the latency",
+	    p && p->tot.blk_ios[1] == 2 && p->tot.blk_bytes[1] == 12288 &&
+	    p->tot.blk_lat_sum == 100 && proc_entry_lat(t, p, 1, 99) <= 1000);
 
 	memset(&r, 0, sizeof(r));
 	r.rw.type = EV_RW;

@@ -92,9 +92,38 @@ main(void)
 	CHECK("reversed timestamps count as zero latency",
 	    t->op[OPC_READ].lat_max == 0 && t->op[OPC_READ].q_max == 0);
 
+	/*
+	 * An event without times (an issue-only import, a completion never
+	 * seen): counted with its bytes and size, kept out of the latency
+	 * sums, while its in-flight count and the busy clock still count.
+	 */
+	windows_tick(&w, now + 7 * NSEC_PER_SEC);
+	e = ev(dev, BLK_OP_READ, 8192, now + 7 * NSEC_PER_SEC + 10, 3000000, 1000);
+	e.flags = BLK_F_NOLAT | BLK_F_UNSEEN;
+	e.inflight = 9;
+	e.busy_ns = 10 * NSEC_PER_SEC + 2000;
+	windows_add_block(&w, &e);
+	t = windows_tick_at(&w, w.devs[0], 0);
+	CHECK("no-latency event: counted, bytes and size kept",
+	    t->op[OPC_READ].ios == 1 && t->op[OPC_READ].bytes == 8192 &&
+	    t->op[OPC_READ].size[size_bucket(8192)] == 1);
+	CHECK("no-latency event: out of the latency sums and histograms",
+	    t->op[OPC_READ].timed == 0 && t->op[OPC_READ].lat_sum == 0 &&
+	    t->op[OPC_READ].lat[hist_bucket(3000000)] == 0 &&
+	    t->op[OPC_READ].q[hist_bucket(1000)] == 0 && t->wait_sum == 0);
+	CHECK("no-latency event: in-flight count and busy time still count",
+	    t->qd_max == 9 && t->busy_ns == 2000);
+	e = ev(dev, BLK_OP_READ, 4096, now + 7 * NSEC_PER_SEC + 20, 5000, 0);
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + 8 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("sums: timed counts only requests with times",
+	    s.op[OPC_READ].ios == 2 && s.op[OPC_READ].timed == 1 &&
+	    hist_percentile(s.op[OPC_READ].lat, s.op[OPC_READ].timed, 99) < 10000);
+
 	/* The device cap holds: events past it are counted, not stored. */
 	for (i = 1; i <= WINDOWS_MAX_DEVS + 5; i++) {
-		e = ev(DEV_MKDEV(8, i), BLK_OP_READ, 512, now + 7 * NSEC_PER_SEC, 10, 0);
+		e = ev(DEV_MKDEV(8, i), BLK_OP_READ, 512, now + 8 * NSEC_PER_SEC, 10, 0);
 		windows_add_block(&w, &e);
 	}
 	CHECK("device cap", w.ndevs == WINDOWS_MAX_DEVS && w.dropped == 6);
