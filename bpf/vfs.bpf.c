@@ -685,9 +685,8 @@ static __always_inline int nr_to_sys(long nr)
 
 /* preadv/pwritev take the offset split in two longs (pos_l, pos_h): 64-bit uses pos_l. */
 
-/* Variant tp_btf: typed raw tracepoints on sys_enter/sys_exit. */
-SEC("tp_btf/sys_enter")
-int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr)
+/* sys_enter/sys_exit of every syscall: dispatch on its number, ours only. */
+static __always_inline int regs_enter(struct pt_regs *regs, long nr)
 {
 	int sys = nr_to_sys(nr);
 	__u64 a0, a1, a2, a3;
@@ -698,34 +697,24 @@ int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr)
 	return vfs_enter(sys, a0, a1, a2, a3);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(vfs_btf_exit, struct pt_regs *regs, long ret)
+static __always_inline int regs_exit(struct pt_regs *regs, long ret)
 {
 	if (nr_to_sys(REGS_ID(regs)) < 0)
 		return 0;
 	return vfs_exit(ret);
 }
+
+/* Variant tp_btf: typed raw tracepoints on sys_enter/sys_exit. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr); }
+SEC("tp_btf/sys_exit")
+int BPF_PROG(vfs_btf_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret); }
 
 /* Variant raw_tp: untyped raw tracepoints, same dispatch. */
 SEC("raw_tp/sys_enter")
-int BPF_PROG(vfs_raw_enter, struct pt_regs *regs, long nr)
-{
-	int sys = nr_to_sys(nr);
-	__u64 a0, a1, a2, a3;
-
-	if (sys < 0 || REGS_COMPAT(regs))
-		return 0;
-	REGS_ARG(regs, a0, a1, a2, a3);
-	return vfs_enter(sys, a0, a1, a2, a3);
-}
-
+int BPF_PROG(vfs_raw_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr); }
 SEC("raw_tp/sys_exit")
-int BPF_PROG(vfs_raw_exit, struct pt_regs *regs, long ret)
-{
-	if (nr_to_sys(REGS_ID(regs)) < 0)
-		return 0;
-	return vfs_exit(ret);
-}
+int BPF_PROG(vfs_raw_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret); }
 
 /* Variant tracepoint: one classic tracepoint per syscall and direction. */
 struct sc_enter {

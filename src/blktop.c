@@ -424,14 +424,7 @@ main(int argc, char **argv)
 		live_print_probe(stdout);
 		exit(0);
 	}
-	/* Ticks of at most a second; a report spans a whole number of them. */
-	b->tick_ns = b->interval < 1 ? (uint64_t)(b->interval * 1e9) : NSEC_PER_SEC;
-	b->ticks_per_report = (unsigned)llround(b->interval * 1e9 / (double)b->tick_ns);
-	if (b->ticks_per_report == 0)
-		b->ticks_per_report = 1;
-	b->nticks = (unsigned)ceil(history * 1e9 / (double)b->tick_ns);
-	if (b->nticks < b->ticks_per_report + 1)
-		b->nticks = b->ticks_per_report + 1;
+	stream_set_ticks(b, history);
 
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");

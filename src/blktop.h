@@ -345,6 +345,7 @@ extern struct blktop bt;
 
 /* stream.c */
 int		 stream_event(struct blktop *, const void *rec, size_t len);
+void		 stream_set_ticks(struct blktop *, double history_secs);
 int		 stream_dev_wanted(const struct blktop *, uint32_t dev);
 int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
 		     const char *comm, uint64_t cgroup);

@@ -413,13 +413,7 @@ replay_interval(struct blktop *b)
 		if (end != p && isfinite(d) && d >= 0.01 && d <= 3600)
 			b->interval = d;
 	}
-	b->tick_ns = b->interval < 1 ? (uint64_t)(b->interval * 1e9) : NSEC_PER_SEC;
-	b->ticks_per_report = (unsigned)llround(b->interval * 1e9 / (double)b->tick_ns);
-	if (b->ticks_per_report == 0)
-		b->ticks_per_report = 1;
-	b->nticks = (unsigned)ceil(history * 1e9 / (double)b->tick_ns);
-	if (b->nticks < b->ticks_per_report + 1)
-		b->nticks = b->ticks_per_report + 1;
+	stream_set_ticks(b, history);
 }
 
 /* Open the file, set names, clocks and windows from its header, start feeding. */

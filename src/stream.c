@@ -1,5 +1,6 @@
 /* stream.c: the one entry point every source hands its event records to. */
 
+#include <math.h>
 #include <string.h>
 
 #include "blktop.h"
@@ -42,6 +43,23 @@ stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm,
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * Tick length and ring size from the report interval: ticks of at most a
+ * second, a report spans a whole number of them, and the ring holds
+ * history_secs and at least one report more than the open tick.
+ */
+void
+stream_set_ticks(struct blktop *b, double history_secs)
+{
+	b->tick_ns = b->interval < 1 ? (uint64_t)(b->interval * 1e9) : NSEC_PER_SEC;
+	b->ticks_per_report = (unsigned)llround(b->interval * 1e9 / (double)b->tick_ns);
+	if (b->ticks_per_report == 0)
+		b->ticks_per_report = 1;
+	b->nticks = (unsigned)ceil(history_secs * 1e9 / (double)b->tick_ns);
+	if (b->nticks < b->ticks_per_report + 1)
+		b->nticks = b->ticks_per_report + 1;
 }
 
 /* An open or read/write record into the process tables, if the filters keep it. */
