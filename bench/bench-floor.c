@@ -1,0 +1,94 @@
+/*
+ * bench-floor.c: attach some of floor.bpf.o's do-nothing programs and stay
+ * attached until SIGINT or SIGTERM. Stands in for blktop in the run-*.sh
+ * benchmarks (BLKTOP=bench/bench-floor), so the kernel's own cost of a hook
+ * is measured the same way as blktop's.
+ *
+ * usage: bench-floor OBJ block|vfs-tp|vfs-btf [ignored blktop options...]
+ * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Whether program name belongs to set. */
+static int
+in_set(const char *name, const char *set)
+{
+	static const char *const block[] = { "floor_io_start", "floor_rq_issue",
+	    "floor_rq_complete", NULL };
+	static const char *const vfs_tp[] = { "floor_tp_enter_read", "floor_tp_exit_read", NULL };
+	static const char *const vfs_btf[] = { "floor_sys_enter", "floor_sys_exit", NULL };
+	const char *const *names;
+
+	if (strcmp(set, "block") == 0)
+		names = block;
+	else if (strcmp(set, "vfs-tp") == 0)
+		names = vfs_tp;
+	else if (strcmp(set, "vfs-btf") == 0)
+		names = vfs_btf;
+	else
+		return -1;
+	for (; *names; names++)
+		if (strcmp(*names, name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct bpf_link *links[8];
+	int n = 0, err;
+
+	if (argc < 3 || in_set("", argv[2]) < 0) {
+		fprintf(stderr, "usage: bench-floor OBJ block|vfs-tp|vfs-btf\n");
+		return 2;
+	}
+	libbpf_set_print(NULL);
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj) {
+		fprintf(stderr, "bench-floor: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, in_set(bpf_program__name(prog), argv[2]) == 1);
+	if ((err = bpf_object__load(obj)) != 0) {
+		fprintf(stderr, "bench-floor: load: %s\n", strerror(-err));
+		return 1;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (!bpf_program__autoload(prog) || n == (int)(sizeof links / sizeof *links))
+			continue;
+		if (!(links[n] = bpf_program__attach(prog))) {
+			fprintf(stderr, "bench-floor: attach %s: %s\n", bpf_program__name(prog),
+			    strerror(errno));
+			return 1;
+		}
+		n++;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	printf("{\"lost\": 0, \"attached\": %d}\n", n);
+	fflush(stdout);
+	while (!stop)
+		pause();
+	while (n > 0)
+		bpf_link__destroy(links[--n]);
+	bpf_object__close(obj);
+	return 0;
+}
