@@ -127,7 +127,7 @@ enum blktop_vfs_ftype {
 #define VFS_PF_DELETED		(1u << 2)	/* file unlinked (i_nlink == 0) */
 #define VFS_PF_UNREACHABLE	(1u << 3)	/* outside the process's root, or internal mount */
 #define VFS_PF_NOPATH		(1u << 4)	/* no path: pipe, socket, fd gone (path_len 0) */
-#define VFS_PF_FD_CHANGED	(1u << 5)	/* fd pointed elsewhere at exit than at entry */
+#define VFS_PF_FD_CHANGED	(1u << 5)	/* no longer set (was: fd pointed elsewhere at exit) */
 #define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
 
 /* One open/creat/openat/openat2, emitted at syscall exit. */

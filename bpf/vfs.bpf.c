@@ -17,6 +17,11 @@
 #define MAX_COMMS	8
 #define MAX_DEPTH	64	/* dentries and mount crossings walked per path */
 #define MAX_IOV		64	/* iovec entries summed for readv/writev */
+#define SPAN_MAX	128	/* longest span_read */
+#define FOFF(T, f)	((__u32)bpf_core_field_offset(T, f))
+#define FEND(T, f)	(FOFF(T, f) + (__u32)bpf_core_field_size(T, f))
+#define MIN2(a, b)	((a) < (b) ? (a) : (b))
+#define MAX2(a, b)	((a) > (b) ? (a) : (b))
 #define NAME_MASK	255	/* a component is at most NAME_MAX bytes */
 #define PATH_MASK	(VFS_PATH_MAX - 1)
 
@@ -78,7 +83,28 @@ struct inflight {
 	__u32 pad;
 };
 
-/* LRU: a thread killed inside a syscall never exits it; its entry ages out. */
+/*
+ * Calls in progress, by thread id: a direct-mapped array, two slots per thread
+ * id, claimed by a compare-and-swap of the id (an array element costs a few
+ * ns; the LRU hash update and delete it replaces cost ~200 ns per call). A
+ * thread whose two slots are both taken uses the LRU hash, where an entry whose
+ * exit is never seen (blktop attached or detached mid-call) ages out; a stale
+ * array entry is overwritten by its thread's next call.
+ */
+#define NCALLS		4096
+struct call_slot {
+	__u32 tid;		/* 0 when free */
+	__u32 pad;
+	struct inflight in;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NCALLS);
+	__type(key, __u32);
+	__type(value, struct call_slot);
+} vfs_calls SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
@@ -100,6 +126,7 @@ struct scratch {
 	 * 2^depth paths.
 	 */
 	__u32 n, total, skip, pflags;
+	__u8 span[2 * SPAN_MAX];	/* span_read's copy; the mask in SPAN_GET keeps loads inside */
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -115,6 +142,51 @@ static __always_inline void count(void *map, __u32 idx)
 
 	if (v)
 		(*v)++;
+}
+
+/* Remember the call thread tid is entering; count a failure. */
+static __always_inline void inflight_put(__u32 tid, const struct inflight *in)
+{
+	__u32 i = tid & (NCALLS - 1), probe;
+	struct call_slot *c;
+
+	for (probe = 0; probe < 2; probe++, i ^= 1) {
+		c = bpf_map_lookup_elem(&vfs_calls, &i);
+		if (!c)
+			continue;
+		if (c->tid == tid ||
+		    (c->tid == 0 && __sync_val_compare_and_swap(&c->tid, 0, tid) == 0)) {
+			c->in = *in;
+			return;
+		}
+	}
+	if (bpf_map_update_elem(&vfs_inflight, &tid, in, BPF_ANY))
+		count(&vfs_counters, VCNT_INFLIGHT_FULL);
+}
+
+/* Take the call thread tid entered into *out, freeing its entry; false if none. */
+static __always_inline bool inflight_take(__u32 tid, struct inflight *out)
+{
+	__u32 i = tid & (NCALLS - 1), probe;
+	struct call_slot *c;
+	struct inflight *p;
+
+	if (tid == 0)
+		return false;	/* the idle task: and 0 marks a free slot */
+	for (probe = 0; probe < 2; probe++, i ^= 1) {
+		c = bpf_map_lookup_elem(&vfs_calls, &i);
+		if (c && c->tid == tid) {
+			*out = c->in;
+			*(volatile __u32 *)&c->tid = 0;	/* after the copy */
+			return true;
+		}
+	}
+	p = bpf_map_lookup_elem(&vfs_inflight, &tid);
+	if (!p)
+		return false;
+	*out = *p;
+	bpf_map_delete_elem(&vfs_inflight, &tid);
+	return true;
 }
 
 /* Whether the current task passes the -p/-c/--cgroup filters. */
@@ -146,13 +218,23 @@ static __always_inline struct file *fd_file(int fd)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds;
+	struct {
+		unsigned int max_fds;
+		struct file **fd;
+	} t = {};
 	struct file *f = NULL;
 
-	if (fd < 0 || !fdt || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || !fdt)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	/* max_fds and fd side by side: one read of both where they are. */
+	if (FOFF(struct fdtable, max_fds) == 0 && FOFF(struct fdtable, fd) == 8 &&
+	    bpf_core_field_size(struct fdtable, max_fds) == 4)
+		bpf_probe_read_kernel(&t, sizeof(t), fdt);
+	else
+		t.max_fds = BPF_CORE_READ(fdt, max_fds), t.fd = BPF_CORE_READ(fdt, fd);
+	if ((unsigned int)fd >= t.max_fds)
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &t.fd[fd]);
 	return f;
 }
 
@@ -169,6 +251,71 @@ static __always_inline __u16 mode_ftype(__u32 mode)
 	case S_IFLNK:	return VFS_FT_LNK;
 	}
 	return VFS_FT_OTHER;
+}
+
+/*
+ * Each bpf_probe_read_kernel costs ~40 ns here (bpf_stats, 6.18 in a VM),
+ * more than anything else on the read/write path: fields that sit close
+ * together are fetched with one read of the bytes that span them, with
+ * offsets and sizes from CO-RE, and picked out of the copy. A span longer
+ * than SPAN_MAX (another kernel's layout) falls back to one read per field.
+ */
+/* Field f of a T whose bytes from lo on were copied to buf (2 * SPAN_MAX long). */
+#define SPAN_GET(buf, lo, T, f)							\
+	(*(typeof(((T *)0)->f) *)((buf) + ((FOFF(T, f) - (lo)) & (SPAN_MAX - 1))))
+
+/* Copy bytes [lo, hi) of obj to buf with one probe read; false if too long or unreadable. */
+static __always_inline bool span_read(__u8 *buf, const void *obj, __u32 lo, __u32 hi)
+{
+	if (hi <= lo || hi - lo > SPAN_MAX)
+		return false;
+	return bpf_probe_read_kernel(buf, hi - lo, (const char *)obj + lo) == 0;
+}
+
+/* What the exits report of an open file. */
+struct finfo {
+	struct path path;
+	__u64 ino;
+	__u32 dev, rdev, nlink;
+	__u16 ftype;
+};
+
+/* Fill *fi from f (not NULL) in three probe reads: file, inode, superblock. */
+static __always_inline void file_info(struct scratch *s, struct file *f, struct finfo *fi)
+{
+	__u32 lo = MIN2(FOFF(struct file, f_inode), FOFF(struct file, f_path));
+	__u32 hi = MAX2(FEND(struct file, f_inode), FEND(struct file, f_path));
+	struct inode *ino;
+	struct super_block *sb;
+	__u32 mode;
+
+	if (span_read(s->span, f, lo, hi)) {
+		ino = SPAN_GET(s->span, lo, struct file, f_inode);
+		fi->path = SPAN_GET(s->span, lo, struct file, f_path);
+	} else {
+		ino = BPF_CORE_READ(f, f_inode);
+		BPF_CORE_READ_INTO(&fi->path, f, f_path);
+	}
+	lo = FOFF(struct inode, i_mode);
+	hi = MAX2(MAX2(FEND(struct inode, i_sb), FEND(struct inode, i_ino)),
+	    MAX2(FEND(struct inode, __i_nlink), FEND(struct inode, i_rdev)));
+	if (lo <= MIN2(MIN2(FOFF(struct inode, i_sb), FOFF(struct inode, i_ino)),
+	    MIN2(FOFF(struct inode, __i_nlink), FOFF(struct inode, i_rdev))) &&
+	    span_read(s->span, ino, lo, hi)) {
+		mode = SPAN_GET(s->span, lo, struct inode, i_mode);
+		sb = SPAN_GET(s->span, lo, struct inode, i_sb);
+		fi->ino = SPAN_GET(s->span, lo, struct inode, i_ino);
+		fi->nlink = SPAN_GET(s->span, lo, struct inode, __i_nlink);
+		fi->rdev = SPAN_GET(s->span, lo, struct inode, i_rdev);
+	} else {
+		mode = BPF_CORE_READ(ino, i_mode);
+		sb = BPF_CORE_READ(ino, i_sb);
+		fi->ino = BPF_CORE_READ(ino, i_ino);
+		fi->nlink = BPF_CORE_READ(ino, __i_nlink);
+		fi->rdev = BPF_CORE_READ(ino, i_rdev);
+	}
+	fi->dev = BPF_CORE_READ(sb, s_dev);
+	fi->ftype = mode_ftype(mode);
 }
 
 static __always_inline __u16 file_ftype(struct file *f)
@@ -209,7 +356,7 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 	for (i = 0; i < MAX_DEPTH; i++) {
 		struct dentry *parent;
 		struct qstr q;
-		__u32 len;
+		__u32 len, lo, hi;
 
 		if (dentry == root_dentry && vfsmnt == root_mnt) {
 			done = true;
@@ -231,13 +378,20 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 			mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
 			continue;
 		}
-		parent = BPF_CORE_READ(dentry, d_parent);
+		lo = MIN2(FOFF(struct dentry, d_parent), FOFF(struct dentry, d_name));
+		hi = MAX2(FEND(struct dentry, d_parent), FEND(struct dentry, d_name));
+		if (span_read(s->span, dentry, lo, hi)) {
+			parent = SPAN_GET(s->span, lo, struct dentry, d_parent);
+			q = SPAN_GET(s->span, lo, struct dentry, d_name);
+		} else {
+			parent = BPF_CORE_READ(dentry, d_parent);
+			BPF_CORE_READ_INTO(&q, dentry, d_name);
+		}
 		if (parent == dentry || !parent) {
 			s->pflags |= VFS_PF_UNREACHABLE;
 			done = true;
 			break;
 		}
-		BPF_CORE_READ_INTO(&q, dentry, d_name);
 		len = q.len & NAME_MASK;
 		n = s->n & (MAX_DEPTH - 1);
 		s->name[n] = q.name;
@@ -283,26 +437,24 @@ static __always_inline __u32 walk_split(int r, __u16 *pflags)
 	return r & 0xffff;
 }
 
-/* Path of an open file into buf[0..]; returns its length. */
-static __always_inline __u32 file_path(struct scratch *s, __u32 base, struct file *f,
-    __u16 ftype, __u16 *pflags)
+/* Path of an open file (fi from file_info, NULL if none) into buf[base..]; returns its length. */
+static __always_inline __u32 file_path(struct scratch *s, __u32 base, const struct finfo *fi,
+    __u16 *pflags)
 {
-	struct path p;
 	__u32 off;
 
-	if (!f) {
+	if (!fi) {
 		*pflags |= VFS_PF_NOPATH;
 		return 0;
 	}
-	BPF_CORE_READ_INTO(&p, f, f_path);
-	off = walk_split(walk_path(s, base, (__u64)p.dentry, (__u64)p.mnt), pflags);
-	if ((ftype == VFS_FT_FIFO || ftype == VFS_FT_SOCK || ftype == VFS_FT_OTHER) &&
+	off = walk_split(walk_path(s, base, (__u64)fi->path.dentry, (__u64)fi->path.mnt), pflags);
+	if ((fi->ftype == VFS_FT_FIFO || fi->ftype == VFS_FT_SOCK || fi->ftype == VFS_FT_OTHER) &&
 	    (*pflags & VFS_PF_UNREACHABLE)) {
 		/* pipe:[ino], socket:[ino], anon_inode:[...]: user space names them. */
 		*pflags |= VFS_PF_NOPATH;
 		return 0;
 	}
-	if (BPF_CORE_READ(f, f_inode, __i_nlink) == 0 && ftype == VFS_FT_REG)
+	if (fi->nlink == 0 && fi->ftype == VFS_FT_REG)
 		*pflags |= VFS_PF_DELETED;
 	return off - base;
 }
@@ -362,8 +514,7 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 	in.arg[3] = a3;
 	in.file = (__u64)f;
 	in.ts = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&vfs_inflight, &tid, &in, BPF_ANY))
-		count(&vfs_counters, VCNT_INFLIGHT_FULL);
+	inflight_put(tid, &in);
 	return 0;
 }
 
@@ -455,10 +606,13 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	if (!f && ret >= 0 && in->sys != VFS_SYS_FILP_OPEN)
 		f = fd_file(ret);
 	if (f) {
-		e->ftype = file_ftype(f);
-		e->ino = BPF_CORE_READ(f, f_inode, i_ino);
-		e->dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
-		len = file_path(s, base, f, e->ftype, &pflags);
+		struct finfo fi;
+
+		file_info(s, f, &fi);
+		e->ftype = fi.ftype;
+		e->ino = fi.ino;
+		e->dev = fi.dev;
+		len = file_path(s, base, &fi, &pflags);
 	} else if (upath) {
 		/* Failed: the string as passed, joined to the cwd/dirfd path if relative. */
 		char c = 0;
@@ -520,6 +674,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
 	struct ev_rw *e;
 	struct file *f;
+	struct finfo fi = {};
 	__u64 id = bpf_get_current_pid_tgid();
 	__u16 pflags = 0;
 	__u32 len, base = sizeof(struct ev_rw);
@@ -571,24 +726,26 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		f = (struct file *)in->file;
 		e->fd = -1;
 	} else {
+		/*
+		 * The file the fd named at entry: the call holds a reference to
+		 * it, and its last fput, if another thread closed the fd, runs
+		 * only on the way back to user space, after this hook.
+		 */
 		e->fd = (int)in->arg[0];
-		f = fd_file(e->fd);
-		if (f && in->file && (__u64)f != in->file)
-			pflags |= VFS_PF_FD_CHANGED;
+		f = (struct file *)in->file;
 	}
 	e->ftype = VFS_FT_NONE;
 	if (f) {
-		struct inode *ino = BPF_CORE_READ(f, f_inode);
-
-		e->ftype = mode_ftype(BPF_CORE_READ(ino, i_mode));
-		e->ino = BPF_CORE_READ(ino, i_ino);
-		e->dev = BPF_CORE_READ(ino, i_sb, s_dev);
+		file_info(s, f, &fi);
+		e->ftype = fi.ftype;
+		e->ino = fi.ino;
+		e->dev = fi.dev;
 		if (e->ftype == VFS_FT_BLK)
-			e->rdev = BPF_CORE_READ(ino, i_rdev);
+			e->rdev = fi.rdev;
 	}
 	if (!include_all && e->ftype != VFS_FT_REG && e->ftype != VFS_FT_BLK)
 		return 0;
-	len = file_path(s, base, f, e->ftype, &pflags) & PATH_MASK;
+	len = file_path(s, base, f ? &fi : NULL, &pflags) & PATH_MASK;
 	s->buf[(base + len) & BUF_MASK] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
@@ -601,13 +758,10 @@ static __always_inline int vfs_exit(long ret)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct inflight *p = bpf_map_lookup_elem(&vfs_inflight, &tid);
 	struct inflight in;
 
-	if (!p)
+	if (!inflight_take(tid, &in))
 		return 0;
-	in = *p;
-	bpf_map_delete_elem(&vfs_inflight, &tid);
 	if (sys_is_rw(in.sys))
 		return vfs_exit_rw(&in, now, ret);
 	return vfs_exit_open(&in, now, ret, NULL);
@@ -793,8 +947,7 @@ static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
 	in.arg[2] = n;
 	in.file = (__u64)f;
 	in.ts = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&vfs_inflight, &tid, &in, BPF_ANY))
-		count(&vfs_counters, VCNT_INFLIGHT_FULL);
+	inflight_put(tid, &in);
 	return 0;
 }
 
