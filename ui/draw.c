@@ -27,11 +27,16 @@ static const char *draw_heat_labels[DRAW_HEAT_LABELS] = {
 #define DRAW_UPPER_HALF	"\u2580"
 #define DRAW_LOWER_HALF	"\u2584"
 
-/* Set a cell's glyph and colours. */
+/* Set a cell's glyph (cut to fit) and colours; once per cell per frame, so no snprintf. */
 static void
 draw_cell_set(struct draw_cell *c, const char *glyph, int fg, int bg)
 {
-	snprintf(c->glyph, sizeof c->glyph, "%s", glyph);
+	size_t	 n = 0;
+
+	while (n < sizeof c->glyph - 1 && glyph[n] != '\0')
+		n++;
+	memcpy(c->glyph, glyph, n);
+	c->glyph[n] = '\0';
 	c->fg = (uint8_t)fg;
 	c->bg = (uint8_t)bg;
 }
@@ -277,19 +282,20 @@ draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
 			if (style == DRAW_SPARK_BRAILLE) {
 				bits = draw_braille_left[f0] |
 				    draw_braille_right[f1];
-				if (bits == 0)
-					snprintf(glyph, sizeof glyph, " ");
-				else {
+				if (bits == 0) {
+					glyph[0] = ' ';
+					glyph[1] = '\0';
+				} else {
 					/* U+2800 + bits, three bytes of UTF-8. */
 					glyph[0] = (char)0xe2;
 					glyph[1] = (char)(0xa0 | (bits >> 6));
 					glyph[2] = (char)(0x80 | (bits & 0x3f));
 					glyph[3] = '\0';
 				}
-			} else if (style == DRAW_SPARK_BLOCK)
-				snprintf(glyph, sizeof glyph, "%s",
-				    draw_blocks[f0]);
-			else {
+			} else if (style == DRAW_SPARK_BLOCK) {
+				strncpy(glyph, draw_blocks[f0], sizeof glyph - 1);
+				glyph[sizeof glyph - 1] = '\0';
+			} else {
 				glyph[0] = draw_ascii_ramp[f0];
 				glyph[1] = '\0';
 			}

@@ -190,18 +190,52 @@ ui_draw_pair(enum theme_colour fg, enum theme_colour bg)
 	return (*p == -1 ? 0 : *p);
 }
 
+/* The attributes and colour pair (0 for none) that show a fg and bg meaning. */
+static void
+ui_draw_style(enum theme_colour fg, enum theme_colour bg, attr_t *attr, int *pair)
+{
+	*attr = A_NORMAL;
+	*pair = 0;
+	if (ui_draw.mode == UI_COLOUR_MONO)
+		*attr = ui_draw_mono_attr(fg, bg);
+	else
+		*pair = ui_draw_pair(fg, bg);
+}
+
 /* Set a window's drawing colours to a fg and bg meaning. */
 void
 ui_draw_set(WINDOW *win, enum theme_colour fg, enum theme_colour bg)
 {
+	attr_t	 attr;
 	int	 pair;
 
-	if (ui_draw.mode == UI_COLOUR_MONO) {
-		wattr_set(win, ui_draw_mono_attr(fg, bg), 0, NULL);
-		return;
-	}
-	pair = ui_draw_pair(fg, bg);
-	wattr_set(win, A_NORMAL, (short)(pair > 0x7fff ? 0 : pair), &pair);
+	ui_draw_style(fg, bg, &attr, &pair);
+	wattr_set(win, attr, (short)(pair > 0x7fff ? 0 : pair), &pair);
+}
+
+/*
+ * The character of a cell's glyph (draw.c's tables: one character, UTF-8 or
+ * ASCII); '?' if malformed. Decoded here: the multibyte path of waddstr
+ * (mbrtowc, iconv) cost a third of a heatmap frame.
+ */
+static wchar_t
+ui_draw_wc(const char *glyph)
+{
+	const unsigned char	*u = (const unsigned char *)glyph;
+
+	if (u[0] == '\0')
+		return (L' ');
+	if (u[0] < 0x80)
+		return ((wchar_t)u[0]);
+	if ((u[0] & 0xe0) == 0xc0 && (u[1] & 0xc0) == 0x80)
+		return ((wchar_t)((u[0] & 0x1f) << 6 | (u[1] & 0x3f)));
+	if ((u[0] & 0xf0) == 0xe0 && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80)
+		return ((wchar_t)((u[0] & 0x0f) << 12 | (u[1] & 0x3f) << 6 | (u[2] & 0x3f)));
+	if ((u[0] & 0xf8) == 0xf0 && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80 &&
+	    (u[3] & 0xc0) == 0x80)
+		return ((wchar_t)((u[0] & 0x07) << 18 | (u[1] & 0x3f) << 12 |
+		    (u[2] & 0x3f) << 6 | (u[3] & 0x3f)));
+	return (L'?');
 }
 
 /* Draw a string (already made safe, e.g. by draw_path) at y, x in the given colours. */
@@ -220,8 +254,11 @@ ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
     unsigned nrows, unsigned ncols)
 {
 	const struct draw_cell	*cell;
-	int			 maxy = getmaxy(win), maxx = getmaxx(win);
+	int			 maxy = getmaxy(win), maxx = getmaxx(win), pair;
 	unsigned		 r, c;
+	wchar_t			 wc[2] = { 0, 0 };
+	attr_t			 attr;
+	cchar_t			 cc;
 
 	for (r = 0; r < nrows && y + (int)r < maxy; r++) {
 		if (y + (int)r < 0)
@@ -230,8 +267,10 @@ ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
 			if (x + (int)c < 0)
 				continue;
 			cell = &cells[(size_t)r * ncols + c];
-			ui_draw_set(win, cell->fg, cell->bg);
-			mvwaddstr(win, y + (int)r, x + (int)c, cell->glyph);
+			wc[0] = ui_draw_wc(cell->glyph);
+			ui_draw_style(cell->fg, cell->bg, &attr, &pair);
+			setcchar(&cc, wc, attr, (short)(pair > 0x7fff ? 0 : pair), &pair);
+			mvwadd_wch(win, y + (int)r, x + (int)c, &cc);
 		}
 	}
 	wattr_set(win, A_NORMAL, 0, NULL);
