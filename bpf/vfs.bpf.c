@@ -216,22 +216,34 @@ static __always_inline bool wanted(__u32 tgid)
 /* The struct file behind fd in the current task, or NULL. */
 static __always_inline struct file *fd_file(int fd)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct task_struct *task;
+	struct fdtable *fdt;
 	struct {
 		unsigned int max_fds;
 		struct file **fd;
 	} t = {};
 	struct file *f = NULL;
 
-	if (fd < 0 || !fdt)
+	if (fd < 0)
 		return NULL;
-	/* max_fds and fd side by side: one read of both where they are. */
-	if (FOFF(struct fdtable, max_fds) == 0 && FOFF(struct fdtable, fd) == 8 &&
-	    bpf_core_field_size(struct fdtable, max_fds) == 4)
-		bpf_probe_read_kernel(&t, sizeof(t), fdt);
-	else
-		t.max_fds = BPF_CORE_READ(fdt, max_fds), t.fd = BPF_CORE_READ(fdt, fd);
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		/* 5.11+: a typed task, plain loads down to the fd array. */
+		task = bpf_get_current_task_btf();
+		if (!task->files || !(fdt = task->files->fdt))
+			return NULL;
+		t.max_fds = fdt->max_fds;
+		t.fd = (struct file **)fdt->fd;
+	} else {
+		task = (struct task_struct *)bpf_get_current_task();
+		if (!(fdt = BPF_CORE_READ(task, files, fdt)))
+			return NULL;
+		/* max_fds and fd side by side: one read of both where they are. */
+		if (FOFF(struct fdtable, max_fds) == 0 && FOFF(struct fdtable, fd) == 8 &&
+		    bpf_core_field_size(struct fdtable, max_fds) == 4)
+			bpf_probe_read_kernel(&t, sizeof(t), fdt);
+		else
+			t.max_fds = BPF_CORE_READ(fdt, max_fds), t.fd = BPF_CORE_READ(fdt, fd);
+	}
 	if ((unsigned int)fd >= t.max_fds)
 		return NULL;
 	bpf_probe_read_kernel(&f, sizeof(f), &t.fd[fd]);
@@ -325,6 +337,26 @@ static __always_inline __u16 file_ftype(struct file *f)
 	return mode_ftype(BPF_CORE_READ(f, f_inode, i_mode));
 }
 
+/* A mount's root dentry, parent mount and mountpoint, in one probe read where they sit close. */
+static __always_inline void mount_read(struct scratch *s, struct mount *mnt,
+    struct dentry **root, struct mount **parent, struct dentry **mountpoint)
+{
+	__u32 lo = MIN2(MIN2(FOFF(struct mount, mnt_parent), FOFF(struct mount, mnt_mountpoint)),
+	    FOFF(struct mount, mnt.mnt_root));
+	__u32 hi = MAX2(MAX2(FEND(struct mount, mnt_parent), FEND(struct mount, mnt_mountpoint)),
+	    FEND(struct mount, mnt.mnt_root));
+
+	if (span_read(s->span, mnt, lo, hi)) {
+		*root = SPAN_GET(s->span, lo, struct mount, mnt.mnt_root);
+		*parent = SPAN_GET(s->span, lo, struct mount, mnt_parent);
+		*mountpoint = SPAN_GET(s->span, lo, struct mount, mnt_mountpoint);
+	} else {
+		*root = BPF_CORE_READ(mnt, mnt.mnt_root);
+		*parent = BPF_CORE_READ(mnt, mnt_parent);
+		*mountpoint = BPF_CORE_READ(mnt, mnt_mountpoint);
+	}
+}
+
 /*
  * Write the path of (dentry, vfsmnt) at buf[off], relative to the current
  * task's root, crossing mount points. At most VFS_PATH_MAX - 1 bytes, no NUL:
@@ -334,11 +366,11 @@ static __always_inline __u16 file_ftype(struct file *f)
  */
 __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfsmnt_p)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct dentry *dentry = (struct dentry *)dentry_p;
 	struct vfsmount *vfsmnt = (struct vfsmount *)vfsmnt_p;
 	struct mount *mnt = container_of(vfsmnt, struct mount, mnt);
-	struct dentry *mnt_root, *root_dentry;
+	struct dentry *mnt_root, *root_dentry, *mountpoint;
+	struct mount *up;
 	struct vfsmount *root_mnt;
 	struct path root;
 	__u32 i, n;
@@ -346,11 +378,19 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 
 	if (!s)
 		return 0;
-	/* Each probe read costs ~50 ns here: read whole structs, hoist what does not change. */
-	BPF_CORE_READ_INTO(&root, task, fs, root);
-	root_dentry = root.dentry;
-	root_mnt = root.mnt;
-	mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		struct task_struct *task = bpf_get_current_task_btf();
+
+		root_dentry = task->fs->root.dentry;
+		root_mnt = task->fs->root.mnt;
+	} else {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		BPF_CORE_READ_INTO(&root, task, fs, root);
+		root_dentry = root.dentry;
+		root_mnt = root.mnt;
+	}
+	mount_read(s, mnt, &mnt_root, &up, &mountpoint);
 	off &= BUF_MASK;
 	s->n = s->total = s->skip = s->pflags = 0;
 	for (i = 0; i < MAX_DEPTH; i++) {
@@ -363,8 +403,6 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 			break;
 		}
 		if (dentry == mnt_root) {
-			struct mount *up = BPF_CORE_READ(mnt, mnt_parent);
-
 			if (up == mnt || !up) {
 				/* Global root, or an internal/detached mount. */
 				if (dentry != root_dentry)
@@ -372,10 +410,10 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 				done = true;
 				break;
 			}
-			dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+			dentry = mountpoint;
 			mnt = up;
 			vfsmnt = &up->mnt;
-			mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+			mount_read(s, mnt, &mnt_root, &up, &mountpoint);
 			continue;
 		}
 		lo = MIN2(FOFF(struct dentry, d_parent), FOFF(struct dentry, d_name));
@@ -767,6 +805,13 @@ static __always_inline int vfs_exit(long ret)
 	return vfs_exit_open(&in, now, ret, NULL);
 }
 
+/*
+ * A field of the syscall's registers: tp_btf programs get a typed pointer
+ * and load directly; raw_tp ones go through bpf_probe_read_kernel (~40 ns).
+ * btf is a constant at every call site.
+ */
+#define RREAD(btf, r, f)	((btf) ? (r)->f : BPF_CORE_READ((r), f))
+
 /* Native syscall numbers. */
 #if defined(__TARGET_ARCH_x86)
 #define NR_read		0
@@ -783,12 +828,12 @@ static __always_inline int vfs_exit(long ret)
 #define NR_preadv2	327
 #define NR_pwritev2	328
 #define NR_openat2	437
-#define REGS_ID(r)	BPF_CORE_READ((r), orig_ax)
+#define REGS_ID(btf, r)	RREAD(btf, r, orig_ax)
 /* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
-#define REGS_COMPAT(r)	(BPF_CORE_READ((r), cs) == 0x23)	/* __USER32_CS */
-#define REGS_ARG(r, a, b, c, d)	do {						\
-	a = BPF_CORE_READ((r), di); b = BPF_CORE_READ((r), si);			\
-	c = BPF_CORE_READ((r), dx); d = BPF_CORE_READ((r), r10);		\
+#define REGS_COMPAT(btf, r)	(RREAD(btf, r, cs) == 0x23)	/* __USER32_CS */
+#define REGS_ARG(btf, r, a, b, c, d)	do {					\
+	a = RREAD(btf, r, di); b = RREAD(btf, r, si);				\
+	c = RREAD(btf, r, dx); d = RREAD(btf, r, r10);				\
 } while (0)
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_read		63
@@ -805,11 +850,11 @@ static __always_inline int vfs_exit(long ret)
 #define NR_preadv2	286
 #define NR_pwritev2	287
 #define NR_openat2	437
-#define REGS_ID(r)	BPF_CORE_READ((r), syscallno)
-#define REGS_COMPAT(r)	((BPF_CORE_READ((r), pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
-#define REGS_ARG(r, a, b, c, d)	do {						\
-	a = BPF_CORE_READ((r), orig_x0); b = BPF_CORE_READ((r), regs[1]);	\
-	c = BPF_CORE_READ((r), regs[2]); d = BPF_CORE_READ((r), regs[3]);	\
+#define REGS_ID(btf, r)	RREAD(btf, r, syscallno)
+#define REGS_COMPAT(btf, r)	((RREAD(btf, r, pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
+#define REGS_ARG(btf, r, a, b, c, d)	do {					\
+	a = RREAD(btf, r, orig_x0); b = RREAD(btf, r, regs[1]);			\
+	c = RREAD(btf, r, regs[2]); d = RREAD(btf, r, regs[3]);			\
 } while (0)
 #else
 #error "unsupported architecture"
@@ -840,35 +885,36 @@ static __always_inline int nr_to_sys(long nr)
 /* preadv/pwritev take the offset split in two longs (pos_l, pos_h): 64-bit uses pos_l. */
 
 /* sys_enter/sys_exit of every syscall: dispatch on its number, ours only. */
-static __always_inline int regs_enter(struct pt_regs *regs, long nr)
+static __always_inline int regs_enter(struct pt_regs *regs, long nr, bool btf)
 {
 	int sys = nr_to_sys(nr);
 	__u64 a0, a1, a2, a3;
 
-	if (sys < 0 || REGS_COMPAT(regs))
+	if (sys < 0 || REGS_COMPAT(btf, regs))
 		return 0;
-	REGS_ARG(regs, a0, a1, a2, a3);
+	REGS_ARG(btf, regs, a0, a1, a2, a3);
 	return vfs_enter(sys, a0, a1, a2, a3);
 }
 
-static __always_inline int regs_exit(struct pt_regs *regs, long ret)
+/* Every syscall's exit passes here: the id check comes first. */
+static __always_inline int regs_exit(struct pt_regs *regs, long ret, bool btf)
 {
-	if (nr_to_sys(REGS_ID(regs)) < 0)
+	if (nr_to_sys(REGS_ID(btf, regs)) < 0)
 		return 0;
 	return vfs_exit(ret);
 }
 
 /* Variant tp_btf: typed raw tracepoints on sys_enter/sys_exit. */
 SEC("tp_btf/sys_enter")
-int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr); }
+int BPF_PROG(vfs_btf_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr, true); }
 SEC("tp_btf/sys_exit")
-int BPF_PROG(vfs_btf_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret); }
+int BPF_PROG(vfs_btf_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret, true); }
 
 /* Variant raw_tp: untyped raw tracepoints, same dispatch. */
 SEC("raw_tp/sys_enter")
-int BPF_PROG(vfs_raw_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr); }
+int BPF_PROG(vfs_raw_enter, struct pt_regs *regs, long nr) { return regs_enter(regs, nr, false); }
 SEC("raw_tp/sys_exit")
-int BPF_PROG(vfs_raw_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret); }
+int BPF_PROG(vfs_raw_exit, struct pt_regs *regs, long ret) { return regs_exit(regs, ret, false); }
 
 /* Variant tracepoint: one classic tracepoint per syscall and direction. */
 struct sc_enter {
