@@ -233,6 +233,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
+	struct proc_stats	 st;
 	char			 comm[BLKTOP_COMM_LEN], path[4096];
 	unsigned		 n, i, k, top = b->top < 256 ? b->top : 256;
 
@@ -282,7 +283,11 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
 		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3);
 	}
-	fprintf(f, "]");
+	proc_stats(b->procs, &st);
+	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
+	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu}",
+	    st.procs, st.max_procs, st.files, st.max_files,
+	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted);
 }
 
 /* One JSON object per interval, on one line. */
