@@ -8,6 +8,12 @@ MANYFILES=$BLKTOP_BUILDDIR/tests/workload/manyfiles
 N=1000000
 BOUND_KB=$((128 * 1024))	# README: under 128 MiB with the default caps
 GROWTH_KB=$((8 * 1024))
+# AddressSanitizer (--enable-debug, as CI builds) adds shadow memory and a
+# 256 MiB quarantine: the README bound is for a normal build; growth holds in both.
+if ldd "$BLKTOP" 2>/dev/null | grep -q libasan; then
+	BOUND_KB=0
+	echo "# manyfiles: AddressSanitizer build: the absolute bound is checked on normal builds only"
+fi
 
 MANY=$TEST_TMP/many
 mkdir -p "$MANY"
@@ -43,8 +49,9 @@ res("every distinct file tracked or counted as evicted", seen >= n,
 res("files tracked stay at the cap", last["files"] <= last["max_files"],
     "%d of %d" % (last["files"], last["max_files"]))
 res("no events lost", lost == 0, "lost %d" % lost)
-res("peak resident memory under the documented bound", hwm <= bound,
-    "VmHWM %d KiB, bound %d KiB" % (hwm, bound))
+if bound:
+    res("peak resident memory under the documented bound", hwm <= bound,
+        "VmHWM %d KiB, bound %d KiB" % (hwm, bound))
 res("resident memory grows by less than %d KiB over the run" % growth, hwm - rss0 <= growth,
     "VmRSS %d KiB at the first report, VmHWM %d KiB at the end" % (rss0, hwm))
 PY
