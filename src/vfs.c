@@ -40,8 +40,7 @@ static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
 static struct vfs_bpf	*vfs_skel;
 static int		 vfs_chosen = -1;
 static bool		 vfs_debug;
-static int		 vfs_probed;			/* 0: not yet, 1: done */
-static int		 vfs_avail[VFS_HOOK_MAX];	/* 1 available, 0 not */
+static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
 static char		 vfs_why[VFS_HOOK_MAX][128];
 static char		 vfs_err[256];
 
@@ -169,24 +168,25 @@ vfs_probe_one(int v)
 	return 1;
 }
 
-/* Probe every variant once. */
-static void
-vfs_probe_all(void)
+/*
+ * Whether variant v loads and attaches, probed on first ask: a start probes
+ * only up to the variant it takes (each probe loads and attaches, ~1 s for the
+ * classic tracepoints), --probe all of them.
+ */
+static bool
+vfs_probe_v(int v)
 {
-	libbpf_print_fn_t	old;
-	int			v;
-
+	libbpf_print_fn_t	 old;
 	const char		*dbg = getenv("BLKTOP_DEBUG");
 
-	if (vfs_probed)
-		return;
-	if (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0)
-		vfs_debug = true;
-	old = libbpf_set_print(vfs_libbpf_print);
-	for (v = 0; v < VFS_HOOK_MAX; v++)
-		vfs_avail[v] = vfs_probe_one(v);
-	libbpf_set_print(old);
-	vfs_probed = 1;
+	if (vfs_avail[v] == 0) {
+		if (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0)
+			vfs_debug = true;
+		old = libbpf_set_print(vfs_libbpf_print);
+		vfs_avail[v] = vfs_probe_one(v) ? 1 : -1;
+		libbpf_set_print(old);
+	}
+	return vfs_avail[v] == 1;
 }
 
 /* Name to variant index, -1 if unknown. */
@@ -217,7 +217,6 @@ vfs_choose(const char *force)
 {
 	int v;
 
-	vfs_probe_all();
 	if (force == NULL || *force == '\0')
 		force = getenv("BLKTOP_VFS_HOOK");
 	if (force != NULL && *force != '\0' && strcmp(force, "auto") != 0) {
@@ -227,15 +226,15 @@ vfs_choose(const char *force)
 			    "tracepoint, fentry)", force);
 			return -1;
 		}
-		if (!vfs_avail[v]) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %s", force,
+		if (!vfs_probe_v(v)) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %.32s unavailable: %.127s", force,
 			    vfs_why[v]);
 			return -1;
 		}
 		return v;
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
-		if (vfs_avail[v])
+		if (vfs_probe_v(v))
 			return v;
 	}
 	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
@@ -251,46 +250,25 @@ vfs_probe(FILE *fp)
 
 	chosen = vfs_choose(NULL);
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
+		bool ok = vfs_probe_v(v);
+
 		fprintf(fp, "vfs: %-10s %-56s %s%s\n", vfs_variants[v].name, vfs_variants[v].what,
-		    vfs_avail[v] ? "available" : "unavailable: ",
-		    vfs_avail[v] ? (v == chosen ? " (chosen)" : "") : vfs_why[v]);
+		    ok ? "available" : "unavailable: ", ok ? (v == chosen ? " (chosen)" : "") :
+		    vfs_why[v]);
 	}
 	if (chosen < 0)
 		fprintf(fp, "%s\n", vfs_err);
 }
 
-/* Load, configure and attach; NULL on success, else a one-line error. */
-const char *
-vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
+/* Load, configure and attach variant v; NULL on success, else vfs_err, and nothing loaded. */
+static const char *
+vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 {
-	static const struct vfs_opts	 defaults;
 	libbpf_print_fn_t		 old;
 	struct vfs_bpf			*skel;
-	const char			*dbg;
 	unsigned			 i;
-	int				 v, error;
+	int				 error;
 	uint8_t				 one = 1;
-
-	if (o == NULL)
-		o = &defaults;
-	if (vfs_skel != NULL)
-		return "vfs: already loaded";
-	dbg = getenv("BLKTOP_DEBUG");
-	vfs_debug = o->debug || (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0);
-	if (o->ncomms > VFS_MAX_COMMS) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", VFS_MAX_COMMS);
-		return vfs_err;
-	}
-	if (o->ntgids > VFS_MAX_TGIDS) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -p filters", VFS_MAX_TGIDS);
-		return vfs_err;
-	}
-	if (o->no_open && o->no_rw)
-		return "vfs: nothing to trace";
-
-	v = vfs_choose(o->hook);
-	if (v < 0)
-		return vfs_err;
 
 	old = libbpf_set_print(vfs_libbpf_print);
 	skel = vfs_bpf__open();
@@ -357,6 +335,67 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 fail:
 	vfs_bpf__destroy(skel);
 	libbpf_set_print(old);
+	return vfs_err;
+}
+
+
+/* Load, configure and attach; NULL on success, else a one-line error. */
+const char *
+vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
+{
+	static const struct vfs_opts	 defaults;
+	const char			*dbg, *err, *force = o != NULL ? o->hook : NULL;
+	int				 v;
+
+	if (o == NULL)
+		o = &defaults;
+	if (vfs_skel != NULL)
+		return "vfs: already loaded";
+	dbg = getenv("BLKTOP_DEBUG");
+	vfs_debug = o->debug || (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0);
+	if (o->ncomms > VFS_MAX_COMMS) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", VFS_MAX_COMMS);
+		return vfs_err;
+	}
+	if (o->ntgids > VFS_MAX_TGIDS) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -p filters", VFS_MAX_TGIDS);
+		return vfs_err;
+	}
+	if (o->no_open && o->no_rw)
+		return "vfs: nothing to trace";
+
+	if (force == NULL || *force == '\0')
+		force = getenv("BLKTOP_VFS_HOOK");
+	if (force != NULL && *force != '\0' && strcmp(force, "auto") != 0) {
+		if ((v = vfs_hook_lookup(force)) < 0) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%s' (tp_btf, raw_tp, "
+			    "tracepoint, fentry)", force);
+			return vfs_err;
+		}
+		if (v == VFS_HOOK_TRACEPOINT && !vfs_probe_v(v)) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %.32s unavailable: %.127s", force,
+			    vfs_why[v]);
+			return vfs_err;
+		}
+		return vfs_load_one(v, events_fd, counters_fd, o);
+	}
+	/*
+	 * The first variant that loads, tried for real rather than probed
+	 * first: a probe is a whole load and attach (~1 s for the 28 classic
+	 * tracepoint programs), and a start needs only the one it keeps.
+	 */
+	for (v = 0; v < VFS_HOOK_MAX; v++) {
+		if (vfs_avail[v] == -1)
+			continue;
+		if ((err = vfs_load_one(v, events_fd, counters_fd, o)) == NULL) {
+			vfs_avail[v] = 1;
+			return NULL;
+		}
+		vfs_avail[v] = -1;
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "%.120s", err);
+	}
+	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
+	    vfs_variants[0].name, vfs_why[0]);
 	return vfs_err;
 }
 
