@@ -369,19 +369,6 @@ live_read_lost(void)
 	return (total);
 }
 
-/* Hand everything pending to the stream, then the kernel's loss count. */
-static void
-live_drain(struct blktop *b)
-{
-	struct ev_lost	 lost = { .type = EV_LOST };
-
-	ring_buffer__consume(live.rb);
-	if ((lost.count = live_read_lost()) != 0) {
-		lost.ts = live_now();
-		stream_event(b, &lost, sizeof lost);
-	}
-}
-
 /* Drain; read the loss counters when they are due. Returns the records drained. */
 static int
 live_drain_some(struct blktop *b)
@@ -396,6 +383,14 @@ live_drain_some(struct blktop *b)
 			stream_event(b, &lost, sizeof lost);
 	}
 	return (n);
+}
+
+/* Before a report: everything pending, then the kernel's loss count. */
+static void
+live_drain(struct blktop *b)
+{
+	live.lost_next = 0;
+	live_drain_some(b);
 }
 
 /*
