@@ -189,6 +189,23 @@ static __always_inline bool inflight_take(__u32 tid, struct inflight *out)
 	return true;
 }
 
+/*
+ * The current task's cgroup id and comm: plain loads through the typed task
+ * on 5.11+, the two helpers before.
+ */
+static __always_inline void task_owner(__u64 *cgroup, char comm[BLKTOP_COMM_LEN])
+{
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		struct task_struct *t = bpf_get_current_task_btf();
+
+		*cgroup = t->cgroups->dfl_cgrp->kn->id;
+		__builtin_memcpy(comm, t->comm, BLKTOP_COMM_LEN);
+		return;
+	}
+	*cgroup = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(comm, BLKTOP_COMM_LEN);
+}
+
 /* Whether the current task passes the -p/-c/--cgroup filters. */
 static __always_inline bool wanted(__u32 tgid)
 {
@@ -603,12 +620,11 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	e->type = EV_OPEN;
 	e->ts = now;
 	e->lat_ns = now - in->ts;
-	e->cgroup = bpf_get_current_cgroup_id();
+	task_owner(&e->cgroup, e->comm);
 	e->pid = (__u32)id;
 	e->tgid = id >> 32;
 	e->ret = ret;
 	e->sys = in->sys;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 
 	switch (in->sys) {
 	case VFS_SYS_OPEN:
@@ -724,13 +740,12 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	e->type = EV_RW;
 	e->ts = now;
 	e->lat_ns = now - in->ts;
-	e->cgroup = bpf_get_current_cgroup_id();
+	task_owner(&e->cgroup, e->comm);
 	e->pid = (__u32)id;
 	e->tgid = id >> 32;
 	e->sys = in->sys;
 	e->op = sys_is_write(in->sys) ? BLK_OP_WRITE : BLK_OP_READ;
 	e->pos = -1;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (ret < 0) {
 		e->error = ret;
 		e->done = 0;
