@@ -1,8 +1,11 @@
 # pairs.sh: interleaved baseline/with-blktop measurement, sourced by the run-*.sh benchmarks.
 #
 # The caller defines workload (prints one rate, higher is better) and sets
-# BLKTOP_CMD (array: the blktop command line, its JSON going to stdout), PAIRS
-# and SETTLE (seconds from the start of an arm to the start of its workload).
+# BLKTOP_CMD (array: the blktop command line, its JSON going to stdout) and
+# PAIRS. From the environment: SETTLE (seconds from the start of an arm to the
+# start of its workload, default 6) and FLOOR (a command run in place of
+# blktop, e.g. "bench/bench-floor bench/floor.bpf.o block": do-nothing
+# programs on blktop's hooks, the kernel's own cost of them).
 # Both arms of a pair are built the same way: the same wait before the
 # workload (blktop loads and attaches during it, or nothing runs), and the
 # order alternates (base-with, with-base, ...), because on this VM the run
@@ -45,6 +48,8 @@ med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR
 # run_pairs UNIT: PAIRS pairs, then the medians.
 run_pairs() {
 	local unit=$1 i base with ratios=() cpus=() lost_total=0 dir
+	SETTLE=${SETTLE:-6}
+	[ -n "${FLOOR:-}" ] && read -ra BLKTOP_CMD <<<"$FLOOR"
 	dir=$(mktemp -d /tmp/blktop-pairs-XXXXXX)
 	for i in $(seq 1 "$PAIRS"); do
 		if [ $((i % 2)) = 1 ]; then

@@ -17,9 +17,6 @@ trap 'losetup -d "$LOOP"; rm -f "$img"' EXIT
 dd if=/dev/zero of="$LOOP" bs=1M count=1024 status=none oflag=direct
 
 BLKTOP_CMD=("$BLKTOP" -J -D "$(basename "$LOOP")" "$@")
-# FLOOR="bench/bench-floor bench/floor.bpf.o block": do-nothing programs in place of blktop
-[ -n "${FLOOR:-}" ] && read -ra BLKTOP_CMD <<<"$FLOOR"
-SETTLE=${SETTLE:-6}
 
 # workload: IOPS of one timed run.
 workload() {

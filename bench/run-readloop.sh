@@ -16,9 +16,6 @@ head -c $((64 << 20)) /dev/urandom >"$tmp/cached"
 cat "$tmp/cached" >/dev/null
 
 BLKTOP_CMD=("$BLKTOP" -J "$@")
-# FLOOR="bench/bench-floor bench/floor.bpf.o vfs-tp": do-nothing programs in place of blktop
-[ -n "${FLOOR:-}" ] && read -ra BLKTOP_CMD <<<"$FLOOR"
-SETTLE=${SETTLE:-6}
 
 # workload: read() calls per second of one timed run, on the second CPU.
 workload() {

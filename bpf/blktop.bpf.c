@@ -22,6 +22,7 @@ const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
 
 #include "shared-maps.h"
+#include "current.h"
 
 /* A request between its start and its final completion. */
 struct reqinfo {
@@ -409,7 +410,6 @@ req_new(__u64 key, __u64 now, struct slot **sp)
 			return &(*sp = s)->ri;
 		}
 	}
-	*sp = NULL;
 	ri = bpf_map_lookup_elem(&overflow, &key);
 	if (ri) {
 		req_unseen(ri, now);
@@ -434,29 +434,15 @@ req_free(__u64 key, struct slot *s)
 	*(volatile __u64 *)&s->key = 0;	/* after every read of s->ri above */
 }
 
-/*
- * Who is asking: the submitter, in process context at the start hook. With
- * BTF the task is read with plain loads, cheaper than three helper calls.
- */
+/* Who is asking: the submitter, in process context at the start hook. */
 static __always_inline void
-req_owner(struct reqinfo *ri, bool btf)
+req_owner(struct reqinfo *ri)
 {
-	struct task_struct *t;
-	__u64 id;
+	__u64 id = bpf_get_current_pid_tgid();
 
-	if (btf) {
-		t = bpf_get_current_task_btf();
-		ri->pid = t->pid;
-		ri->tgid = t->tgid;
-		ri->cgroup = t->cgroups->dfl_cgrp->kn->id;
-		__builtin_memcpy(ri->comm, t->comm, sizeof ri->comm);
-		return;
-	}
-	id = bpf_get_current_pid_tgid();
 	ri->pid = (__u32)id;
 	ri->tgid = id >> 32;
-	ri->cgroup = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(ri->comm, sizeof ri->comm);
+	task_owner(&ri->cgroup, ri->comm);
 }
 
 /*
@@ -510,7 +496,7 @@ on_start(struct request *rq, __u64 key, bool btf)
 	request_op(RQ_READ(btf, rq, cmd_flags), &ri->op, &ri->flags);
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->bytes = RQ_READ(btf, rq, __data_len);
-	req_owner(ri, btf);
+	req_owner(ri);
 	dev_start(ri, now);
 	return 0;
 }
@@ -555,7 +541,7 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	ri->op = op;
 	ri->flags = flags | BLK_F_NOSTART;
-	req_owner(ri, btf);
+	req_owner(ri);
 	dev_start(ri, now);
 	return 0;
 }

@@ -22,6 +22,9 @@
 #define FEND(T, f)	(FOFF(T, f) + (__u32)bpf_core_field_size(T, f))
 #define MIN2(a, b)	((a) < (b) ? (a) : (b))
 #define MAX2(a, b)	((a) > (b) ? (a) : (b))
+/* The bytes of T spanning fields a and b: [SPAN_LO, SPAN_HI). */
+#define SPAN_LO(T, a, b)	MIN2(FOFF(T, a), FOFF(T, b))
+#define SPAN_HI(T, a, b)	MAX2(FEND(T, a), FEND(T, b))
 #define NAME_MASK	255	/* a component is at most NAME_MAX bytes */
 #define PATH_MASK	(VFS_PATH_MAX - 1)
 
@@ -56,6 +59,7 @@ __u64 last_wakeup = 0;
 char LICENSE[] SEC("license") = "GPL";
 
 #include "shared-maps.h"
+#include "current.h"
 
 /* Private counters, read by vfs_stats(). */
 enum { VCNT_INFLIGHT_FULL, VCNT_NO_ENTER, VCNT_MAX };
@@ -189,23 +193,6 @@ static __always_inline bool inflight_take(__u32 tid, struct inflight *out)
 	return true;
 }
 
-/*
- * The current task's cgroup id and comm: plain loads through the typed task
- * on 5.11+, the two helpers before.
- */
-static __always_inline void task_owner(__u64 *cgroup, char comm[BLKTOP_COMM_LEN])
-{
-	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
-		struct task_struct *t = bpf_get_current_task_btf();
-
-		*cgroup = t->cgroups->dfl_cgrp->kn->id;
-		__builtin_memcpy(comm, t->comm, BLKTOP_COMM_LEN);
-		return;
-	}
-	*cgroup = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(comm, BLKTOP_COMM_LEN);
-}
-
 /* Whether the current task passes the -p/-c/--cgroup filters. */
 static __always_inline bool wanted(__u32 tgid)
 {
@@ -235,35 +222,28 @@ static __always_inline struct file *fd_file(int fd)
 {
 	struct task_struct *task;
 	struct fdtable *fdt;
-	struct {
-		unsigned int max_fds;
-		struct file **fd;
-	} t = {};
-	struct file *f = NULL;
+	struct file **fds, *f = NULL;
+	unsigned int max_fds;
 
 	if (fd < 0)
 		return NULL;
-	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+	if (HAVE_TASK_BTF) {
 		/* 5.11+: a typed task, plain loads down to the fd array. */
 		task = bpf_get_current_task_btf();
 		if (!task->files || !(fdt = task->files->fdt))
 			return NULL;
-		t.max_fds = fdt->max_fds;
-		t.fd = (struct file **)fdt->fd;
+		max_fds = fdt->max_fds;
+		fds = (struct file **)fdt->fd;
 	} else {
 		task = (struct task_struct *)bpf_get_current_task();
 		if (!(fdt = BPF_CORE_READ(task, files, fdt)))
 			return NULL;
-		/* max_fds and fd side by side: one read of both where they are. */
-		if (FOFF(struct fdtable, max_fds) == 0 && FOFF(struct fdtable, fd) == 8 &&
-		    bpf_core_field_size(struct fdtable, max_fds) == 4)
-			bpf_probe_read_kernel(&t, sizeof(t), fdt);
-		else
-			t.max_fds = BPF_CORE_READ(fdt, max_fds), t.fd = BPF_CORE_READ(fdt, fd);
+		max_fds = BPF_CORE_READ(fdt, max_fds);
+		fds = BPF_CORE_READ(fdt, fd);
 	}
-	if ((unsigned int)fd >= t.max_fds)
+	if ((unsigned int)fd >= max_fds)
 		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &t.fd[fd]);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
 	return f;
 }
 
@@ -312,8 +292,8 @@ struct finfo {
 /* Fill *fi from f (not NULL) in three probe reads: file, inode, superblock. */
 static __always_inline void file_info(struct scratch *s, struct file *f, struct finfo *fi)
 {
-	__u32 lo = MIN2(FOFF(struct file, f_inode), FOFF(struct file, f_path));
-	__u32 hi = MAX2(FEND(struct file, f_inode), FEND(struct file, f_path));
+	__u32 lo = SPAN_LO(struct file, f_inode, f_path);
+	__u32 hi = SPAN_HI(struct file, f_inode, f_path);
 	struct inode *ino;
 	struct super_block *sb;
 	__u32 mode;
@@ -325,12 +305,11 @@ static __always_inline void file_info(struct scratch *s, struct file *f, struct 
 		ino = BPF_CORE_READ(f, f_inode);
 		BPF_CORE_READ_INTO(&fi->path, f, f_path);
 	}
-	lo = FOFF(struct inode, i_mode);
-	hi = MAX2(MAX2(FEND(struct inode, i_sb), FEND(struct inode, i_ino)),
-	    MAX2(FEND(struct inode, __i_nlink), FEND(struct inode, i_rdev)));
-	if (lo <= MIN2(MIN2(FOFF(struct inode, i_sb), FOFF(struct inode, i_ino)),
-	    MIN2(FOFF(struct inode, __i_nlink), FOFF(struct inode, i_rdev))) &&
-	    span_read(s->span, ino, lo, hi)) {
+	lo = MIN2(MIN2(SPAN_LO(struct inode, i_mode, i_sb), SPAN_LO(struct inode, i_ino, __i_nlink)),
+	    FOFF(struct inode, i_rdev));
+	hi = MAX2(MAX2(SPAN_HI(struct inode, i_mode, i_sb), SPAN_HI(struct inode, i_ino, __i_nlink)),
+	    FEND(struct inode, i_rdev));
+	if (span_read(s->span, ino, lo, hi)) {
 		mode = SPAN_GET(s->span, lo, struct inode, i_mode);
 		sb = SPAN_GET(s->span, lo, struct inode, i_sb);
 		fi->ino = SPAN_GET(s->span, lo, struct inode, i_ino);
@@ -358,9 +337,9 @@ static __always_inline __u16 file_ftype(struct file *f)
 static __always_inline void mount_read(struct scratch *s, struct mount *mnt,
     struct dentry **root, struct mount **parent, struct dentry **mountpoint)
 {
-	__u32 lo = MIN2(MIN2(FOFF(struct mount, mnt_parent), FOFF(struct mount, mnt_mountpoint)),
+	__u32 lo = MIN2(SPAN_LO(struct mount, mnt_parent, mnt_mountpoint),
 	    FOFF(struct mount, mnt.mnt_root));
-	__u32 hi = MAX2(MAX2(FEND(struct mount, mnt_parent), FEND(struct mount, mnt_mountpoint)),
+	__u32 hi = MAX2(SPAN_HI(struct mount, mnt_parent, mnt_mountpoint),
 	    FEND(struct mount, mnt.mnt_root));
 
 	if (span_read(s->span, mnt, lo, hi)) {
@@ -395,7 +374,7 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 
 	if (!s)
 		return 0;
-	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+	if (HAVE_TASK_BTF) {
 		struct task_struct *task = bpf_get_current_task_btf();
 
 		root_dentry = task->fs->root.dentry;
@@ -433,8 +412,8 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 			mount_read(s, mnt, &mnt_root, &up, &mountpoint);
 			continue;
 		}
-		lo = MIN2(FOFF(struct dentry, d_parent), FOFF(struct dentry, d_name));
-		hi = MAX2(FEND(struct dentry, d_parent), FEND(struct dentry, d_name));
+		lo = SPAN_LO(struct dentry, d_parent, d_name);
+		hi = SPAN_HI(struct dentry, d_parent, d_name);
 		if (span_read(s->span, dentry, lo, hi)) {
 			parent = SPAN_GET(s->span, lo, struct dentry, d_parent);
 			q = SPAN_GET(s->span, lo, struct dentry, d_name);

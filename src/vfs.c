@@ -132,6 +132,18 @@ vfs_attach(struct vfs_bpf *skel)
 	return vfs_bpf__attach(skel);
 }
 
+/* Whether variant v can be tried at all without loading it; else fill vfs_why. */
+static bool
+vfs_possible(int v)
+{
+	if (v == VFS_HOOK_TRACEPOINT && !vfs_tp_exists("sys_enter_openat")) {
+		snprintf(vfs_why[v], sizeof(vfs_why[v]), "no %s/events/syscalls (mount -t tracefs "
+		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", vfs_tracefs());
+		return false;
+	}
+	return true;
+}
+
 /* Try to load and attach variant v into a throwaway object; fill vfs_why. */
 static int
 vfs_probe_one(int v)
@@ -139,11 +151,8 @@ vfs_probe_one(int v)
 	struct vfs_bpf	*skel;
 	int		 error;
 
-	if (v == VFS_HOOK_TRACEPOINT && !vfs_tp_exists("sys_enter_openat")) {
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "no %s/events/syscalls (mount -t tracefs "
-		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", vfs_tracefs());
+	if (!vfs_possible(v))
 		return 0;
-	}
 	skel = vfs_bpf__open();
 	if (skel == NULL) {
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "open: %s", strerror(errno));
@@ -168,6 +177,15 @@ vfs_probe_one(int v)
 	return 1;
 }
 
+/* BLKTOP_DEBUG set and not "0": show the libbpf log. */
+static bool
+vfs_env_debug(void)
+{
+	const char	*dbg = getenv("BLKTOP_DEBUG");
+
+	return dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0;
+}
+
 /*
  * Whether variant v loads and attaches, probed on first ask: a start probes
  * only up to the variant it takes (each probe loads and attaches, ~1 s for the
@@ -177,11 +195,9 @@ static bool
 vfs_probe_v(int v)
 {
 	libbpf_print_fn_t	 old;
-	const char		*dbg = getenv("BLKTOP_DEBUG");
 
 	if (vfs_avail[v] == 0) {
-		if (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0)
-			vfs_debug = true;
+		vfs_debug |= vfs_env_debug();
 		old = libbpf_set_print(vfs_libbpf_print);
 		vfs_avail[v] = vfs_probe_one(v) ? 1 : -1;
 		libbpf_set_print(old);
@@ -211,24 +227,37 @@ vfs_hook_name(int v)
 	return vfs_variants[v].name;
 }
 
+/*
+ * The variant forced by force or BLKTOP_VFS_HOOK: its index, -2 if none is
+ * forced ("auto" or unset), -1 with vfs_err set if the name is unknown.
+ */
+static int
+vfs_forced(const char *force)
+{
+	int v;
+
+	if (force == NULL || *force == '\0')
+		force = getenv("BLKTOP_VFS_HOOK");
+	if (force == NULL || *force == '\0' || strcmp(force, "auto") == 0)
+		return -2;
+	if ((v = vfs_hook_lookup(force)) < 0)
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%.32s' (tp_btf, raw_tp, "
+		    "tracepoint, fentry)", force);
+	return v;
+}
+
 /* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with vfs_err set. */
 static int
 vfs_choose(const char *force)
 {
 	int v;
 
-	if (force == NULL || *force == '\0')
-		force = getenv("BLKTOP_VFS_HOOK");
-	if (force != NULL && *force != '\0' && strcmp(force, "auto") != 0) {
-		v = vfs_hook_lookup(force);
-		if (v < 0) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%s' (tp_btf, raw_tp, "
-			    "tracepoint, fentry)", force);
-			return -1;
-		}
+	if ((v = vfs_forced(force)) == -1)
+		return -1;
+	if (v >= 0) {
 		if (!vfs_probe_v(v)) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %.32s unavailable: %.127s", force,
-			    vfs_why[v]);
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
+			    vfs_variants[v].name, vfs_why[v]);
 			return -1;
 		}
 		return v;
@@ -338,21 +367,19 @@ fail:
 	return vfs_err;
 }
 
-
 /* Load, configure and attach; NULL on success, else a one-line error. */
 const char *
 vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 {
 	static const struct vfs_opts	 defaults;
-	const char			*dbg, *err, *force = o != NULL ? o->hook : NULL;
+	const char			*err;
 	int				 v;
 
 	if (o == NULL)
 		o = &defaults;
 	if (vfs_skel != NULL)
 		return "vfs: already loaded";
-	dbg = getenv("BLKTOP_DEBUG");
-	vfs_debug = o->debug || (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0);
+	vfs_debug = o->debug || vfs_env_debug();
 	if (o->ncomms > VFS_MAX_COMMS) {
 		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", VFS_MAX_COMMS);
 		return vfs_err;
@@ -364,29 +391,28 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 	if (o->no_open && o->no_rw)
 		return "vfs: nothing to trace";
 
-	if (force == NULL || *force == '\0')
-		force = getenv("BLKTOP_VFS_HOOK");
-	if (force != NULL && *force != '\0' && strcmp(force, "auto") != 0) {
-		if ((v = vfs_hook_lookup(force)) < 0) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%s' (tp_btf, raw_tp, "
-			    "tracepoint, fentry)", force);
-			return vfs_err;
-		}
-		if (v == VFS_HOOK_TRACEPOINT && !vfs_probe_v(v)) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %.32s unavailable: %.127s", force,
-			    vfs_why[v]);
+	/*
+	 * The forced variant, or the first that loads, tried for real rather
+	 * than probed first: a probe is a whole load and attach (~1 s for the
+	 * 28 classic tracepoint programs), and a start needs only the one it keeps.
+	 */
+	if ((v = vfs_forced(o->hook)) == -1)
+		return vfs_err;
+	if (v >= 0) {
+		if (!vfs_possible(v)) {
+			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
+			    vfs_variants[v].name, vfs_why[v]);
 			return vfs_err;
 		}
 		return vfs_load_one(v, events_fd, counters_fd, o);
 	}
-	/*
-	 * The first variant that loads, tried for real rather than probed
-	 * first: a probe is a whole load and attach (~1 s for the 28 classic
-	 * tracepoint programs), and a start needs only the one it keeps.
-	 */
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
 		if (vfs_avail[v] == -1)
 			continue;
+		if (!vfs_possible(v)) {
+			vfs_avail[v] = -1;
+			continue;
+		}
 		if ((err = vfs_load_one(v, events_fd, counters_fd, o)) == NULL) {
 			vfs_avail[v] = 1;
 			return NULL;

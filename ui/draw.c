@@ -245,6 +245,7 @@ draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
 	unsigned	 width = draw_spark_width(nvals, style), cap, total;
 	unsigned	 c, r, b, s0, s1, f0, f1, bits;
 	char		 glyph[DRAW_GLYPH_MAX];
+	const char	*g;
 
 	if (height == 0 || nvals == 0)
 		return;
@@ -279,6 +280,7 @@ draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
 			b = height - 1 - r;
 			f0 = draw_spark_fill(s0, b, cap);
 			f1 = draw_spark_fill(s1, b, cap);
+			g = glyph;
 			if (style == DRAW_SPARK_BRAILLE) {
 				bits = draw_braille_left[f0] |
 				    draw_braille_right[f1];
@@ -292,14 +294,13 @@ draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
 					glyph[2] = (char)(0x80 | (bits & 0x3f));
 					glyph[3] = '\0';
 				}
-			} else if (style == DRAW_SPARK_BLOCK) {
-				strncpy(glyph, draw_blocks[f0], sizeof glyph - 1);
-				glyph[sizeof glyph - 1] = '\0';
-			} else {
+			} else if (style == DRAW_SPARK_BLOCK)
+				g = draw_blocks[f0];
+			else {
 				glyph[0] = draw_ascii_ramp[f0];
 				glyph[1] = '\0';
 			}
-			draw_cell_set(&out[(size_t)r * width + c], glyph,
+			draw_cell_set(&out[(size_t)r * width + c], g,
 			    base + draw_spark_level(s0 > s1 ? s0 : s1, total),
 			    THEME_MAIN_BG);
 		}
@@ -389,17 +390,21 @@ draw_fmt_lat(char *buf, size_t len, uint64_t ns)
 }
 
 /*
- * Length in bytes of the UTF-8 character at s (n bytes left), or 0 if it is
- * not a well-formed, shortest-form, non-surrogate sequence.
+ * Length in bytes of the UTF-8 character at s (n bytes left), its code point
+ * in *cpp if not NULL; 0 if it is not a well-formed, shortest-form,
+ * non-surrogate sequence.
  */
-static size_t
-draw_utf8_len(const unsigned char *s, size_t n)
+size_t
+draw_utf8_decode(const unsigned char *s, size_t n, uint32_t *cpp)
 {
 	size_t		 len, i;
 	uint32_t	 cp;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		if (cpp != NULL)
+			*cpp = s[0];
 		return (1);
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
 		len = 2;
 		cp = s[0] & 0x1f;
@@ -421,6 +426,8 @@ draw_utf8_len(const unsigned char *s, size_t n)
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
 	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return (0);
+	if (cpp != NULL)
+		*cpp = cp;
 	return (len);
 }
 
@@ -433,7 +440,7 @@ draw_text_width(const char *s)
 	unsigned		 w = 0;
 
 	while (n > 0) {
-		if ((l = draw_utf8_len(p, n)) == 0)
+		if ((l = draw_utf8_decode(p, n, NULL)) == 0)
 			l = 1;
 		p += l;
 		n -= l;
@@ -482,7 +489,7 @@ draw_path(char *out, size_t outlen, const char *path, unsigned width,
 	at = xcalloc(n + 1, sizeof *at);
 	for (i = 0; n > 0; nch++) {
 		at[nch] = i;
-		l = draw_utf8_len(p, n);
+		l = draw_utf8_decode(p, n, NULL);
 		/* C0, DEL and C1 (U+0080..U+009F) controls can drive the terminal. */
 		if (l == 0 || (l > 1 && !(flags & DRAW_UTF8)) ||
 		    (l == 1 && (*p < 0x20 || *p == 0x7f)) ||

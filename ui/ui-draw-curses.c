@@ -221,21 +221,13 @@ ui_draw_set(WINDOW *win, enum theme_colour fg, enum theme_colour bg)
 static wchar_t
 ui_draw_wc(const char *glyph)
 {
-	const unsigned char	*u = (const unsigned char *)glyph;
+	uint32_t	 cp;
 
-	if (u[0] == '\0')
+	if (glyph[0] == '\0')
 		return (L' ');
-	if (u[0] < 0x80)
-		return ((wchar_t)u[0]);
-	if ((u[0] & 0xe0) == 0xc0 && (u[1] & 0xc0) == 0x80)
-		return ((wchar_t)((u[0] & 0x1f) << 6 | (u[1] & 0x3f)));
-	if ((u[0] & 0xf0) == 0xe0 && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80)
-		return ((wchar_t)((u[0] & 0x0f) << 12 | (u[1] & 0x3f) << 6 | (u[2] & 0x3f)));
-	if ((u[0] & 0xf8) == 0xf0 && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80 &&
-	    (u[3] & 0xc0) == 0x80)
-		return ((wchar_t)((u[0] & 0x07) << 18 | (u[1] & 0x3f) << 12 |
-		    (u[2] & 0x3f) << 6 | (u[3] & 0x3f)));
-	return (L'?');
+	if (draw_utf8_decode((const unsigned char *)glyph, strlen(glyph), &cp) == 0)
+		return (L'?');
+	return ((wchar_t)cp);
 }
 
 /* Draw a string (already made safe, e.g. by draw_path) at y, x in the given colours. */

@@ -94,6 +94,9 @@ def main():
     #    times (two separate paths: the BPF busy clock and per-request stamps);
     #  - neither exceeds fio's summed completion latencies (measured around
     #    each request from user space).
+    # The kernel may skip a completion hook (README, Known limits): such a
+    # request stays in flight until its reuse, and is reported in no_lat.
+    unseen = tot.get("no_lat", 0)
     busy = tiq = 0.0
     qd_max = 0
     for r in reports:
@@ -108,9 +111,6 @@ def main():
                "blktop %.0f ms diskstats %d ms" % (busy, a[6] - b[6]))
     if "--qd-max" in args:
         want = int(args[args.index("--qd-max") + 1])
-        # The kernel may skip a completion hook (README, Known limits): such
-        # a request stays in flight until its reuse, and reported in no_lat.
-        unseen = tot.get("no_lat", 0)
         cmp = (lambda x: want <= x <= want + unseen) if "--saturated" not in args else (lambda x: 2 <= x <= want + unseen)
         result(tag + ": queue depth max is the workload's", cmp(qd_max),
                "blktop %d workload %d, completions never seen %d" % (qd_max, want, unseen))
@@ -131,7 +131,6 @@ def main():
         # A request never seen completing counts as busy until its reuse,
         # which at queue depth 1 can be hundreds of ms later: then busy time
         # has no upper bound here, and only time in queue is checked against fio.
-        unseen = tot.get("no_lat", 0)
         if unseen == 0:
             result(tag + ": busy time and time in queue within fio's summed latencies",
                    0 < busy <= clat and 0 < tiq <= clat,
