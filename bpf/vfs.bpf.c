@@ -62,7 +62,7 @@ char LICENSE[] SEC("license") = "GPL";
 #include "current.h"
 
 /* Private counters, read by vfs_stats(). */
-enum { VCNT_INFLIGHT_FULL, VCNT_NO_ENTER, VCNT_MAX };
+enum { VCNT_INFLIGHT_FULL, VCNT_MAX };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, VCNT_MAX);
