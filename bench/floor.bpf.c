@@ -1,7 +1,10 @@
 /*
  * floor.bpf.c: programs that do nothing, on the hooks blktop uses. Attached
  * by bench-floor, they measure what the kernel charges for running any BPF
- * program there: the floor under blktop's own overhead.
+ * program there: the floor under blktop's own overhead. The "min" set does
+ * the least any per-request tracer of this design must: remember each request
+ * by its pointer at start (time, submitter), stamp its issue, and at
+ * completion put one record in a ring buffer that user space drains.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -28,3 +31,79 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(floor_sys_enter) { return 0; }
 SEC("tp_btf/sys_exit")
 int BPF_PROG(floor_sys_exit) { return 0; }
+
+/* The "min" set: biolatency's bookkeeping plus one ring-buffer record per request. */
+struct min_req {
+	__u64 ts_start;
+	__u64 ts_issue;
+	__u64 pid_tgid;
+	char comm[16];
+};
+
+struct min_ev {
+	__u64 ts_start;
+	__u64 ts_issue;
+	__u64 ts_done;
+	__u64 sector;
+	__u64 pid_tgid;
+	__u32 dev;
+	__u32 bytes;
+	char comm[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct request *);
+	__type(value, struct min_req);
+} min_reqs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} min_rb SEC(".maps");
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(min_io_start, struct request *rq)
+{
+	struct min_req r = { .ts_start = bpf_ktime_get_ns() };
+
+	r.pid_tgid = bpf_get_current_pid_tgid();
+	bpf_get_current_comm(r.comm, sizeof r.comm);
+	bpf_map_update_elem(&min_reqs, &rq, &r, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(min_rq_issue, struct request *rq)
+{
+	struct min_req *r = bpf_map_lookup_elem(&min_reqs, &rq);
+
+	if (r)
+		r->ts_issue = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(min_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	struct min_req *r = bpf_map_lookup_elem(&min_reqs, &rq);
+	struct gendisk *disk = rq->q->disk;
+	struct min_ev *e;
+
+	if (!r)
+		return 0;
+	if ((e = bpf_ringbuf_reserve(&min_rb, sizeof *e, 0)) != NULL) {
+		e->ts_start = r->ts_start;
+		e->ts_issue = r->ts_issue;
+		e->ts_done = bpf_ktime_get_ns();
+		e->sector = rq->__sector;
+		e->pid_tgid = r->pid_tgid;
+		e->dev = disk ? (__u32)disk->major << 20 | (__u32)disk->first_minor : 0;
+		e->bytes = nr_bytes;
+		__builtin_memcpy(e->comm, r->comm, sizeof e->comm);
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	}
+	bpf_map_delete_elem(&min_reqs, &rq);
+	return 0;
+}
