@@ -867,6 +867,12 @@ ui_start(struct blktop *b, char **errp)
 	curs_set(0);
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/*
+	 * No typeahead checks: doupdate would flush and poll stdin every few
+	 * lines to abandon a frame when a key is waiting (75 writes and 10
+	 * polls a heatmap frame); keys wait for the loop turn anyway.
+	 */
+	typeahead(-1);
 	set_escdelay(25);
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
