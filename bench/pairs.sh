@@ -3,7 +3,8 @@
 # The caller defines workload (prints one rate, higher is better) and sets
 # BLKTOP_CMD (array: the blktop command line, its JSON going to stdout) and
 # PAIRS. From the environment: SETTLE (seconds from the start of an arm to the
-# start of its workload, default 6) and FLOOR (a command run in place of
+# start of its workload, default 6), RECORD=1 (blktop also records every
+# event with -w to a new capture, removed after the arm) and FLOOR (a command run in place of
 # blktop, e.g. "bench/bench-floor bench/floor.bpf.o block": do-nothing
 # programs on blktop's hooks, the kernel's own cost of them).
 # Both arms of a pair are built the same way: the same wait before the
@@ -14,9 +15,10 @@
 
 # arm_with OUTDIR: the workload's rate with blktop running; sets ARM_CPU, ARM_LOST.
 arm_with() {
-	local dir=$1 pid c0 c1 t0 t1 rate start
+	local dir=$1 pid c0 c1 t0 t1 rate start rec=()
 	start=$(date +%s.%N)
-	"${BLKTOP_CMD[@]}" >"$dir/out.jsonl" 2>"$dir/err" &
+	[ "${RECORD:-}" = 1 ] && rec=(-w "$dir/arm.blkcap")
+	"${BLKTOP_CMD[@]}" "${rec[@]}" >"$dir/out.jsonl" 2>"$dir/err" &
 	pid=$!
 	# its first report says BPF is loaded and attached
 	while [ ! -s "$dir/out.jsonl" ]; do
@@ -31,6 +33,7 @@ arm_with() {
 	t1=$(date +%s.%N)
 	kill -INT $pid
 	wait $pid
+	[ "${RECORD:-}" = 1 ] && ARM_CAPTURE=$(stat -c %s "$dir/arm.blkcap") && rm -f "$dir/arm.blkcap"
 	ARM_CPU=$(echo "($c1 - $c0) / $(getconf CLK_TCK) / ($t1 - $t0) * 100" | bc -l)
 	ARM_LOST=$(python3 -c 'import json,sys; print(sum(json.loads(l)["lost"] for l in open(sys.argv[1])))' \
 	    "$dir/out.jsonl")
@@ -61,8 +64,9 @@ run_pairs() {
 		fi
 		ratios+=("$(echo "$with / $base" | bc -l)") cpus+=("$ARM_CPU")
 		lost_total=$((lost_total + ARM_LOST))
-		printf "pair %d: baseline %d %s, with blktop %d %s, ratio %.3f, blktop CPU %.1f%%, lost %d\n" \
-		    "$i" "$base" "$unit" "$with" "$unit" "${ratios[-1]}" "$ARM_CPU" "$ARM_LOST"
+		printf "pair %d: baseline %d %s, with blktop %d %s, ratio %.3f, blktop CPU %.1f%%, lost %d%s\n" \
+		    "$i" "$base" "$unit" "$with" "$unit" "${ratios[-1]}" "$ARM_CPU" "$ARM_LOST" \
+		    "${ARM_CAPTURE:+, capture $ARM_CAPTURE bytes}"
 	done
 	rm -rf "$dir"
 	printf "median ratio %.3f, median blktop CPU %.1f%% of one core, lost events %d (%d pairs)\n" \
