@@ -5,7 +5,7 @@
  * is measured the same way as blktop's.
  *
  * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf [ignored blktop options...]
- * (min: the least per-request tracking, whose records are drained every 10 ms)
+ * (min: a plain hash-based per-request tracer, its records drained every 10 ms)
  * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
  */
 #include <errno.h>

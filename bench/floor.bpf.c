@@ -1,10 +1,11 @@
 /*
  * floor.bpf.c: programs that do nothing, on the hooks blktop uses. Attached
  * by bench-floor, they measure what the kernel charges for running any BPF
- * program there: the floor under blktop's own overhead. The "min" set does
- * the least any per-request tracer of this design must: remember each request
- * by its pointer at start (time, submitter), stamp its issue, and at
- * completion put one record in a ring buffer that user space drains.
+ * program there: the floor under blktop's own overhead. The "min" set is a
+ * plain tracer of the same per-request design, written the usual way
+ * (biolatency's hash): remember each request by its pointer at start (time,
+ * submitter), stamp its issue, and at completion put one record in a ring
+ * buffer that user space drains.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -32,7 +33,7 @@ int BPF_PROG(floor_sys_enter) { return 0; }
 SEC("tp_btf/sys_exit")
 int BPF_PROG(floor_sys_exit) { return 0; }
 
-/* The "min" set: biolatency's bookkeeping plus one ring-buffer record per request. */
+/* The "min" set: biolatency's hash bookkeeping plus one ring-buffer record per request. */
 struct min_req {
 	__u64 ts_start;
 	__u64 ts_issue;

@@ -754,18 +754,14 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		break;
 	}
 
-	if (in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE) {
-		f = (struct file *)in->file;
-		e->fd = -1;
-	} else {
-		/*
-		 * The file the fd named at entry: the call holds a reference to
-		 * it, and its last fput, if another thread closed the fd, runs
-		 * only on the way back to user space, after this hook.
-		 */
-		e->fd = (int)in->arg[0];
-		f = (struct file *)in->file;
-	}
+	/*
+	 * The file found at entry (for a syscall, the one its fd named then):
+	 * the call holds a reference to it, and its last fput, if another
+	 * thread closed the fd, runs only on the way back to user space, after
+	 * this hook.
+	 */
+	f = (struct file *)in->file;
+	e->fd = in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE ? -1 : (int)in->arg[0];
 	e->ftype = VFS_FT_NONE;
 	if (f) {
 		file_info(s, f, &fi);

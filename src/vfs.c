@@ -246,6 +246,24 @@ vfs_forced(const char *force)
 	return v;
 }
 
+/* Set vfs_err: forced variant v is unavailable, and why. Returns vfs_err. */
+static const char *
+vfs_fail_unavailable(int v)
+{
+	snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
+	    vfs_variants[v].name, vfs_why[v]);
+	return vfs_err;
+}
+
+/* Set vfs_err: no variant loads (with why the first did not). Returns vfs_err. */
+static const char *
+vfs_fail_none(void)
+{
+	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
+	    vfs_variants[0].name, vfs_why[0]);
+	return vfs_err;
+}
+
 /* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with vfs_err set. */
 static int
 vfs_choose(const char *force)
@@ -256,8 +274,7 @@ vfs_choose(const char *force)
 		return -1;
 	if (v >= 0) {
 		if (!vfs_probe_v(v)) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
-			    vfs_variants[v].name, vfs_why[v]);
+			vfs_fail_unavailable(v);
 			return -1;
 		}
 		return v;
@@ -266,8 +283,7 @@ vfs_choose(const char *force)
 		if (vfs_probe_v(v))
 			return v;
 	}
-	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
-	    vfs_variants[0].name, vfs_why[0]);
+	vfs_fail_none();
 	return -1;
 }
 
@@ -400,9 +416,7 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 		return vfs_err;
 	if (v >= 0) {
 		if (!vfs_possible(v)) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
-			    vfs_variants[v].name, vfs_why[v]);
-			return vfs_err;
+			return vfs_fail_unavailable(v);
 		}
 		return vfs_load_one(v, events_fd, counters_fd, o);
 	}
@@ -420,9 +434,7 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 		vfs_avail[v] = -1;
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "%.120s", err);
 	}
-	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
-	    vfs_variants[0].name, vfs_why[0]);
-	return vfs_err;
+	return vfs_fail_none();
 }
 
 /* The variant attached by vfs_load, or "none". */

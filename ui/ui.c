@@ -868,9 +868,9 @@ ui_start(struct blktop *b, char **errp)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	/*
-	 * No typeahead checks: doupdate would flush and poll stdin every few
-	 * lines to abandon a frame when a key is waiting (75 writes and 10
-	 * polls a heatmap frame); keys wait for the loop turn anyway.
+	 * No typeahead checks: doupdate would poll stdin every few lines to
+	 * abandon a frame when a key is waiting (10 polls a heatmap frame);
+	 * keys wait for the loop turn anyway.
 	 */
 	typeahead(-1);
 	set_escdelay(25);
