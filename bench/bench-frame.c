@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <event2/event.h>
+#include <fcntl.h>
 #include <pty.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -133,7 +134,10 @@ bench_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-/* Usage: bench-frame [PANE [FRAMES]]: all three panes, or one (for a profiler). */
+/*
+ * Usage: bench-frame [PANE [FRAMES]]: all three panes, or one (for a profiler).
+ * BENCH_FRAME_OUT=FILE keeps the terminal output (a new file) to study.
+ */
 int
 main(int argc, char **argv)
 {
@@ -166,9 +170,18 @@ main(int argc, char **argv)
 	if ((drain = fork()) == -1)
 		fatal("fork");
 	if (drain == 0) {
+		const char	*save = getenv("BENCH_FRAME_OUT");
+		int		 fd = -1;
+		ssize_t		 n;
+
 		close(slave);
-		while (read(master, buf, sizeof buf) > 0)
-			;
+		if (save != NULL && (fd = open(save,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) == -1)
+			fatal("%s", save);
+		while ((n = read(master, buf, sizeof buf)) > 0) {
+			if (fd != -1 && write(fd, buf, (size_t)n) != n)
+				fatal("%s", save);
+		}
 		_exit(0);
 	}
 	close(master);

@@ -1,9 +1,11 @@
 /* ui-draw-curses.c: render draw.c's cells and theme colours into ncursesw windows. */
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blktop.h"
 
@@ -19,6 +21,33 @@ static struct {
 	uint64_t		*hists;		/* heatmap columns, reused */
 	size_t			 nhists;
 } ui_draw;
+
+/*
+ * Direct painting of the cells of heatmaps and sparklines. ncurses formats a
+ * colour escape with tiparm and snprintf for every colour change, and nearly
+ * every heatmap cell changes colour: that was half of a device-pane frame.
+ * Cells drawn with ui_draw_cells on stdscr are also kept here. Before doupdate
+ * they are copied from newscr to curscr, so ncurses takes them as shown and
+ * skips them; after it (doupdate leaves the terminal in normal attributes and
+ * its cursor where curscr says) they are written with escapes formatted once
+ * per theme colour, ending in normal attributes at that cursor again.
+ */
+#define UI_PAINT_ESC	48		/* longest escape kept */
+
+static struct {
+	int		 on;		/* this terminal can be painted directly */
+	int		 fgnum[THEME_NCOLOURS];	/* terminal colour, -1 default */
+	int		 bgnum[THEME_NCOLOURS];
+	char		 fgesc[THEME_NCOLOURS][UI_PAINT_ESC];
+	char		 bgesc[THEME_NCOLOURS][UI_PAINT_ESC];
+	char		 op[UI_PAINT_ESC];	/* back to default colours */
+	const char	*cup;		/* cursor_address */
+	struct draw_cell *grid;		/* rows x cols, the cells of this frame */
+	uint8_t		*mark;		/* 1 where grid holds a cell */
+	int		 rows, cols, any;
+	char		*out;
+	size_t		 outlen, outsize;
+} ui_paint;
 
 /* Choose how to show colours on this terminal, honouring NO_COLOR. */
 static enum ui_colour_mode
@@ -62,6 +91,85 @@ ui_draw_palette(int32_t rgb, int32_t *slots, int *nslots)
 	return (16 + (*nslots)++);
 }
 
+/* A terminfo string capability of this terminal, NULL if absent or with padding. */
+static const char *
+ui_paint_cap(const char *name)
+{
+	const char	*v = tigetstr(name);
+
+	if (v == NULL || v == (const char *)-1 || strstr(v, "$<") != NULL)
+		return (NULL);
+	return (v);
+}
+
+/* Keep a parameterised capability's text for one value in buf; -1 if it does not fit. */
+static int
+ui_paint_fmt(char *buf, const char *cap, int v)
+{
+	const char	*e = tiparm(cap, v);
+
+	if (e == NULL || strlen(e) >= UI_PAINT_ESC || strstr(e, "$<") != NULL)
+		return (-1);
+	snprintf(buf, UI_PAINT_ESC, "%s", e);
+	return (0);
+}
+
+/*
+ * Whether cells can be painted directly in colour mode mode, formatting each
+ * theme colour's escapes once, as ncurses would send them; NULL if so, else
+ * why not. Not for monochrome, nor for terminals lacking setaf, setab, op or
+ * cup, or with magic cookies or padding in them.
+ */
+static const char *
+ui_paint_setup(enum ui_colour_mode mode)
+{
+	const char	*setaf, *setab, *op;
+	int		 c, f, b;
+
+	if (mode == UI_COLOUR_MONO)
+		return ("no colours");
+	setaf = ui_paint_cap("setaf");
+	setab = ui_paint_cap("setab");
+	op = ui_paint_cap("op");
+	ui_paint.cup = ui_paint_cap("cup");
+	if (setaf == NULL || setab == NULL || op == NULL || ui_paint.cup == NULL)
+		return ("no setaf, setab, op or cup without padding");
+	if (tigetnum("xmc") > 0)
+		return ("magic cookie attributes");
+	if (strlen(op) >= UI_PAINT_ESC)
+		return ("op too long");
+	snprintf(ui_paint.op, sizeof ui_paint.op, "%s", op);
+	for (c = 0; c < THEME_NCOLOURS; c++) {
+		f = ui_draw.colour[c] == -1 ? ui_draw.default_fg : ui_draw.colour[c];
+		b = ui_draw.colour[c] == -1 ? ui_draw.default_bg : ui_draw.colour[c];
+		ui_paint.fgnum[c] = f;
+		ui_paint.bgnum[c] = b;
+		if ((f != -1 && ui_paint_fmt(ui_paint.fgesc[c], setaf, f) != 0) ||
+		    (b != -1 && ui_paint_fmt(ui_paint.bgesc[c], setab, b) != 0))
+			return ("colour escapes too long");
+	}
+	return (NULL);
+}
+
+/*
+ * Paint cells directly where the terminal allows (ui_paint_setup), unless
+ * BLKTOP_PAINT=ncurses; BLKTOP_PAINT=direct makes it an error when it cannot.
+ */
+static void
+ui_paint_init(enum ui_colour_mode mode)
+{
+	const char	*e = getenv("BLKTOP_PAINT"), *why;
+
+	ui_paint.on = 0;
+	if (e != NULL && strcmp(e, "ncurses") == 0)
+		return;
+	if ((why = ui_paint_setup(mode)) == NULL)
+		ui_paint.on = 1;
+	else if (e != NULL && strcmp(e, "direct") == 0)
+		fatalx("BLKTOP_PAINT=direct: cannot paint this terminal "
+		    "directly: %s", why);
+}
+
 /*
  * Set up colours for a theme after initscr(): pick the mode (UI_COLOUR_AUTO
  * decides from NO_COLOR, the theme and the terminal) and map every meaning to
@@ -97,6 +205,7 @@ ui_draw_init(const struct theme *t, enum ui_colour_mode mode)
 	ui_draw.mode = mode;
 	if (mode == UI_COLOUR_MONO) {
 		ui_draw.flags |= DRAW_MONO;
+		ui_paint_init(mode);
 		return (mode);
 	}
 
@@ -135,6 +244,7 @@ ui_draw_init(const struct theme *t, enum ui_colour_mode mode)
 			ui_draw.heat_coarse++;
 	}
 	ui_draw.heat_coarse = ui_draw.heat_coarse > THEME_LEVELS / 3;
+	ui_paint_init(mode);
 	return (mode);
 }
 
@@ -145,6 +255,14 @@ ui_draw_free(void)
 	free(ui_draw.hists);
 	ui_draw.hists = NULL;
 	ui_draw.nhists = 0;
+	free(ui_paint.grid);
+	free(ui_paint.mark);
+	free(ui_paint.out);
+	ui_paint.grid = NULL;
+	ui_paint.mark = NULL;
+	ui_paint.out = NULL;
+	ui_paint.rows = ui_paint.cols = ui_paint.any = 0;
+	ui_paint.outlen = ui_paint.outsize = 0;
 }
 
 /* DRAW_UTF8 and DRAW_MONO as they apply to this terminal, for draw.c. */
@@ -240,6 +358,157 @@ ui_draw_text(WINDOW *win, int y, int x, enum theme_colour fg,
 	wattr_set(win, A_NORMAL, 0, NULL);
 }
 
+/* Start a frame: no cells kept yet; the grid follows the screen's size. */
+void
+ui_draw_begin(void)
+{
+	size_t	 n;
+
+	if (!ui_paint.on)
+		return;
+	if (ui_paint.rows != LINES || ui_paint.cols != COLS) {
+		n = (size_t)(LINES > 0 ? LINES : 0) * (size_t)(COLS > 0 ? COLS : 0);
+		free(ui_paint.grid);
+		free(ui_paint.mark);
+		ui_paint.grid = n > 0 ? xcalloc(n, sizeof *ui_paint.grid) : NULL;
+		ui_paint.mark = n > 0 ? xcalloc(n, 1) : NULL;
+		ui_paint.rows = n > 0 ? LINES : 0;
+		ui_paint.cols = n > 0 ? COLS : 0;
+	}
+	if (ui_paint.any && ui_paint.mark != NULL)
+		memset(ui_paint.mark, 0, (size_t)ui_paint.rows * (size_t)ui_paint.cols);
+	ui_paint.any = 0;
+}
+
+/*
+ * Keep a cell drawn on stdscr at y, x for direct painting; wc is what ncurses
+ * was given. Not the last line: writing its last column could scroll.
+ */
+static void
+ui_paint_keep(int y, int x, const struct draw_cell *cell, wchar_t wc)
+{
+	struct draw_cell	*g;
+	size_t			 i;
+
+	if (!ui_paint.on || ui_paint.mark == NULL || y < 0 || x < 0 ||
+	    y >= ui_paint.rows - 1 || x >= ui_paint.cols)
+		return;
+	i = (size_t)y * (size_t)ui_paint.cols + (size_t)x;
+	g = &ui_paint.grid[i];
+	*g = *cell;
+	if (wc == L' ' || wc == L'?')
+		snprintf(g->glyph, sizeof g->glyph, "%c", (char)wc);
+	else
+		g->glyph[sizeof g->glyph - 1] = '\0';
+	ui_paint.mark[i] = 1;
+	ui_paint.any = 1;
+}
+
+/* Append n bytes to the paint buffer. */
+static void
+ui_paint_put(const char *s, size_t n)
+{
+	if (ui_paint.outlen + n > ui_paint.outsize) {
+		ui_paint.outsize = (ui_paint.outlen + n) * 2;
+		ui_paint.out = xreallocarray(ui_paint.out, ui_paint.outsize, 1);
+	}
+	memcpy(ui_paint.out + ui_paint.outlen, s, n);
+	ui_paint.outlen += n;
+}
+
+/* Append the cursor movement to y, x. */
+static void
+ui_paint_goto(int y, int x)
+{
+	const char	*e = tiparm(ui_paint.cup, y, x);
+
+	if (e != NULL)
+		ui_paint_put(e, strlen(e));
+}
+
+/* Write the kept cells after doupdate, leaving attributes and cursor as ncurses left them. */
+static void
+ui_paint_cells(void)
+{
+	const struct draw_cell	*g;
+	size_t			 i, off = 0;
+	ssize_t			 n;
+	int			 y, x, cy, cx, f, b, curf = -1, curb = -1, coloured = 0;
+
+	ui_paint.outlen = 0;
+	for (y = 0; y < ui_paint.rows; y++) {
+		for (x = 0; x < ui_paint.cols; x++) {
+			i = (size_t)y * (size_t)ui_paint.cols + (size_t)x;
+			if (!ui_paint.mark[i])
+				continue;
+			if (x == 0 || !ui_paint.mark[i - 1])
+				ui_paint_goto(y, x);
+			g = &ui_paint.grid[i];
+			f = g->fg < THEME_NCOLOURS ? ui_paint.fgnum[g->fg] : -1;
+			b = g->bg < THEME_NCOLOURS ? ui_paint.bgnum[g->bg] : -1;
+			if ((f == -1 && curf != -1) || (b == -1 && curb != -1)) {
+				ui_paint_put(ui_paint.op, strlen(ui_paint.op));
+				curf = curb = -1;
+			}
+			if (f != curf) {
+				ui_paint_put(ui_paint.fgesc[g->fg],
+				    strlen(ui_paint.fgesc[g->fg]));
+				curf = f;
+				coloured = 1;
+			}
+			if (b != curb) {
+				ui_paint_put(ui_paint.bgesc[g->bg],
+				    strlen(ui_paint.bgesc[g->bg]));
+				curb = b;
+				coloured = 1;
+			}
+			ui_paint_put(g->glyph, strlen(g->glyph));
+		}
+	}
+	if (coloured)
+		ui_paint_put(ui_paint.op, strlen(ui_paint.op));
+	getyx(curscr, cy, cx);
+	ui_paint_goto(cy, cx);
+	while (off < ui_paint.outlen) {
+		n = write(STDOUT_FILENO, ui_paint.out + off, ui_paint.outlen - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;		/* the terminal is gone: ncurses will say */
+		off += (size_t)n;
+	}
+}
+
+/*
+ * End a frame: what ui_draw_begin started. stdscr goes to the terminal, the
+ * kept cells written directly (see ui_paint).
+ */
+void
+ui_draw_flush(void)
+{
+	int	 y, x, x0;
+
+	wnoutrefresh(stdscr);
+	/* A cleared screen is repainted whole by ncurses anyway. */
+	if (!ui_paint.on || !ui_paint.any || is_cleared(curscr) ||
+	    is_cleared(newscr)) {
+		doupdate();
+		return;
+	}
+	for (y = 0; y < ui_paint.rows; y++) {
+		for (x = 0; x < ui_paint.cols; x++) {
+			if (!ui_paint.mark[(size_t)y * (size_t)ui_paint.cols + (size_t)x])
+				continue;
+			for (x0 = x; x < ui_paint.cols && ui_paint.mark[(size_t)y *
+			    (size_t)ui_paint.cols + (size_t)x]; x++)
+				;
+			copywin(newscr, curscr, y, x0, y, x0, y, x - 1, FALSE);
+		}
+	}
+	doupdate();
+	ui_paint_cells();
+}
+
 /* Draw nrows x ncols cells at y, x, clipped to the window. */
 void
 ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
@@ -263,6 +532,8 @@ ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
 			ui_draw_style(cell->fg, cell->bg, &attr, &pair);
 			setcchar(&cc, wc, attr, (short)(pair > 0x7fff ? 0 : pair), &pair);
 			mvwadd_wch(win, y + (int)r, x + (int)c, &cc);
+			if (win == stdscr)
+				ui_paint_keep(y + (int)r, x + (int)c, cell, wc[0]);
 		}
 	}
 	wattr_set(win, A_NORMAL, 0, NULL);

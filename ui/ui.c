@@ -505,12 +505,12 @@ ui_draw(struct blktop *b)
 	struct ui_rect	 r;
 	const char	*small = "terminal too small";
 
+	ui_draw_begin();
 	erase();
 	if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
 		ui_text(stdscr, 0, 0, THEME_LOST, THEME_MAIN_BG,
 		    COLS >= (int)strlen(small) ? small : "too small");
-		wnoutrefresh(stdscr);
-		doupdate();
+		ui_draw_flush();
 		return;
 	}
 	ui_draw_header(b);
@@ -524,8 +524,7 @@ ui_draw(struct blktop *b)
 	else
 		ui_panes[ui.pane]->draw(b, stdscr, &r);
 	ui_draw_status();
-	wnoutrefresh(stdscr);
-	doupdate();
+	ui_draw_flush();
 	ui.frames++;
 }
 
