@@ -217,7 +217,7 @@ void		 draw_heat_column(const uint64_t *hist, unsigned nsub,
 		     uint64_t *cells);
 unsigned	 draw_heat_level(uint64_t count, uint64_t max);
 const char	*draw_heat_label(unsigned row, unsigned nrows);
-void		 draw_heatmap(const uint64_t *hists, unsigned ncols,
+void		 draw_heatmap_sub(const uint64_t *sub, unsigned ncols,
 		     unsigned nrows, int flags, struct draw_cell *out);
 void		 draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
 		     enum draw_spark_style, unsigned height,
@@ -253,12 +253,6 @@ void		 ui_draw_text(struct _win_st *, int y, int x,
 		     enum theme_colour fg, enum theme_colour bg, const char *s);
 void		 ui_draw_cells(struct _win_st *, int y, int x,
 		     const struct draw_cell *, unsigned nrows, unsigned ncols);
-void		 ui_draw_heatmap(struct _win_st *, int y, int x, unsigned nrows,
-		     unsigned ncols, const struct windows *,
-		     const struct devwin *, unsigned opmask);
-void		 ui_draw_spark(struct _win_st *, int y, int x,
-		     const uint64_t *vals, unsigned nvals, uint64_t max,
-		     unsigned height, enum theme_colour base);
 
 /* Hook variants for block requests, chosen by probing or forced. */
 enum hook_attach { ATTACH_TP_BTF, ATTACH_RAW_TP, ATTACH_MAX };

@@ -128,38 +128,76 @@ draw_heat_label(unsigned row, unsigned nrows)
 }
 
 /*
- * Draw a latency heatmap: ncols histograms of HIST_NBUCKETS counts (column 0
- * on the left, oldest first) into nrows x ncols cells, row 0 at the top. With
- * UTF-8 and colour each text row holds two sub-rows as half blocks (upper half
- * fg, lower half bg); otherwise each cell is the denser of its two sub-rows
- * drawn from an ASCII density ramp. Colours are THEME_HEAT_0 + level.
+ * The smallest count of each heat level 1 .. THEME_LEVELS - 1 (thr[level])
+ * under max: the level of a count is then the number of thresholds it
+ * reaches, with draw_heat_level's exact boundaries and no logarithm per cell.
+ */
+static void
+draw_heat_thresholds(uint64_t max, uint64_t *thr)
+{
+	uint64_t	 t;
+	unsigned	 k;
+
+	thr[0] = 0;
+	for (k = 1; k < THEME_LEVELS; k++) {
+		/* level >= k from count max^((k - 1.5) / (levels - 2)); then exact. */
+		t = k <= 1 || max <= 1 ? 1 : (uint64_t)ceil(pow((double)max,
+		    ((double)k - 1.5) / (THEME_LEVELS - 2)));
+		if (t > max)
+			t = max;
+		if (t < 1)
+			t = 1;
+		while (t > 1 && draw_heat_level(t - 1, max) >= k)
+			t--;
+		while (t < max && draw_heat_level(t, max) < k)
+			t++;
+		thr[k] = t;
+	}
+}
+
+/* Level of count from thresholds made by draw_heat_thresholds. */
+static unsigned
+draw_heat_level_thr(uint64_t count, const uint64_t *thr)
+{
+	unsigned	 level = 0;
+
+	if (count == 0)
+		return (0);
+	while (level + 1 < THEME_LEVELS && count >= thr[level + 1])
+		level++;
+	return (level);
+}
+
+/*
+ * Draw a latency heatmap from ncols columns of 2 * nrows sub-row counts (as
+ * draw_heat_column makes them, column 0 on the left, oldest first) into
+ * nrows x ncols cells, row 0 at the top. With UTF-8 and colour each text row
+ * holds two sub-rows as half blocks (upper half fg, lower half bg); otherwise
+ * each cell is the denser of its two sub-rows drawn from an ASCII density
+ * ramp. Colours are THEME_HEAT_0 + level, scaled to the largest count.
  */
 void
-draw_heatmap(const uint64_t *hists, unsigned ncols, unsigned nrows, int flags,
+draw_heatmap_sub(const uint64_t *sub, unsigned ncols, unsigned nrows, int flags,
     struct draw_cell *out)
 {
 	struct draw_cell *cell;
-	uint64_t	*sub, max = 0;
-	size_t		 i;
+	uint64_t	 max = 0, thr[THEME_LEVELS];
+	size_t		 i, n = (size_t)ncols * 2 * nrows;
 	unsigned	 nsub = 2 * nrows, c, r, up, lo, lv;
 	char		 ramp[2];
 
 	if (ncols == 0 || nrows == 0)
 		return;
-	sub = xcalloc((size_t)ncols * nsub, sizeof *sub);
-	for (c = 0; c < ncols; c++) {
-		draw_heat_column(hists + (size_t)c * HIST_NBUCKETS, nsub,
-		    sub + (size_t)c * nsub);
-		for (i = 0; i < nsub; i++) {
-			if (sub[(size_t)c * nsub + i] > max)
-				max = sub[(size_t)c * nsub + i];
-		}
+	for (i = 0; i < n; i++) {
+		if (sub[i] > max)
+			max = sub[i];
 	}
+	draw_heat_thresholds(max, thr);
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < ncols; c++) {
 			i = (size_t)c * nsub + 2 * (nrows - 1 - r);
-			lo = draw_heat_level(sub[i], max);
-			up = draw_heat_level(sub[i + 1], max);
+			lo = draw_heat_level_thr(sub[i], thr);
+			up = draw_heat_level_thr(sub[i + 1], thr);
 			cell = &out[(size_t)r * ncols + c];
 			if ((flags & DRAW_UTF8) && !(flags & DRAW_MONO)) {
 				if (up == 0 && lo == 0)
@@ -180,7 +218,6 @@ draw_heatmap(const uint64_t *hists, unsigned ncols, unsigned nrows, int flags,
 			    THEME_MAIN_FG : THEME_HEAT_0 + lv, THEME_HEAT_0);
 		}
 	}
-	free(sub);
 }
 
 /* Cells across a sparkline of nvals values: braille packs two values per cell. */

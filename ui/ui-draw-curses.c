@@ -17,9 +17,6 @@ static struct {
 	int			 pair[THEME_NCOLOURS][THEME_NCOLOURS];	/* 0 unset */
 	int			 default_fg;
 	int			 default_bg;
-	int			 heat_coarse;	/* too few heat colours: add glyphs */
-	uint64_t		*hists;		/* heatmap columns, reused */
-	size_t			 nhists;
 } ui_draw;
 
 /*
@@ -235,15 +232,6 @@ ui_draw_init(const struct theme *t, enum ui_colour_mode mode)
 		}
 		ui_draw.colour[c] = n;
 	}
-
-	/* With 8 or 16 colours the heat levels merge: let glyph density tell them apart. */
-	ui_draw.heat_coarse = 0;
-	for (c = 2; c < THEME_LEVELS; c++) {
-		if (ui_draw.colour[THEME_HEAT_0 + c] ==
-		    ui_draw.colour[THEME_HEAT_0 + c - 1])
-			ui_draw.heat_coarse++;
-	}
-	ui_draw.heat_coarse = ui_draw.heat_coarse > THEME_LEVELS / 3;
 	ui_paint_init(mode);
 	return (mode);
 }
@@ -252,9 +240,6 @@ ui_draw_init(const struct theme *t, enum ui_colour_mode mode)
 void
 ui_draw_free(void)
 {
-	free(ui_draw.hists);
-	ui_draw.hists = NULL;
-	ui_draw.nhists = 0;
 	free(ui_paint.grid);
 	free(ui_paint.mark);
 	free(ui_paint.out);
@@ -537,77 +522,4 @@ ui_draw_cells(WINDOW *win, int y, int x, const struct draw_cell *cells,
 		}
 	}
 	wattr_set(win, A_NORMAL, 0, NULL);
-}
-
-/*
- * Draw a device's latency heatmap at y, x: DRAW_LABEL_WIDTH + 1 columns of
- * axis labels, then ncols ticks, the open tick on the right. opmask selects
- * operation classes (1 << OPC_READ ...), 0 for all.
- */
-void
-ui_draw_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
-    const struct windows *w, const struct devwin *dw, unsigned opmask)
-{
-	struct draw_cell	*cells;
-	const struct tick	*t;
-	const char		*label;
-	uint64_t		*h;
-	size_t			 need = (size_t)ncols * HIST_NBUCKETS;
-	unsigned		 c, o, i, r;
-	char			 buf[DRAW_LABEL_WIDTH + 2];
-
-	if (nrows == 0 || ncols == 0)
-		return;
-	if (opmask == 0)
-		opmask = (1u << OPC_MAX) - 1;
-	if (ui_draw.nhists < need) {
-		ui_draw.hists = xreallocarray(ui_draw.hists, need,
-		    sizeof *ui_draw.hists);
-		ui_draw.nhists = need;
-	}
-	memset(ui_draw.hists, 0, need * sizeof *ui_draw.hists);
-	for (c = 0; c < ncols; c++) {
-		if ((t = windows_tick_at(w, dw, ncols - 1 - c)) == NULL)
-			continue;
-		h = ui_draw.hists + (size_t)c * HIST_NBUCKETS;
-		for (o = 0; o < OPC_MAX; o++) {
-			if (!(opmask & (1u << o)) || t->op[o].ios == 0)
-				continue;
-			for (i = 0; i < HIST_NBUCKETS; i++)
-				h[i] += t->op[o].lat[i];
-		}
-	}
-
-	for (r = 0; r < nrows; r++) {
-		label = draw_heat_label(r, nrows);
-		snprintf(buf, sizeof buf, "%*s ", DRAW_LABEL_WIDTH,
-		    label != NULL ? label : "");
-		ui_draw_text(win, y + (int)r, x, THEME_GRAPH_TEXT, THEME_MAIN_BG,
-		    buf);
-	}
-	cells = xcalloc((size_t)nrows * ncols, sizeof *cells);
-	draw_heatmap(ui_draw.hists, ncols, nrows, ui_draw.heat_coarse ?
-	    ui_draw.flags & ~DRAW_UTF8 : ui_draw.flags, cells);
-	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, cells, nrows, ncols);
-	free(cells);
-}
-
-/* Draw a sparkline at y, x: braille with UTF-8, ASCII otherwise; base is THEME_QD_0 or THEME_IOPS_0. */
-void
-ui_draw_spark(WINDOW *win, int y, int x, const uint64_t *vals, unsigned nvals,
-    uint64_t max, unsigned height, enum theme_colour base)
-{
-	struct draw_cell	*cells;
-	enum draw_spark_style	 style;
-	unsigned		 width;
-
-	if (nvals == 0 || height == 0)
-		return;
-	style = (ui_draw.flags & DRAW_UTF8) ? DRAW_SPARK_BRAILLE :
-	    DRAW_SPARK_ASCII;
-	width = draw_spark_width(nvals, style);
-	cells = xcalloc((size_t)height * width, sizeof *cells);
-	draw_spark(vals, nvals, max, style, height, base, cells);
-	ui_draw_cells(win, y, x, cells, height, width);
-	free(cells);
 }

@@ -13,11 +13,12 @@
 /*
  * Columns of closed tick groups never change: each device drawn keeps them
  * in a ring of cap slots (slot = group % cap), so a frame sums only the
- * newest, still open group instead of every tick on screen.
+ * newest, still open group instead of every tick on screen. A column keeps
+ * its latencies as the heatmap's sub-rows, already summed from the buckets.
  */
 struct ui_dev_cache {
 	uint64_t	*group;		/* group in each slot, UI_DEV_NOGROUP */
-	uint32_t	*lat;		/* cap x HIST_NBUCKETS */
+	uint64_t	*sub;		/* cap x nsub */
 	uint64_t	*qd;
 	uint64_t	*iops;
 };
@@ -32,8 +33,8 @@ static struct {
 	unsigned	 nshown;
 	unsigned	 first_shown;	/* index of the first block drawn */
 	int		 block_h;	/* rows per device block, for clicks */
-	uint64_t	*hists;		/* ncols latency histograms */
-	size_t		 nhists;
+	uint64_t	*sub;		/* ncols x cache_nsub heatmap sub-rows */
+	size_t		 nsub;
 	uint64_t	*qd;		/* per column: aqu-sz x 100 */
 	uint64_t	*iops;		/* per column: IOPS x 10 */
 	size_t		 nvals;
@@ -41,8 +42,9 @@ static struct {
 	size_t		 ncells;
 	struct ui_dev_cache cache[WINDOWS_MAX_DEVS];	/* by index in windows.devs */
 	unsigned	 cache_cap;
-	unsigned	 cache_ticks;	/* col_ticks and opmask the cache holds */
+	unsigned	 cache_ticks;	/* col_ticks, opmask and sub-rows the cache holds */
 	unsigned	 cache_mask;
+	unsigned	 cache_nsub;
 } ui_dev;
 
 /* The devices to list: the -D filter, then the / filter on the name. */
@@ -78,14 +80,14 @@ ui_pane_dev_sel(void)
 	return (0);
 }
 
-/* Make sure the column buffers hold ncols columns. */
+/* Make sure the column buffers hold ncols columns of nsub sub-rows. */
 static void
-ui_pane_dev_grow(unsigned ncols)
+ui_pane_dev_grow(unsigned ncols, unsigned nsub)
 {
-	if (ui_dev.nhists < (size_t)ncols * HIST_NBUCKETS) {
-		ui_dev.nhists = (size_t)ncols * HIST_NBUCKETS;
-		ui_dev.hists = xreallocarray(ui_dev.hists, ui_dev.nhists,
-		    sizeof *ui_dev.hists);
+	if (ui_dev.nsub < (size_t)ncols * nsub) {
+		ui_dev.nsub = (size_t)ncols * nsub;
+		ui_dev.sub = xreallocarray(ui_dev.sub, ui_dev.nsub,
+		    sizeof *ui_dev.sub);
 	}
 	if (ui_dev.nvals < ncols) {
 		ui_dev.nvals = ncols;
@@ -103,24 +105,25 @@ ui_pane_dev_cache_free(void)
 
 	for (i = 0; i < WINDOWS_MAX_DEVS; i++) {
 		free(ui_dev.cache[i].group);
-		free(ui_dev.cache[i].lat);
+		free(ui_dev.cache[i].sub);
 		free(ui_dev.cache[i].qd);
 		free(ui_dev.cache[i].iops);
 		memset(&ui_dev.cache[i], 0, sizeof ui_dev.cache[i]);
 	}
 }
 
-/* Forget every cached column when the width, time per column or operations change. */
+/* Forget every cached column when the width, height, time per column or operations change. */
 static void
-ui_pane_dev_cache_check(unsigned ncols)
+ui_pane_dev_cache_check(unsigned ncols, unsigned nsub)
 {
 	if (ui_dev.cache_cap == ncols && ui_dev.cache_ticks == ui_view.col_ticks &&
-	    ui_dev.cache_mask == ui_view.opmask)
+	    ui_dev.cache_mask == ui_view.opmask && ui_dev.cache_nsub == nsub)
 		return;
 	ui_pane_dev_cache_free();
 	ui_dev.cache_cap = ncols;
 	ui_dev.cache_ticks = ui_view.col_ticks;
 	ui_dev.cache_mask = ui_view.opmask;
+	ui_dev.cache_nsub = nsub;
 }
 
 /* The cache of device number i of the windows, allocated on first use. */
@@ -134,8 +137,8 @@ ui_pane_dev_cache(unsigned i)
 		c->group = xcalloc(ui_dev.cache_cap, sizeof *c->group);
 		for (s = 0; s < ui_dev.cache_cap; s++)
 			c->group[s] = UI_DEV_NOGROUP;
-		c->lat = xcalloc((size_t)ui_dev.cache_cap * HIST_NBUCKETS,
-		    sizeof *c->lat);
+		c->sub = xcalloc((size_t)ui_dev.cache_cap * ui_dev.cache_nsub,
+		    sizeof *c->sub);
 		c->qd = xcalloc(ui_dev.cache_cap, sizeof *c->qd);
 		c->iops = xcalloc(ui_dev.cache_cap, sizeof *c->iops);
 	}
@@ -147,11 +150,11 @@ static void
 ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
     struct ui_dev_cache *cc, unsigned s, uint64_t g, uint64_t view)
 {
+	static uint64_t		 h[HIST_NBUCKETS];
 	const struct windows	*w = &b->win;
 	const struct tick	*t;
 	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
 	unsigned		 o, i;
-	uint32_t		*h = cc->lat + (size_t)s * HIST_NBUCKETS;
 	uint64_t		 a, ios = 0, dur = 0, wait = 0;
 
 	if (mask == 0)
@@ -171,6 +174,8 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 				h[i] += t->op[o].lat[i];
 		}
 	}
+	draw_heat_column(h, ui_dev.cache_nsub,
+	    cc->sub + (size_t)s * ui_dev.cache_nsub);
 	cc->qd[s] = cc->iops[s] = 0;
 	if (dur > 0) {
 		cc->qd[s] = (uint64_t)((double)wait / (double)dur * 100 + 0.5);
@@ -181,39 +186,36 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 }
 
 /*
- * Fill ncols columns (oldest left) of latency histograms, aqu-sz and IOPS for
- * device number di. Columns are groups of col_ticks ticks aligned on the tick
- * count, so they do not shift at every tick; the newest holds the last closed
- * tick.
+ * Fill ncols columns (oldest left) of heatmap sub-rows (nsub), aqu-sz and
+ * IOPS for device number di. Columns are groups of col_ticks ticks aligned on
+ * the tick count, so they do not shift at every tick; the newest holds the
+ * last closed tick.
  */
 static void
 ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
-    uint64_t view)
+    unsigned nsub, uint64_t view)
 {
 	const struct devwin	*dw = b->win.devs[di];
 	struct ui_dev_cache	*cc;
-	const uint32_t		*src;
 	uint64_t		*h, g, newest;
-	unsigned		 c, s, i, ct = ui_view.col_ticks;
+	unsigned		 c, s, ct = ui_view.col_ticks;
 
-	ui_pane_dev_cache_check(ncols);
+	ui_pane_dev_cache_check(ncols, nsub);
 	cc = ui_pane_dev_cache(di);
 	memset(ui_dev.qd, 0, ncols * sizeof *ui_dev.qd);
 	memset(ui_dev.iops, 0, ncols * sizeof *ui_dev.iops);
 	newest = view > 0 ? (view - 1) / ct : 0;
 	for (c = 0; c < ncols; c++) {
-		h = ui_dev.hists + (size_t)c * HIST_NBUCKETS;
+		h = ui_dev.sub + (size_t)c * nsub;
 		if (view == 0 || ncols - 1 - c > newest) {
-			memset(h, 0, HIST_NBUCKETS * sizeof *h);
+			memset(h, 0, nsub * sizeof *h);
 			continue;
 		}
 		g = newest - (ncols - 1 - c);
 		s = (unsigned)(g % ui_dev.cache_cap);
 		if (cc->group[s] != g)
 			ui_pane_dev_group(b, dw, cc, s, g, view);
-		src = cc->lat + (size_t)s * HIST_NBUCKETS;
-		for (i = 0; i < HIST_NBUCKETS; i++)
-			h[i] = src[i];
+		memcpy(h, cc->sub + (size_t)s * nsub, nsub * sizeof *h);
 		ui_dev.qd[c] = cc->qd[s];
 		ui_dev.iops[c] = cc->iops[s];
 	}
@@ -330,7 +332,7 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	ui_dev.first_shown = ui_dev.top;
 	cols = r->w - DRAW_LABEL_WIDTH - 1 - UI_DEV_SCALE_W;
 	ncols = cols > 0 ? (unsigned)cols : 0;
-	ui_pane_dev_grow(ncols > 0 ? ncols : 1);
+	ui_pane_dev_grow(ncols > 0 ? ncols : 1, heat > 0 ? 2 * heat : 1);
 
 	y = r->y + 1;
 	for (i = ui_dev.top; i < ui_dev.top + fit && i < ui_dev.nshown; i++) {
@@ -350,8 +352,9 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 			y += (int)(heat + 2 * spark);
 			continue;
 		}
-		ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, view);
-		ui_heatmap(win, y, r->x, heat, ncols, ui_dev.hists);
+		ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2 * heat,
+		    view);
+		ui_heatmap(win, y, r->x, heat, ncols, ui_dev.sub);
 		y += (int)heat;
 		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.qd, 100,
 		    "qd", THEME_QD_0);
@@ -425,7 +428,7 @@ ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y,
 static void
 ui_pane_dev_free(void)
 {
-	free(ui_dev.hists);
+	free(ui_dev.sub);
 	free(ui_dev.qd);
 	free(ui_dev.iops);
 	free(ui_dev.cells);

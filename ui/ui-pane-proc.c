@@ -79,7 +79,7 @@ static struct {
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
 	unsigned	 hist_n;	/* intervals recorded */
-	uint64_t	*hcols;		/* columns for ui_heatmap */
+	uint64_t	*hcols;		/* sub-row columns for ui_heatmap */
 	struct ui_proc_file *files;
 	unsigned	 nfiles;
 	unsigned	 ftop;
@@ -313,6 +313,7 @@ ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 static void
 ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 {
+	static uint64_t	 h[HIST_NBUCKETS];
 	struct ui_rect	 fr;
 	unsigned	 ncols, heat, c, n, k;
 	uint64_t	 age;
@@ -333,8 +334,8 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 	if (cols > 0 && heat > 0) {
 		ncols = (unsigned)cols;
 		ui_proc.hcols = xreallocarray(ui_proc.hcols, ncols,
-		    HIST_NBUCKETS * sizeof *ui_proc.hcols);
-		memset(ui_proc.hcols, 0, (size_t)ncols * HIST_NBUCKETS *
+		    2 * heat * sizeof *ui_proc.hcols);
+		memset(ui_proc.hcols, 0, (size_t)ncols * 2 * heat *
 		    sizeof *ui_proc.hcols);
 		n = ui_proc.hist_n;
 		for (c = 0; c < ncols; c++) {
@@ -342,8 +343,9 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 			if (age >= n || age >= UI_PROC_HISTORY)
 				continue;
 			for (k = 0; k < HIST_NBUCKETS; k++)
-				ui_proc.hcols[(size_t)c * HIST_NBUCKETS + k] =
-				    ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY][k];
+				h[k] = ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY][k];
+			draw_heat_column(h, 2 * heat,
+			    ui_proc.hcols + (size_t)c * 2 * heat);
 		}
 		ui_heatmap(win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
 	}

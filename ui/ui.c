@@ -193,10 +193,13 @@ ui_text(WINDOW *win, int y, int x, enum theme_colour fg, enum theme_colour bg,
 	ui_draw_text(win, y, x, fg, bg, buf);
 }
 
-/* Draw the heatmap axis labels and nrows x ncols cells from ncols prepared histograms. */
+/*
+ * Draw the heatmap axis labels and nrows x ncols cells from ncols columns of
+ * 2 * nrows sub-row counts (draw_heat_column).
+ */
 void
 ui_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
-    const uint64_t *hists)
+    const uint64_t *sub)
 {
 	const char	*label;
 	size_t		 need = (size_t)nrows * ncols;
@@ -216,7 +219,7 @@ ui_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
 		ui.cells = xreallocarray(ui.cells, need, sizeof *ui.cells);
 		ui.ncells = need;
 	}
-	draw_heatmap(hists, ncols, nrows, ui_view.heat_coarse ?
+	draw_heatmap_sub(sub, ncols, nrows, ui_view.heat_coarse ?
 	    ui_view.flags & ~DRAW_UTF8 : ui_view.flags, ui.cells);
 	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, ui.cells, nrows, ncols);
 }

@@ -1,5 +1,6 @@
 /* test-draw.c: golden tests for the pure drawing functions of ui/draw.c. */
 
+#include <math.h>
 #include <string.h>
 
 #include "blktop.h"
@@ -130,6 +131,64 @@ test_heat_level(void)
 	CHECK("level: max 1", draw_heat_level(1, 1) == THEME_LEVELS - 1);
 }
 
+/*
+ * Heatmap colours against draw_heat_level for every count up to a few maxima
+ * and near the level boundaries of large ones: each column's lower half holds
+ * the count, its upper half the maximum.
+ */
+static void
+test_heatmap_levels(void)
+{
+	static const uint64_t	 maxes[] = { 1, 2, 3, 7, 10, 100, 999, 1000, 4097,
+				     123456789, 1ULL << 40, UINT64_MAX / 3 };
+	static uint64_t		 sub[2 * 4200];
+	static struct draw_cell	 c[4200];
+	uint64_t		 max, v;
+	unsigned		 m, n, i, bad = 0;
+
+	for (m = 0; m < nitems(maxes); m++) {
+		max = maxes[m];
+		for (n = 0; n < 4200; n++) {
+			if (max <= 4000)
+				v = n <= max ? n : max;
+			else	/* around max^(j/64) for j = 0..63, and max itself */
+				v = (uint64_t)pow((double)max, (n / 64) / 64.0) +
+				    (n % 64) - 32;
+			if (v > max)
+				v = max;
+			sub[2 * n] = v;
+			sub[2 * n + 1] = max;
+		}
+		draw_heatmap_sub(sub, 4200, 1, DRAW_UTF8, c);
+		for (i = 0; i < 4200; i++) {
+			if (c[i].bg != THEME_HEAT_0 +
+			    (int)draw_heat_level(sub[2 * i], max) ||
+			    c[i].fg != THEME_HEAT_0 + THEME_LEVELS - 1) {
+				if (bad++ < 3)
+					printf("# max %llu count %llu: bg %d fg %d\n",
+					    (unsigned long long)max,
+					    (unsigned long long)sub[2 * i],
+					    c[i].bg - THEME_HEAT_0,
+					    c[i].fg - THEME_HEAT_0);
+			}
+		}
+	}
+	CHECK("heatmap levels: thresholds agree with draw_heat_level", bad == 0);
+}
+
+/* draw_heatmap_sub from six latency histograms, as the panes sum them. */
+static void
+test_heatmap_hists(uint64_t (*h)[HIST_NBUCKETS], unsigned nrows, int flags,
+    struct draw_cell *c)
+{
+	static uint64_t	 sub[6 * 2 * 4];
+	unsigned	 i;
+
+	for (i = 0; i < 6; i++)
+		draw_heat_column(h[i], 2 * nrows, sub + i * 2 * nrows);
+	draw_heatmap_sub(sub, 6, nrows, flags, c);
+}
+
 /* The heatmap in its three looks on the same six columns. */
 static void
 test_heatmap(void)
@@ -145,7 +204,7 @@ test_heatmap(void)
 	h[4][0] = 5;
 	h[5][HIST_NBUCKETS - 1] = 3;
 
-	draw_heatmap(&h[0][0], 6, 4, DRAW_UTF8, c);
+	test_heatmap_hists(h, 4, DRAW_UTF8, c);
 	CHECK("heatmap utf8: glyphs", test_same(test_glyphs(c, 4, 6),
 	    "     \u2580|      | \u2584\u2580\u2580  |\u2584   \u2584 "));
 	CHECK("heatmap utf8: fg levels", test_same(test_levels(c, 4, 6,
@@ -157,13 +216,13 @@ test_heatmap(void)
 	CHECK("heatmap utf8: empty cell", c[6].fg == THEME_MAIN_FG &&
 	    c[6].bg == THEME_HEAT_0);
 
-	draw_heatmap(&h[0][0], 6, 4, 0, c);
+	test_heatmap_hists(h, 4, 0, c);
 	CHECK("heatmap ascii: glyphs", test_same(test_glyphs(c, 4, 6),
 	    "     :|      | =*@  |.   - "));
 	CHECK("heatmap ascii: fg levels", test_same(test_levels(c, 4, 6,
 	    THEME_HEAT_0), "000002|000000|046900|100030"));
 
-	draw_heatmap(&h[0][0], 6, 4, DRAW_UTF8 | DRAW_MONO, c);
+	test_heatmap_hists(h, 4, DRAW_UTF8 | DRAW_MONO, c);
 	CHECK("heatmap mono: glyphs", test_same(test_glyphs(c, 4, 6),
 	    "     :|      | =*@  |.   - "));
 	CHECK("heatmap mono: no colour", c[2 * 6 + 3].fg == THEME_MAIN_FG);
@@ -350,6 +409,7 @@ main(void)
 	test_heat_axis();
 	test_heat_level();
 	test_heatmap();
+	test_heatmap_levels();
 	test_spark();
 	test_fmt();
 	test_path();
