@@ -27,7 +27,9 @@ static struct {
  * they are copied from newscr to curscr, so ncurses takes them as shown and
  * skips them; after it (doupdate leaves the terminal in normal attributes and
  * its cursor where curscr says) they are written with escapes formatted once
- * per theme colour, ending in normal attributes at that cursor again.
+ * per theme colour, ending in normal attributes at that cursor again. Only
+ * cells that differ from what was painted there before are written: ncurses
+ * leaves those alone, as it holds them for shown.
  */
 #define UI_PAINT_ESC	48		/* longest escape kept */
 
@@ -41,7 +43,9 @@ static struct {
 	const char	*cup;		/* cursor_address */
 	struct draw_cell *grid;		/* rows x cols, the cells of this frame */
 	uint8_t		*mark;		/* 1 where grid holds a cell */
-	int		 rows, cols, any;
+	struct draw_cell *shown;	/* rows x cols, the cells painted before */
+	uint8_t		*shown_ok;	/* 1 where the terminal still shows them */
+	int		 rows, cols, any, shown_any;
 	char		*out;
 	size_t		 outlen, outsize;
 } ui_paint;
@@ -86,6 +90,16 @@ ui_draw_palette(int32_t rgb, int32_t *slots, int *nslots)
 		return (-1);
 	slots[*nslots] = rgb;
 	return (16 + (*nslots)++);
+}
+
+/* Nothing painted is known to be on the terminal any more. */
+static void
+ui_paint_forget(void)
+{
+	if (ui_paint.shown_any && ui_paint.shown_ok != NULL)
+		memset(ui_paint.shown_ok, 0, (size_t)ui_paint.rows *
+		    (size_t)ui_paint.cols);
+	ui_paint.shown_any = 0;
 }
 
 /* A terminfo string capability of this terminal, NULL if absent or with padding. */
@@ -158,6 +172,7 @@ ui_paint_init(enum ui_colour_mode mode)
 	const char	*e = getenv("BLKTOP_PAINT"), *why;
 
 	ui_paint.on = 0;
+	ui_paint_forget();	/* the colours may have changed */
 	if (e != NULL && strcmp(e, "ncurses") == 0)
 		return;
 	if ((why = ui_paint_setup(mode)) == NULL)
@@ -242,11 +257,13 @@ ui_draw_free(void)
 {
 	free(ui_paint.grid);
 	free(ui_paint.mark);
+	free(ui_paint.shown);
+	free(ui_paint.shown_ok);
 	free(ui_paint.out);
-	ui_paint.grid = NULL;
-	ui_paint.mark = NULL;
+	ui_paint.grid = ui_paint.shown = NULL;
+	ui_paint.mark = ui_paint.shown_ok = NULL;
 	ui_paint.out = NULL;
-	ui_paint.rows = ui_paint.cols = ui_paint.any = 0;
+	ui_paint.rows = ui_paint.cols = ui_paint.any = ui_paint.shown_any = 0;
 	ui_paint.outlen = ui_paint.outsize = 0;
 }
 
@@ -355,10 +372,15 @@ ui_draw_begin(void)
 		n = (size_t)(LINES > 0 ? LINES : 0) * (size_t)(COLS > 0 ? COLS : 0);
 		free(ui_paint.grid);
 		free(ui_paint.mark);
+		free(ui_paint.shown);
+		free(ui_paint.shown_ok);
 		ui_paint.grid = n > 0 ? xcalloc(n, sizeof *ui_paint.grid) : NULL;
+		ui_paint.shown = n > 0 ? xcalloc(n, sizeof *ui_paint.shown) : NULL;
 		ui_paint.mark = n > 0 ? xcalloc(n, 1) : NULL;
+		ui_paint.shown_ok = n > 0 ? xcalloc(n, 1) : NULL;
 		ui_paint.rows = n > 0 ? LINES : 0;
 		ui_paint.cols = n > 0 ? COLS : 0;
+		ui_paint.shown_any = 0;
 	}
 	if (ui_paint.any && ui_paint.mark != NULL)
 		memset(ui_paint.mark, 0, (size_t)ui_paint.rows * (size_t)ui_paint.cols);
@@ -416,19 +438,32 @@ static void
 ui_paint_cells(void)
 {
 	const struct draw_cell	*g;
+	struct draw_cell	*was;
 	size_t			 i, off = 0;
 	ssize_t			 n;
 	int			 y, x, cy, cx, f, b, curf = -1, curb = -1, coloured = 0;
+	int			 next;		/* x where the cursor is, -1 unknown */
 
 	ui_paint.outlen = 0;
 	for (y = 0; y < ui_paint.rows; y++) {
+		next = -1;
 		for (x = 0; x < ui_paint.cols; x++) {
 			i = (size_t)y * (size_t)ui_paint.cols + (size_t)x;
-			if (!ui_paint.mark[i])
-				continue;
-			if (x == 0 || !ui_paint.mark[i - 1])
-				ui_paint_goto(y, x);
 			g = &ui_paint.grid[i];
+			was = &ui_paint.shown[i];
+			if (!ui_paint.mark[i]) {
+				ui_paint.shown_ok[i] = 0;	/* ncurses' now */
+				continue;
+			}
+			if (ui_paint.shown_ok[i] && was->fg == g->fg &&
+			    was->bg == g->bg && strcmp(was->glyph, g->glyph) == 0)
+				continue;
+			*was = *g;
+			ui_paint.shown_ok[i] = 1;
+			ui_paint.shown_any = 1;
+			if (next != x)
+				ui_paint_goto(y, x);
+			next = x + 1;
 			f = g->fg < THEME_NCOLOURS ? ui_paint.fgnum[g->fg] : -1;
 			b = g->bg < THEME_NCOLOURS ? ui_paint.bgnum[g->bg] : -1;
 			if ((f == -1 && curf != -1) || (b == -1 && curb != -1)) {
@@ -477,6 +512,7 @@ ui_draw_flush(void)
 	/* A cleared screen is repainted whole by ncurses anyway. */
 	if (!ui_paint.on || !ui_paint.any || is_cleared(curscr) ||
 	    is_cleared(newscr)) {
+		ui_paint_forget();
 		doupdate();
 		return;
 	}

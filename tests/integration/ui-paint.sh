@@ -55,6 +55,22 @@ for t in xterm-256color screen linux; do
 	sleep 0.3
 	both g . . .
 	same "$t devices" "paused"
+	# Only cells that change are written: about what ncurses itself writes.
+	for p in direct ncurses; do
+		rm -f "$TEST_TMP/out.$p"
+		"${TMUX_CMD[@]}" pipe-pane -t $p -O "cat >$TEST_TMP/out.$p"
+	done
+	sleep 0.3
+	both I
+	same "$t devices, sort inverted" "paused"
+	both .
+	same "$t devices, one tick on" "paused"
+	for p in direct ncurses; do "${TMUX_CMD[@]}" pipe-pane -t $p; done
+	sleep 0.3
+	d=$(stat -c %s "$TEST_TMP/out.direct" 2>/dev/null || echo 0)
+	n=$(stat -c %s "$TEST_TMP/out.ncurses" 2>/dev/null || echo 0)
+	check "$t: a redraw and a tick write no more than ncurses would ($d vs $n bytes)" \
+	    [ "$n" -gt 0 -a "$d" -le $((n * 3 / 2 + 64)) ]
 	both Tab
 	same "$t processes" "paused"
 	both 1
