@@ -633,6 +633,7 @@ enum ui_action {
 	UI_SEEK_END,
 	UI_SLOWER,			/* replay speed halved */
 	UI_FASTER,
+	UI_REDRAW,			/* repaint the whole terminal */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */

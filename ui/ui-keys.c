@@ -40,6 +40,7 @@ const struct ui_key ui_keys[] = {
 	{ '-',		UI_ZOOM_IN,	"less time per heatmap column (down to 1 s)" },
 	{ 'o',		UI_OPS,		"heatmap of reads, writes or both" },
 	{ 't',		UI_THEME,	"next theme" },
+	{ 'L' & 0x1f,	UI_REDRAW,	"repaint the whole screen" },
 	{ '/',		UI_FILTER,	"filter by device, process name or path" },
 	{ 'r',		UI_RECORD,	"record events to a file" },
 	{ '.',		UI_STEP,	"replay: one tick forward (pauses)" },
@@ -93,6 +94,8 @@ ui_keys_name(int key, char *buf, size_t len)
 		snprintf(buf, len, "F%d", key - KEY_F(0));
 	else if (key > 0x20 && key < 0x7f)
 		snprintf(buf, len, "%c", key);
+	else if (key > 0 && key < 0x20)
+		snprintf(buf, len, "^%c", key + '@');
 	else
 		snprintf(buf, len, "#%d", key);
 	return (buf);

@@ -692,6 +692,9 @@ ui_action(struct blktop *b, enum ui_action a)
 	case UI_FASTER:
 		ui_replay_action(b, a);
 		break;
+	case UI_REDRAW:
+		clearok(curscr, TRUE);	/* whatever else wrote on the terminal goes */
+		break;
 	case UI_BACK:
 		if (ui.filter[0] != '\0') {
 			ui.filter[0] = '\0';

@@ -83,6 +83,8 @@ for t in xterm-256color screen linux; do
 	same "$t back at 160x50" "paused"
 	both t
 	same "$t next theme" "paused"
+	both C-l
+	same "$t Ctrl-L repaints" "paused"
 	both . .
 	same "$t two ticks on" "paused"
 	both q

@@ -98,7 +98,7 @@ wait_screen 5 "^Keys " || fail "?: help screen"
 screen >"$TEST_TMP/help.txt"
 missing=""
 for k in q '?' h F1 Tab 1 2 3 Up k Down j PgUp PgDn Home End Enter Esc '<' '>' I \
-    Space + - o t / r . '[' ']' g G s S; do
+    Space + - o t ^L / r . '[' ']' g G s S; do
 	grep -qE "^([^ ]+ )*$(printf '%s' "$k" | sed 's/[]?+*.^$[]/\\&/g')( |$)" \
 	    "$TEST_TMP/help.txt" || missing="$missing $k"
 done
