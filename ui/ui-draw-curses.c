@@ -494,8 +494,13 @@ ui_paint_cells(void)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			break;		/* the terminal is gone: ncurses will say */
+			break;
 		off += (size_t)n;
+	}
+	/* Cut short (a non-blocking terminal, or gone): ncurses repaints it all next. */
+	if (off < ui_paint.outlen) {
+		ui_paint_forget();
+		clearok(curscr, TRUE);
 	}
 }
 
