@@ -431,6 +431,10 @@ const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
 void		 vfs_unload(void);
 
+/* links.c */
+struct bpf_object_skeleton;
+void		 links_destroy(struct bpf_object_skeleton *);
+
 /* capture.c */
 #define CAPTURE_VERSION_MAJOR	1
 #define CAPTURE_VERSION_MINOR	0

@@ -625,6 +625,8 @@ live_stop(struct blktop *b)
 	ring_buffer__free(live.rb);
 	if (live.vfs_loaded)
 		vfs_unload();
+	if (live.skel != NULL)
+		links_destroy(live.skel->skeleton);
 	blktop_bpf__destroy(live.skel);
 	memset(&live, 0, sizeof live);
 }

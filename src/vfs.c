@@ -125,6 +125,16 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 	return n;
 }
 
+/* Detach (all links at once) and free a skeleton; NULL is fine. */
+static void
+vfs_destroy(struct vfs_bpf *skel)
+{
+	if (skel == NULL)
+		return;
+	links_destroy(skel->skeleton);
+	vfs_bpf__destroy(skel);
+}
+
 /* Attach the autoloaded programs; the skeleton keeps the links. */
 static int
 vfs_attach(struct vfs_bpf *skel)
@@ -163,16 +173,16 @@ vfs_probe_one(int v)
 	error = vfs_bpf__load(skel);
 	if (error != 0) {
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "load: %s", strerror(-error));
-		vfs_bpf__destroy(skel);
+		vfs_destroy(skel);
 		return 0;
 	}
 	error = vfs_attach(skel);
 	if (error != 0) {
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "attach: %s", strerror(-error));
-		vfs_bpf__destroy(skel);
+		vfs_destroy(skel);
 		return 0;
 	}
-	vfs_bpf__destroy(skel);
+	vfs_destroy(skel);
 	snprintf(vfs_why[v], sizeof(vfs_why[v]), "available");
 	return 1;
 }
@@ -378,7 +388,7 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	return NULL;
 
 fail:
-	vfs_bpf__destroy(skel);
+	vfs_destroy(skel);
 	libbpf_set_print(old);
 	return vfs_err;
 }
@@ -470,7 +480,7 @@ vfs_unload(void)
 {
 	if (vfs_skel == NULL)
 		return;
-	vfs_bpf__destroy(vfs_skel);
+	vfs_destroy(vfs_skel);
 	vfs_skel = NULL;
 	vfs_chosen = -1;
 }
