@@ -40,6 +40,12 @@ enum blktop_op {
 #define BLK_F_NOLAT	(1u << 10)	/* no latency known (imported issue-only log): not in latency stats */
 #define BLK_F_UNSEEN	(1u << 11)	/* completion never seen; sent when the request was reused (with NOLAT) */
 
+/*
+ * Block request times (ts_*, busy_ns) are multiples of TS_QUANTUM_NS: the
+ * clock read itself costs about 70 ns, finer digits are noise.
+ */
+#define TS_QUANTUM_NS		32
+
 struct ev_block {
 	__u32 type;		/* EV_BLOCK */
 	__u32 dev;		/* kernel dev_t of the whole disk: major << 20 | minor */

@@ -35,7 +35,7 @@ check "import vfs read/write: 21 calls" [ "$(count_dump "$FIX/import-vfs.txt" rw
 check "import vfs: a name with blanks kept" sh -c "'$BLKTOP' -r '$FIX/import-vfs.txt' --dump 2>/dev/null | grep -q '\"file with blanks.txt\"'"
 csv=$("$BLKTOP" -r "$FIX/import-bio.txt" --dump --format csv 2>/dev/null | wc -l)
 jsonl=$("$BLKTOP" -r "$FIX/import-bio.txt" --dump --format jsonl 2>/dev/null | wc -l)
-check "dump: csv rows (header + 35) and jsonl rows (35)" [ "$csv" = 36 ] && [ "$jsonl" = 35 ]
+check "dump: csv rows (header + 35) and jsonl rows (35)" [ "$csv" = 36 -a "$jsonl" = 35 ]
 
 # one_line_error NAME FILE: exit 1 with exactly one line on stderr.
 one_line_error() {
@@ -79,7 +79,7 @@ check "record: blktop -w exits 0" [ $? = 0 ]
 check "record: nothing on stderr" [ ! -s "$TEST_TMP/live.err" ]
 check "record: the file is 0600" [ "$(stat -c %a "$CAP")" = 600 ]
 "$BLKTOP" -r "$CAP" -b -J >"$TEST_TMP/replay.jsonl" 2>"$TEST_TMP/replay.err"
-check "replay: exit 0, nothing on stderr" [ $? = 0 ] && [ ! -s "$TEST_TMP/replay.err" ]
+check "replay: exit 0, nothing on stderr" [ $? = 0 -a ! -s "$TEST_TMP/replay.err" ]
 check "replay: $(wc -l <"$TEST_TMP/live.jsonl") JSON reports identical line for line" \
     cmp -s "$TEST_TMP/live.jsonl" "$TEST_TMP/replay.jsonl"
 cmp "$TEST_TMP/live.jsonl" "$TEST_TMP/replay.jsonl" | head -3
@@ -106,8 +106,16 @@ blocks=$("$BLKTOP" -r "$CAP" --dump | grep -c '^"block"')
 ticks=$("$BLKTOP" -r "$CAP" --dump | grep -c '^"tick"')
 jsonl=$("$BLKTOP" -r "$CAP" --dump --format jsonl | python3 -c 'import json,sys; print(sum(1 for l in sys.stdin if json.loads(l)))')
 check "dump: $blocks block rows = $events requests in the reports, $ticks ticks = $reports reports" \
-    [ "$blocks" = "$events" ] && [ "$ticks" = "$reports" ]
+    [ "$blocks" = "$events" -a "$ticks" = "$reports" ]
 check "dump: csv $csv rows = jsonl $jsonl rows" [ "$csv" = "$jsonl" ]
+# Block request times come to TS_QUANTUM_NS from the kernel side.
+q=$(awk '$2 == "TS_QUANTUM_NS" { print $3 }' "$BLKTOP_SRCDIR/bpf/blktop-abi.h")
+odd=$("$BLKTOP" -r "$CAP" --dump --format csv | python3 -c '
+import csv, sys
+q = int(sys.argv[1])
+rows = [r for r in csv.DictReader(sys.stdin) if r["type"] == "block"]
+print(sum(1 for r in rows for k in ("ts_ns", "lat_ns", "queue_ns") if int(r[k]) % q) if rows else -1)' "$q")
+check "dump: block times are multiples of $q ns ($odd are not)" [ "$odd" = 0 ]
 
 # Damage: cut anywhere, flip bytes: replay up to the damage, say so, never crash.
 size=$(stat -c %s "$CAP")
@@ -158,7 +166,7 @@ check "an existing file: exit 1, one line, left alone" [ $? = 1 ] &&
     [ "$(wc -l <"$TEST_TMP/e")" = 1 ] && [ "$(cat "$TEST_TMP/exists.blkcap")" = keep ]
 ln -s "$TEST_TMP/target" "$TEST_TMP/link.blkcap"
 "$BLKTOP" -b -J -n 1 -w "$TEST_TMP/link.blkcap" -D "$DEV" >/dev/null 2>"$TEST_TMP/e"
-check "a symbolic link: exit 1, not followed" [ $? = 1 ] && [ ! -e "$TEST_TMP/target" ]
+check "a symbolic link: exit 1, not followed" [ $? = 1 -a ! -e "$TEST_TMP/target" ]
 
 # Disk full: a 256 KiB tmpfs; recording stops with a message, the view goes on, the file replays.
 mkdir -p "$FULL"
