@@ -117,18 +117,18 @@ unseen=$(sed -n 's/.*completions never seen (sent at reuse, no latency) \([0-9]*
 counts=$(sed -n 's/.*debug counters: started \([0-9]*\), first seen at issue \([0-9]*\), .*final completions \([0-9]*\), still in the table \([0-9]*\).*/\1 \2 \3 \4/p' "$out.err")
 read -r started issued done left <<<"$counts"
 check "under load: every request seen started is accounted for ($started + $issued started, $done completed, ${unseen:-?} completions never seen, $left left)" \
-    [ -n "$left" ] && [ -n "$unseen" ] && [ "$done" -gt 0 ] && [ $((started + issued)) = $((done + unseen + left)) ]
+    [ -n "$left" -a -n "$unseen" -a "${done:-0}" -gt 0 -a $((started + issued)) = $((done + unseen + left)) ]
 read -r lost ios nolat <<<"$(python3 -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 ops = [d[o] for x in r for d in x["devices"] for o in ("read", "write", "other")]
 print(sum(x["lost"] for x in r), sum(o["ios"] for o in ops), sum(o["no_lat"] for o in ops))' "$out")"
 check "under load: nothing lost, every request reported ($lost lost, $ios reported, $done completed + ${unseen:-?} never seen)" \
-    [ "$lost" = 0 ] && [ "$ios" = $((done + unseen)) ]
+    [ "$lost" = 0 -a "$ios" = $((done + unseen)) ]
 check "under load: the requests reported without times are those never seen ($nolat, ${unseen:-?})" [ "$nolat" = "$unseen" ]
 qd=$(python3 -c 'import json,sys; print(max([d["qd"]["max"] for l in open(sys.argv[1]) for d in json.loads(l)["devices"]] + [0]))' "$out")
 check "under load: queue depth max $qd is at most fio's 8 plus completions never seen $unseen" \
-    [ "$qd" -ge 1 ] && [ "$qd" -le $((8 + unseen)) ]
+    [ "$qd" -ge 1 -a "$qd" -le $((8 + unseen)) ]
 
 # Buffered I/O through a file system: merges, flushes and discards (mkfs discards).
 need_cmd mkfs.ext4 e2fsprogs

@@ -42,7 +42,7 @@ one_line_error() {
 	"$BLKTOP" -r "$2" -b >"$TEST_TMP/o" 2>"$TEST_TMP/e"
 	local st=$?
 	check "$1: exit 1 ($st), one line ($(wc -l <"$TEST_TMP/e")): $(head -c 100 "$TEST_TMP/e")" \
-	    [ "$st" = 1 ] && [ "$(wc -l <"$TEST_TMP/e")" = 1 ] && [ ! -s "$TEST_TMP/o" ]
+	    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/e")" = 1 -a ! -s "$TEST_TMP/o" ]
 }
 : >"$TEST_TMP/empty"
 one_line_error "empty file" "$TEST_TMP/empty"
@@ -91,8 +91,10 @@ mkdir -m 755 "$TEST_TMP/pub" && chmod 711 "$TEST_TMP" && cp "$CAP" "$TEST_TMP/pu
 if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$BLKTOP" -r "$TEST_TMP/pub/run.blkcap" \
 	    -b -J >"$TEST_TMP/nobody.jsonl" 2>"$TEST_TMP/nobody.err"
-	check "replay as uid 65534: exit 0, same reports" [ $? = 0 ] &&
-	    cmp -s "$TEST_TMP/nobody.jsonl" "$TEST_TMP/live.jsonl"
+	st=$?
+	same=0
+	cmp -s "$TEST_TMP/nobody.jsonl" "$TEST_TMP/live.jsonl" && same=1
+	check "replay as uid 65534: exit 0, same reports" [ "$st" = 0 -a "$same" = 1 ]
 	cat "$TEST_TMP/nobody.err"
 else
 	skip "replay as non-root: no setpriv"
@@ -162,8 +164,8 @@ check "unknown version: the message names it" grep -q 'version 9.0' "$TEST_TMP/e
 # Files: never overwritten, no symbolic link followed.
 echo keep >"$TEST_TMP/exists.blkcap"
 "$BLKTOP" -b -J -n 1 -w "$TEST_TMP/exists.blkcap" -D "$DEV" >/dev/null 2>"$TEST_TMP/e"
-check "an existing file: exit 1, one line, left alone" [ $? = 1 ] &&
-    [ "$(wc -l <"$TEST_TMP/e")" = 1 ] && [ "$(cat "$TEST_TMP/exists.blkcap")" = keep ]
+check "an existing file: exit 1, one line, left alone" [ $? = 1 -a \
+    "$(wc -l <"$TEST_TMP/e")" = 1 -a "$(cat "$TEST_TMP/exists.blkcap")" = keep ]
 ln -s "$TEST_TMP/target" "$TEST_TMP/link.blkcap"
 "$BLKTOP" -b -J -n 1 -w "$TEST_TMP/link.blkcap" -D "$DEV" >/dev/null 2>"$TEST_TMP/e"
 check "a symbolic link: exit 1, not followed" [ $? = 1 -a ! -e "$TEST_TMP/target" ]
