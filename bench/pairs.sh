@@ -31,7 +31,7 @@ arm_with() {
 	rate=$(workload)
 	c1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
 	t1=$(date +%s.%N)
-	kill -INT $pid
+	kill -TERM $pid	# INT is ignored by a background shell script (floor-cmd.sh)
 	wait $pid
 	[ "${RECORD:-}" = 1 ] && ARM_CAPTURE=$(stat -c %s "$dir/arm.blkcap") && rm -f "$dir/arm.blkcap"
 	ARM_CPU=$(echo "($c1 - $c0) / $(getconf CLK_TCK) / ($t1 - $t0) * 100" | bc -l)
