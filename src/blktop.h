@@ -245,6 +245,7 @@ struct _win_st;				/* ncurses WINDOW, kept opaque here */
 enum ui_colour_mode ui_draw_init(const struct theme *, enum ui_colour_mode);
 void		 ui_draw_free(void);
 void		 ui_draw_begin(void);
+void		 ui_term_nomove(void);
 void		 ui_draw_flush(void);
 int		 ui_draw_flags(void);
 void		 ui_draw_set(struct _win_st *, enum theme_colour fg,

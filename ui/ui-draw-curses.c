@@ -29,7 +29,8 @@ static struct {
  * its cursor where curscr says) they are written with escapes formatted once
  * per theme colour, ending in normal attributes at that cursor again. Only
  * cells that differ from what was painted there before are written: ncurses
- * leaves those alone, as it holds them for shown.
+ * leaves those alone, as it holds them for shown, and it is kept from moving
+ * them by scrolling or shifting (ui_term_nomove).
  */
 #define UI_PAINT_ESC	48		/* longest escape kept */
 
@@ -175,8 +176,10 @@ ui_paint_init(enum ui_colour_mode mode)
 	ui_paint_forget();	/* the colours may have changed */
 	if (e != NULL && strcmp(e, "ncurses") == 0)
 		return;
-	if ((why = ui_paint_setup(mode)) == NULL)
+	if ((why = ui_paint_setup(mode)) == NULL) {
 		ui_paint.on = 1;
+		ui_term_nomove();
+	}
 	else if (e != NULL && strcmp(e, "direct") == 0)
 		fatalx("BLKTOP_PAINT=direct: cannot paint this terminal "
 		    "directly: %s", why);

@@ -42,13 +42,36 @@ same() {
 	    "$TEST_TMP/direct.txt" "$TEST_TMP/ncurses.txt"
 }
 
-for t in xterm-256color screen linux; do
-	for p in direct ncurses; do
-		"${TMUX_CMD[@]}" new-session -d -s $p -x 160 -y 50 \
-		    "env LANG=C.UTF-8 TERM=$t BLKTOP_PAINT=$p BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes \
-		    $BLKTOP -r $CAP --speed 1 2>$TEST_TMP/$p.err; echo \$? >$TEST_TMP/$p.exit; sleep 600"
-		"${TMUX_CMD[@]}" resize-window -t $p -x 160 -y 50 2>/dev/null
+# start S FILE W H ENV...: blktop replaying FILE in session S at W x H.
+start() {
+	local s=$1 f=$2 w=$3 h=$4
+	shift 4
+	"${TMUX_CMD[@]}" new-session -d -s "$s" -x "$w" -y "$h" \
+	    "env LANG=C.UTF-8 $* BLKTOP_PAINT=$s BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes \
+	    $BLKTOP -r $f --speed 1 2>$TEST_TMP/$s.err; echo \$? >$TEST_TMP/$s.exit; sleep 600"
+	"${TMUX_CMD[@]}" resize-window -t "$s" -x "$w" -y "$h" 2>/dev/null
+}
+
+# quit_both WHAT: q to both; both exit 0; the sessions go.
+quit_both() {
+	local i=0
+	both q
+	while { [ ! -s "$TEST_TMP/direct.exit" ] || [ ! -s "$TEST_TMP/ncurses.exit" ]; } &&
+	    [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
 	done
+	check "$1: both exit 0 (direct painting was possible)" \
+	    [ "$(cat "$TEST_TMP/direct.exit" "$TEST_TMP/ncurses.exit" 2>/dev/null | tr -d '\n')" = 00 ]
+	cat "$TEST_TMP/direct.err" "$TEST_TMP/ncurses.err" 2>/dev/null
+	rm -f "$TEST_TMP"/*.exit
+	"${TMUX_CMD[@]}" kill-session -t direct 2>/dev/null
+	"${TMUX_CMD[@]}" kill-session -t ncurses 2>/dev/null
+}
+
+for t in xterm-256color screen linux; do
+	start direct "$CAP" 160 50 TERM=$t
+	start ncurses "$CAP" 160 50 TERM=$t
 	# Paused, at the start, then three ticks on: the same frame in both.
 	sleep 1
 	both Space
@@ -87,17 +110,38 @@ for t in xterm-256color screen linux; do
 	same "$t Ctrl-L repaints" "paused"
 	both . .
 	same "$t two ticks on" "paused"
-	both q
-	i=0
-	while { [ ! -s "$TEST_TMP/direct.exit" ] || [ ! -s "$TEST_TMP/ncurses.exit" ]; } &&
-	    [ "$i" -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	check "$t: both exit 0 (direct painting was possible)" \
-	    [ "$(cat "$TEST_TMP/direct.exit" "$TEST_TMP/ncurses.exit" 2>/dev/null | tr -d '\n')" = 00 ]
-	cat "$TEST_TMP/direct.err" "$TEST_TMP/ncurses.err" 2>/dev/null
-	rm -f "$TEST_TMP"/*.exit
-	"${TMUX_CMD[@]}" kill-session -t direct 2>/dev/null
-	"${TMUX_CMD[@]}" kill-session -t ncurses 2>/dev/null
+	quit_both "$t"
 done
+
+# Twelve devices in a 30-row terminal: moving the selection scrolls the device
+# list, whole heatmaps move up and down, and ncurses must not carry painted
+# cells along (it would scroll the screen to save output).
+python3 - "$TEST_TMP/many.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("TIMESTAMP TIME PID COMM DONEPID DONECOMM DISK T SECTOR BYTES LAT(ns)\n")
+    for i in range(2400):
+        ts = 5000000000000 + i * 4000000
+        d = i % 12
+        f.write("%d 2022-02-05T20:27:%02d.%09d %d dd 0 kworker sd%s %d %d 4096 %d\n" % (
+            ts, 46 + i * 4 // 1000, (i * 4000000) % 1000000000, 2000 + d,
+            "abcdefghijkl"[d], i % 2, 1000 + 8 * i, 20000 + (i * 7919) % 900000 * (1 + d)))
+PY
+start direct "$TEST_TMP/many.txt" 120 30 TERM=xterm-256color
+start ncurses "$TEST_TMP/many.txt" 120 30 TERM=xterm-256color
+sleep 1
+both Space
+sleep 0.3
+both g . . . . .
+same "12 devices" "paused"
+for n in 1 2 3 4 5 6; do
+	both Down
+	same "12 devices, selection $n down" "paused"
+done
+both End
+same "12 devices, the last" "paused"
+both Up Up Up
+same "12 devices, three up" "paused"
+both Home
+same "12 devices, the first again" "paused"
+quit_both "12 devices"
