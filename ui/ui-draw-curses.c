@@ -488,6 +488,8 @@ ui_paint_cells(void)
 			ui_paint_put(g->glyph, strlen(g->glyph));
 		}
 	}
+	if (ui_paint.outlen == 0)
+		return;		/* nothing changed: the cursor has not moved */
 	if (coloured)
 		ui_paint_put(ui_paint.op, strlen(ui_paint.op));
 	getyx(curscr, cy, cx);
