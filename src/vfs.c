@@ -425,9 +425,8 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 	if ((v = vfs_forced(o->hook)) == -1)
 		return vfs_err;
 	if (v >= 0) {
-		if (!vfs_possible(v)) {
+		if (!vfs_possible(v))
 			return vfs_fail_unavailable(v);
-		}
 		return vfs_load_one(v, events_fd, counters_fd, o);
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {

@@ -93,6 +93,13 @@ ui_draw_palette(int32_t rgb, int32_t *slots, int *nslots)
 	return (16 + (*nslots)++);
 }
 
+/* Index of screen cell y, x in the paint grids. */
+static size_t
+ui_paint_at(int y, int x)
+{
+	return ((size_t)y * (size_t)ui_paint.cols + (size_t)x);
+}
+
 /* Nothing painted is known to be on the terminal any more. */
 static void
 ui_paint_forget(void)
@@ -120,7 +127,7 @@ ui_paint_fmt(char *buf, const char *cap, int v)
 {
 	const char	*e = tiparm(cap, v);
 
-	if (e == NULL || strlen(e) >= UI_PAINT_ESC || strstr(e, "$<") != NULL)
+	if (e == NULL || strlen(e) >= UI_PAINT_ESC)
 		return (-1);
 	snprintf(buf, UI_PAINT_ESC, "%s", e);
 	return (0);
@@ -179,8 +186,7 @@ ui_paint_init(enum ui_colour_mode mode)
 	if ((why = ui_paint_setup(mode)) == NULL) {
 		ui_paint.on = 1;
 		ui_term_nomove();
-	}
-	else if (e != NULL && strcmp(e, "direct") == 0)
+	} else if (e != NULL && strcmp(e, "direct") == 0)
 		fatalx("BLKTOP_PAINT=direct: cannot paint this terminal "
 		    "directly: %s", why);
 }
@@ -403,7 +409,7 @@ ui_paint_keep(int y, int x, const struct draw_cell *cell, wchar_t wc)
 	if (!ui_paint.on || ui_paint.mark == NULL || y < 0 || x < 0 ||
 	    y >= ui_paint.rows - 1 || x >= ui_paint.cols)
 		return;
-	i = (size_t)y * (size_t)ui_paint.cols + (size_t)x;
+	i = ui_paint_at(y, x);
 	g = &ui_paint.grid[i];
 	*g = *cell;
 	if (wc == L' ' || wc == L'?')
@@ -451,7 +457,7 @@ ui_paint_cells(void)
 	for (y = 0; y < ui_paint.rows; y++) {
 		next = -1;
 		for (x = 0; x < ui_paint.cols; x++) {
-			i = (size_t)y * (size_t)ui_paint.cols + (size_t)x;
+			i = ui_paint_at(y, x);
 			g = &ui_paint.grid[i];
 			was = &ui_paint.shown[i];
 			if (!ui_paint.mark[i]) {
@@ -528,10 +534,10 @@ ui_draw_flush(void)
 	}
 	for (y = 0; y < ui_paint.rows; y++) {
 		for (x = 0; x < ui_paint.cols; x++) {
-			if (!ui_paint.mark[(size_t)y * (size_t)ui_paint.cols + (size_t)x])
+			if (!ui_paint.mark[ui_paint_at(y, x)])
 				continue;
-			for (x0 = x; x < ui_paint.cols && ui_paint.mark[(size_t)y *
-			    (size_t)ui_paint.cols + (size_t)x]; x++)
+			for (x0 = x; x < ui_paint.cols &&
+			    ui_paint.mark[ui_paint_at(y, x)]; x++)
 				;
 			copywin(newscr, curscr, y, x0, y, x0, y, x - 1, FALSE);
 		}

@@ -34,7 +34,7 @@ static struct {
 	unsigned	 first_shown;	/* index of the first block drawn */
 	int		 block_h;	/* rows per device block, for clicks */
 	uint64_t	*sub;		/* ncols x cache_nsub heatmap sub-rows */
-	size_t		 nsub;
+	size_t		 sub_len;	/* entries allocated in sub */
 	uint64_t	*qd;		/* per column: aqu-sz x 100 */
 	uint64_t	*iops;		/* per column: IOPS x 10 */
 	size_t		 nvals;
@@ -84,9 +84,9 @@ ui_pane_dev_sel(void)
 static void
 ui_pane_dev_grow(unsigned ncols, unsigned nsub)
 {
-	if (ui_dev.nsub < (size_t)ncols * nsub) {
-		ui_dev.nsub = (size_t)ncols * nsub;
-		ui_dev.sub = xreallocarray(ui_dev.sub, ui_dev.nsub,
+	if (ui_dev.sub_len < (size_t)ncols * nsub) {
+		ui_dev.sub_len = (size_t)ncols * nsub;
+		ui_dev.sub = xreallocarray(ui_dev.sub, ui_dev.sub_len,
 		    sizeof *ui_dev.sub);
 	}
 	if (ui_dev.nvals < ncols) {

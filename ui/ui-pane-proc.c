@@ -313,9 +313,8 @@ ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 static void
 ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 {
-	static uint64_t	 h[HIST_NBUCKETS];
 	struct ui_rect	 fr;
-	unsigned	 ncols, heat, c, n, k;
+	unsigned	 ncols, heat, c, n;
 	uint64_t	 age;
 	char		 line[512], f[UI_PC_MAX][24];
 	int		 cols;
@@ -342,10 +341,8 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 			age = ncols - 1 - c;
 			if (age >= n || age >= UI_PROC_HISTORY)
 				continue;
-			for (k = 0; k < HIST_NBUCKETS; k++)
-				h[k] = ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY][k];
-			draw_heat_column(h, 2 * heat,
-			    ui_proc.hcols + (size_t)c * 2 * heat);
+			draw_heat_column(ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY],
+			    2 * heat, ui_proc.hcols + (size_t)c * 2 * heat);
 		}
 		ui_heatmap(win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
 	}
