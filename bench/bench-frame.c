@@ -27,13 +27,7 @@
 struct blktop bt;
 
 /* A source that never has anything: the bench feeds the stream itself. */
-static int bench_src_start(__unused struct blktop *b, __unused char **e) { return (0); }
-static void bench_src_drain(__unused struct blktop *b) { }
-static void bench_src_stop(__unused struct blktop *b) { }
-static const struct source bench_source = {
-	.name = "bench", .start = bench_src_start, .drain = bench_src_drain,
-	.stop = bench_src_stop
-};
+static const struct source_entry bench_source = { .name = "bench" };
 
 static uint64_t bench_rand_state = 0x9e3779b97f4a7c15ULL;
 
@@ -197,11 +191,13 @@ main(int argc, char **argv)
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 1;
 	b->nticks = BENCH_TICKS;
-	b->src = &bench_source;
+	b->src = source_create(b, &bench_source);
 	snprintf(b->plan_text, sizeof b->plan_text, "bench");
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("event_base_new");
-	windows_init(&b->win, b->nticks, now);
+	stream_add_sink(b, &sink_model);
+	stream_add_sink(b, &sink_ui);
+	stream_begin(b, now);
 	b->procs = proc_create(BENCH_PROCS, BENCH_FILES, 0);
 
 	/* History: every device has BENCH_TICKS full ticks. */
@@ -226,7 +222,7 @@ main(int argc, char **argv)
 		proc_add_block(b->procs, &ev);
 	}
 
-	if (ui_start(b, &err) != 0)
+	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
 
 	fprintf(res, "bench-frame: %dx%d, %d devices (%d ticks of history), "
@@ -246,7 +242,7 @@ main(int argc, char **argv)
 			{
 				struct ev_tick tick = { .type = EV_TICK, .ts = now };
 
-				stream_event(b, &tick, sizeof tick);	/* ui_tick: collect */
+				stream_event(b, &tick, sizeof tick);	/* the UI sink collects */
 			}
 			tc[f] = bench_cpu() - t0;
 			t0 = bench_cpu();
@@ -262,7 +258,8 @@ main(int argc, char **argv)
 		    (double)t[nframes - 1] / 1e6,
 		    (double)tc[nframes / 2] / 1e6);
 	}
-	ui_stop();
+	stream_stop(b);
+	source_free(b->src);
 	proc_free(b->procs);
 	windows_free(&b->win);
 	event_base_free(b->base);

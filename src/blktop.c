@@ -203,7 +203,7 @@ blktop_tick(struct blktop *b)
 {
 	struct ev_tick	 tick = { .type = EV_TICK };
 
-	b->src->drain(b);
+	b->src->entry->drain(b->src);
 	tick.ts = live_now();
 	stream_event(b, &tick, sizeof tick);
 }
@@ -224,21 +224,10 @@ blktop_signal_cb(__unused int sig, __unused short what, void *arg)
 	if (b->exiting)
 		return;
 	b->exiting = 1;
-	if (b->src == &source_live &&
+	if (!b->src->entry->own_ticks &&
 	    (b->ticks_since_report > 0 || b->win.tick_start < live_now()))
 		blktop_tick(b);
 	event_base_loopbreak(b->base);
-}
-
-/* The offset from CLOCK_MONOTONIC to the wall clock, in ns. */
-static int64_t
-blktop_mono_to_wall(void)
-{
-	struct timespec	 rt;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return ((int64_t)rt.tv_sec * (int64_t)NSEC_PER_SEC + rt.tv_nsec -
-	    (int64_t)live_now());
 }
 
 int
@@ -373,10 +362,16 @@ main(int argc, char **argv)
 			b->verbose++;
 			break;
 		case 't':
-			if (ui_theme_option(optarg, &err) != 0) {
-				fprintf(stderr, "%s: -t: %s\n", log_prog, err);
-				exit(2);
+			{
+				struct theme	 t;
+
+				/* A bad theme is a command-line error, before any loading. */
+				if (theme_option(&t, optarg, &err) != 0) {
+					fprintf(stderr, "%s: -t: %s\n", log_prog, err);
+					exit(2);
+				}
 			}
+			b->theme = optarg;
 			break;
 		case 'h':
 			blktop_usage(stdout);
@@ -441,48 +436,37 @@ main(int argc, char **argv)
 		evsignal_add(sigs[i], NULL);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	b->src = b->replay_path != NULL ? &source_replay : &source_live;
-	/*
-	 * Live windows open before the programs load, so that no record (the
-	 * first ones come while loading goes on) is older than the first tick:
-	 * a replay starts its windows at the same instant. A replay opens them
-	 * as the recording did.
-	 */
-	if (b->src == &source_live) {
-		b->mono_to_wall = blktop_mono_to_wall();
-		windows_init(&b->win, b->nticks, live_now());
-		for (d = 0; d < b->ndevs; d++)
-			windows_find(&b->win, b->devs[d]);
-	}
-	if (b->src->start(b, &err) != 0)
+	b->src = source_create(b, b->replay_path != NULL ? &source_replay :
+	    &source_live);
+	/* The stream's sinks, in order: the capture gets what the model gets, the view reads the model. */
+	stream_add_sink(b, &sink_capture);
+	stream_add_sink(b, &sink_model);
+	stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
+	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
-	record_init(b);
-	if (!b->batch) {
-		if (ui_start(b, &err) != 0)
-			fatalx("%s", err);
-	}
+	if (stream_start(b, &err) != 0)
+		fatalx("%s", err);
 
 	blktop_tick_ev = event_new(b->base, -1, EV_PERSIST, blktop_tick_cb, b);
 	tv.tv_sec = (time_t)(b->tick_ns / NSEC_PER_SEC);
 	tv.tv_usec = (suseconds_t)(b->tick_ns % NSEC_PER_SEC / 1000);
-	if (b->src == &source_live)	/* a replay's ticks come from its file */
+	if (!b->src->entry->own_ticks)	/* a replay's ticks come from its file */
 		event_add(blktop_tick_ev, &tv);
 
 	event_base_dispatch(b->base);
-	ui_stop();
+	stream_stop(b);
 
 	event_free(blktop_tick_ev);
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
-	record_free(b);
-	b->src->stop(b);
+	b->src->entry->stop(b->src);
 	windows_free(&b->win);
 	if (b->procs != NULL)
 		proc_free(b->procs);
 	event_base_free(b->base);
 	if (b->lost > 0)
 		log_warnx("%llu events lost in the kernel%s",
-		    (unsigned long long)b->lost, b->src == &source_live ?
-		    " (-v says where)" : " while recording");
+		    (unsigned long long)b->lost, b->src->entry->lost_where);
+	source_free(b->src);
 	return (0);
 }

@@ -155,6 +155,7 @@ void		 windows_sum(const struct windows *, const struct devwin *,
 #define THEME_NAME_MAX	64
 #define THEME_FILE_MAX	(64 * 1024)	/* larger theme files are refused */
 #define THEME_LINE_MAX	512		/* longer lines are refused */
+#define THEME_ARG_MAX	256		/* longest -t name or path */
 #ifdef BLKTOP_THEMEDIR
 #define THEME_DIR	BLKTOP_THEMEDIR		/* set by Makefile.am */
 #else
@@ -189,6 +190,8 @@ int		 theme_load(struct theme *, const char *name_or_path,
 int		 theme_parse(struct theme *, const char *file, const char *buf,
 		     size_t len, char **cause);
 int		 theme_parse_colour(const char *s, int32_t *rgb);
+const char	*theme_dir(void);
+int		 theme_option(struct theme *, const char *name_or_path, char **cause);
 const char	*theme_colour_name(enum theme_colour);
 int		 theme_is_mono(const struct theme *);
 void		 theme_gradient(int32_t start, int32_t mid, int32_t end,
@@ -265,14 +268,74 @@ struct hook_plan {
 };
 
 struct blktop;
+struct source;
+struct sink;
+struct capture_header;
+struct recorder;
 
-/* A source of events: the live kernel or a capture file. */
-struct source {
-	const char	*name;
-	int		 (*start)(struct blktop *, char **errp);
-	void		 (*drain)(struct blktop *);	/* hand pending events to stream_event */
-	void		 (*stop)(struct blktop *);
+/* Where a source stands, for the UI's header. */
+struct source_status {
+	int64_t		 wall_ns;	/* the recording's wall clock at the position */
+	uint64_t	 pos_ns;	/* stream time of the position */
+	double		 speed;		/* 0 = as fast as possible */
+	int		 paused;
+	int		 at_end;
 };
+
+/*
+ * A kind of source (the live kernel, recorded files): a table entry whose
+ * callbacks take the instance. The controls are NULL where a source has
+ * none: the UI offers what is there and says what is not.
+ */
+struct source_entry {
+	const char	*name;
+	int		 own_ticks;	/* its records carry the ticks; else blktop's timer */
+	const char	*lost_where;	/* where lost events were lost, for the exit line */
+	int		 (*start)(struct source *, char **errp);
+	void		 (*drain)(struct source *);	/* hand pending events to the stream */
+	void		 (*stop)(struct source *);
+	int		 (*device)(struct source *, const char *arg, uint32_t *dev,
+			     char **errp);		/* a device name as this source knows it */
+	void		 (*pause)(struct source *);
+	void		 (*step)(struct source *);	/* one tick forward, paused */
+	void		 (*seek)(struct source *, double delta_secs);
+	void		 (*seek_start)(struct source *);
+	void		 (*set_speed)(struct source *, double);
+	void		 (*status)(struct source *, struct source_status *);
+};
+
+/* The source of one run: its entry and its own state. */
+struct source {
+	const struct source_entry *entry;
+	struct blktop	*b;
+	void		*data;
+};
+
+/*
+ * A kind of sink: what consumes the stream, in the order registered
+ * (capture, model, then a view). Every callback is optional.
+ */
+struct sink_entry {
+	const char	*name;
+	int		 output;	/* writes reports: quiet while the stream is silent */
+	int		 (*start)(struct sink *, char **errp);
+	void		 (*begin)(struct sink *, uint64_t ts);	/* the windows open at ts */
+	void		 (*event)(struct sink *, const void *rec, size_t len); /* valid record */
+	void		 (*tick)(struct sink *, uint64_t ts);	/* after all took the tick */
+	void		 (*report)(struct sink *, uint64_t ts, unsigned nticks);
+	void		 (*interval)(struct sink *);	/* after a report: a new interval */
+	void		 (*end)(struct sink *);		/* the source has nothing more */
+	void		 (*stop)(struct sink *);
+};
+
+/* One sink of this run: its entry and its own state. */
+struct sink {
+	const struct sink_entry *entry;
+	struct blktop	*b;
+	void		*data;
+};
+
+#define STREAM_MAX_SINKS 8
 
 #define FILTER_MAX_DEVS	16
 #define FILTER_MAX_PIDS	64	/* at most VFS_MAX_TGIDS */
@@ -281,7 +344,10 @@ struct source {
 /* Everything one run of blktop knows. */
 struct blktop {
 	struct event_base	*base;
-	const struct source	*src;
+	struct source		*src;
+	struct sink		 sinks[STREAM_MAX_SINKS];	/* in stream order */
+	unsigned		 nsinks;
+	void			 (*notice)(struct blktop *, const char *);	/* view's */
 	struct windows		 win;
 
 	/* options */
@@ -293,6 +359,7 @@ struct blktop {
 	unsigned		 ndevs;		/* -D */
 	uint32_t		 devs[FILTER_MAX_DEVS];
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
+	const char		*theme;		/* -t, checked at start; NULL for the default */
 	int			 verbose;
 	unsigned		 ntgids;	/* -p */
 	uint32_t		 tgids[FILTER_MAX_PIDS];
@@ -319,12 +386,15 @@ struct blktop {
 	uint64_t		 bad_records;	/* records refused by stream_event */
 	uint64_t		 lost;		/* events the kernel could not hand over, in all */
 	uint64_t		 lost_report;	/* lost since the last report */
-	long			 reports;
+	long			 reports;	/* printed by the batch view */
 	int			 exiting;
+	int			 silent;	/* seeking: output sinks skip reports */
+	uint64_t		 last_tick;	/* stream time of the last tick taken */
 	struct hook_plan	 plan;
 	char			 plan_text[64];
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
+	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
 
 	/* recording and replay options (record.c, replay.c, import.c) */
 	const char		*replay_path;	/* -r */
@@ -341,51 +411,62 @@ struct blktop {
 
 extern struct blktop bt;
 
-/* stream.c */
+/* stream.c: validate, count, hand to the sinks; one place closes reports. */
+void		 stream_add_sink(struct blktop *, const struct sink_entry *);
+int		 stream_start(struct blktop *, char **errp);
+void		 stream_begin(struct blktop *, uint64_t ts);
 int		 stream_event(struct blktop *, const void *rec, size_t len);
+void		 stream_end(struct blktop *);
+void		 stream_report(struct blktop *);
+void		 stream_stop(struct blktop *);
+void		 stream_notice(struct blktop *, const char *, ...) __printflike(2, 3);
 void		 stream_set_ticks(struct blktop *, double history_secs);
 int		 stream_dev_wanted(const struct blktop *, uint32_t dev);
 int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
 		     const char *comm, uint64_t cgroup);
 
-/* live.c */
-extern const struct source source_live;
+/* source.c: the source of a run, whatever its kind. */
+struct source	*source_create(struct blktop *, const struct source_entry *);
+void		 source_free(struct source *);
+int		 source_device(struct source *, const char *arg, uint32_t *dev,
+		     char **errp);
+
+/* source-live.c */
+extern const struct source_entry source_live;
 int		 live_check_privileges(char **errp);
 void		 live_print_probe(FILE *);
 int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 uint64_t	 live_now(void);
 
-/* replay.c: the replay source, a capture file or an imported text log. */
-#define REPLAY_DUMP_CSV		1
-#define REPLAY_DUMP_JSONL	2
+/* source-replay.c: captures and imported text logs, paced, with seek and step. */
 #define REPLAY_SPEED_MIN	0.25
 #define REPLAY_SPEED_MAX	64.0
-struct replay_status {
-	int64_t		 wall_ns;	/* the recording's wall clock at the replay position */
-	uint64_t	 pos_ns;	/* stream time of the replay position */
-	double		 speed;		/* 0 = as fast as possible */
-	int		 paused;
-	int		 at_end;
-};
-extern const struct source source_replay;
-int		 replay_resolve_devs(struct blktop *, char **errp);
-int		 replay_device(const char *arg, uint32_t *dev, char **errp);
-int		 replay_dump(struct blktop *);
-void		 replay_pause(void);
-void		 replay_step(void);
-void		 replay_seek(double delta_secs);
-void		 replay_seek_start(void);
-void		 replay_seek_end(void);
-void		 replay_set_speed(double);
-const struct replay_status *replay_status(void);
+extern const struct source_entry source_replay;
+struct replay_file;
+struct replay_file *replay_file_open(const char *path, char **errp);
+int		 replay_file_next(struct replay_file *, void *buf, size_t size,
+		     size_t *lenp);
+const struct capture_header *replay_file_header(struct replay_file *);
+void		 replay_file_close(struct replay_file *, uint64_t *skipped,
+		     uint64_t *tail_lost);
+uint64_t	 replay_rec_ts(const void *rec, size_t len);
+int		 replay_header_device(const struct capture_header *, const char *arg,
+		     uint32_t *dev, char **errp);
+int		 replay_resolve_devs(struct blktop *, const struct capture_header *,
+		     char **errp);
 
-/* record.c: recording the stream to a capture file; flight recorder; trigger. */
-void		 record_init(struct blktop *);
-void		 record_event(struct blktop *, const void *rec, size_t len);
-void		 record_tick(struct blktop *, uint64_t ts);
+/* source-dump.c: --dump, every record of a file as CSV or JSON Lines. */
+#define REPLAY_DUMP_CSV		1
+#define REPLAY_DUMP_JSONL	2
+int		 replay_dump(struct blktop *);
+
+/* sink-model.c: the windows and the process and file tables. */
+extern const struct sink_entry sink_model;
+
+/* sink-capture.c: the capture writer, flight recorder and trigger. */
+extern const struct sink_entry sink_capture;
 int		 record_toggle(struct blktop *, char **msg);
 const char	*record_status(const struct blktop *);
-void		 record_free(struct blktop *);
 
 /* import.c: text logs of bpftrace scripts as event records. */
 struct import;
@@ -395,8 +476,8 @@ int		 import_next(struct import *, void *buf, size_t size, size_t *lenp);
 const struct capture_header *import_header(struct import *);
 void		 import_close(struct import *);
 
-/* batch.c */
-void		 batch_report(struct blktop *, uint64_t ts_mono);
+/* sink-batch.c */
+extern const struct sink_entry sink_batch;
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 
@@ -682,9 +763,8 @@ struct ui_view {
 };
 extern struct ui_view ui_view;
 extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
-int		 ui_theme_option(const char *name_or_path, char **cause);
+extern const struct sink_entry sink_ui;
 int		 ui_start(struct blktop *, char **errp);
-void		 ui_tick(struct blktop *);
 void		 ui_stop(void);
 void		 ui_redraw(void);
 void		 ui_frame(struct blktop *, int pane);

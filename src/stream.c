@@ -1,9 +1,88 @@
-/* stream.c: the one entry point every source hands its event records to. */
+/* stream.c: the one entry point every source hands its records to, and the loop over the sinks. */
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blktop.h"
+
+/* Append a sink: records, ticks and reports reach the sinks in this order. */
+void
+stream_add_sink(struct blktop *b, const struct sink_entry *entry)
+{
+	struct sink	*s;
+
+	if (b->nsinks == STREAM_MAX_SINKS)
+		fatalx("too many sinks");
+	s = &b->sinks[b->nsinks++];
+	memset(s, 0, sizeof *s);
+	s->entry = entry;
+	s->b = b;
+}
+
+/* Start every sink in order; the first that fails stops the run. */
+int
+stream_start(struct blktop *b, char **errp)
+{
+	unsigned	 i;
+
+	*errp = NULL;
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->start != NULL &&
+		    b->sinks[i].entry->start(&b->sinks[i], errp) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Stop the sinks, last first: the views go before what they read. */
+void
+stream_stop(struct blktop *b)
+{
+	unsigned	 i;
+
+	for (i = b->nsinks; i-- > 0;) {
+		if (b->sinks[i].entry->stop != NULL)
+			b->sinks[i].entry->stop(&b->sinks[i]);
+	}
+	b->nsinks = 0;
+}
+
+/* The source's time zero (again, after a rewind): the windows open at ts, counts restart. */
+void
+stream_begin(struct blktop *b, uint64_t ts)
+{
+	unsigned	 i;
+
+	b->events = b->block_events = b->bad_records = 0;
+	b->lost = b->lost_report = 0;
+	b->ticks_since_report = 0;
+	b->reports = 0;
+	b->last_tick = ts;
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->begin != NULL)
+			b->sinks[i].entry->begin(&b->sinks[i], ts);
+	}
+}
+
+/* A line for the user: to the view's hook if it registered one, else stderr. */
+void
+stream_notice(struct blktop *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+	if (b->notice != NULL)
+		b->notice(b, msg);
+	else
+		log_warnx("%s", msg);
+	free(msg);
+}
 
 /* Whether the -D filter keeps a device (no filter keeps all). */
 int
@@ -62,90 +141,119 @@ stream_set_ticks(struct blktop *b, double history_secs)
 		b->nticks = b->ticks_per_report + 1;
 }
 
-/* An open or read/write record into the process tables, if the filters keep it. */
-static int
-stream_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
-    const char *comm, uint64_t cgroup)
+/* The smallest length a record of this type may have; 0 for types of later versions. */
+static size_t
+stream_min_len(uint32_t type)
 {
-	b->events++;
-	if (b->procs != NULL && stream_proc_wanted(b, tgid, comm, cgroup) &&
-	    proc_add(b->procs, rec, len) < 0) {
-		b->bad_records++;
-		return (-1);
+	switch (type) {
+	case EV_BLOCK:
+		return (sizeof(struct ev_block));
+	case EV_TICK:
+		return (sizeof(struct ev_tick));
+	case EV_LOST:
+		return (sizeof(struct ev_lost));
+	case EV_OPEN:
+		return (sizeof(struct ev_open));
+	case EV_RW:
+		return (sizeof(struct ev_rw));
+	default:
+		return (0);
 	}
-	return (0);
 }
 
 /*
- * Validate one record and feed it to the windows (and later the capture
- * writer). Records come from the kernel or a file: the size is checked
- * against the type before anything is read. Returns -1 for a bad record.
+ * Close the report of the ticks taken since the last one: every sink reads
+ * it (output sinks not while seeking), then every sink starts a new interval.
+ */
+void
+stream_report(struct blktop *b)
+{
+	const struct sink_entry	*e;
+	unsigned		 i;
+
+	for (i = 0; i < b->nsinks; i++) {
+		e = b->sinks[i].entry;
+		if (e->report != NULL && !(e->output && b->silent))
+			e->report(&b->sinks[i], b->last_tick, b->ticks_since_report);
+	}
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->interval != NULL)
+			b->sinks[i].entry->interval(&b->sinks[i]);
+	}
+	b->ticks_since_report = 0;
+	b->lost_report = 0;
+}
+
+/* A tick closed: the sinks took its record; now they act on it, and a report may be due. */
+static void
+stream_tick(struct blktop *b, uint64_t ts)
+{
+	unsigned	 i;
+
+	b->last_tick = ts;
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->tick != NULL)
+			b->sinks[i].entry->tick(&b->sinks[i], ts);
+	}
+	if (++b->ticks_since_report >= b->ticks_per_report || b->exiting)
+		stream_report(b);
+}
+
+/* The source has nothing more: a partial interval still pending is reported by those who want it. */
+void
+stream_end(struct blktop *b)
+{
+	unsigned	 i;
+
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->end != NULL)
+			b->sinks[i].entry->end(&b->sinks[i]);
+	}
+}
+
+/*
+ * Validate one record and hand it to every sink. Records come from the
+ * kernel or a file: the size is checked against the type before anything
+ * is read. Returns -1 for a bad record.
  */
 int
 stream_event(struct blktop *b, const void *rec, size_t len)
 {
 	uint32_t	 type;
+	unsigned	 i;
 
 	if (len < sizeof type) {
 		b->bad_records++;
 		return (-1);
 	}
 	memcpy(&type, rec, sizeof type);
-	record_event(b, rec, len);	/* the capture gets exactly what the windows get */
+	if (len < stream_min_len(type)) {
+		b->bad_records++;
+		return (-1);
+	}
 	switch (type) {
-	case EV_BLOCK: {
-		const struct ev_block *ev = rec;
-
-		if (len < sizeof *ev)
-			break;
+	case EV_BLOCK:
 		b->events++;
 		b->block_events++;
-		if (stream_dev_wanted(b, ev->dev)) {
-			windows_add_block(&b->win, ev);
-			if (b->procs != NULL && stream_proc_wanted(b, ev->tgid,
-			    ev->comm, ev->cgroup))
-				proc_add_block(b->procs, ev);
-		}
-		return (0);
-	}
-	case EV_TICK: {
-		const struct ev_tick *ev = rec;
-
-		if (len < sizeof *ev)
-			break;
-		windows_tick(&b->win, ev->ts);
-		record_tick(b, ev->ts);
-		batch_report(b, ev->ts);
-		ui_tick(b);
-		return (0);
-	}
+		break;
+	case EV_OPEN:
+	case EV_RW:
+		b->events++;
+		break;
 	case EV_LOST: {
 		const struct ev_lost *ev = rec;
 
-		if (len < sizeof *ev)
-			break;
 		b->lost += ev->count;
 		b->lost_report += ev->count;
-		return (0);
+		break;
 	}
-	case EV_OPEN: {
-		const struct ev_open *ev = rec;
-
-		if (len < sizeof *ev)
-			break;
-		return (stream_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup));
 	}
-	case EV_RW: {
-		const struct ev_rw *ev = rec;
-
-		if (len < sizeof *ev)
-			break;
-		return (stream_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup));
+	/* The capture, first, gets exactly what the model gets. */
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->event != NULL)
+			b->sinks[i].entry->event(&b->sinks[i], rec, len);
 	}
-	default:
-		/* Record types of later versions: skipped, not fatal. */
-		return (0);
-	}
-	b->bad_records++;
-	return (-1);
+	if (type == EV_TICK)
+		stream_tick(b, ((const struct ev_tick *)rec)->ts);
+	return (0);
 }

@@ -588,3 +588,23 @@ theme_rgb_to_ansi(int32_t rgb, int ncolours)
 	}
 	return (best);
 }
+
+/* Where themes live: $BLKTOP_THEMEDIR (a build tree) or the installed ones. */
+const char *
+theme_dir(void)
+{
+	const char	*d = getenv("BLKTOP_THEMEDIR");
+
+	return (d != NULL && *d != '\0' ? d : THEME_DIR);
+}
+
+/* Load the theme -t names, by name from theme_dir() or by path; *cause says why not. */
+int
+theme_option(struct theme *t, const char *name_or_path, char **cause)
+{
+	if (strlen(name_or_path) >= THEME_ARG_MAX) {
+		xasprintf(cause, "theme name too long");
+		return (-1);
+	}
+	return (theme_load(t, name_or_path, theme_dir(), cause));
+}

@@ -48,7 +48,7 @@ static struct {
 	char		 status[160];
 	unsigned	 status_ticks;
 	struct theme	 theme;
-	char		 theme_arg[256];	/* -t, "" for none */
+	char		 theme_arg[THEME_ARG_MAX];	/* -t, "" for none */
 	char		*themes[UI_THEMES_MAX];	/* names or paths 't' cycles through */
 	unsigned	 nthemes;
 	unsigned	 theme_idx;
@@ -65,15 +65,6 @@ static struct {
 	size_t		 ncells;
 	uint64_t	 frames;
 } ui;
-
-/* Where themes live: $BLKTOP_THEMEDIR (a build tree) or the installed ones. */
-static const char *
-ui_theme_dir(void)
-{
-	const char	*d = getenv("BLKTOP_THEMEDIR");
-
-	return (d != NULL && *d != '\0' ? d : THEME_DIR);
-}
 
 /* Compare two theme names for qsort. */
 static int
@@ -96,7 +87,7 @@ ui_theme_list(void)
 	if (ui.theme_arg[0] == '\0' || strcmp(ui.theme_arg, "default") != 0)
 		ui.themes[ui.nthemes++] = xstrdup("default");
 	first = ui.nthemes;
-	if ((d = opendir(ui_theme_dir())) == NULL)
+	if ((d = opendir(theme_dir())) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL && ui.nthemes < UI_THEMES_MAX) {
 		len = strlen(de->d_name);
@@ -112,20 +103,6 @@ ui_theme_list(void)
 	closedir(d);
 	qsort(ui.themes + first, ui.nthemes - first, sizeof *ui.themes,
 	    ui_theme_cmp);
-}
-
-/* Load a theme for -t before the screen starts, so a bad one is a command-line error. */
-int
-ui_theme_option(const char *name_or_path, char **cause)
-{
-	if (strlen(name_or_path) >= sizeof ui.theme_arg) {
-		xasprintf(cause, "theme name too long");
-		return (-1);
-	}
-	if (theme_load(&ui.theme, name_or_path, ui_theme_dir(), cause) != 0)
-		return (-1);
-	snprintf(ui.theme_arg, sizeof ui.theme_arg, "%s", name_or_path);
-	return (0);
 }
 
 /* Set a message for the status line; it goes after a few ticks. */
@@ -370,10 +347,10 @@ ui_next_theme(void)
 		const char *name = ui.themes[(ui.theme_idx + i) % ui.nthemes];
 
 		if (strcmp(name, "default") == 0 &&
-		    theme_load(&t, name, ui_theme_dir(), &cause) != 0) {
+		    theme_load(&t, name, theme_dir(), &cause) != 0) {
 			free(cause);
 			theme_default(&t);
-		} else if (theme_load(&t, name, ui_theme_dir(), &cause) != 0) {
+		} else if (theme_load(&t, name, theme_dir(), &cause) != 0) {
 			ui_status("theme %s: %s", name, cause);
 			free(cause);
 			continue;
@@ -400,7 +377,7 @@ ui_put(int y, int x, enum theme_colour fg, const char *s)
 static void
 ui_draw_header(struct blktop *b)
 {
-	const struct replay_status *rs;
+	struct source_status st;
 	const char	*rec;
 	char		 buf[512], when[16];
 	time_t		 t;
@@ -414,7 +391,7 @@ ui_draw_header(struct blktop *b)
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
 	x = ui_put(0, 0, THEME_TITLE, "blktop ");
 	snprintf(buf, sizeof buf, "%s %s  %s  %s  interval %gs  column %us  ",
-	    ui.host, ui.kernel, b->src != NULL ? b->src->name : "?", when,
+	    ui.host, ui.kernel, b->src != NULL ? b->src->entry->name : "?", when,
 	    b->interval, ui_view.col_secs);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
 	snprintf(buf, sizeof buf, "%.0f ev/s  ", ui.evps);
@@ -426,13 +403,15 @@ ui_draw_header(struct blktop *b)
 		x = ui_put(0, x, THEME_LOST, buf);
 	} else
 		x = ui_put(0, x, THEME_INACTIVE_FG, "  rec off");
-	if (b->src == &source_replay && (rs = replay_status()) != NULL) {
-		if (rs->speed > 0)
-			snprintf(buf, sizeof buf, "  x%g%s", rs->speed,
-			    rs->at_end ? " end" : rs->paused ? " paused" : "");
+	if (b->src->entry->status != NULL) {
+		memset(&st, 0, sizeof st);
+		b->src->entry->status(b->src, &st);
+		if (st.speed > 0)
+			snprintf(buf, sizeof buf, "  x%g%s", st.speed,
+			    st.at_end ? " end" : st.paused ? " paused" : "");
 		else
-			snprintf(buf, sizeof buf, "  max%s", rs->at_end ? " end" :
-			    rs->paused ? " paused" : "");
+			snprintf(buf, sizeof buf, "  max%s", st.at_end ? " end" :
+			    st.paused ? " paused" : "");
 		x = ui_put(0, x, THEME_HI_FG, buf);
 	}
 	if (ui_view.paused)
@@ -578,47 +557,50 @@ ui_quit(struct blktop *b)
 	(void)b;
 }
 
-/* The replay keys: step, seek and speed; live mode says they are for replays. */
+/* The replay keys: step, seek and speed, where the source has them. */
 static void
 ui_replay_action(struct blktop *b, enum ui_action a)
 {
-	double	 speed;
+	const struct source_entry	*e = b->src->entry;
+	struct source_status		 st;
 
-	if (b->src != &source_replay) {
+	if (e->step == NULL || e->seek == NULL || e->seek_start == NULL ||
+	    e->set_speed == NULL || e->status == NULL) {
 		ui_status("that key is for replays (blktop -r FILE)");
 		return;
 	}
-	speed = replay_status()->speed;
+	memset(&st, 0, sizeof st);
+	e->status(b->src, &st);
 	switch (a) {
 	case UI_STEP:
-		replay_step();
+		e->step(b->src);
 		break;
 	case UI_SEEK_BACK:
-		replay_seek(-10);
+		e->seek(b->src, -10);
 		break;
 	case UI_SEEK_FWD:
-		replay_seek(10);
+		e->seek(b->src, 10);
 		break;
 	case UI_SEEK_START:
-		replay_seek_start();
+		e->seek_start(b->src);
 		break;
 	case UI_SEEK_END:
-		replay_seek_end();
+		e->seek(b->src, 1e9);
 		break;
 	case UI_SLOWER:
-		replay_set_speed(speed == 0 ? 64 : speed / 2);
+		e->set_speed(b->src, st.speed == 0 ? 64 : st.speed / 2);
 		break;
 	case UI_FASTER:
-		replay_set_speed(speed == 0 || speed >= 64 ? 0 : speed * 2);
+		e->set_speed(b->src, st.speed == 0 || st.speed >= 64 ? 0 : st.speed * 2);
 		break;
 	default:
 		return;
 	}
-	speed = replay_status()->speed;
-	if (speed == 0)
+	e->status(b->src, &st);
+	if (st.speed == 0)
 		ui_status("replay as fast as possible");
 	else
-		ui_status("replay at %gx%s", speed, replay_status()->paused ? ", paused" : "");
+		ui_status("replay at %gx%s", st.speed, st.paused ? ", paused" : "");
 }
 
 /* Apply an action that is not the pane's. */
@@ -643,10 +625,14 @@ ui_action(struct blktop *b, enum ui_action a)
 		ui.pane = a - UI_PANE_DEV;
 		break;
 	case UI_PAUSE:
-		if (b->src == &source_replay) {
+		if (b->src->entry->pause != NULL && b->src->entry->status != NULL) {
+			struct source_status st;
+
 			/* A replay pauses the stream itself: nothing to collect. */
-			replay_pause();
-			ui_status(replay_status()->paused ? "replay paused" : "replay resumed");
+			memset(&st, 0, sizeof st);
+			b->src->entry->pause(b->src);
+			b->src->entry->status(b->src, &st);
+			ui_status(st.paused ? "replay paused" : "replay resumed");
 			break;
 		}
 		ui_view.paused = !ui_view.paused;
@@ -854,6 +840,11 @@ ui_start(struct blktop *b, char **errp)
 		    "for reports");
 		return (-1);
 	}
+	if (b->theme != NULL) {
+		if (theme_option(&ui.theme, b->theme, errp) != 0)
+			return (-1);
+		snprintf(ui.theme_arg, sizeof ui.theme_arg, "%s", b->theme);
+	}
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
 	if ((s = newterm(NULL, stdout, stdin)) == NULL) {
@@ -889,7 +880,7 @@ ui_start(struct blktop *b, char **errp)
 	if (ui.theme_arg[0] == '\0') {
 		char *cause;
 
-		if (theme_load(&ui.theme, "default", ui_theme_dir(), &cause) != 0) {
+		if (theme_load(&ui.theme, "default", theme_dir(), &cause) != 0) {
 			free(cause);
 			theme_default(&ui.theme);
 		}
@@ -923,13 +914,11 @@ ui_start(struct blktop *b, char **errp)
 	return (0);
 }
 
-/* The stream closed a tick: the end of a display interval collects the tables. */
-void
-ui_tick(struct blktop *b)
+/* The stream closed a tick: the status line ages, the screen follows. */
+static void
+ui_sink_tick(__unused struct sink *s, __unused uint64_t ts)
 {
-	unsigned	 i;
-	uint64_t	 now = b->win.tick_start;
-	int		 expired = 0;
+	int	 expired = 0;
 
 	if (!ui.running)
 		return;
@@ -937,23 +926,71 @@ ui_tick(struct blktop *b)
 		ui.status[0] = '\0';
 		expired = 1;
 	}
-	if (++ui.ticks >= b->ticks_per_report) {
-		ui.secs = now > ui.last_ts ? (double)(now - ui.last_ts) / 1e9 : 0;
-		if (ui.secs > 0)
-			ui.evps = (double)(b->events - ui.last_events) / ui.secs;
-		for (i = 0; i < nitems(ui_panes); i++) {
-			if (ui_panes[i]->collect != NULL && !ui_view.paused)
-				ui_panes[i]->collect(b, ui.secs);
-		}
-		if (b->procs != NULL)
-			proc_interval(b->procs);
-		ui.ticks = 0;
-		ui.last_ts = now;
-		ui.last_events = b->events;
-	}
 	if (!ui_view.paused || expired)
 		ui_redraw();
 }
+
+/* A display interval is complete: the panes collect the tables. */
+static void
+ui_sink_report(struct sink *s, __unused uint64_t ts, __unused unsigned nticks)
+{
+	struct blktop	*b = s->b;
+	unsigned	 i;
+	uint64_t	 now = b->win.tick_start;
+
+	if (!ui.running)
+		return;
+	ui.secs = now > ui.last_ts ? (double)(now - ui.last_ts) / 1e9 : 0;
+	if (ui.secs > 0)
+		ui.evps = (double)(b->events - ui.last_events) / ui.secs;
+	for (i = 0; i < nitems(ui_panes); i++) {
+		if (ui_panes[i]->collect != NULL && !ui_view.paused)
+			ui_panes[i]->collect(b, ui.secs);
+	}
+	ui.last_ts = now;
+	ui.last_events = b->events;
+}
+
+/* The source has nothing more: the last frame stays. */
+static void
+ui_sink_end(__unused struct sink *s)
+{
+	ui_status("end of the recording (g: from the start)");
+}
+
+/* A line from below (src/) for the status bar. */
+static void
+ui_notice(__unused struct blktop *b, const char *msg)
+{
+	ui_status("%s", msg);
+}
+
+/* The UI as the stream's view: the screen starts with the sinks. */
+static int
+ui_sink_start(struct sink *s, char **errp)
+{
+	if (ui_start(s->b, errp) != 0)
+		return (-1);
+	s->b->notice = ui_notice;
+	return (0);
+}
+
+/* The terminal back as it was; notices go to stderr again. */
+static void
+ui_sink_stop(struct sink *s)
+{
+	s->b->notice = NULL;
+	ui_stop();
+}
+
+const struct sink_entry sink_ui = {
+	.name = "ui",
+	.start = ui_sink_start,
+	.tick = ui_sink_tick,
+	.report = ui_sink_report,
+	.end = ui_sink_end,
+	.stop = ui_sink_stop,
+};
 
 /* Put the terminal back as it was and free the UI. */
 void

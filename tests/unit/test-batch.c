@@ -103,7 +103,10 @@ main(void)
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 2;
 	b->out = open_memstream(&buf, &len);
-	windows_init(&b->win, 10, now);
+	b->nticks = 10;
+	stream_add_sink(b, &sink_model);
+	stream_add_sink(b, &sink_batch);
+	stream_begin(b, now);
 	device_set_name(DEV_MKDEV(7, 0), "loop\"0");
 
 	memset(&e, 0, sizeof e);

@@ -1,4 +1,4 @@
-/* test-replay.c: the replay controls the UI calls (step, seek, rewind, status) and a record/replay round trip. */
+/* test-replay.c: the replay source's controls the UI calls (step, seek, rewind, status), through its table. */
 
 #include <event2/event.h>
 #include <stdlib.h>
@@ -60,13 +60,28 @@ make_capture(const char *path)
 	CHECK("capture written", capture_close(w) == 0);
 }
 
+/* Lines in a buffer. */
+static unsigned
+lines(const char *buf, size_t len)
+{
+	unsigned	 n = 0;
+	size_t		 i;
+
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	return (n);
+}
+
 int
 main(void)
 {
 	struct blktop			*b = &bt;
-	const struct replay_status	*st;
+	struct source_status		 st;
+	struct source			*src;
+	const struct source_entry	*e = &source_replay;
 	char				 path[] = "/tmp/test-replay-XXXXXX";
-	char				*err;
+	char				*err, *out = NULL;
+	size_t				 outlen = 0;
 	int				 fd;
 
 	if ((fd = mkstemp(path)) == -1)
@@ -81,42 +96,56 @@ main(void)
 	b->nticks = 600;
 	b->speed = 1;
 	b->flight_secs = 0;
-	b->out = stdout;
 	b->base = event_base_new();
-	b->src = &source_replay;
-	CHECK("replay starts", source_replay.start(b, &err) == 0);
+	b->json = 1;
+	b->out = open_memstream(&out, &outlen);
+	stream_add_sink(b, &sink_model);
+	stream_add_sink(b, &sink_batch);
+	b->src = src = source_create(b, e);
+	CHECK("replay starts", e->start(src, &err) == 0);
 	CHECK("clock from the header", b->mono_to_wall == OFFSET);
 	CHECK("windows open when the recording began", b->win.tick_start == T0);
 	CHECK("device names from the header", strcmp(device_name(DEV_MKDEV(7, 3)), "loop3") == 0);
 
-	replay_pause();
-	st = replay_status();
-	CHECK("paused", st->paused && st->pos_ns == T0);
-	replay_step();
+	e->pause(src);
+	e->status(src, &st);
+	CHECK("paused", st.paused && st.pos_ns == T0);
+	e->step(src);
 	CHECK("step: one tick", b->win.nclosed == 1 && b->events == PER);
-	st = replay_status();
-	CHECK("status: wall clock of the position", st->wall_ns == (int64_t)(T0 + NSEC_PER_SEC) + OFFSET);
-	replay_seek(3);
+	fflush(b->out);
+	CHECK("step: its report is printed", lines(out, outlen) == 1);
+	e->status(src, &st);
+	CHECK("status: wall clock of the position", st.wall_ns == (int64_t)(T0 + NSEC_PER_SEC) + OFFSET);
+	e->seek(src, 3);
 	CHECK("seek +3 s: four ticks", b->win.nclosed == 4 && b->events == 4 * PER);
-	replay_seek(-2);
+	fflush(b->out);
+	CHECK("seek: silent, no report printed", lines(out, outlen) == 1 && !b->silent);
+	e->seek(src, -2);
 	CHECK("seek -2 s: rewound to two ticks", b->win.nclosed == 2 && b->events == 2 * PER);
 	CHECK("seek -2 s: the windows start again", b->win.devs[0]->dev == DEV_MKDEV(7, 3));
-	replay_seek_end();
-	st = replay_status();
-	CHECK("end: every tick", b->win.nclosed == NTICK && b->events == NTICK * PER && st->at_end);
-	replay_seek_start();
-	st = replay_status();
-	CHECK("start: nothing fed", b->win.nclosed == 0 && b->events == 0 && !st->at_end);
-	replay_seek(-10);
+	e->seek(src, 1e9);
+	e->status(src, &st);
+	CHECK("end: every tick", b->win.nclosed == NTICK && b->events == NTICK * PER && st.at_end);
+	e->seek_start(src);
+	e->status(src, &st);
+	CHECK("start: nothing fed", b->win.nclosed == 0 && b->events == 0 && !st.at_end);
+	e->seek(src, -10);
 	CHECK("seek before the start stays at the start", b->win.nclosed == 0);
-	replay_set_speed(100);
-	CHECK("speed clamped to 64", replay_status()->speed == REPLAY_SPEED_MAX);
-	replay_set_speed(0.01);
-	CHECK("speed clamped to 0.25", replay_status()->speed == REPLAY_SPEED_MIN);
-	replay_pause();
-	CHECK("resumed", !replay_status()->paused);
+	e->set_speed(src, 100);
+	e->status(src, &st);
+	CHECK("speed clamped to 64", st.speed == REPLAY_SPEED_MAX);
+	e->set_speed(src, 0.01);
+	e->status(src, &st);
+	CHECK("speed clamped to 0.25", st.speed == REPLAY_SPEED_MIN);
+	e->pause(src);
+	e->status(src, &st);
+	CHECK("resumed", !st.paused);
 
-	source_replay.stop(b);
+	e->stop(src);
+	source_free(src);
+	stream_stop(b);
+	fclose(b->out);
+	free(out);
 	windows_free(&b->win);
 	event_base_free(b->base);
 	unlink(path);

@@ -1,4 +1,4 @@
-/* live.c: the live source: probe hooks, load the BPF programs, drain the ring buffer. */
+/* source-live.c: the live source: probe hooks, load the BPF programs, drain the ring buffer. */
 
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -387,8 +387,10 @@ live_drain_some(struct blktop *b)
 
 /* Before a report: everything pending, then the kernel's loss count. */
 static void
-live_drain(struct blktop *b)
+live_drain(struct source *src)
 {
+	struct blktop	*b = src->b;
+
 	live.lost_next = 0;
 	live_drain_some(b);
 }
@@ -489,13 +491,21 @@ live_attach(struct blktop_bpf *skel)
 
 /* Probe, load and attach the BPF programs and hook the ring buffer into the loop. */
 static int
-live_start(struct blktop *b, char **errp)
+live_start(struct source *src, char **errp)
 {
+	struct blktop	*b = src->b;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
 	unsigned	 i;
 	int		 err;
 
 	*errp = NULL;
+	/*
+	 * The windows open before the programs load, so that no record (the
+	 * first ones come while loading goes on) is older than the first tick:
+	 * a replay starts its windows at the same instant.
+	 */
+	b->mono_to_wall = capture_clock_offset();
+	stream_begin(b, live_now());
 	libbpf_set_print(live_libbpf_print);
 	if (live_check_privileges(errp) != 0)
 		return (-1);
@@ -595,8 +605,10 @@ live_tracked(void)
 
 /* Detach everything; with -v, say what the kernel side counted. */
 static void
-live_stop(struct blktop *b)
+live_stop(struct source *src)
 {
+	struct blktop	*b = src->b;
+
 	if (b->verbose && live.skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
@@ -631,8 +643,9 @@ live_stop(struct blktop *b)
 	memset(&live, 0, sizeof live);
 }
 
-const struct source source_live = {
+const struct source_entry source_live = {
 	.name = "live",
+	.lost_where = " (-v says where)",
 	.start = live_start,
 	.drain = live_drain,
 	.stop = live_stop,

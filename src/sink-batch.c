@@ -1,4 +1,4 @@
-/* batch.c: periodic reports without a UI, as an iostat -x like table or JSON Lines. */
+/* sink-batch.c: the batch view: periodic reports without a UI, as an iostat -x like table or JSON Lines. */
 
 #include <event2/event.h>
 #include <math.h>
@@ -9,28 +9,33 @@
 
 static const char *batch_op_names[OPC_MAX] = { "read", "write", "other" };
 
-/* Called at every closed tick: print a report once an interval is complete. */
-void
-batch_report(struct blktop *b, uint64_t ts_mono)
+/* An interval is complete: print its report; stop the loop once -n reports are out. */
+static void
+batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 {
-	double	 ts_wall;
+	struct blktop	*b = s->b;
+	double		 ts_wall;
 
-	if (!b->batch)
-		return;
-	if (++b->ticks_since_report < b->ticks_per_report && !b->exiting)
-		return;
 	ts_wall = (double)((int64_t)ts_mono + b->mono_to_wall) / 1e9;
 	if (b->json)
-		batch_print_json(b->out, b, ts_wall, b->ticks_since_report);
+		batch_print_json(b->out, b, ts_wall, nticks);
 	else
-		batch_print_text(b->out, b, ts_wall, b->ticks_since_report);
+		batch_print_text(b->out, b, ts_wall, nticks);
 	fflush(b->out);
-	if (b->procs != NULL)
-		proc_interval(b->procs);
-	b->ticks_since_report = 0;
-	b->lost_report = 0;
 	b->reports++;
 	if (b->count > 0 && b->reports >= b->count && b->base != NULL)
+		event_base_loopbreak(b->base);
+}
+
+/* The source has nothing more: report the interval still open, then stop. */
+static void
+batch_end(struct sink *s)
+{
+	struct blktop	*b = s->b;
+
+	if (b->ticks_since_report > 0 && !b->silent)
+		stream_report(b);
+	if (b->base != NULL)
 		event_base_loopbreak(b->base);
 }
 
@@ -329,3 +334,10 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	batch_json_tables(f, b);
 	fprintf(f, "}\n");
 }
+
+const struct sink_entry sink_batch = {
+	.name = "batch",
+	.output = 1,
+	.report = batch_report,
+	.end = batch_end,
+};

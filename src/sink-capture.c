@@ -1,4 +1,4 @@
-/* record.c: recording the event stream to a capture file, with a flight recorder and a trigger. */
+/* sink-capture.c: the capture sink: every record to a capture file, with a flight recorder and a trigger. */
 
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -20,7 +20,9 @@
 #define RECORD_FLUSH_SECS	1
 #define RECORD_NAME_TRIES	100
 
-static struct {
+/* The capture sink's state (struct blktop's recorder). */
+struct recorder {
+	struct blktop		*b;
 	struct capture		*w;		/* NULL when not recording */
 	struct capture_flight	*fl;		/* NULL when off or while recording */
 	unsigned		 flight_secs;
@@ -32,38 +34,14 @@ static struct {
 	uint32_t		 trigger_dev;
 	int			 trigger_armed;
 	char			 status[PATH_MAX + 64];
-} record;
-
-/* Whether a record is whole for its type, as stream_event checks it. */
-static int
-record_whole(const void *rec, size_t len)
-{
-	uint32_t	 type;
-
-	memcpy(&type, rec, sizeof type);
-	switch (type) {
-	case EV_BLOCK:
-		return (len >= sizeof(struct ev_block));
-	case EV_TICK:
-		return (len >= sizeof(struct ev_tick));
-	case EV_LOST:
-		return (len >= sizeof(struct ev_lost));
-	case EV_OPEN:
-		return (len >= sizeof(struct ev_open));
-	case EV_RW:
-		return (len >= sizeof(struct ev_rw));
-	default:
-		return (1);
-	}
-}
+};
 
 /* A new flight recorder, if there is to be one. */
 static void
-record_flight_start(void)
+record_flight_start(struct recorder *r)
 {
-	if (record.fl == NULL && record.flight_secs != 0)
-		record.fl = capture_flight_init(record.flight_secs,
-		    RECORD_FLIGHT_BYTES);
+	if (r->fl == NULL && r->flight_secs != 0)
+		r->fl = capture_flight_init(r->flight_secs, RECORD_FLIGHT_BYTES);
 }
 
 /* Add one whole disk named in sysfs to a header's device table. */
@@ -182,8 +160,9 @@ record_default_name(const char *dir, int n)
 
 /* Start writing to path (NULL: a default name); on error *msg says why. */
 static int
-record_start(struct blktop *b, const char *path, uint64_t created, char **msg)
+record_start(struct recorder *r, const char *path, uint64_t created, char **msg)
 {
+	struct blktop		*b = r->b;
 	struct capture_header	 hdr;
 	const char		*dir = b->record_dir != NULL ? b->record_dir : ".";
 	char			*err = NULL, *name;
@@ -194,16 +173,16 @@ record_start(struct blktop *b, const char *path, uint64_t created, char **msg)
 		name = path != NULL ? xstrdup(path) : record_default_name(dir, n);
 		free(err);
 		err = NULL;
-		if (record.fl != NULL)
-			record.w = capture_create_from_flight(name, &hdr, record.fl, &err);
+		if (r->fl != NULL)
+			r->w = capture_create_from_flight(name, &hdr, r->fl, &err);
 		else
-			record.w = capture_create(name, &hdr, &err);
-		if (record.w != NULL || path != NULL || strstr(err, strerror(EEXIST)) == NULL)
+			r->w = capture_create(name, &hdr, &err);
+		if (r->w != NULL || path != NULL || strstr(err, strerror(EEXIST)) == NULL)
 			break;
 		free(name);
 	}
 	record_header_free(&hdr);
-	if (record.w == NULL) {
+	if (r->w == NULL) {
 		xasprintf(msg, "cannot record: %s", err);
 		free(err);
 		if (n < RECORD_NAME_TRIES)
@@ -211,62 +190,60 @@ record_start(struct blktop *b, const char *path, uint64_t created, char **msg)
 		return (-1);
 	}
 	free(err);
-	if (record.fl != NULL) {
-		capture_flight_free(record.fl);
-		record.fl = NULL;
+	if (r->fl != NULL) {
+		capture_flight_free(r->fl);
+		r->fl = NULL;
 	}
-	free(record.path);
-	record.path = name;
-	free(record.error);
-	record.error = NULL;
+	free(r->path);
+	r->path = name;
+	free(r->error);
+	r->error = NULL;
 	xasprintf(msg, "recording to %s", name);
 	return (0);
 }
 
 /* Close the file; nonzero if writing it failed at any point. */
 static int
-record_stop(void)
+record_stop(struct recorder *r)
 {
 	int	 rv;
 
-	if (record.w == NULL)
+	if (r->w == NULL)
 		return (0);
-	rv = capture_close(record.w);
-	record.w = NULL;
-	record_flight_start();
+	rv = capture_close(r->w);
+	r->w = NULL;
+	record_flight_start(r);
 	return (rv);
 }
 
 /* A write failed (disk full...): stop, keep the file (it replays), say so. */
 static void
-record_failed(struct blktop *b)
+record_failed(struct recorder *r)
 {
-	free(record.error);
-	xasprintf(&record.error, "recording stopped: %s",
-	    capture_error(record.w) != NULL ? capture_error(record.w) : "write error");
-	record_stop();
-	if (b->batch)
-		log_warnx("%s", record.error);
-	else
-		ui_status("%s", record.error);
+	free(r->error);
+	xasprintf(&r->error, "recording stopped: %s",
+	    capture_error(r->w) != NULL ? capture_error(r->w) : "write error");
+	record_stop(r);
+	stream_notice(r->b, "%s", r->error);
 }
 
 /* Once a second: what is buffered goes to the file. */
 static void
 record_flush_cb(__unused int fd, __unused short what, void *arg)
 {
-	struct blktop	*b = arg;
+	struct recorder	*r = arg;
 
-	if (record.w != NULL && capture_flush(record.w) != 0)
-		record_failed(b);
+	if (r->w != NULL && capture_flush(r->w) != 0)
+		record_failed(r);
 }
 
 /* Parse --trigger-p99 MS[:DEVICE]; exits on a bad one. */
 static void
-record_parse_trigger(struct blktop *b)
+record_parse_trigger(struct recorder *r)
 {
-	char	*s = xstrdup(b->trigger), *colon, *end, *err;
-	double	 ms;
+	struct blktop	*b = r->b;
+	char		*s = xstrdup(b->trigger), *colon, *end, *err;
+	double		 ms;
 
 	if ((colon = strchr(s, ':')) != NULL)
 		*colon++ = '\0';
@@ -277,64 +254,73 @@ record_parse_trigger(struct blktop *b)
 		    "MS a number of milliseconds\n", log_prog, b->trigger);
 		exit(2);
 	}
-	record.trigger_ms = ms;
-	record.trigger_all = colon == NULL;
+	r->trigger_ms = ms;
+	r->trigger_all = colon == NULL;
 	if (colon != NULL) {
-		if (replay_device(colon, &record.trigger_dev, &err) != 0) {
+		if (source_device(b->src, colon, &r->trigger_dev, &err) != 0) {
 			fprintf(stderr, "%s: --trigger-p99: %s\n", log_prog, err);
 			exit(2);
 		}
 	}
-	record.trigger_armed = 1;
+	r->trigger_armed = 1;
 	free(s);
 }
 
 /*
  * Set up recording once the source runs and the windows are open: the flush
  * timer, the flight recorder, the trigger, and -w (which records from here).
- * A file that cannot be created is a one-line error, exit 1.
  */
-void
-record_init(struct blktop *b)
+static int
+record_sink_start(struct sink *s, char **errp)
 {
+	struct blktop	*b = s->b;
+	struct recorder	*r;
 	struct timeval	 tv = { RECORD_FLUSH_SECS, 0 };
 	char		*msg;
 
+	r = s->data = b->recorder = xcalloc(1, sizeof *r);
+	r->b = b;
 	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
 	if (b->flight_secs < 0)
 		b->flight_secs = b->batch && b->trigger == NULL ? 0 :
 		    RECORD_FLIGHT_DEFAULT;
-	record.flight_secs = (unsigned)b->flight_secs;
+	r->flight_secs = (unsigned)b->flight_secs;
 	if (b->trigger != NULL)
-		record_parse_trigger(b);
+		record_parse_trigger(r);
 	if (b->record_path != NULL) {
-		if (record_start(b, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
-		    b->mono_to_wall), &msg) != 0)
-			fatalx("%s", msg);
+		if (record_start(r, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
+		    b->mono_to_wall), &msg) != 0) {
+			*errp = msg;
+			return (-1);
+		}
 		free(msg);
 	} else
-		record_flight_start();
+		record_flight_start(r);
 	if (b->base != NULL) {
-		record.flush_ev = event_new(b->base, -1, EV_PERSIST, record_flush_cb, b);
-		event_add(record.flush_ev, &tv);
+		r->flush_ev = event_new(b->base, -1, EV_PERSIST, record_flush_cb, r);
+		event_add(r->flush_ev, &tv);
 	}
+	return (0);
 }
 
 /* Every record the windows take: into the file, or the flight recorder. */
-void
-record_event(__unused struct blktop *b, const void *rec, size_t len)
+static void
+record_event(struct sink *s, const void *rec, size_t len)
 {
-	if (record.w != NULL) {
-		if (record_whole(rec, len) && capture_add(record.w, rec, len) != 0)
-			record_failed(b);
-	} else if (record.fl != NULL && record_whole(rec, len))
-		capture_flight_add(record.fl, rec, len);
+	struct recorder	*r = s->data;
+
+	if (r->w != NULL) {
+		if (capture_add(r->w, rec, len) != 0)
+			record_failed(r);
+	} else if (r->fl != NULL)
+		capture_flight_add(r->fl, rec, len);
 }
 
 /* The p99 read or write latency over the last tick above the trigger, in ms; 0 if not. */
 static double
-record_trigger_check(struct blktop *b, uint32_t *devp, const char **opp)
+record_trigger_check(struct recorder *r, uint32_t *devp, const char **opp)
 {
+	struct blktop		*b = r->b;
 	struct sum		 s;
 	const struct devwin	*dw;
 	unsigned		 i, o;
@@ -342,12 +328,12 @@ record_trigger_check(struct blktop *b, uint32_t *devp, const char **opp)
 
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!record.trigger_all && dw->dev != record.trigger_dev)
+		if (!r->trigger_all && dw->dev != r->trigger_dev)
 			continue;
 		windows_sum(&b->win, dw, 1, 1, &s);
 		for (o = OPC_READ; o <= OPC_WRITE; o++) {
 			p99 = hist_percentile(s.op[o].lat, s.op[o].timed, 99) / 1e6;
-			if (p99 > record.trigger_ms) {
+			if (p99 > r->trigger_ms) {
 				*devp = dw->dev;
 				*opp = o == OPC_READ ? "read" : "write";
 				return (p99);
@@ -358,43 +344,38 @@ record_trigger_check(struct blktop *b, uint32_t *devp, const char **opp)
 }
 
 /* A tick closed: seal the flight recorder's chunk, and see whether the trigger fires. */
-void
-record_tick(struct blktop *b, uint64_t ts)
+static void
+record_tick(struct sink *s, uint64_t ts)
 {
+	struct recorder	*r = s->data;
+	struct blktop	*b = s->b;
 	uint32_t	 dev;
 	const char	*op;
 	double		 p99;
 	char		*msg;
 
-	if (record.fl != NULL)
-		capture_flight_tick(record.fl, ts);
-	if (record.trigger_ms == 0)
+	if (r->fl != NULL)
+		capture_flight_tick(r->fl, ts);
+	if (r->trigger_ms == 0)
 		return;
-	p99 = record_trigger_check(b, &dev, &op);
-	if (p99 == 0 || record.w != NULL) {
-		if (p99 == 0 && record.w == NULL)
-			record.trigger_armed = 1;
+	p99 = record_trigger_check(r, &dev, &op);
+	if (p99 == 0 || r->w != NULL) {
+		if (p99 == 0 && r->w == NULL)
+			r->trigger_armed = 1;
 		return;
 	}
-	if (!record.trigger_armed)
+	if (!r->trigger_armed)
 		return;
-	record.trigger_armed = 0;
-	if (record_start(b, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
+	r->trigger_armed = 0;
+	if (record_start(r, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
 	    &msg) != 0) {
-		free(record.error);
-		record.error = msg;
-		if (b->batch)
-			log_warnx("trigger: %s", msg);
-		else
-			ui_status("trigger: %s", msg);
+		free(r->error);
+		r->error = msg;
+		stream_notice(b, "trigger: %s", msg);
 		return;
 	}
-	if (b->batch)
-		log_warnx("trigger: %s %s p99 %.1f ms > %g ms: %s",
-		    device_name(dev), op, p99, record.trigger_ms, msg);
-	else
-		ui_status("trigger: %s %s p99 %.1f ms > %g ms: %s",
-		    device_name(dev), op, p99, record.trigger_ms, msg);
+	stream_notice(b, "trigger: %s %s p99 %.1f ms > %g ms: %s",
+	    device_name(dev), op, p99, r->trigger_ms, msg);
 	free(msg);
 }
 
@@ -405,50 +386,68 @@ record_tick(struct blktop *b, uint64_t ts)
 int
 record_toggle(struct blktop *b, char **msg)
 {
+	struct recorder	*r = b->recorder;
 	uint64_t	 recs, chunks, bytes;
 	int		 failed;
 
-	if (record.w == NULL)
-		return (record_start(b, NULL, (uint64_t)((int64_t)b->win.tick_start +
+	if (r == NULL) {
+		xasprintf(msg, "recording is not available");
+		return (-1);
+	}
+	if (r->w == NULL)
+		return (record_start(r, NULL, (uint64_t)((int64_t)b->win.tick_start +
 		    b->mono_to_wall), msg));
-	capture_writer_stats(record.w, &recs, &chunks, &bytes);
-	failed = record_stop();
+	capture_writer_stats(r->w, &recs, &chunks, &bytes);
+	failed = record_stop(r);
 	if (failed)
-		xasprintf(msg, "recording stopped with an error: %s", record.path);
+		xasprintf(msg, "recording stopped with an error: %s", r->path);
 	else
-		xasprintf(msg, "recorded %" PRIu64 " events to %s", recs,
-		    record.path);
+		xasprintf(msg, "recorded %" PRIu64 " events to %s", recs, r->path);
 	return (0);
 }
 
 /* For the header: "FILE 12.3M" while recording, the error that stopped it, or NULL. */
 const char *
-record_status(__unused const struct blktop *b)
+record_status(const struct blktop *b)
 {
+	struct recorder	*r = b->recorder;
 	uint64_t	 recs, chunks, bytes;
 
-	if (record.w != NULL) {
-		capture_writer_stats(record.w, &recs, &chunks, &bytes);
-		snprintf(record.status, sizeof record.status, "%s %.1fM",
-		    record.path, (double)bytes / 1048576.0);
-		return (record.status);
+	if (r == NULL)
+		return (NULL);
+	if (r->w != NULL) {
+		capture_writer_stats(r->w, &recs, &chunks, &bytes);
+		snprintf(r->status, sizeof r->status, "%s %.1fM", r->path,
+		    (double)bytes / 1048576.0);
+		return (r->status);
 	}
-	return (record.error);
+	return (r->error);
 }
 
 /* At exit: flush and close the file (SIGINT, SIGTERM, SIGHUP end the loop first). */
-void
-record_free(__unused struct blktop *b)
+static void
+record_sink_stop(struct sink *s)
 {
-	if (record.flush_ev != NULL)
-		event_free(record.flush_ev);
-	record.flush_ev = NULL;
-	if (record.w != NULL && record_stop() != 0)
-		log_warnx("recording to %s failed", record.path);
-	if (record.fl != NULL)
-		capture_flight_free(record.fl);
-	record.fl = NULL;
-	free(record.path);
-	free(record.error);
-	memset(&record, 0, sizeof record);
+	struct recorder	*r = s->data;
+
+	if (r == NULL)
+		return;
+	if (r->flush_ev != NULL)
+		event_free(r->flush_ev);
+	if (r->w != NULL && record_stop(r) != 0)
+		log_warnx("recording to %s failed", r->path);
+	if (r->fl != NULL)
+		capture_flight_free(r->fl);
+	free(r->path);
+	free(r->error);
+	free(r);
+	s->data = s->b->recorder = NULL;
 }
+
+const struct sink_entry sink_capture = {
+	.name = "capture",
+	.start = record_sink_start,
+	.event = record_event,
+	.tick = record_tick,
+	.stop = record_sink_stop,
+};

@@ -1,0 +1,81 @@
+/* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
+
+#include <string.h>
+
+#include "blktop.h"
+
+/* The windows open at ts, with one for every device the filter names. */
+static void
+model_begin(struct sink *s, uint64_t ts)
+{
+	struct blktop	*b = s->b;
+	unsigned	 d;
+
+	windows_free(&b->win);
+	windows_init(&b->win, b->nticks, ts);
+	for (d = 0; d < b->ndevs; d++)
+		windows_find(&b->win, b->devs[d]);
+}
+
+/* An open or read/write record into the process tables, if the filters keep it. */
+static void
+model_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
+    const char *comm, uint64_t cgroup)
+{
+	if (b->procs != NULL && stream_proc_wanted(b, tgid, comm, cgroup) &&
+	    proc_add(b->procs, rec, len) < 0)
+		b->bad_records++;
+}
+
+/* One valid record: into the windows and tables, if the filters keep it. */
+static void
+model_event(struct sink *s, const void *rec, size_t len)
+{
+	struct blktop	*b = s->b;
+	uint32_t	 type;
+
+	memcpy(&type, rec, sizeof type);
+	switch (type) {
+	case EV_BLOCK: {
+		const struct ev_block *ev = rec;
+
+		if (!stream_dev_wanted(b, ev->dev))
+			break;
+		windows_add_block(&b->win, ev);
+		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid,
+		    ev->comm, ev->cgroup))
+			proc_add_block(b->procs, ev);
+		break;
+	}
+	case EV_TICK:
+		windows_tick(&b->win, ((const struct ev_tick *)rec)->ts);
+		break;
+	case EV_OPEN: {
+		const struct ev_open *ev = rec;
+
+		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
+		break;
+	}
+	case EV_RW: {
+		const struct ev_rw *ev = rec;
+
+		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
+		break;
+	}
+	}
+}
+
+/* A report was read: the process and file tables start a new interval. */
+static void
+model_interval(struct sink *s)
+{
+	if (s->b->procs != NULL)
+		proc_interval(s->b->procs);
+}
+
+const struct sink_entry sink_model = {
+	.name = "model",
+	.begin = model_begin,
+	.event = model_event,
+	.interval = model_interval,
+};

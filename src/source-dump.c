@@ -1,0 +1,237 @@
+/* source-dump.c: --dump: every record of a capture or a log as a CSV row or a JSON line. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/* Print a string as a CSV field or a JSON string. */
+static void
+replay_dump_str(FILE *f, const char *s, size_t max, int json)
+{
+	size_t	 i;
+
+	fputc('"', f);
+	for (i = 0; i < max && s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (json && (c == '"' || c == '\\'))
+			fprintf(f, "\\%c", c);
+		else if (json && (c < 0x20 || c == 0x7f))
+			fprintf(f, "\\u%04x", c);
+		else if (!json && c == '"')
+			fputs("\"\"", f);
+		else if (!json && (c < 0x20 || c == 0x7f))
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* One dump row, fields in the order of replay_dump_cols. */
+static const char *replay_dump_cols[] = {
+	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
+	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
+	"inflight", "cgroup", "count", "path"
+};
+struct replay_row {
+	const char	*type;
+	uint64_t	 ts, dev, op, flags, bytes, sector, lat, queue, pid, tgid;
+	int64_t		 error;
+	uint64_t	 inflight, cgroup, count;
+	const char	*comm;		/* BLKTOP_COMM_LEN bytes, or NULL */
+	const char	*path;		/* NUL-terminated, or NULL */
+	size_t		 pathlen;
+};
+
+/* Print one row as CSV or a JSON object. */
+static void
+replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
+{
+	int64_t		 wall = (int64_t)r->ts + offset;
+	const char	*sep = json ? "," : ",";
+	unsigned	 i = 0;
+
+#define COL(fmt, ...) do {						\
+	if (json)							\
+		fprintf(f, "%s\"%s\":" fmt, i ? sep : "{",		\
+		    replay_dump_cols[i], __VA_ARGS__);			\
+	else								\
+		fprintf(f, "%s" fmt, i ? sep : "", __VA_ARGS__);	\
+	i++;								\
+} while (0)
+	COL("\"%s\"", r->type);
+	COL("%s%" PRId64 ".%09" PRId64, wall < 0 ? "-" : "",
+	    (wall < 0 ? -wall : wall) / (int64_t)NSEC_PER_SEC,
+	    (wall < 0 ? -wall : wall) % (int64_t)NSEC_PER_SEC);
+	COL("%" PRIu64, r->ts);
+	COL("\"%u:%u\"", DEV_MAJOR(r->dev), DEV_MINOR(r->dev));
+	COL("%s", "");
+	replay_dump_str(f, r->dev != 0 ? device_name((uint32_t)r->dev) : "",
+	    DEVNAME_MAX, json);
+	COL("%" PRIu64, r->op);
+	COL("%" PRIu64, r->flags);
+	COL("%" PRIu64, r->bytes);
+	COL("%" PRIu64, r->sector);
+	COL("%" PRIu64, r->lat);
+	COL("%" PRIu64, r->queue);
+	COL("%" PRIu64, r->pid);
+	COL("%" PRIu64, r->tgid);
+	COL("%s", "");
+	replay_dump_str(f, r->comm != NULL ? r->comm : "", BLKTOP_COMM_LEN, json);
+	COL("%" PRId64, r->error);
+	COL("%" PRIu64, r->inflight);
+	COL("%" PRIu64, r->cgroup);
+	COL("%" PRIu64, r->count);
+	COL("%s", "");
+	replay_dump_str(f, r->path != NULL ? r->path : "", r->pathlen, json);
+#undef COL
+	fputs(json ? "}\n" : "\n", f);
+}
+
+/* Turn one record into a dump row; 0 if it is not to be printed. */
+static int
+replay_dump_fill(struct blktop *b, const void *rec, size_t len,
+    struct replay_row *r)
+{
+	uint32_t	 type;
+
+	memset(r, 0, sizeof *r);
+	memcpy(&type, rec, sizeof type);
+	switch (type) {
+	case EV_BLOCK: {
+		const struct ev_block *e = rec;
+
+		if (len < sizeof *e || !stream_dev_wanted(b, e->dev))
+			return (0);
+		r->type = "block";
+		r->ts = e->ts_done;
+		r->dev = e->dev;
+		r->op = e->op;
+		r->flags = e->flags;
+		r->bytes = e->bytes;
+		r->sector = e->sector;
+		if (!(e->flags & BLK_F_NOLAT)) {
+			r->lat = e->ts_done > e->ts_issue ? e->ts_done - e->ts_issue : 0;
+			r->queue = e->ts_issue > e->ts_start ? e->ts_issue - e->ts_start : 0;
+		}
+		r->pid = e->pid;
+		r->tgid = e->tgid;
+		r->comm = e->comm;
+		r->error = e->error;
+		r->inflight = e->inflight;
+		r->cgroup = e->cgroup;
+		return (1);
+	}
+	case EV_TICK:
+		if (len < sizeof(struct ev_tick))
+			return (0);
+		r->type = "tick";
+		r->ts = ((const struct ev_tick *)rec)->ts;
+		return (1);
+	case EV_LOST:
+		if (len < sizeof(struct ev_lost))
+			return (0);
+		r->type = "lost";
+		r->ts = ((const struct ev_lost *)rec)->ts;
+		r->count = ((const struct ev_lost *)rec)->count;
+		return (1);
+	case EV_OPEN: {
+		const struct ev_open *e = rec;
+
+		if (len < sizeof *e || EV_OPEN_SIZE(e->path_len) > len)
+			return (0);
+		r->type = "open";
+		r->ts = e->ts;
+		r->dev = e->dev;
+		r->flags = e->flags;
+		r->lat = e->lat_ns;
+		r->pid = e->pid;
+		r->tgid = e->tgid;
+		r->comm = e->comm;
+		r->error = e->ret < 0 ? e->ret : 0;
+		r->cgroup = e->cgroup;
+		r->path = e->path;
+		r->pathlen = e->path_len;
+		return (1);
+	}
+	case EV_RW: {
+		const struct ev_rw *e = rec;
+
+		if (len < sizeof *e || EV_RW_SIZE(e->path_len) > len)
+			return (0);
+		r->type = "rw";
+		r->ts = e->ts;
+		r->dev = e->dev;
+		r->op = e->op;
+		r->bytes = e->done;
+		r->lat = e->lat_ns;
+		r->pid = e->pid;
+		r->tgid = e->tgid;
+		r->comm = e->comm;
+		r->error = e->error;
+		r->cgroup = e->cgroup;
+		r->path = e->path;
+		r->pathlen = e->path_len;
+		return (1);
+	}
+	default:
+		r->type = "other";
+		return (1);
+	}
+}
+
+/* --dump: every record as a CSV row or a JSON line on stdout; the exit status. */
+int
+replay_dump(struct blktop *b)
+{
+	struct replay_file		*f;
+	const struct capture_header	*hdr;
+	struct replay_row		 row;
+	uint64_t			 rec[CAPTURE_REC_MAX / 8 + 1];
+	uint64_t			 rows = 0, fed = 0, skipped = 0, tail_lost = 0;
+	size_t				 len;
+	char				*err;
+	unsigned			 i;
+	int				 json = b->dump == REPLAY_DUMP_JSONL, rv = 0;
+
+	if ((f = replay_file_open(b->replay_path, &err)) == NULL) {
+		log_warnx("%s", err);
+		free(err);
+		return (1);
+	}
+	hdr = replay_file_header(f);
+	for (i = 0; i < hdr->ndevs; i++)
+		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
+	if (replay_resolve_devs(b, hdr, &err) != 0) {
+		log_warnx("%s", err);
+		free(err);
+		replay_file_close(f, &skipped, &tail_lost);
+		return (1);
+	}
+	if (!json) {
+		for (i = 0; i < nitems(replay_dump_cols); i++)
+			printf("%s%s", i ? "," : "", replay_dump_cols[i]);
+		putchar('\n');
+	}
+	while (replay_file_next(f, rec, sizeof rec, &len) == 1) {
+		fed++;
+		if (replay_dump_fill(b, rec, len, &row)) {
+			replay_dump_row(stdout, &row, hdr->clock_offset, json);
+			rows++;
+		}
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		log_warnx("stdout: %s", strerror(errno));
+		rv = 1;
+	}
+	replay_file_close(f, &skipped, &tail_lost);
+	if (rv == 0 && (skipped != 0 || tail_lost != 0))
+		log_warnx("replayed %" PRIu64 " events; skipped %" PRIu64
+		    " damaged chunks; lost %" PRIu64 " bytes at the end",
+		    fed, skipped, tail_lost);
+	return (rv);
+}

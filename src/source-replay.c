@@ -1,0 +1,638 @@
+/* source-replay.c: the replay source: a capture file or an imported text log, paced, with pause, step and seek. */
+
+#include <errno.h>
+#include <event2/event.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blktop.h"
+
+/* Records fed per loop turn when running as fast as possible. */
+#define REPLAY_BATCH		65536
+/* Pacing timer period. */
+#define REPLAY_PACE_USEC	20000
+
+/* An open file of records: a capture or a text log. */
+struct replay_file {
+	struct capture_reader	*cap;		/* one of these two is open */
+	struct import		*imp;
+	const struct capture_header *hdr;
+};
+
+/* The replay source's state. */
+struct replay {
+	struct source		*src;
+	struct blktop		*b;
+	struct replay_file	*file;
+	uint64_t		 rec[CAPTURE_REC_MAX / 8 + 1];	/* the pending record */
+	size_t			 len;
+	int			 have;		/* rec holds a record not yet fed */
+	int			 eof;
+	uint64_t		 start_ts;	/* stream time the windows opened at */
+	uint64_t		 pos;		/* stream time the replay has reached */
+	double			 speed;		/* 0: as fast as possible */
+	int			 paused;
+	int			 at_end;
+	uint64_t		 anchor_wall;	/* replay_now() when pacing last (re)started */
+	uint64_t		 anchor_ts;	/* stream time then */
+	struct event		*ev;
+	uint64_t		 fed;		/* records handed to the stream */
+	uint64_t		 skipped, tail_lost;
+};
+
+/* CLOCK_MONOTONIC in ns, for pacing. */
+static uint64_t
+replay_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
+}
+
+/* The stream time a record happened at; 0 if it carries none. */
+uint64_t
+replay_rec_ts(const void *rec, size_t len)
+{
+	uint32_t	 type;
+	uint64_t	 ts;
+
+	memcpy(&type, rec, sizeof type);
+	switch (type) {
+	case EV_BLOCK:
+		if (len < sizeof(struct ev_block))
+			return (0);
+		return (((const struct ev_block *)rec)->ts_done);
+	case EV_TICK:
+	case EV_LOST:
+	case EV_OPEN:
+	case EV_RW:
+		if (len < 16)
+			return (0);
+		memcpy(&ts, (const char *)rec + 8, sizeof ts);
+		return (ts);
+	default:
+		return (0);
+	}
+}
+
+/* Open a file: a capture, else a text log import.c knows. */
+struct replay_file *
+replay_file_open(const char *path, char **errp)
+{
+	struct replay_file	*f = xcalloc(1, sizeof *f);
+	char			*err = NULL, *ierr = NULL;
+
+	if ((f->cap = capture_open(path, &err)) != NULL) {
+		f->hdr = capture_reader_header(f->cap);
+		return (f);
+	}
+	if (err != NULL && strstr(err, "not a blktop capture file") != NULL) {
+		if ((f->imp = import_open(path, &ierr)) != NULL) {
+			free(err);
+			f->hdr = import_header(f->imp);
+			return (f);
+		}
+		if (ierr != NULL) {
+			free(err);
+			err = ierr;
+		} else {
+			free(err);
+			xasprintf(&err, "%s: not a blktop capture file nor a text log "
+			    "blktop can import", path);
+		}
+	}
+	free(f);
+	*errp = err;
+	return (NULL);
+}
+
+/* The header of an open file. */
+const struct capture_header *
+replay_file_header(struct replay_file *f)
+{
+	return (f->hdr);
+}
+
+/* The next record into buf; 1, or 0 at the end (records too long for buf are skipped). */
+int
+replay_file_next(struct replay_file *f, void *buf, size_t size, size_t *lenp)
+{
+	int	 r;
+
+	for (;;) {
+		if (f->cap != NULL)
+			r = capture_next(f->cap, buf, size, lenp);
+		else
+			r = import_next(f->imp, buf, size, lenp);
+		if (r >= 0)
+			return (r);
+	}
+}
+
+/* Close a file, adding what its capture reader skipped and lost to the counts. */
+void
+replay_file_close(struct replay_file *f, uint64_t *skipped, uint64_t *tail_lost)
+{
+	const struct capture_stats	*st;
+
+	if (f == NULL)
+		return;
+	if (f->cap != NULL) {
+		st = capture_reader_stats(f->cap);
+		*skipped += st->skipped;
+		*tail_lost += st->tail_lost;
+		capture_reader_close(f->cap);
+	}
+	if (f->imp != NULL)
+		import_close(f->imp);
+	free(f);
+}
+
+/* Name a device from a recording's table, MAJ:MIN, or (no header) this host's sysfs. */
+int
+replay_header_device(const struct capture_header *hdr, const char *arg,
+    uint32_t *dev, char **errp)
+{
+	unsigned	 i, ma, mi;
+	char		 c, *s;
+
+	*errp = NULL;
+	if (strncmp(arg, "/dev/", 5) == 0)
+		arg += 5;
+	if (hdr != NULL) {
+		for (i = 0; i < hdr->ndevs; i++) {
+			if (strcmp(hdr->devs[i].name, arg) == 0) {
+				*dev = hdr->devs[i].dev;
+				return (0);
+			}
+		}
+	}
+	if (sscanf(arg, "%u:%u%c", &ma, &mi, &c) == 2 && ma < 4096 &&
+	    mi < (1u << 20)) {
+		*dev = DEV_MKDEV(ma, mi);
+		return (0);
+	}
+	if (hdr == NULL)
+		return (device_parse(arg, dev, errp));
+	xasprintf(errp, "unknown device '%s' (the recording names:", arg);
+	for (i = 0; i < hdr->ndevs && i < 32; i++) {
+		xasprintf(&s, "%s %s", *errp, hdr->devs[i].name);
+		free(*errp);
+		*errp = s;
+	}
+	xasprintf(&s, "%s%s)", *errp, hdr->ndevs == 0 ? " none" :
+	    hdr->ndevs > 32 ? " ..." : "");
+	free(*errp);
+	*errp = s;
+	return (-1);
+}
+
+/* Name a device as the recording does. */
+static int
+replay_device(struct source *src, const char *arg, uint32_t *dev, char **errp)
+{
+	struct replay	*r = src->data;
+
+	return (replay_header_device(r->file != NULL ? r->file->hdr : NULL, arg,
+	    dev, errp));
+}
+
+/* Read the next record into rec; 0 at the end. */
+static int
+replay_read(struct replay *r)
+{
+	if (!r->eof && r->file != NULL &&
+	    replay_file_next(r->file, r->rec, sizeof r->rec, &r->len) == 1) {
+		r->have = 1;
+		return (1);
+	}
+	r->have = 0;
+	r->eof = 1;
+	return (0);
+}
+
+/* Hand the pending record to the stream and read the next. */
+static void
+replay_feed(struct replay *r)
+{
+	uint64_t	 buf[sizeof r->rec / 8];
+	size_t		 len = r->len;
+	uint64_t	 ts;
+
+	memcpy(buf, r->rec, len);
+	replay_read(r);
+	if ((ts = replay_rec_ts(buf, len)) > r->pos)
+		r->pos = ts;
+	r->fed++;
+	stream_event(r->b, buf, len);
+}
+
+/* Whether a report count (-n) has been reached. */
+static int
+replay_done_count(const struct blktop *b)
+{
+	return (b->count > 0 && b->reports >= b->count);
+}
+
+/*
+ * Feed every record up to stream time target (all of them for UINT64_MAX),
+ * at most max records; stop after a tick if until_tick. Returns records fed.
+ */
+static uint64_t
+replay_run(struct replay *r, uint64_t target, uint64_t max, int until_tick)
+{
+	uint64_t	 n = 0, ts;
+	uint32_t	 type;
+
+	while (r->have && n < max && !replay_done_count(r->b)) {
+		ts = replay_rec_ts(r->rec, r->len);
+		if (ts != 0 && ts > target && !until_tick)
+			break;
+		memcpy(&type, r->rec, sizeof type);
+		replay_feed(r);
+		n++;
+		if (until_tick && type == EV_TICK)
+			break;
+	}
+	return (n);
+}
+
+/* Feed silently (seeking: no output) up to stream time target. */
+static void
+replay_run_silent(struct replay *r, uint64_t target)
+{
+	int	 silent = r->b->silent;
+
+	r->b->silent = 1;
+	replay_run(r, target, UINT64_MAX, 0);
+	r->b->silent = silent;
+}
+
+/* Pacing: the stream time the replay should have reached now. */
+static uint64_t
+replay_target(struct replay *r)
+{
+	double	 d;
+
+	if (r->paused)
+		return (r->pos);
+	if (r->speed == 0)
+		return (UINT64_MAX);
+	d = (double)(replay_now() - r->anchor_wall) * r->speed;
+	return (r->anchor_ts + (uint64_t)d);
+}
+
+/* Restart pacing from the current position. */
+static void
+replay_anchor(struct replay *r)
+{
+	r->anchor_wall = replay_now();
+	r->anchor_ts = r->pos;
+}
+
+/* The end of the file: the sinks decide what it means (batch stops, the UI stays). */
+static void
+replay_at_end(struct replay *r)
+{
+	if (r->at_end)
+		return;
+	r->at_end = 1;
+	stream_end(r->b);
+}
+
+/* The feeding event: as fast as possible or paced by the clock. */
+static void
+replay_cb(__unused int fd, __unused short what, void *arg)
+{
+	struct replay	*r = arg;
+	struct timeval	 tv = { 0, REPLAY_PACE_USEC };
+
+	if (r->paused)
+		return;
+	if (r->speed == 0) {
+		replay_run(r, UINT64_MAX, REPLAY_BATCH, 0);
+		if (replay_done_count(r->b))
+			event_base_loopbreak(r->b->base);
+		else if (r->have)
+			event_active(r->ev, EV_TIMEOUT, 1);
+	} else {
+		replay_run(r, replay_target(r), REPLAY_BATCH * 16, 0);
+		if (replay_done_count(r->b))
+			event_base_loopbreak(r->b->base);
+		if (r->have)
+			event_add(r->ev, &tv);
+	}
+	if (!r->have)
+		replay_at_end(r);
+}
+
+/* Schedule the feeding event. */
+static void
+replay_schedule(struct replay *r)
+{
+	struct timeval	 tv = { 0, REPLAY_PACE_USEC };
+
+	if (r->ev == NULL || r->paused || !r->have)
+		return;
+	if (r->speed == 0)
+		event_active(r->ev, EV_TIMEOUT, 1);
+	else
+		event_add(r->ev, &tv);
+}
+
+/* The value after "-d " or "-D " in a recorded plan, or NULL. */
+static const char *
+replay_plan_arg(const char *plan, const char *opt)
+{
+	const char	*p;
+
+	if (plan == NULL)
+		return (NULL);
+	for (p = plan; (p = strstr(p, opt)) != NULL; p++) {
+		if (p == plan || p[-1] == ' ')
+			return (p + strlen(opt));
+	}
+	return (NULL);
+}
+
+/* Resolve the -D arguments through a recording's names, each device once. */
+int
+replay_resolve_devs(struct blktop *b, const struct capture_header *hdr,
+    char **errp)
+{
+	unsigned	 i, d;
+
+	b->ndevs = 0;
+	for (i = 0; i < b->ndev_args; i++) {
+		if (replay_header_device(hdr, b->dev_args[i], &b->devs[b->ndevs],
+		    errp) != 0)
+			return (-1);
+		for (d = 0; d < b->ndevs && b->devs[d] != b->devs[b->ndevs]; d++)
+			;
+		if (d == b->ndevs)
+			b->ndevs++;
+	}
+	return (0);
+}
+
+/* The -D filter as given, or with none the recording's own. */
+static int
+replay_filter(struct replay *r, char **errp)
+{
+	struct blktop	*b = r->b;
+	const char	*p;
+	unsigned	 ma, mi;
+	int		 n;
+
+	if (replay_resolve_devs(b, r->file->hdr, errp) != 0)
+		return (-1);
+	if (b->ndev_args != 0)
+		return (0);
+	/* No -D now: the recording's own filter, "-D 7:3,7:4" (it holds nothing else). */
+	if ((p = replay_plan_arg(r->file->hdr->plan, "-D ")) == NULL)
+		return (0);
+	while (b->ndevs < FILTER_MAX_DEVS && sscanf(p, "%u:%u%n", &ma, &mi, &n) == 2) {
+		b->devs[b->ndevs++] = DEV_MKDEV(ma, mi);
+		p += n;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return (0);
+}
+
+/* Back at the start of the file: the stream begins again, nothing fed. */
+static void
+replay_reset(struct replay *r)
+{
+	stream_begin(r->b, r->start_ts);
+	r->fed = 0;
+	r->pos = r->start_ts;
+	r->at_end = 0;
+}
+
+/* Ticks and report length from -d, or from the interval the recording used. */
+static void
+replay_interval(struct replay *r)
+{
+	struct blktop	*b = r->b;
+	const char	*p;
+	double		 history, d;
+	char		*end;
+
+	history = (double)b->nticks * (double)b->tick_ns / 1e9;
+	if (!b->interval_set &&
+	    (p = replay_plan_arg(r->file->hdr->plan, "-d ")) != NULL) {
+		d = strtod(p, &end);
+		if (end != p && isfinite(d) && d >= 0.01 && d <= 3600)
+			b->interval = d;
+	}
+	stream_set_ticks(b, history);
+}
+
+/* Open the file, set names, clocks and windows from its header, start feeding. */
+static int
+replay_start(struct source *src, char **errp)
+{
+	struct blktop			*b = src->b;
+	struct replay			*r;
+	const struct capture_header	*hdr;
+	uint64_t			 first;
+	unsigned			 i;
+	size_t				 n;
+
+	*errp = NULL;
+	r = src->data = xcalloc(1, sizeof *r);
+	r->src = src;
+	r->b = b;
+	if ((r->file = replay_file_open(b->replay_path, errp)) == NULL)
+		return (-1);
+	hdr = r->file->hdr;
+	for (i = 0; i < hdr->ndevs; i++)
+		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
+	if (replay_filter(r, errp) != 0)
+		return (-1);
+	b->mono_to_wall = hdr->clock_offset;
+	n = strcspn(hdr->plan, " ");
+	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
+	    hdr->plan);
+	replay_interval(r);
+
+	/* The windows open when the recording began, or at the first record (flight data). */
+	r->start_ts = (uint64_t)((int64_t)hdr->created - hdr->clock_offset);
+	if (replay_read(r) && (first = replay_rec_ts(r->rec, r->len)) != 0 &&
+	    first < r->start_ts)
+		r->start_ts = first;
+	replay_reset(r);
+
+	if (b->speed < 0)
+		r->speed = b->batch ? 0 : 1;
+	else
+		r->speed = b->speed;
+	replay_anchor(r);
+	if (b->base != NULL) {
+		r->ev = event_new(b->base, -1, 0, replay_cb, r);
+		replay_schedule(r);
+		if (!r->have)
+			event_active(r->ev, EV_TIMEOUT, 1);
+	}
+	return (0);
+}
+
+/* Nothing waits in a file between ticks: ticks come from the file itself. */
+static void
+replay_drain(__unused struct source *src)
+{
+}
+
+/* Close the file; say what was skipped or lost, if anything. */
+static void
+replay_stop(struct source *src)
+{
+	struct replay	*r = src->data;
+
+	if (r == NULL)
+		return;
+	if (r->ev != NULL)
+		event_free(r->ev);
+	replay_file_close(r->file, &r->skipped, &r->tail_lost);
+	if (r->skipped != 0 || r->tail_lost != 0)
+		log_warnx("replayed %" PRIu64 " events; skipped %" PRIu64
+		    " damaged chunks; lost %" PRIu64 " bytes at the end",
+		    r->fed, r->skipped, r->tail_lost);
+	free(r);
+	src->data = NULL;
+}
+
+/* Reopen the file and feed it silently up to stream time target. */
+static void
+replay_rewind(struct replay *r, uint64_t target)
+{
+	char	*err;
+
+	replay_file_close(r->file, &r->skipped, &r->tail_lost);
+	r->skipped = r->tail_lost = 0;
+	r->eof = 0;
+	if ((r->file = replay_file_open(r->b->replay_path, &err)) == NULL) {
+		stream_notice(r->b, "cannot reopen: %s", err);
+		free(err);
+		r->have = 0;
+		r->eof = 1;
+		return;
+	}
+	replay_read(r);
+	replay_reset(r);
+	replay_run_silent(r, target);
+}
+
+/* Pause or resume the replay. */
+static void
+replay_pause(struct source *src)
+{
+	struct replay	*r = src->data;
+
+	r->paused = !r->paused;
+	if (!r->paused) {
+		replay_anchor(r);
+		replay_schedule(r);
+	}
+}
+
+/* Advance by one tick and stay paused. */
+static void
+replay_step(struct source *src)
+{
+	struct replay	*r = src->data;
+
+	r->paused = 1;
+	replay_run(r, UINT64_MAX, UINT64_MAX, 1);
+	if (!r->have)
+		replay_at_end(r);
+}
+
+/* Move the position by delta seconds: forwards by feeding, backwards by rewinding. */
+static void
+replay_seek(struct source *src, double delta)
+{
+	struct replay	*r = src->data;
+	uint64_t	 target;
+	int64_t		 d = (int64_t)(delta * 1e9);
+
+	if (d < 0 && (uint64_t)-d > r->pos - r->start_ts)
+		target = r->start_ts;
+	else
+		target = r->pos + (uint64_t)d;
+	if (target < r->pos)
+		replay_rewind(r, target);
+	else
+		replay_run_silent(r, target);
+	if (target > r->pos && r->have)
+		r->pos = target;
+	replay_anchor(r);
+	if (!r->have)
+		replay_at_end(r);
+	else
+		replay_schedule(r);
+}
+
+/* Back to the beginning of the recording. */
+static void
+replay_seek_start(struct source *src)
+{
+	struct replay	*r = src->data;
+
+	replay_rewind(r, r->start_ts);
+	replay_anchor(r);
+	replay_schedule(r);
+}
+
+/* Change the pacing speed (0: as fast as possible), within the limits. */
+static void
+replay_set_speed(struct source *src, double speed)
+{
+	struct replay	*r = src->data;
+
+	if (speed != 0 && speed < REPLAY_SPEED_MIN)
+		speed = REPLAY_SPEED_MIN;
+	if (speed > REPLAY_SPEED_MAX)
+		speed = REPLAY_SPEED_MAX;
+	replay_anchor(r);
+	r->speed = speed;
+	if (r->ev != NULL) {
+		event_del(r->ev);
+		replay_schedule(r);
+	}
+}
+
+/* Where the replay is, for the UI header. */
+static void
+replay_status(struct source *src, struct source_status *st)
+{
+	struct replay	*r = src->data;
+
+	st->pos_ns = r->pos;
+	st->wall_ns = (int64_t)r->pos + (r->file != NULL ? r->file->hdr->clock_offset : 0);
+	st->speed = r->speed;
+	st->paused = r->paused;
+	st->at_end = r->at_end;
+}
+
+const struct source_entry source_replay = {
+	.name = "replay",
+	.own_ticks = 1,
+	.lost_where = " while recording",
+	.start = replay_start,
+	.drain = replay_drain,
+	.stop = replay_stop,
+	.device = replay_device,
+	.pause = replay_pause,
+	.step = replay_step,
+	.seek = replay_seek,
+	.seek_start = replay_seek_start,
+	.set_speed = replay_set_speed,
+	.status = replay_status,
+};
