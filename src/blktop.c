@@ -204,7 +204,7 @@ blktop_tick(struct blktop *b)
 	struct ev_tick	 tick = { .type = EV_TICK };
 
 	b->src->entry->drain(b->src);
-	tick.ts = live_now();
+	tick.ts = source_now();
 	stream_event(b, &tick, sizeof tick);
 }
 
@@ -225,7 +225,7 @@ blktop_signal_cb(__unused int sig, __unused short what, void *arg)
 		return;
 	b->exiting = 1;
 	if (!b->src->entry->own_ticks &&
-	    (b->ticks_since_report > 0 || b->win.tick_start < live_now()))
+	    (b->ticks_since_report > 0 || b->win.tick_start < source_now()))
 		blktop_tick(b);
 	event_base_loopbreak(b->base);
 }

@@ -430,13 +430,13 @@ struct source	*source_create(struct blktop *, const struct source_entry *);
 void		 source_free(struct source *);
 int		 source_device(struct source *, const char *arg, uint32_t *dev,
 		     char **errp);
+uint64_t	 source_now(void);
 
 /* source-live.c */
 extern const struct source_entry source_live;
 int		 live_check_privileges(char **errp);
 void		 live_print_probe(FILE *);
 int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
-uint64_t	 live_now(void);
 
 /* source-replay.c: captures and imported text logs, paced, with seek and step. */
 #define REPLAY_SPEED_MIN	0.25

@@ -47,20 +47,10 @@ static struct {
 	struct event		*rb_ev;
 	struct event		*drain_ev;
 	uint64_t		 lost_seen;
-	uint64_t		 lost_next;	/* live_now() at which to read them again */
+	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
 } live;
-
-/* CLOCK_MONOTONIC in ns, the clock bpf_ktime_get_ns() uses. */
-uint64_t
-live_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
-}
 
 /* libbpf's messages only with -v: errors are reported as one line of ours. */
 static int
@@ -377,7 +367,7 @@ live_drain_some(struct blktop *b)
 	int		 n;
 
 	n = ring_buffer__consume(live.rb);
-	if ((lost.ts = live_now()) >= live.lost_next) {
+	if ((lost.ts = source_now()) >= live.lost_next) {
 		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
 		if ((lost.count = live_read_lost()) != 0)
 			stream_event(b, &lost, sizeof lost);
@@ -505,7 +495,7 @@ live_start(struct source *src, char **errp)
 	 * a replay starts its windows at the same instant.
 	 */
 	b->mono_to_wall = capture_clock_offset();
-	stream_begin(b, live_now());
+	stream_begin(b, source_now());
 	libbpf_set_print(live_libbpf_print);
 	if (live_check_privileges(errp) != 0)
 		return (-1);

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "blktop.h"
 
@@ -36,22 +35,12 @@ struct replay {
 	double			 speed;		/* 0: as fast as possible */
 	int			 paused;
 	int			 at_end;
-	uint64_t		 anchor_wall;	/* replay_now() when pacing last (re)started */
+	uint64_t		 anchor_wall;	/* source_now() when pacing last (re)started */
 	uint64_t		 anchor_ts;	/* stream time then */
 	struct event		*ev;
 	uint64_t		 fed;		/* records handed to the stream */
 	uint64_t		 skipped, tail_lost;
 };
-
-/* CLOCK_MONOTONIC in ns, for pacing. */
-static uint64_t
-replay_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
-}
 
 /* The stream time a record happened at; 0 if it carries none. */
 uint64_t
@@ -282,7 +271,7 @@ replay_target(struct replay *r)
 		return (r->pos);
 	if (r->speed == 0)
 		return (UINT64_MAX);
-	d = (double)(replay_now() - r->anchor_wall) * r->speed;
+	d = (double)(source_now() - r->anchor_wall) * r->speed;
 	return (r->anchor_ts + (uint64_t)d);
 }
 
@@ -290,7 +279,7 @@ replay_target(struct replay *r)
 static void
 replay_anchor(struct replay *r)
 {
-	r->anchor_wall = replay_now();
+	r->anchor_wall = source_now();
 	r->anchor_ts = r->pos;
 }
 

@@ -1,6 +1,7 @@
 /* source.c: the source of a run, an instance of one of the source kinds. */
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "blktop.h"
 
@@ -30,4 +31,14 @@ source_device(struct source *src, const char *arg, uint32_t *dev, char **errp)
 	if (src == NULL || src->entry->device == NULL)
 		return (device_parse(arg, dev, errp));
 	return (src->entry->device(src, arg, dev, errp));
+}
+
+/* CLOCK_MONOTONIC in ns: the clock bpf_ktime_get_ns() uses, records carry and replays pace by. */
+uint64_t
+source_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
 }
