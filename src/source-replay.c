@@ -293,6 +293,24 @@ replay_at_end(struct replay *r)
 	stream_end(r->b);
 }
 
+/* Schedule the feeding event. */
+static void
+replay_schedule(struct replay *r)
+{
+	struct timeval	 tv = { 0, REPLAY_PACE_USEC };
+
+	if (r->ev == NULL || r->paused || !r->have)
+		return;
+	/*
+	 * As fast as possible is a timer of 0, not event_active: an event made
+	 * active from its own callback runs again before the loop polls, and
+	 * signals (Ctrl-C, SIGTERM) would wait for the end of the file.
+	 */
+	if (r->speed == 0)
+		tv.tv_usec = 0;
+	event_add(r->ev, &tv);
+}
+
 /* The feeding event: as fast as possible or paced by the clock. */
 static void
 replay_cb(__unused int fd, __unused short what, void *arg)
@@ -307,7 +325,7 @@ replay_cb(__unused int fd, __unused short what, void *arg)
 		if (replay_done_count(r->b))
 			event_base_loopbreak(r->b->base);
 		else if (r->have)
-			event_active(r->ev, EV_TIMEOUT, 1);
+			replay_schedule(r);
 	} else {
 		replay_run(r, replay_target(r), REPLAY_BATCH * 16, 0);
 		if (replay_done_count(r->b))
@@ -317,20 +335,6 @@ replay_cb(__unused int fd, __unused short what, void *arg)
 	}
 	if (!r->have)
 		replay_at_end(r);
-}
-
-/* Schedule the feeding event. */
-static void
-replay_schedule(struct replay *r)
-{
-	struct timeval	 tv = { 0, REPLAY_PACE_USEC };
-
-	if (r->ev == NULL || r->paused || !r->have)
-		return;
-	if (r->speed == 0)
-		event_active(r->ev, EV_TIMEOUT, 1);
-	else
-		event_add(r->ev, &tv);
 }
 
 /* The value after "-d " or "-D " in a recorded plan, or NULL. */
