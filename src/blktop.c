@@ -468,5 +468,5 @@ main(int argc, char **argv)
 		log_warnx("%llu events lost in the kernel%s",
 		    (unsigned long long)b->lost, b->src->entry->lost_where);
 	source_free(b->src);
-	return (0);
+	return (b->status);
 }

@@ -388,6 +388,7 @@ struct blktop {
 	uint64_t		 lost_report;	/* lost since the last report */
 	long			 reports;	/* printed by the batch view */
 	int			 exiting;
+	int			 status;	/* exit status: 1 once data was lost (a recording failed) */
 	int			 silent;	/* seeking: output sinks skip reports */
 	uint64_t		 last_tick;	/* stream time of the last tick taken */
 	struct hook_plan	 plan;

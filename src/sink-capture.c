@@ -224,6 +224,7 @@ record_failed(struct recorder *r)
 	xasprintf(&r->error, "recording stopped: %s",
 	    capture_error(r->w) != NULL ? capture_error(r->w) : "write error");
 	record_stop(r);
+	r->b->status = 1;		/* events not recorded: the run did not do its job */
 	stream_notice(r->b, "%s", r->error);
 }
 
@@ -374,7 +375,7 @@ record_tick(struct sink *s, uint64_t ts)
 		stream_notice(b, "trigger: %s", msg);
 		return;
 	}
-	stream_notice(b, "trigger: %s %s p99 %.1f ms > %g ms: %s",
+	stream_notice(b, "trigger: %s %s p99 %.3g ms > %g ms: %s",
 	    device_name(dev), op, p99, r->trigger_ms, msg);
 	free(msg);
 }
@@ -434,8 +435,10 @@ record_sink_stop(struct sink *s)
 		return;
 	if (r->flush_ev != NULL)
 		event_free(r->flush_ev);
-	if (r->w != NULL && record_stop(r) != 0)
+	if (r->w != NULL && record_stop(r) != 0) {
 		log_warnx("recording to %s failed", r->path);
+		s->b->status = 1;
+	}
 	if (r->fl != NULL)
 		capture_flight_free(r->fl);
 	free(r->path);

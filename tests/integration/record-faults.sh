@@ -1,0 +1,28 @@
+#!/bin/bash
+# record-faults.sh: a recording that fails (disk full) is said and makes the exit status non-zero; trigger lines read right.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+FIX=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
+
+# A 16 KiB tmpfs: the capture of the fixture (about 160 KiB) cannot fit.
+mkdir -p "$TEST_TMP/tiny"
+mount -t tmpfs -o size=16k tmpfs "$TEST_TMP/tiny" || { fail "mount a small tmpfs"; exit 1; }
+"$BLKTOP" -r "$FIX" -w "$TEST_TMP/tiny/x.blkcap" -J > "$TEST_TMP/out.jsonl" 2> "$TEST_TMP/err"
+st=$?
+cat "$TEST_TMP/err"
+check "disk full: exit status is not 0 ($st)" [ "$st" != 0 ]
+check "disk full: one line says the recording stopped and why" \
+    grep -q "recording stopped: .*No space left on device" "$TEST_TMP/err"
+check "disk full: the reports still come" [ "$(wc -l < "$TEST_TMP/out.jsonl")" -gt 0 ]
+"$BLKTOP" -r "$TEST_TMP/tiny/x.blkcap" -J > /dev/null 2>"$TEST_TMP/err2"
+check "disk full: what was written replays" [ $? = 0 ]
+umount "$TEST_TMP/tiny"
+
+# The trigger line shows the p99 with the digits that matter, not "0.0 ms".
+mkdir -p "$TEST_TMP/rec"
+"$BLKTOP" -r "$FIX" -b --trigger-p99 0.001 --record-dir "$TEST_TMP/rec" > /dev/null 2> "$TEST_TMP/trig"
+st=$?
+cat "$TEST_TMP/trig"
+check "trigger: exit 0" [ "$st" = 0 ]
+check "trigger: the p99 keeps three digits (0.07 ms here, not rounded to 0.1 or 0.0)" \
+    grep -qE "p99 0\.07[0-9]* ms > 0.001 ms" "$TEST_TMP/trig"
