@@ -51,7 +51,10 @@ struct replay_row {
 static void
 replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 {
-	int64_t		 wall = (int64_t)r->ts + offset;
+	/* Wrapping sums in uint64_t: a file's times and offset are not trusted to fit. */
+	uint64_t	 wall = r->ts + (uint64_t)offset;
+	int		 neg = (int64_t)wall < 0;
+	uint64_t	 mag = neg ? 0 - wall : wall;
 	const char	*sep = json ? "," : ",";
 	unsigned	 i = 0;
 
@@ -64,9 +67,8 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	i++;								\
 } while (0)
 	COL("\"%s\"", r->type);
-	COL("%s%" PRId64 ".%09" PRId64, wall < 0 ? "-" : "",
-	    (wall < 0 ? -wall : wall) / (int64_t)NSEC_PER_SEC,
-	    (wall < 0 ? -wall : wall) % (int64_t)NSEC_PER_SEC);
+	COL("%s%" PRIu64 ".%09" PRIu64, neg ? "-" : "",
+	    (uint64_t)(mag / NSEC_PER_SEC), (uint64_t)(mag % NSEC_PER_SEC));
 	COL("%" PRIu64, r->ts);
 	COL("\"%u:%u\"", DEV_MAJOR(r->dev), DEV_MINOR(r->dev));
 	COL("%s", "");

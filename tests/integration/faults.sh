@@ -1,5 +1,5 @@
 #!/bin/bash
-# record-faults.sh: a recording that fails (disk full) is said and makes the exit status non-zero; trigger lines read right.
+# faults.sh: faults found by trying to break blktop, one regression check each (disk full, trigger line, times past 2^63).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 FIX=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
@@ -26,3 +26,16 @@ cat "$TEST_TMP/trig"
 check "trigger: exit 0" [ "$st" = 0 ]
 check "trigger: the p99 keeps three digits (0.07 ms here, not rounded to 0.1 or 0.0)" \
     grep -qE "p99 0\.07[0-9]* ms > 0.001 ms" "$TEST_TMP/trig"
+
+# --dump of times at or past 2^63 ns: no signed overflow (UBSan in the debug build), sane wall times.
+printf 'TIMESTAMP TIME PID COMM DONEPID DONECOMM DISK T SECTOR BYTES LAT(ns)\n%s\n%s\n' \
+    "9300000000000000000 2022-02-05T20:27:46.000000000 1 python 0 kworker sdb 0 8 4096 50000" \
+    "9300000000100000000 2022-02-05T20:27:46.100000000 1 python 0 kworker sdb 0 8 4096 50000" \
+    > "$TEST_TMP/hi.log"
+"$BLKTOP" -r "$TEST_TMP/hi.log" --dump > "$TEST_TMP/hi.csv" 2> "$TEST_TMP/hi.err"
+st=$?
+cat "$TEST_TMP/hi.err"
+check "--dump past 2^63 ns: exit 0" [ "$st" = 0 ]
+check "--dump past 2^63 ns: no runtime error" [ ! -s "$TEST_TMP/hi.err" ]
+check "--dump past 2^63 ns: wall times from the TIME column" \
+    grep -q '^"block",1644092866.100000000,9300000000100000000,' "$TEST_TMP/hi.csv"
