@@ -1,11 +1,15 @@
 /* source-replay.c: the replay source: a capture file or an imported text log, paced, with pause, step and seek. */
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <event2/event.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blktop.h"
 
@@ -72,9 +76,26 @@ replay_rec_ts(const void *rec, size_t len)
 struct replay_file *
 replay_file_open(const char *path, char **errp)
 {
-	struct replay_file	*f = xcalloc(1, sizeof *f);
+	struct replay_file	*f;
+	struct stat		 st;
 	char			*err = NULL, *ierr = NULL;
+	int			 fd;
 
+	/*
+	 * A FIFO or a device would block in open() or read forever: look
+	 * without blocking first; only regular files are replayed.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		xasprintf(errp, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		xasprintf(errp, "%s: not a regular file", path);
+		close(fd);
+		return (NULL);
+	}
+	close(fd);
+	f = xcalloc(1, sizeof *f);
 	if ((f->cap = capture_open(path, &err)) != NULL) {
 		f->hdr = capture_reader_header(f->cap);
 		return (f);

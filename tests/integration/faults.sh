@@ -39,3 +39,14 @@ check "--dump past 2^63 ns: exit 0" [ "$st" = 0 ]
 check "--dump past 2^63 ns: no runtime error" [ ! -s "$TEST_TMP/hi.err" ]
 check "--dump past 2^63 ns: wall times from the TIME column" \
     grep -q '^"block",1644092866.100000000,9300000000100000000,' "$TEST_TMP/hi.csv"
+
+# -r of a FIFO: one line and exit 1 at once, not a blocked open().
+mkfifo "$TEST_TMP/fifo"
+for args in "-J" "--dump"; do
+	t0=$(date +%s%N)
+	timeout -s KILL 5 "$BLKTOP" -r "$TEST_TMP/fifo" $args > /dev/null 2> "$TEST_TMP/fifo.err"
+	st=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	check "-r FIFO $args: exit 1 within 1 s (status $st, $ms ms)" [ "$st" = 1 -a "$ms" -lt 1000 ]
+	check "-r FIFO $args: says it is not a regular file" grep -q "fifo: not a regular file" "$TEST_TMP/fifo.err"
+done
