@@ -582,7 +582,38 @@ const struct capture_header *capture_reader_header(struct capture_reader *);
 const struct capture_stats *capture_reader_stats(struct capture_reader *);
 void		 capture_reader_close(struct capture_reader *);
 
-/* proc.c: bounded per-process and per-file tables (see proc_mem_bound for the memory). */
+/*
+ * model-*.c: the model, bounded per-process and per-file tables fed by the stream (see
+ * proc_mem_bound for the memory).
+ */
+/* model-index.c */
+#define MODEL_NIL		UINT32_MAX	/* no entry */
+struct model_link {
+	uint32_t		 prev, next;
+};
+/* A hash index and LRU list over entries 0..cap-1 of a caller's array. */
+struct model_index {
+	uint32_t		*slots;		/* entry + 1, 0 = empty; mask + 1 of them */
+	struct model_link	*links;		/* LRU list; the free list through next */
+	uint32_t		*hashes;	/* each entry's hash, as added */
+	uint32_t		 mask;
+	uint32_t		 head, tail;	/* most and least recently active */
+	uint32_t		 free;
+	uint32_t		 used, cap;
+	uint64_t		 evicted;
+	const void		*ctx;		/* for model_index_find's same */
+};
+size_t		 model_index_size(uint32_t cap);
+void		 model_index_init(struct model_index *, uint32_t cap, const void *ctx);
+void		*model_index_entries(uint32_t cap, size_t size);
+void		 model_index_free(struct model_index *);
+uint32_t	 model_index_find(const struct model_index *, uint32_t hash,
+		     int (*same)(const void *, uint32_t, const void *), const void *key);
+void		 model_index_touch(struct model_index *, uint32_t e);
+uint32_t	 model_index_add(struct model_index *, uint32_t hash);
+uint32_t	 model_index_evict(struct model_index *);
+
+/* model-proc.c */
 #define PROC_DEF_PROCS		4096	/* default cap on tracked processes (threads) */
 #define PROC_DEF_FILES		16384	/* default cap on tracked files */
 #define PROC_MAX_ENTRIES	(1u << 24)
@@ -629,12 +660,10 @@ struct proc_entry {
 	struct proc_counts	 tot;
 	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency */
 	uint32_t		 vfs_lat[HIST_NBUCKETS];	/* interval: read/write call latency */
-	uint32_t		 lru_prev;	/* private to proc.c */
-	uint32_t		 lru_next;
 };
 /* A file, by path (pathless ones as pipe:[ino], socket:[ino], anon:[ino]). */
 struct file_entry {
-	uint64_t		 hash;		/* private to proc.c */
+	uint64_t		 hash;		/* private to model-file.c */
 	uint64_t		 ino;
 	uint64_t		 first_ts;
 	uint64_t		 last_ts;
@@ -649,9 +678,7 @@ struct file_entry {
 	uint16_t		 path_flags;	/* VFS_PF_*, last seen */
 	uint16_t		 path_len;
 	uint32_t		 dev;
-	uint32_t		 chunk;		/* private to proc.c */
-	uint32_t		 lru_prev;
-	uint32_t		 lru_next;
+	uint32_t		 chunk;		/* private to model-file.c */
 };
 struct proc_stats {
 	unsigned	 procs, max_procs, files, max_files;
@@ -660,7 +687,26 @@ struct proc_stats {
 	uint64_t	 bad;		/* malformed records refused by proc_add */
 	int		 by_thread;
 };
-struct proc_table;
+#define PROC_CHUNK_DATA	(PROC_CHUNK_SIZE - sizeof(uint32_t))
+struct proc_chunk {
+	uint32_t		 next;		/* next chunk of the path or MODEL_NIL */
+	char			 data[PROC_CHUNK_DATA];
+};
+/* The process and file tables; private to model-*.c. */
+struct proc_table {
+	int			 by_thread;
+	uint64_t		 epoch;		/* current interval */
+	struct model_index	 pi;
+	struct proc_entry	*procs;
+	struct model_index	 fi;
+	struct file_entry	*files;
+	struct proc_chunk	*chunks;
+	uint32_t		 nchunks;
+	uint32_t		 chunk_free;	/* free chunks, chained through next */
+	uint32_t		 chunks_used;
+	uint64_t		 bad;		/* malformed records */
+	char			 name[64];	/* names of pathless files, built here */
+};
 struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_thread);
 void		 proc_free(struct proc_table *);
 size_t		 proc_mem_bound(unsigned max_procs, unsigned max_files);
@@ -669,10 +715,6 @@ void		 proc_add_block(struct proc_table *, const struct ev_block *);
 void		 proc_add_open(struct proc_table *, const struct ev_open *);
 void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
 void		 proc_interval(struct proc_table *);
-unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
-		     const struct proc_entry **out, unsigned n);
-unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
-		     const struct file_entry **out, unsigned n);
 const struct proc_counts *proc_entry_counts(const struct proc_table *,
 		     const struct proc_entry *, int total);
 const struct proc_counts *proc_file_counts(const struct proc_table *,
@@ -680,11 +722,24 @@ const struct proc_counts *proc_file_counts(const struct proc_table *,
 uint64_t	 proc_entry_lat(const struct proc_table *, const struct proc_entry *,
 		     int block, double p);
 uint64_t	 proc_file_lat(const struct proc_table *, const struct file_entry *, double p);
+void		 proc_stats(const struct proc_table *, struct proc_stats *);
+
+/* model-file.c */
+size_t		 proc_file_table_size(unsigned max_files);
+void		 proc_file_table_init(struct proc_table *, unsigned max_files);
+void		 proc_file_table_free(struct proc_table *);
+struct file_entry *proc_file_event(struct proc_table *, const char *path, uint16_t len,
+		     uint16_t pflags, uint16_t ftype, uint64_t ino, uint32_t tgid, uint64_t ts);
 size_t		 proc_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
+
+/* model-top.c */
 const char	*proc_key_name(enum proc_key);
 int		 proc_key_parse(const char *);
-void		 proc_stats(const struct proc_table *, struct proc_stats *);
+unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
+		     const struct proc_entry **out, unsigned n);
+unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
+		     const struct file_entry **out, unsigned n);
 
 /* ui.c: the live terminal UI; ui-keys.c, ui-layout.c and ui-pane-*.c hold its parts. */
 #define UI_COL_SECS_MAX	60		/* longest time per heatmap column */

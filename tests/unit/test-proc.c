@@ -1,4 +1,4 @@
-/* test-proc.c: the per-process and per-file tables: folding, caps, eviction, top-N, memory bound. */
+/* test-proc.c: the model's tables and their index: folding, caps, eviction, top-N, memory bound. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -249,6 +249,66 @@ test_paths(void)
 	proc_free(t);
 }
 
+/* Whether entry e of an index over ids holds the id *key. */
+static int
+index_same(const void *ctx, uint32_t e, const void *key)
+{
+	const uint32_t *ids = ctx;
+
+	return ids[e] == *(const uint32_t *)key;
+}
+
+/* Add id under hash to the index over ids, evicting first if it is full. */
+static uint32_t
+index_add(struct model_index *ix, uint32_t *ids, uint32_t id, uint32_t hash)
+{
+	uint32_t e;
+
+	if (ix->used == ix->cap)
+		model_index_evict(ix);
+	e = model_index_add(ix, hash);
+	ids[e] = id;
+	return e;
+}
+
+/* The generic index alone: colliding hashes, wrap-around, LRU eviction, deletion. */
+static void
+test_index(void)
+{
+	struct model_index	 ix;
+	uint32_t		 ids[8] = { 0 }, id, e, all, wrap = 0;
+
+	model_index_init(&ix, 8, ids);
+	/* Ids 1..8 all hash to the last slot or the one before: chains wrap around. */
+	for (id = 1; id <= 8; id++)
+		index_add(&ix, ids, id, ix.mask - (id & 1));
+	for (e = 0; e <= ix.mask; e++)
+		wrap += e < 8 && ix.slots[e] != 0;
+	all = 1;
+	for (id = 1; id <= 8; id++)
+		all &= model_index_find(&ix, ix.mask - (id & 1), index_same, &id) != MODEL_NIL;
+	CHECK("index: colliding hashes all found, chains wrap", all && wrap > 0 && ix.used == 8);
+	id = 9;
+	CHECK("index: an absent id", model_index_find(&ix, ix.mask, index_same, &id) ==
+	    MODEL_NIL);
+
+	/* Touch id 1 (the oldest): ids 2 and 3 go first. */
+	id = 1;
+	model_index_touch(&ix, model_index_find(&ix, ix.mask - 1, index_same, &id));
+	index_add(&ix, ids, 9, ix.mask - 1);
+	index_add(&ix, ids, 10, ix.mask);
+	all = 1;
+	for (id = 1; id <= 10; id++) {
+		e = model_index_find(&ix, ix.mask - (id & 1), index_same, &id);
+		all &= (e == MODEL_NIL) == (id == 2 || id == 3);
+	}
+	CHECK("index: least recently active evicted, the rest still found", all &&
+	    ix.used == 8 && ix.evicted == 2);
+	CHECK("index: LRU order", ids[ix.head] == 10 && ids[ix.links[ix.head].next] == 9 &&
+	    ids[ix.tail] == 4);
+	model_index_free(&ix);
+}
+
 static void
 test_top(void)
 {
@@ -308,6 +368,17 @@ test_top(void)
 	    proc_file_lat(t, ft[0], 50) < 52500);
 	CHECK("files: p99 within 5%", n == 1 && proc_file_lat(t, ft[0], 99) > 94000 &&
 	    proc_file_lat(t, ft[0], 99) < 104000);
+	/* Equal values: the file seen first ranks first, whatever the LRU order. */
+	proc_interval(t);
+	add_rw(t, 1, 1, "r", "/tie/a", 0, 100, 10);
+	add_rw(t, 1, 1, "r", "/tie/b", 0, 100, 10);
+	add_rw(t, 1, 1, "r", "/tie/c", 0, 100, 10);
+	add_rw(t, 1, 1, "r", "/tie/b", 0, 0, 10);
+	add_rw(t, 1, 1, "r", "/tie/a", 0, 0, 10);
+	add_rw(t, 1, 1, "r", "/tie/c", 0, 0, 10);
+	n = proc_top_files(t, PROC_KEY_VFS_READ_BYTES, 0, ft, 3);
+	CHECK("files: ties go to the file seen first", n == 3 && ft[0] == find_file(t, "/tie/a") &&
+	    ft[1] == find_file(t, "/tie/b") && ft[2] == find_file(t, "/tie/c"));
 	CHECK("keys: names round-trip", proc_key_parse("vfs_write_bytes") ==
 	    PROC_KEY_VFS_WRITE_BYTES && strcmp(proc_key_name(PROC_KEY_LAT), "lat") == 0 &&
 	    proc_key_parse("nope") == -1);
@@ -403,6 +474,7 @@ test_million(void)
 int
 main(void)
 {
+	test_index();
 	test_folding();
 	test_caps();
 	test_paths();

@@ -1,0 +1,187 @@
+/* model-index.c: a fixed-size hash index and LRU list over the entries of a model table. */
+#include <stdlib.h>
+
+#include "blktop.h"
+
+#define MODEL_PAGE_SIZE	4096	/* smallest page size: a store every this many bytes faults all */
+
+/*
+ * Open addressing (linear probing, backward-shift deletion) over entry
+ * numbers, each entry's hash kept beside its LRU links; free entries are
+ * chained through the same links. The index never allocates after
+ * model_index_init: a full index is made room in by model_index_evict.
+ */
+
+/* Smallest power of two >= 2 * n: the slot count for n entries. */
+static uint32_t
+model_index_nslots(uint32_t n)
+{
+	uint32_t s = 16;
+
+	while (s < 2 * n)
+		s <<= 1;
+	return s;
+}
+
+/* Bytes model_index_init allocates for cap entries. */
+size_t
+model_index_size(uint32_t cap)
+{
+	return (size_t)model_index_nslots(cap) * sizeof(uint32_t) +
+	    (size_t)cap * (sizeof(struct model_link) + sizeof(uint32_t));
+}
+
+/* Set up an index over cap entries, all free; ctx is passed to model_index_find's same. */
+void
+model_index_init(struct model_index *ix, uint32_t cap, const void *ctx)
+{
+	uint32_t i;
+
+	ix->mask = model_index_nslots(cap) - 1;
+	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
+	ix->links = xcalloc(cap, sizeof(*ix->links));
+	ix->hashes = xcalloc(cap, sizeof(*ix->hashes));
+	for (i = 0; i < cap; i++)
+		ix->links[i].next = i + 1 < cap ? i + 1 : MODEL_NIL;
+	ix->free = 0;
+	ix->head = ix->tail = MODEL_NIL;
+	ix->cap = cap;
+	ix->used = 0;
+	ix->evicted = 0;
+	ix->ctx = ctx;
+}
+
+/*
+ * Allocate the array of cap entries of size bytes an index is over, every page
+ * resident from now on: the tables' memory is all taken at start and does not
+ * grow while they fill (tests/integration/manyfiles.sh checks).
+ */
+void *
+model_index_entries(uint32_t cap, size_t size)
+{
+	volatile char	*p = xcalloc(cap, size);
+	size_t		 off;
+
+	for (off = 0; off < (size_t)cap * size; off += MODEL_PAGE_SIZE)
+		p[off] = 0;
+	return (void *)p;
+}
+
+/* Free what model_index_init allocated. */
+void
+model_index_free(struct model_index *ix)
+{
+	free(ix->slots);
+	free(ix->links);
+	free(ix->hashes);
+}
+
+/* The entry with this hash that same(ctx, e, key) accepts, MODEL_NIL if none. */
+uint32_t
+model_index_find(const struct model_index *ix, uint32_t hash,
+    int (*same)(const void *, uint32_t, const void *), const void *key)
+{
+	uint32_t pos = hash & ix->mask, e;
+
+	while ((e = ix->slots[pos]) != 0) {
+		/* The hashes first: entries of other hashes stay out of the cache. */
+		if (ix->hashes[e - 1] == hash && same(ix->ctx, e - 1, key))
+			return e - 1;
+		pos = (pos + 1) & ix->mask;
+	}
+	return MODEL_NIL;
+}
+
+/* Take entry e out of the LRU list. */
+static void
+model_index_unlink(struct model_index *ix, uint32_t e)
+{
+	uint32_t p = ix->links[e].prev, n = ix->links[e].next;
+
+	if (p != MODEL_NIL)
+		ix->links[p].next = n;
+	else
+		ix->head = n;
+	if (n != MODEL_NIL)
+		ix->links[n].prev = p;
+	else
+		ix->tail = p;
+}
+
+/* Put entry e at the most recently active end of the LRU list. */
+static void
+model_index_push(struct model_index *ix, uint32_t e)
+{
+	ix->links[e].prev = MODEL_NIL;
+	ix->links[e].next = ix->head;
+	if (ix->head != MODEL_NIL)
+		ix->links[ix->head].prev = e;
+	ix->head = e;
+	if (ix->tail == MODEL_NIL)
+		ix->tail = e;
+}
+
+/* Make entry e the most recently active. */
+void
+model_index_touch(struct model_index *ix, uint32_t e)
+{
+	if (ix->head == e)
+		return;
+	model_index_unlink(ix, e);
+	model_index_push(ix, e);
+}
+
+/* Take a free entry (the caller evicts first if none is) under hash, as most recently active. */
+uint32_t
+model_index_add(struct model_index *ix, uint32_t hash)
+{
+	uint32_t pos = hash & ix->mask, e;
+
+	while (ix->slots[pos] != 0)
+		pos = (pos + 1) & ix->mask;
+	e = ix->free;
+	ix->free = ix->links[e].next;
+	ix->hashes[e] = hash;
+	ix->slots[pos] = e + 1;
+	ix->used++;
+	model_index_push(ix, e);
+	return e;
+}
+
+/* Remove the hash slot at pos, shifting followers back (no tombstones). */
+static void
+model_index_slot_delete(struct model_index *ix, uint32_t pos)
+{
+	uint32_t i = pos, j = pos, k;
+
+	ix->slots[i] = 0;
+	for (;;) {
+		j = (j + 1) & ix->mask;
+		if (ix->slots[j] == 0)
+			return;
+		k = ix->hashes[ix->slots[j] - 1] & ix->mask;
+		/* Move slot j into the hole at i unless k lies cyclically in (i, j]. */
+		if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		ix->slots[i] = ix->slots[j];
+		ix->slots[j] = 0;
+		i = j;
+	}
+}
+
+/* Free the least recently active entry and return it (its data is left for the caller). */
+uint32_t
+model_index_evict(struct model_index *ix)
+{
+	uint32_t e = ix->tail, pos = ix->hashes[e] & ix->mask;
+
+	while (ix->slots[pos] != e + 1)
+		pos = (pos + 1) & ix->mask;
+	model_index_slot_delete(ix, pos);
+	model_index_unlink(ix, e);
+	ix->links[e].next = ix->free;
+	ix->free = e;
+	ix->used--;
+	ix->evicted++;
+	return e;
+}

@@ -1,0 +1,342 @@
+/* model-proc.c: the model's tables: created, fed block requests and file calls per process. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/*
+ * Both tables are preallocated at proc_create (model-index.c indexes them,
+ * model-file.c keeps the paths). Adding an event never allocates and never
+ * makes a system call; a full table evicts its least recently active entry
+ * and counts it. Per-interval counters and histograms are reset lazily: an
+ * entry touched in a new interval (epoch) clears them.
+ */
+
+/* Mix a 32-bit id into a hash. */
+static uint32_t
+proc_hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+/* Whether process entry e has the id *key. */
+static int
+proc_same(const void *ctx, uint32_t e, const void *key)
+{
+	const struct proc_table *t = ctx;
+
+	return t->procs[e].id == *(const uint32_t *)key;
+}
+
+/* Bytes proc_create(max_procs, max_files) allocates: the memory bound of the tables. */
+size_t
+proc_mem_bound(unsigned max_procs, unsigned max_files)
+{
+	return sizeof(struct proc_table) + model_index_size(max_procs) +
+	    (size_t)max_procs * sizeof(struct proc_entry) + proc_file_table_size(max_files);
+}
+
+/* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */
+struct proc_table *
+proc_create(unsigned max_procs, unsigned max_files, int by_thread)
+{
+	struct proc_table *t;
+
+	if (max_procs == 0)
+		max_procs = PROC_DEF_PROCS;
+	if (max_files == 0)
+		max_files = PROC_DEF_FILES;
+	if (max_procs > PROC_MAX_ENTRIES)
+		max_procs = PROC_MAX_ENTRIES;
+	if (max_files > PROC_MAX_ENTRIES)
+		max_files = PROC_MAX_ENTRIES;
+	t = xcalloc(1, sizeof(*t));
+	t->by_thread = by_thread;
+	t->epoch = 1;
+	model_index_init(&t->pi, max_procs, t);
+	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
+	proc_file_table_init(t, max_files);
+	return t;
+}
+
+/* Free the tables. */
+void
+proc_free(struct proc_table *t)
+{
+	if (t == NULL)
+		return;
+	model_index_free(&t->pi);
+	free(t->procs);
+	proc_file_table_free(t);
+	free(t);
+}
+
+/* Clear the interval part of a process if it belongs to an older interval. */
+static void
+proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
+{
+	if (p->epoch == t->epoch)
+		return;
+	memset(&p->iv, 0, sizeof(p->iv));
+	memset(p->blk_lat, 0, sizeof(p->blk_lat));
+	memset(p->vfs_lat, 0, sizeof(p->vfs_lat));
+	p->epoch = t->epoch;
+}
+
+/* Find or create the process entry for an event; refreshes its LRU place. */
+static struct proc_entry *
+proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, uint64_t cgroup,
+    uint64_t ts)
+{
+	struct proc_entry	*p;
+	uint32_t		 id = t->by_thread ? pid : tgid, e;
+
+	e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+	if (e != MODEL_NIL) {
+		p = &t->procs[e];
+		model_index_touch(&t->pi, e);
+		/* In the folded view the main thread names the process. */
+		if (t->by_thread || pid == tgid || p->comm[0] == '\0')
+			memcpy(p->comm, comm, sizeof(p->comm));
+		p->comm[sizeof(p->comm) - 1] = '\0';
+		p->last_ts = ts;
+		p->cgroup = cgroup;
+		proc_entry_epoch(t, p);
+		return p;
+	}
+	if (t->pi.used == t->pi.cap)
+		model_index_evict(&t->pi);
+	e = model_index_add(&t->pi, proc_hash32(id));
+	p = &t->procs[e];
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->tgid = tgid;
+	memcpy(p->comm, comm, sizeof(p->comm));
+	p->comm[sizeof(p->comm) - 1] = '\0';
+	p->cgroup = cgroup;
+	p->first_ts = p->last_ts = ts;
+	p->epoch = t->epoch;
+	return p;
+}
+
+/* Latency into a 32-bit histogram bucket, saturating. */
+static void
+proc_hist_add(uint32_t *h, uint64_t ns)
+{
+	unsigned b = hist_bucket(ns);
+
+	if (b < HIST_NBUCKETS && h[b] != UINT32_MAX)
+		h[b]++;
+}
+
+/* Both counter sets of an entry. */
+#define COUNT2(e, field, op) do { (e)->iv.field op; (e)->tot.field op; } while (0)
+
+/* A completed block request: charged to its submitter, kernel threads included. */
+void
+proc_add_block(struct proc_table *t, const struct ev_block *ev)
+{
+	struct proc_entry	*p;
+	char			 comm[BLKTOP_COMM_LEN];
+	uint64_t		 lat;
+	unsigned		 d;
+
+	if (ev->op == BLK_OP_READ)
+		d = 0;
+	else if (ev->op == BLK_OP_WRITE)
+		d = 1;
+	else
+		return;
+	memcpy(comm, ev->comm, sizeof(comm));
+	if (comm[0] == '\0')
+		strcpy(comm, "[unknown]");	/* no start hook saw the submitter */
+	p = proc_get(t, ev->pid, ev->tgid, comm, ev->cgroup, ev->ts_done);
+	COUNT2(p, blk_ios[d], += 1);
+	COUNT2(p, blk_bytes[d], += ev->bytes);
+	if (ev->flags & BLK_F_NOLAT)
+		return;
+	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
+	COUNT2(p, blk_lat_sum, += lat);
+	proc_hist_add(p->blk_lat, lat);
+}
+
+/* One open: counted on the process and on the file (failed ones under the path asked for). */
+void
+proc_add_open(struct proc_table *t, const struct ev_open *ev)
+{
+	struct proc_entry	*p;
+	struct file_entry	*f;
+
+	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
+	f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
+	    ev->tgid, ev->ts);
+	if (ev->ret >= 0) {
+		COUNT2(p, opens, += 1);
+		COUNT2(f, opens, += 1);
+		f->dev = ev->dev;
+		f->ino = ev->ino;
+	} else {
+		COUNT2(p, open_fails, += 1);
+		COUNT2(f, open_fails, += 1);
+	}
+}
+
+/* A read/write call d (0 read, 1 write) into one set of counters. */
+static void
+proc_count_rw(struct proc_counts *c, const struct ev_rw *ev, unsigned d)
+{
+	c->vfs_calls[d] += 1;
+	c->vfs_bytes[d] += ev->done;
+	c->vfs_asked[d] += ev->asked;
+	c->vfs_lat_sum += ev->lat_ns;
+	if (ev->error != 0)
+		c->vfs_errors += 1;
+	if (ev->lat_ns > c->vfs_lat_max)
+		c->vfs_lat_max = ev->lat_ns;
+}
+
+/* One read/write call: on the process and on the file. */
+void
+proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
+{
+	struct proc_entry	*p;
+	struct file_entry	*f;
+	unsigned		 d = ev->op == BLK_OP_WRITE;
+
+	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
+	f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
+	    ev->tgid, ev->ts);
+	f->dev = ev->dev;
+	f->ino = ev->ino;
+	proc_count_rw(&p->iv, ev, d);
+	proc_count_rw(&p->tot, ev, d);
+	proc_count_rw(&f->iv, ev, d);
+	proc_count_rw(&f->tot, ev, d);
+	proc_hist_add(p->vfs_lat, ev->lat_ns);
+	proc_hist_add(f->lat, ev->lat_ns);
+}
+
+/*
+ * Any record of the stream: EV_BLOCK, EV_OPEN and EV_RW are checked against
+ * len and added; 0 if used, 1 if not a type for these tables, -1 if malformed.
+ */
+int
+proc_add(struct proc_table *t, const void *rec, size_t len)
+{
+	uint32_t type;
+
+	if (len < sizeof(type))
+		goto bad;
+	memcpy(&type, rec, sizeof(type));
+	switch (type) {
+	case EV_BLOCK:
+		if (len < sizeof(struct ev_block))
+			goto bad;
+		proc_add_block(t, rec);
+		return 0;
+	case EV_OPEN: {
+		const struct ev_open *ev = rec;
+
+		if (len < sizeof(*ev) || ev->path_len >= VFS_PATH_MAX ||
+		    len < EV_OPEN_SIZE(ev->path_len))
+			goto bad;
+		proc_add_open(t, ev);
+		return 0;
+	}
+	case EV_RW: {
+		const struct ev_rw *ev = rec;
+
+		if (len < sizeof(*ev) || ev->path_len >= VFS_PATH_MAX ||
+		    len < EV_RW_SIZE(ev->path_len) || ev->op > BLK_OP_WRITE)
+			goto bad;
+		proc_add_rw(t, ev);
+		return 0;
+	}
+	}
+	return 1;
+bad:
+	t->bad++;
+	return -1;
+}
+
+/* Close the current interval: later events count into a fresh one. */
+void
+proc_interval(struct proc_table *t)
+{
+	t->epoch++;
+}
+
+/* The counters an entry has for the current interval (zeros if idle), or since first seen. */
+static const struct proc_counts *
+proc_counts_of(const struct proc_table *t, const struct proc_counts *iv,
+    const struct proc_counts *tot, uint64_t epoch, int total)
+{
+	static const struct proc_counts zero;
+
+	if (total)
+		return tot;
+	return epoch == t->epoch ? iv : &zero;
+}
+
+/* An entry's counters: the current interval's (zeros if idle) or its totals. */
+const struct proc_counts *
+proc_entry_counts(const struct proc_table *t, const struct proc_entry *p, int total)
+{
+	return proc_counts_of(t, &p->iv, &p->tot, p->epoch, total);
+}
+
+/* A file's counters: the current interval's (zeros if idle) or its totals. */
+const struct proc_counts *
+proc_file_counts(const struct proc_table *t, const struct file_entry *f, int total)
+{
+	return proc_counts_of(t, &f->iv, &f->tot, f->epoch, total);
+}
+
+/* Percentile p (0..100) of a 32-bit interval histogram, in ns; 0 if empty. */
+static uint64_t
+proc_hist_pct(const uint32_t *h, double p)
+{
+	uint64_t	b[HIST_NBUCKETS], n = 0;
+	unsigned	i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		n += b[i] = h[i];
+	return n ? (uint64_t)hist_percentile(b, n, p) : 0;
+}
+
+/* Interval percentile of a file's read/write call latency, ns. */
+uint64_t
+proc_file_lat(const struct proc_table *t, const struct file_entry *f, double p)
+{
+	return f->epoch == t->epoch ? proc_hist_pct(f->lat, p) : 0;
+}
+
+/* Interval percentile of a process's read/write call (vfs) or device (block) latency, ns. */
+uint64_t
+proc_entry_lat(const struct proc_table *t, const struct proc_entry *e, int block, double p)
+{
+	if (e->epoch != t->epoch)
+		return 0;
+	return proc_hist_pct(block ? e->blk_lat : e->vfs_lat, p);
+}
+
+/* Sizes and eviction counts. */
+void
+proc_stats(const struct proc_table *t, struct proc_stats *s)
+{
+	s->procs = t->pi.used;
+	s->max_procs = t->pi.cap;
+	s->procs_evicted = t->pi.evicted;
+	s->files = t->fi.used;
+	s->max_files = t->fi.cap;
+	s->files_evicted = t->fi.evicted;
+	s->chunks_used = t->chunks_used;
+	s->nchunks = t->nchunks;
+	s->bad = t->bad;
+	s->by_thread = t->by_thread;
+}
