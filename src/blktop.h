@@ -137,7 +137,7 @@ struct sum {
 	struct sum_op	 op[OPC_MAX];
 };
 
-/* window.c */
+/* model-window.c */
 enum opclass	 window_opclass(unsigned op);
 void		 windows_init(struct windows *, unsigned nticks, uint64_t now);
 void		 windows_free(struct windows *);

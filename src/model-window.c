@@ -1,4 +1,4 @@
-/* window.c: per-device rolling windows of fixed-size ticks fed by the event stream. */
+/* model-window.c: per-device rolling windows of fixed-size ticks fed by the event stream. */
 
 #include <stdlib.h>
 #include <string.h>
