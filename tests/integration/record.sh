@@ -187,7 +187,7 @@ if mount -t tmpfs -o size=256k tmpfs "$FULL"; then
 	kill -INT "$pid"
 	wait "$pid"
 	st=$?
-	check "disk full: exit 0" [ "$st" = 0 ]
+	check "disk full: exit 1 (the recording failed; exit $st)" [ "$st" = 1 ]
 	check "disk full: one message: $(head -c 160 "$TEST_TMP/full.err")" \
 	    [ "$(grep -c 'recording stopped: .*No space left on device' "$TEST_TMP/full.err")" = 1 ]
 	check "disk full: reports go on ($n1 then $n2)" [ "$n2" -gt "$n1" ]
