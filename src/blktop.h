@@ -442,7 +442,7 @@ void		 links_destroy(struct bpf_object_skeleton *);
  * seconds as chunks, capture-read.c reads, capture-header.c is the file header.
  */
 #define CAPTURE_VERSION_MAJOR	1
-#define CAPTURE_VERSION_MINOR	0
+#define CAPTURE_VERSION_MINOR	1
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
@@ -463,6 +463,10 @@ struct capture_header {
 	uint64_t		 created;	/* wall ns when recording began */
 	unsigned		 ndevs;
 	struct capture_dev	*devs;
+	uint64_t		 interval_ns;	/* -d in ns; 0 = neither it nor the filter
+						   recorded (1.0 file: see the plan) */
+	unsigned		 nfilter;	/* -D devices, 0 = all */
+	uint32_t		*filter_devs;	/* their kernel dev_t; NULL if nfilter 0 */
 };
 
 /* What a reader met: "replayed N events; skipped K damaged chunks; lost B bytes". */

@@ -32,11 +32,13 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 {
 	u_char		*buf, *p, *body;
 	size_t		 size, len;
-	unsigned	 i, ndevs;
+	unsigned	 i, ndevs, nfilter;
 
 	ndevs = hdr->ndevs > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->ndevs;
+	nfilter = hdr->nfilter > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->nfilter;
 	size = FILE_FIXED_LEN + 1 + 5 * (10 + 4096) + 20 +
-	    ndevs * (10 + DEVNAME_MAX) + 10 + HDR_STR_MAX;
+	    ndevs * (10 + DEVNAME_MAX) + 10 + HDR_STR_MAX +
+	    20 + nfilter * 10;
 	buf = xmalloc(size);
 	body = p = buf + FILE_FIXED_LEN;
 	*p++ = 1;			/* raw records are little-endian */
@@ -51,6 +53,11 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 		p = capture_hdr_putstr(p, hdr->devs[i].name, DEVNAME_MAX - 1);
 	}
 	p = capture_hdr_putstr(p, hdr->plan, HDR_STR_MAX - 1);
+	/* 1.1: the report interval and the device filter. */
+	p = capture_putvar(p, hdr->interval_ns);
+	p = capture_putvar(p, nfilter);
+	for (i = 0; i < nfilter; i++)
+		p = capture_putvar(p, hdr->filter_devs[i]);
 	len = p - body;
 
 	memcpy(buf, FILE_MAGIC, FILE_MAGIC_LEN);
@@ -81,6 +88,26 @@ capture_hdr_getstr(const u_char **pp, const u_char *end, size_t max,
 	return (0);
 }
 
+/* Read the fields minor version 1 appended: interval and device filter. */
+static int
+capture_hdr_get_1_1(const u_char **pp, const u_char *end,
+    struct capture_header *hdr)
+{
+	uint64_t	 v, nfilter, i;
+
+	if (capture_getvar(pp, end, &hdr->interval_ns) != 0 ||
+	    capture_getvar(pp, end, &nfilter) != 0 || nfilter > HDR_DEVS_MAX)
+		return (-1);
+	if (nfilter != 0)
+		hdr->filter_devs = xcalloc(nfilter, sizeof *hdr->filter_devs);
+	for (i = 0; i < nfilter; i++) {
+		if (capture_getvar(pp, end, &v) != 0 || v > UINT32_MAX)
+			return (-1);
+		hdr->filter_devs[hdr->nfilter++] = v;
+	}
+	return (0);
+}
+
 /* Free what a reader's header holds. */
 void
 capture_header_free(struct capture_header *hdr)
@@ -90,6 +117,7 @@ capture_header_free(struct capture_header *hdr)
 	free(hdr->kernel);
 	free(hdr->plan);
 	free(hdr->devs);
+	free(hdr->filter_devs);
 }
 
 /*
@@ -153,6 +181,8 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 		hdr->ndevs++;
 	}
 	if (capture_hdr_getstr(&p, end, HDR_STR_MAX - 1, &hdr->plan) != 0)
+		return ("damaged header");
+	if (minor >= 1 && capture_hdr_get_1_1(&p, end, hdr) != 0)
 		return ("damaged header");
 	/* Fields a later minor version appends are skipped. */
 	*lenp = FILE_FIXED_LEN + len;
