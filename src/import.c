@@ -606,11 +606,7 @@ import_close(struct import *im)
 	free(im->line);
 	free(im->work);
 	free(im->path);
-	free(im->hdr.version);
-	free(im->hdr.host);
-	free(im->hdr.kernel);
-	free(im->hdr.plan);
-	free(im->hdr.devs);
+	capture_header_free(&im->hdr);
 	free(im);
 }
 
@@ -742,7 +738,8 @@ import_open(const char *path, char **errp)
 	im->hdr.version = xstrdup(PACKAGE_VERSION);
 	xasprintf(&im->hdr.host, "imported %s log", import_format_names[im->format]);
 	im->hdr.kernel = xstrdup("");
-	xasprintf(&im->hdr.plan, "import:%s -d 1", import_format_names[im->format]);
+	xasprintf(&im->hdr.plan, "import:%s", import_format_names[im->format]);
+	im->hdr.interval_ns = NSEC_PER_SEC;
 	im->hdr.clock_offset = offset;
 	/* first <= IMPORT_MAX_TS: every tick boundary fits. */
 	im->tick_end = first - first % NSEC_PER_SEC + NSEC_PER_SEC;

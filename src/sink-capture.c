@@ -97,8 +97,6 @@ static void
 record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 {
 	struct utsname	 u;
-	char		 plan[1024];
-	size_t		 len;
 	unsigned	 i;
 
 	memset(hdr, 0, sizeof *hdr);
@@ -107,14 +105,15 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 	hdr->version = xstrdup(PACKAGE_VERSION);
 	hdr->host = xstrdup(u.nodename);
 	hdr->kernel = xstrdup(u.release);
-	/* The interval and the filter ride in the plan: replay restores them. */
-	len = (size_t)snprintf(plan, sizeof plan, "%s -d %g",
-	    b->plan_text[0] != '\0' ? b->plan_text : "-", b->interval);
-	for (i = 0; i < b->ndevs && len < sizeof plan - 32; i++)
-		len += (size_t)snprintf(plan + len, sizeof plan - len, "%s%u:%u",
-		    i == 0 ? " -D " : ",", DEV_MAJOR(b->devs[i]),
-		    DEV_MINOR(b->devs[i]));
-	hdr->plan = xstrdup(plan);
+	hdr->plan = xstrdup(b->plan_text[0] != '\0' ? b->plan_text : "-");
+	/* The interval and the filter: replay restores them. */
+	hdr->interval_ns = (uint64_t)(b->interval * 1e9 + 0.5);
+	if (b->ndevs != 0) {
+		hdr->filter_devs = xcalloc(b->ndevs, sizeof *hdr->filter_devs);
+		for (i = 0; i < b->ndevs; i++)
+			hdr->filter_devs[i] = b->devs[i];
+		hdr->nfilter = b->ndevs;
+	}
 	hdr->clock_offset = b->mono_to_wall;
 	hdr->created = created;
 	for (i = 0; i < b->win.ndevs; i++)
@@ -122,17 +121,6 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 		    device_name(b->win.devs[i]->dev));
 	if (b->replay_path == NULL)
 		record_sysfs_devs(hdr);
-}
-
-/* Free what record_header allocated. */
-static void
-record_header_free(struct capture_header *hdr)
-{
-	free(hdr->version);
-	free(hdr->host);
-	free(hdr->kernel);
-	free(hdr->plan);
-	free(hdr->devs);
 }
 
 /* The default file name: blktop-HOST-YYYYmmdd-HHMMSS.blkcap, -N added if taken. */
@@ -181,7 +169,7 @@ record_start(struct recorder *r, const char *path, uint64_t created, char **msg)
 			break;
 		free(name);
 	}
-	record_header_free(&hdr);
+	capture_header_free(&hdr);
 	if (r->w == NULL) {
 		xasprintf(msg, "cannot record: %s", err);
 		free(err);

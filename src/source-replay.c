@@ -397,17 +397,25 @@ replay_resolve_devs(struct blktop *b, const struct capture_header *hdr,
 static int
 replay_filter(struct replay *r, char **errp)
 {
-	struct blktop	*b = r->b;
-	const char	*p;
-	unsigned	 ma, mi;
-	int		 n;
+	struct blktop			*b = r->b;
+	const struct capture_header	*hdr;
+	const char			*p;
+	unsigned			 ma, mi, i;
+	int				 n;
 
 	if (replay_resolve_devs(b, r->file->hdr, errp) != 0)
 		return (-1);
 	if (b->ndev_args != 0)
 		return (0);
-	/* No -D now: the recording's own filter, "-D 7:3,7:4" (it holds nothing else). */
-	if ((p = replay_plan_arg(r->file->hdr->plan, "-D ")) == NULL)
+	/* No -D now: the recording's own filter. */
+	hdr = r->file->hdr;
+	if (hdr->interval_ns != 0) {
+		for (i = 0; i < hdr->nfilter && b->ndevs < FILTER_MAX_DEVS; i++)
+			b->devs[b->ndevs++] = hdr->filter_devs[i];
+		return (0);
+	}
+	/* A 1.0 capture keeps it in the plan, "-D 7:3,7:4". */
+	if ((p = replay_plan_arg(hdr->plan, "-D ")) == NULL)
 		return (0);
 	while (b->ndevs < FILTER_MAX_DEVS && sscanf(p, "%u:%u%n", &ma, &mi, &n) == 2) {
 		b->devs[b->ndevs++] = DEV_MKDEV(ma, mi);
@@ -433,18 +441,25 @@ replay_reset(struct replay *r)
 static void
 replay_interval(struct replay *r)
 {
-	struct blktop	*b = r->b;
-	const char	*p;
-	double		 history, d;
-	char		*end;
+	struct blktop			*b = r->b;
+	const struct capture_header	*hdr;
+	const char			*p;
+	double				 history, d;
+	char				*end;
 
 	history = (double)b->nticks * (double)b->tick_ns / 1e9;
-	if (!b->interval_set &&
-	    (p = replay_plan_arg(r->file->hdr->plan, "-d ")) != NULL) {
+	hdr = r->file->hdr;
+	d = 0;
+	if (hdr->interval_ns != 0)
+		d = (double)hdr->interval_ns / 1e9;
+	else if ((p = replay_plan_arg(hdr->plan, "-d ")) != NULL) {
+		/* A 1.0 capture keeps it in the plan. */
 		d = strtod(p, &end);
-		if (end != p && isfinite(d) && d >= 0.01 && d <= 3600)
-			b->interval = d;
+		if (end == p)
+			d = 0;
 	}
+	if (!b->interval_set && isfinite(d) && d >= 0.01 && d <= 3600)
+		b->interval = d;
 	stream_set_ticks(b, history);
 }
 

@@ -37,6 +37,9 @@ fuzz_read(const uint8_t *data, size_t size)
 	hdr = capture_reader_header(r);
 	if (strlen(hdr->version) > 4096 || strlen(hdr->host) > 4096)
 		abort();
+	if (hdr->nfilter > 4096 ||
+	    (hdr->nfilter != 0) != (hdr->filter_devs != NULL))
+		abort();
 	/* Vary the buffer size a little so the too-small path runs too. */
 	small = size % 64;
 	for (;;) {
@@ -258,6 +261,7 @@ fuzz_seed_file(const char *dir, const char *name, size_t n, size_t every,
 {
 	struct capture_header	 hdr;
 	struct capture_dev	 devs[1] = { { DEV_MKDEV(8, 0), "sda" } };
+	uint32_t		 filter[1] = { DEV_MKDEV(8, 0) };
 	struct capture		*w;
 	struct ev_block		 b;
 	struct ev_tick		 t;
@@ -274,6 +278,9 @@ fuzz_seed_file(const char *dir, const char *name, size_t n, size_t every,
 	hdr.plan = (char *)"block=tp";
 	hdr.ndevs = 1;
 	hdr.devs = devs;
+	hdr.interval_ns = 1000000000;
+	hdr.nfilter = 1;
+	hdr.filter_devs = filter;
 	xasprintf(&path, "%s/%s", dir, name);
 	unlink(path);
 	if ((w = capture_create(path, &hdr, &err)) == NULL)

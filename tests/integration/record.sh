@@ -156,7 +156,7 @@ for i in $(seq 1 25); do
 	fi
 done
 check "damage: 25 flipped bytes replay with exit 0" [ "$bad" = 0 ]
-python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[8] = 9; open(sys.argv[2], "wb").write(d)' \
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[8] = 9; d[10] = 0; open(sys.argv[2], "wb").write(d)' \
     "$CAP" "$TEST_TMP/v9.blkcap"
 one_line_error "unknown version" "$TEST_TMP/v9.blkcap"
 check "unknown version: the message names it" grep -q 'version 9.0' "$TEST_TMP/e"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "blktop.h"
 #include "check.h"
@@ -51,6 +52,7 @@ test_header(struct capture_header *hdr)
 		{ DEV_MKDEV(259, 0), "nvme0n1" },
 		{ DEV_MKDEV(7, 3), "loop3" },
 	};
+	static uint32_t filter[2] = { DEV_MKDEV(7, 3), DEV_MKDEV(259, 0) };
 
 	memset(hdr, 0, sizeof *hdr);
 	hdr->version = (char *)"0.1-test";
@@ -61,6 +63,9 @@ test_header(struct capture_header *hdr)
 	hdr->created = 1700000000123456789ULL;
 	hdr->ndevs = 2;
 	hdr->devs = devs;
+	hdr->interval_ns = 2500000000ULL;
+	hdr->nfilter = 2;
+	hdr->filter_devs = filter;
 }
 
 /* One random record: mostly blocks, some ticks, losses and foreign types. */
@@ -370,6 +375,7 @@ test_header_fields(void)
 	struct capture_header		 hdr;
 	const struct capture_header	*h;
 	struct capture_reader		*r;
+	struct capture			*w;
 	char				*path = test_path("hdr.blkcap"), *err;
 
 	test_header(&hdr);
@@ -393,7 +399,28 @@ test_header_fields(void)
 	    strcmp(h->devs[1].name, "loop3") == 0);
 	CHECK("header: version", h->major == CAPTURE_VERSION_MAJOR &&
 	    h->minor == CAPTURE_VERSION_MINOR);
+	CHECK("header: interval and device filter (1.1)",
+	    h->interval_ns == 2500000000ULL && h->nfilter == 2 &&
+	    h->filter_devs[0] == DEV_MKDEV(7, 3) &&
+	    h->filter_devs[1] == DEV_MKDEV(259, 0));
 	capture_reader_close(r);
+	free(path);
+
+	/* No interval, no filter: they come back as such. */
+	path = test_path("hdr-none.blkcap");
+	hdr.interval_ns = 0;
+	hdr.nfilter = 0;
+	hdr.filter_devs = NULL;
+	r = NULL;
+	if ((w = capture_create(path, &hdr, NULL)) != NULL &&
+	    capture_close(w) == 0)
+		r = capture_open(path, NULL);
+	CHECK("header: no interval, no filter",
+	    r != NULL && capture_reader_header(r)->interval_ns == 0 &&
+	    capture_reader_header(r)->nfilter == 0 &&
+	    capture_reader_header(r)->filter_devs == NULL);
+	if (r != NULL)
+		capture_reader_close(r);
 	free(path);
 }
 
@@ -413,6 +440,78 @@ test_small_capture(struct rec *recs, size_t n, size_t every, size_t *lenp,
 	buf = test_slurp(path, lenp);
 	free(path);
 	return (buf);
+}
+
+/*
+ * A 1.0 file knows no interval or filter: the reader leaves them empty and
+ * ignores what a 1.0 header might hold after the plan; a 1.1 header whose
+ * fields are cut short is damaged.
+ */
+static void
+test_header_1_0(void)
+{
+	const struct capture_header	*h;
+	struct capture_reader		*r;
+	struct capture_stats		 st;
+	struct rec			 recs[10];
+	u_char				*buf, *copy, rec[CAPTURE_REC_MAX];
+	size_t				 len, hlen, n = 0;
+	uint32_t			 l32;
+	uLong				 crc = crc32(0, NULL, 0);
+	char				*err = NULL;
+	long				 got;
+
+	/* The fixture, written by blktop 0.1 as 1.0 (-d 1 -D 7:6 in its plan). */
+	r = capture_open(TEST_FIXTURES "/small.blkcap", &err);
+	CHECK("1.0 fixture: opens", r != NULL);
+	if (r == NULL) {
+		printf("# %s\n", err);
+		free(err);
+		return;
+	}
+	h = capture_reader_header(r);
+	CHECK("1.0 fixture: version 1.0, no interval, no filter",
+	    h->major == 1 && h->minor == 0 && h->interval_ns == 0 &&
+	    h->nfilter == 0 && h->filter_devs == NULL);
+	CHECK("1.0 fixture: plan as recorded",
+	    strcmp(h->plan, "tp_btf:io_start -d 1 -D 7:6") == 0);
+	while (capture_next(r, rec, sizeof rec, &len) == 1) {
+		l32 = len;
+		crc = crc32(crc, (u_char *)&l32, sizeof l32);
+		crc = crc32(crc, rec, len);
+		n++;
+	}
+	st = *capture_reader_stats(r);
+	/* Count and CRC of the records as the 1.0 reader (capture.c) read them. */
+	CHECK("1.0 fixture: the same records",
+	    n == 15009 && crc == 0xde687cc2 && st.chunks == 9 &&
+	    st.skipped == 0 && st.tail_lost == 0);
+	capture_reader_close(r);
+
+	/* A 1.1 file relabelled 1.0: the appended fields are not read. */
+	buf = test_small_capture(recs, 10, 0, &len, "relabel.blkcap");
+	buf[10] = 0;
+	r = capture_open_mem(buf, len, NULL);
+	CHECK("1.0: fields after the plan ignored",
+	    r != NULL && capture_reader_header(r)->interval_ns == 0 &&
+	    capture_reader_header(r)->nfilter == 0 &&
+	    test_read(r, recs, 10, NULL) == 10);
+	if (r != NULL)
+		capture_reader_close(r);
+
+	/* A 1.1 header one byte short (the last filter device cut). */
+	buf[10] = 1;
+	hlen = capture_get32(buf + 12) - 1;
+	copy = xmalloc(len);
+	memcpy(copy, buf, len);
+	capture_put32(copy + 12, hlen);
+	capture_put32(copy + 16, crc32(0, copy + 20, hlen));
+	got = test_read_mem(copy, len, NULL, 0, NULL, &err);
+	CHECK("1.1: cut fields are a damaged header",
+	    got == -2 && strstr(err, "damaged header") != NULL);
+	free(err);
+	free(copy);
+	free(buf);
 }
 
 /* A file cut at every offset replays every whole chunk and never crashes. */
@@ -562,6 +661,7 @@ test_refusals(void)
 
 	buf = test_small_capture(recs, 10, 0, &len, "version.blkcap");
 	buf[8] = 2;
+	buf[10] = 0;
 	err = NULL;
 	got = test_read_mem(buf, len, NULL, 0, NULL, &err);
 	CHECK("unknown version: refused",
@@ -764,6 +864,7 @@ main(void)
 	test_raw();
 	test_small_buffer();
 	test_header_fields();
+	test_header_1_0();
 	test_truncation();
 	test_flips();
 	test_refusals();

@@ -17,7 +17,7 @@ struct blktop bt;
 
 /* A capture of NTICK one-second ticks of PER requests each on 7:3. */
 static void
-make_capture(const char *path)
+make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 {
 	struct capture_header	 hdr = { 0 };
 	struct capture_dev	 dev = { DEV_MKDEV(7, 3), "loop3" };
@@ -30,11 +30,16 @@ make_capture(const char *path)
 	hdr.version = "test";
 	hdr.host = "h";
 	hdr.kernel = "k";
-	hdr.plan = "tp_btf:io_start -d 1";
+	hdr.plan = "tp_btf:io_start -d 3";
 	hdr.clock_offset = OFFSET;
 	hdr.created = (uint64_t)((int64_t)T0 + OFFSET);
 	hdr.ndevs = 1;
 	hdr.devs = &dev;
+	hdr.interval_ns = interval_ns;
+	if (filter != 0) {
+		hdr.nfilter = 1;
+		hdr.filter_devs = &filter;
+	}
 	unlink(path);
 	if ((w = capture_create(path, &hdr, &err)) == NULL) {
 		printf("FAIL: create %s: %s\n", path, err);
@@ -58,6 +63,37 @@ make_capture(const char *path)
 		capture_add(w, &t, sizeof t);
 	}
 	CHECK("capture written", capture_close(w) == 0);
+}
+
+/*
+ * A 1.1 header's interval and -D filter come back as fields; with none (a 1.0
+ * file) they come from the plan, "-d 1".
+ */
+static void
+check_header_fields(const char *path, uint64_t interval_ns, uint32_t filter,
+    double want_interval, const char *what)
+{
+	struct blktop	 b2 = { 0 };
+	struct source	*src;
+	char		*err;
+
+	make_capture(path, interval_ns, filter);
+	b2.replay_path = path;
+	b2.interval = 1;
+	b2.tick_ns = NSEC_PER_SEC;
+	b2.ticks_per_report = 1;
+	b2.nticks = 60;
+	b2.speed = 1;
+	b2.base = event_base_new();
+	src = source_create(&b2, &source_replay);
+	CHECK(what, source_replay.start(src, &err) == 0 &&
+	    b2.interval == want_interval &&
+	    b2.ndevs == (filter != 0) && (filter == 0 || b2.devs[0] == filter));
+	source_replay.stop(src);
+	source_free(src);
+	stream_stop(&b2);
+	windows_free(&b2.win);
+	event_base_free(b2.base);
 }
 
 /* Lines in a buffer. */
@@ -87,7 +123,12 @@ main(void)
 	if ((fd = mkstemp(path)) == -1)
 		return (1);
 	close(fd);
-	make_capture(path);
+	check_header_fields(path, 2 * NSEC_PER_SEC, DEV_MKDEV(7, 3), 2,
+	    "1.1 header: interval 2 s and the -D filter restored");
+	check_header_fields(path, 250000000, 0, 0.25,
+	    "1.1 header: interval 0.25 s, no filter");
+	check_header_fields(path, 0, 0, 3, "1.0 header: interval from the plan, -d 3");
+	make_capture(path, NSEC_PER_SEC, 0);
 
 	b->replay_path = path;
 	b->interval = 1;
