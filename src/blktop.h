@@ -1,4 +1,18 @@
 /* blktop.h: shared structures and prototypes, grouped by the file that defines them. */
+
+/*
+ * The data path, file by file: source-*.c make event records (live BPF, a
+ * capture, an imported log), stream.c hands each to the sinks in order
+ * (sink-capture.c, sink-model.c feeding model-*.c, then sink-batch.c or the
+ * UI in ui/), capture-*.c is the file format.
+ *
+ * Errors: a function that can fail returns -1 (or NULL) and, given a
+ * char **errp, sets *errp to one line without a trailing newline that the
+ * caller frees; 0 (or the object) on success, *errp untouched. Per-line
+ * parsers say why a line is bad through a const char **whyp pointing at a
+ * static phrase. Warnings at start and at exit go to stderr through log_warnx;
+ * while a view runs, a message for the user goes through stream_notice.
+ */
 #ifndef BLKTOP_H
 #define BLKTOP_H
 
@@ -186,12 +200,12 @@ struct theme {
 };
 void		 theme_default(struct theme *);
 int		 theme_load(struct theme *, const char *name_or_path,
-		     const char *dir, char **cause);
+		     const char *dir, char **errp);
 int		 theme_parse(struct theme *, const char *file, const char *buf,
-		     size_t len, char **cause);
+		     size_t len, char **errp);
 int		 theme_parse_colour(const char *s, int32_t *rgb);
 const char	*theme_dir(void);
-int		 theme_option(struct theme *, const char *name_or_path, char **cause);
+int		 theme_option(struct theme *, const char *name_or_path, char **errp);
 const char	*theme_colour_name(enum theme_colour);
 int		 theme_is_mono(const struct theme *);
 void		 theme_gradient(int32_t start, int32_t mid, int32_t end,
@@ -397,7 +411,7 @@ struct blktop {
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
 
-	/* recording and replay options (record.c, replay.c, import.c) */
+	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
 	const char		*record_path;	/* -w */
 	const char		*record_dir;	/* --record-dir */
@@ -469,7 +483,7 @@ extern const struct sink_entry sink_capture;
 int		 record_toggle(struct blktop *, char **msg);
 const char	*record_status(const struct blktop *);
 
-/* import.c: text logs of bpftrace scripts as event records. */
+/* source-import.c: text logs of bpftrace scripts as event records. */
 struct import;
 struct capture_header;
 struct import	*import_open(const char *path, char **errp);

@@ -72,7 +72,7 @@ replay_rec_ts(const void *rec, size_t len)
 	}
 }
 
-/* Open a file: a capture, else a text log import.c knows. */
+/* Open a file: a capture, else a text log source-import.c knows. */
 struct replay_file *
 replay_file_open(const char *path, char **errp)
 {

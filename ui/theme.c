@@ -314,11 +314,11 @@ theme_split(char *line, char **key, char **value)
  * the file does not set keep the default theme's value; a gradient whose start
  * or end is set but whose mid is not goes straight from start to end. Unknown
  * keys are ignored, so btop theme files load too. On error returns -1 with
- * *cause set to one line "file:line: reason" (caller frees) and t untouched.
+ * *errp set to one line "file:line: reason" (caller frees) and t untouched.
  */
 int
 theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
-    char **cause)
+    char **errp)
 {
 	struct theme_raw	 raw;
 	const struct theme_key	*k;
@@ -331,7 +331,7 @@ theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
 	int			 g, r;
 
 	if (len > THEME_FILE_MAX) {
-		xasprintf(cause, "%s: theme file too large (over %d bytes)",
+		xasprintf(errp, "%s: theme file too large (over %d bytes)",
 		    file, THEME_FILE_MAX);
 		return (-1);
 	}
@@ -344,12 +344,12 @@ theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
 		if (n > 0 && p[n - 1] == '\r')
 			n--;
 		if (n > THEME_LINE_MAX) {
-			xasprintf(cause, "%s:%u: line too long (over %d bytes)",
+			xasprintf(errp, "%s:%u: line too long (over %d bytes)",
 			    file, lineno, THEME_LINE_MAX);
 			return (-1);
 		}
 		if (memchr(p, '\0', n) != NULL) {
-			xasprintf(cause, "%s:%u: NUL byte in theme file",
+			xasprintf(errp, "%s:%u: NUL byte in theme file",
 			    file, lineno);
 			return (-1);
 		}
@@ -361,7 +361,7 @@ theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
 		if ((r = theme_split(line, &key, &value)) == 1)
 			continue;
 		if (r == -1) {
-			xasprintf(cause, "%s:%u: expected theme[key]=\"#RRGGBB\": "
+			xasprintf(errp, "%s:%u: expected theme[key]=\"#RRGGBB\": "
 			    "%s", file, lineno, theme_safe(raw_line, n, safe,
 			    sizeof safe));
 			return (-1);
@@ -374,7 +374,7 @@ theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
 			continue;
 		k = &theme_keys[i];
 		if (theme_parse_colour(value, &v) != 0) {
-			xasprintf(cause, "%s:%u: bad colour \"%s\" for %s "
+			xasprintf(errp, "%s:%u: bad colour \"%s\" for %s "
 			    "(want \"#RRGGBB\")", file, lineno,
 			    theme_safe(value, strlen(value), safe, 24), k->name);
 			return (-1);
@@ -397,7 +397,7 @@ theme_parse(struct theme *t, const char *file, const char *buf, size_t len,
 
 /* Read a whole theme file, refusing anything but a regular file of bounded size. */
 static char *
-theme_read(const char *path, size_t *lenp, char **cause)
+theme_read(const char *path, size_t *lenp, char **errp)
 {
 	struct stat	 sb;
 	char		*buf;
@@ -407,16 +407,16 @@ theme_read(const char *path, size_t *lenp, char **cause)
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd == -1) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+		xasprintf(errp, "%s: %s", path, strerror(errno));
 		return (NULL);
 	}
 	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
-		xasprintf(cause, "%s: not a regular file", path);
+		xasprintf(errp, "%s: not a regular file", path);
 		close(fd);
 		return (NULL);
 	}
 	if (sb.st_size > THEME_FILE_MAX) {
-		xasprintf(cause, "%s: theme file too large (over %d bytes)",
+		xasprintf(errp, "%s: theme file too large (over %d bytes)",
 		    path, THEME_FILE_MAX);
 		close(fd);
 		return (NULL);
@@ -428,7 +428,7 @@ theme_read(const char *path, size_t *lenp, char **cause)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			xasprintf(cause, "%s: %s", path, strerror(errno));
+			xasprintf(errp, "%s: %s", path, strerror(errno));
 			free(buf);
 			close(fd);
 			return (NULL);
@@ -444,12 +444,12 @@ theme_read(const char *path, size_t *lenp, char **cause)
 
 /*
  * Load a theme by name (NAME.theme in dir, THEME_DIR if dir is NULL) or by
- * path (anything with a '/'). On failure returns -1 with a one-line *cause and
+ * path (anything with a '/'). On failure returns -1 with a one-line *errp and
  * leaves t alone: the caller keeps or falls back to theme_default.
  */
 int
 theme_load(struct theme *t, const char *name_or_path, const char *dir,
-    char **cause)
+    char **errp)
 {
 	struct theme	 nt;
 	char		*path, *buf, safe[THEME_NAME_MAX];
@@ -470,7 +470,7 @@ theme_load(struct theme *t, const char *name_or_path, const char *dir,
 		len = strlen(name_or_path);
 		if (*p != '\0' || len == 0 || len >= THEME_NAME_MAX ||
 		    name_or_path[0] == '.') {
-			xasprintf(cause, "bad theme name: %s", theme_safe(
+			xasprintf(errp, "bad theme name: %s", theme_safe(
 			    name_or_path, len, safe, sizeof safe));
 			return (-1);
 		}
@@ -479,11 +479,11 @@ theme_load(struct theme *t, const char *name_or_path, const char *dir,
 		else
 			xasprintf(&path, "%s/%s.theme", dir, name_or_path);
 	}
-	if ((buf = theme_read(path, &len, cause)) == NULL) {
+	if ((buf = theme_read(path, &len, errp)) == NULL) {
 		free(path);
 		return (-1);
 	}
-	r = theme_parse(&nt, path, buf, len, cause);
+	r = theme_parse(&nt, path, buf, len, errp);
 	free(buf);
 	if (r == 0) {
 		/* The name is the file's base name without ".theme". */
@@ -598,13 +598,13 @@ theme_dir(void)
 	return (d != NULL && *d != '\0' ? d : THEME_DIR);
 }
 
-/* Load the theme -t names, by name from theme_dir() or by path; *cause says why not. */
+/* Load the theme -t names, by name from theme_dir() or by path; *errp says why not. */
 int
-theme_option(struct theme *t, const char *name_or_path, char **cause)
+theme_option(struct theme *t, const char *name_or_path, char **errp)
 {
 	if (strlen(name_or_path) >= THEME_ARG_MAX) {
-		xasprintf(cause, "theme name too long");
+		xasprintf(errp, "theme name too long");
 		return (-1);
 	}
-	return (theme_load(t, name_or_path, theme_dir(), cause));
+	return (theme_load(t, name_or_path, theme_dir(), errp));
 }

@@ -43,26 +43,26 @@ test_themes_dir(void)
 	return (NULL);
 }
 
-/* Parse a string as a theme; returns the result and keeps the message in *cause. */
+/* Parse a string as a theme; returns the result and keeps the message in *errp. */
 static int
-test_parse(struct theme *t, const char *text, char **cause)
+test_parse(struct theme *t, const char *text, char **errp)
 {
-	*cause = NULL;
-	return (theme_parse(t, "x.theme", text, strlen(text), cause));
+	*errp = NULL;
+	return (theme_parse(t, "x.theme", text, strlen(text), errp));
 }
 
 /* Check an error message and free it. */
 static int
-test_cause(char *cause, const char *want)
+test_cause(char *errp, const char *want)
 {
 	int	 ok;
 
-	if (cause == NULL)
+	if (errp == NULL)
 		return (0);
-	ok = strcmp(cause, want) == 0;
+	ok = strcmp(errp, want) == 0;
 	if (!ok)
-		printf("# got  [%s]\n# want [%s]\n", cause, want);
-	free(cause);
+		printf("# got  [%s]\n# want [%s]\n", errp, want);
+	free(errp);
 	return (ok);
 }
 
@@ -175,7 +175,7 @@ static void
 test_parse_text(void)
 {
 	struct theme	 t, d;
-	char		*cause;
+	char		*errp;
 	char		 big[THEME_LINE_MAX + 64];
 
 	theme_default(&d);
@@ -187,7 +187,7 @@ test_parse_text(void)
 	    "theme[lost] = \"#ff0000\"\n"
 	    "theme[heat_start]=\"#000000\"\n"
 	    "theme[heat_end]=\"#ffffff\"\n"
-	    "theme[selected_bg]=\"\"", &cause) == 0);
+	    "theme[selected_bg]=\"\"", &errp) == 0);
 	CHECK("parse: value set", t.colour[THEME_MAIN_FG] == 0x102030 &&
 	    t.colour[THEME_LOST] == 0xff0000);
 	CHECK("parse: empty value is default",
@@ -204,14 +204,14 @@ test_parse_text(void)
 	    THEME_LEVELS * sizeof (int32_t)) == 0);
 
 	CHECK("parse: empty file is the default theme",
-	    test_parse(&t, "", &cause) == 0 &&
+	    test_parse(&t, "", &errp) == 0 &&
 	    memcmp(t.colour, d.colour, sizeof t.colour) == 0);
 
 	CHECK("parse: btop theme with unknown keys", test_parse(&t,
 	    "theme[main_bg]=\"#00\"\n"
 	    "theme[cpu_box]=\"#556d59\"\n"
 	    "theme[cpu_start]=\"#77ca9b\"\n"
-	    "theme[title]=\"#ee\"\n", &cause) == 0 &&
+	    "theme[title]=\"#ee\"\n", &errp) == 0 &&
 	    t.colour[THEME_MAIN_BG] == 0 && t.colour[THEME_TITLE] == 0xeeeeee &&
 	    t.colour[THEME_HEAT_0] == 0);
 
@@ -219,40 +219,40 @@ test_parse_text(void)
 	t.colour[THEME_MAIN_FG] = 0x123456;
 	CHECK("parse: missing quotes fails", test_parse(&t,
 	    "# ok\ntheme[main_fg]=\"#ffffff\"\ntheme[title]=#ffffff\n",
-	    &cause) == -1 && test_cause(cause,
+	    &errp) == -1 && test_cause(errp,
 	    "x.theme:3: expected theme[key]=\"#RRGGBB\": theme[title]=#ffffff"));
 	CHECK("parse: failure leaves the theme alone",
 	    t.colour[THEME_MAIN_FG] == 0x123456);
 	CHECK("parse: bad colour names line and key", test_parse(&t,
-	    "theme[main_fg]=\"#fff\"\ntheme[read]=\"#12345g\"\n", &cause) == -1
-	    && test_cause(cause,
+	    "theme[main_fg]=\"#fff\"\ntheme[read]=\"#12345g\"\n", &errp) == -1
+	    && test_cause(errp,
 	    "x.theme:1: bad colour \"#fff\" for main_fg (want \"#RRGGBB\")"));
 	CHECK("parse: garbage line", test_parse(&t,
-	    "\n\nhello world\n", &cause) == -1 && test_cause(cause,
+	    "\n\nhello world\n", &errp) == -1 && test_cause(errp,
 	    "x.theme:3: expected theme[key]=\"#RRGGBB\": hello world"));
 	CHECK("parse: junk after value", test_parse(&t,
-	    "theme[read]=\"#ffffff\" x\n", &cause) == -1 && test_cause(cause,
+	    "theme[read]=\"#ffffff\" x\n", &errp) == -1 && test_cause(errp,
 	    "x.theme:1: expected theme[key]=\"#RRGGBB\": theme[read]=\"#ffffff\" x"));
 	CHECK("parse: unterminated quote", test_parse(&t,
-	    "theme[read]=\"#ffffff\n", &cause) == -1 && test_cause(cause,
+	    "theme[read]=\"#ffffff\n", &errp) == -1 && test_cause(errp,
 	    "x.theme:1: expected theme[key]=\"#RRGGBB\": theme[read]=\"#ffffff"));
-	CHECK("parse: empty key", test_parse(&t, "theme[]=\"\"\n", &cause) == -1
-	    && test_cause(cause,
+	CHECK("parse: empty key", test_parse(&t, "theme[]=\"\"\n", &errp) == -1
+	    && test_cause(errp,
 	    "x.theme:1: expected theme[key]=\"#RRGGBB\": theme[]=\"\""));
 	CHECK("parse: escape sequences are not echoed", test_parse(&t,
-	    "theme[read]=\"\x1b[2J\"\n", &cause) == -1 && test_cause(cause,
+	    "theme[read]=\"\x1b[2J\"\n", &errp) == -1 && test_cause(errp,
 	    "x.theme:1: bad colour \"?[2J\" for read (want \"#RRGGBB\")"));
 
 	memset(big, 'a', sizeof big);
 	memcpy(big, "# x\n#", 5);
 	big[sizeof big - 1] = '\0';
-	CHECK("parse: long line", test_parse(&t, big, &cause) == -1 &&
-	    test_cause(cause, "x.theme:2: line too long (over 512 bytes)"));
+	CHECK("parse: long line", test_parse(&t, big, &errp) == -1 &&
+	    test_cause(errp, "x.theme:2: line too long (over 512 bytes)"));
 	CHECK("parse: NUL byte", theme_parse(&t, "x.theme",
-	    "theme[read]=\"\"\n#\0x\n", 18, &cause) == -1 && test_cause(cause,
+	    "theme[read]=\"\"\n#\0x\n", 18, &errp) == -1 && test_cause(errp,
 	    "x.theme:2: NUL byte in theme file"));
 	CHECK("parse: too large", theme_parse(&t, "x.theme", big,
-	    THEME_FILE_MAX + 1, &cause) == -1 && test_cause(cause,
+	    THEME_FILE_MAX + 1, &errp) == -1 && test_cause(errp,
 	    "x.theme: theme file too large (over 65536 bytes)"));
 }
 
@@ -282,7 +282,7 @@ test_load(void)
 				     "mono" };
 	struct theme		 t, d;
 	const char		*dir = test_themes_dir(), *path;
-	char			*cause = NULL, *big, want[4400];
+	char			*errp = NULL, *big, want[4400];
 	unsigned		 i;
 	int			 r;
 
@@ -291,43 +291,43 @@ test_load(void)
 	if (dir == NULL)
 		return;
 	for (i = 0; i < nitems(names); i++) {
-		r = theme_load(&t, names[i], dir, &cause);
+		r = theme_load(&t, names[i], dir, &errp);
 		snprintf(want, sizeof want, "load: %s.theme", names[i]);
 		CHECK(want, r == 0 && strcmp(t.name, names[i]) == 0);
 		if (r != 0) {
-			printf("# %s\n", cause);
-			free(cause);
+			printf("# %s\n", errp);
+			free(errp);
 		}
 	}
 	CHECK("load: default.theme is the built-in default",
-	    theme_load(&t, "default.theme", dir, &cause) == 0 &&
+	    theme_load(&t, "default.theme", dir, &errp) == 0 &&
 	    memcmp(t.colour, d.colour, sizeof t.colour) == 0);
-	CHECK("load: mono is mono", theme_load(&t, "mono", dir, &cause) == 0 &&
+	CHECK("load: mono is mono", theme_load(&t, "mono", dir, &errp) == 0 &&
 	    theme_is_mono(&t) && t.colour[THEME_SELECTED_BG] == THEME_DEFAULT);
 	CHECK("load: light is not mono", theme_load(&t, "light", dir,
-	    &cause) == 0 && !theme_is_mono(&t) &&
+	    &errp) == 0 && !theme_is_mono(&t) &&
 	    t.colour[THEME_MAIN_BG] == 0xffffff);
 	CHECK("load: viridis gradient", theme_load(&t, "viridis", dir,
-	    &cause) == 0 && t.colour[THEME_HEAT_0 + 1] == 0x440154 &&
+	    &errp) == 0 && t.colour[THEME_HEAT_0 + 1] == 0x440154 &&
 	    t.colour[THEME_HEAT_0 + 5] == 0x21918c &&
 	    t.colour[THEME_HEAT_0 + 9] == 0xfde725);
 
 	snprintf(want, sizeof want, "%s/nosuch.theme: No such file or directory",
 	    dir);
 	CHECK("load: missing theme", theme_load(&t, "nosuch", dir,
-	    &cause) == -1 && test_cause(cause, want));
-	CHECK("load: bad name", theme_load(&t, ".hidden", dir, &cause) == -1 &&
-	    test_cause(cause, "bad theme name: .hidden"));
+	    &errp) == -1 && test_cause(errp, want));
+	CHECK("load: bad name", theme_load(&t, ".hidden", dir, &errp) == -1 &&
+	    test_cause(errp, "bad theme name: .hidden"));
 	CHECK("load: name with escape", theme_load(&t, "a\x1b" "b", dir,
-	    &cause) == -1 && test_cause(cause, "bad theme name: a?b"));
+	    &errp) == -1 && test_cause(errp, "bad theme name: a?b"));
 	CHECK("load: directory refused", theme_load(&t, "/tmp/", dir,
-	    &cause) == -1 && test_cause(cause, "/tmp/: not a regular file"));
+	    &errp) == -1 && test_cause(errp, "/tmp/: not a regular file"));
 	CHECK("load: device refused", theme_load(&t, "/dev/zero", dir,
-	    &cause) == -1 && test_cause(cause, "/dev/zero: not a regular file"));
+	    &errp) == -1 && test_cause(errp, "/dev/zero: not a regular file"));
 
 	path = test_tmpfile("theme[write]=\"#010203\"\n", 23);
 	CHECK("load: by path", path != NULL && theme_load(&t, path, NULL,
-	    &cause) == 0 && t.colour[THEME_WRITE] == 0x010203 &&
+	    &errp) == 0 && t.colour[THEME_WRITE] == 0x010203 &&
 	    strncmp(t.name, "test-theme.", 11) == 0);
 	if (path != NULL)
 		unlink(path);
@@ -338,7 +338,7 @@ test_load(void)
 		snprintf(want, sizeof want, "%s:2: expected theme[key]="
 		    "\"#RRGGBB\": theme[read]=\"#01\"x", path);
 		CHECK("load: broken file names file:line", theme_load(&t, path,
-		    NULL, &cause) == -1 && test_cause(cause, want));
+		    NULL, &errp) == -1 && test_cause(errp, want));
 		unlink(path);
 	}
 
@@ -349,7 +349,7 @@ test_load(void)
 		snprintf(want, sizeof want, "%s: theme file too large "
 		    "(over 65536 bytes)", path);
 		CHECK("load: large file refused", theme_load(&t, path, NULL,
-		    &cause) == -1 && test_cause(cause, want));
+		    &errp) == -1 && test_cause(errp, want));
 		unlink(path);
 	}
 	free(big);

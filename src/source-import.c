@@ -1,4 +1,4 @@
-/* import.c: text logs of bpftrace scripts (block_rq_issue, biosnoop-style, vfs read/write) as event records. */
+/* source-import.c: text logs of bpftrace scripts (block_rq_issue, biosnoop-style, vfs read/write) as event records. */
 
 #include <ctype.h>
 #include <errno.h>
@@ -58,6 +58,9 @@ struct import {
 	int			 have_pend;
 	int			 any;		/* a record was returned */
 	int			 done;		/* the final tick was returned */
+	struct tm		 wall_tm;	/* the last local time converted, */
+	time_t			 wall_t;	/* and what mktime made of it */
+	int			 have_wall;
 };
 
 /* A stable fake dev_t for a device name: the same name, the same number. */
@@ -250,10 +253,12 @@ import_is_time(const char *s)
 
 /*
  * Wall-clock ns of an ISO local time with a date into *wallp (0 if it has
- * none); -1 if the date is outside what 64-bit ns since 1970 can hold.
+ * none); -1 if the date is outside what 64-bit ns since 1970 can hold. The
+ * second of the last line is remembered: mktime reads the time zone file
+ * each call, and a log has thousands of lines a second.
  */
 static int
-import_wall(const char *s, int64_t *wallp)
+import_wall(struct import *im, const char *s, int64_t *wallp)
 {
 	struct tm	 tm;
 	const char	*p;
@@ -269,21 +274,39 @@ import_wall(const char *s, int64_t *wallp)
 		for (p++; isdigit((unsigned char)*p) && scale > 0; p++, scale /= 10)
 			ns += (*p - '0') * scale;
 	}
-	tm.tm_isdst = -1;
-	t = mktime(&tm);
+	if (im->have_wall && tm.tm_sec == im->wall_tm.tm_sec &&
+	    tm.tm_min == im->wall_tm.tm_min && tm.tm_hour == im->wall_tm.tm_hour &&
+	    tm.tm_mday == im->wall_tm.tm_mday && tm.tm_mon == im->wall_tm.tm_mon &&
+	    tm.tm_year == im->wall_tm.tm_year)
+		t = im->wall_t;
+	else {
+		im->wall_tm = tm;
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+		im->wall_t = t;
+		im->have_wall = 1;
+	}
 	if (t < 0 || (uint64_t)t >= (uint64_t)INT64_MAX / NSEC_PER_SEC)
 		return (-1);
 	*wallp = (int64_t)t * (int64_t)NSEC_PER_SEC + ns;
 	return (0);
 }
 
-/* The leading `TIMESTAMP [TIME] PID COMM` of the token formats; the index after COMM. */
+/*
+ * Split a line of a token format into tok[] (*np of them) and parse its leading
+ * `TIMESTAMP [TIME] PID COMM`; the index after COMM.
+ */
 static int
-import_lead(char **tok, unsigned n, uint64_t *ts, const char **time, uint64_t *pid,
-    const char **comm, const char **whyp)
+import_lead(char *line, char **tok, unsigned *np, uint64_t *ts, const char **time,
+    uint64_t *pid, const char **comm, const char **whyp)
 {
-	unsigned	 i = 1;
+	unsigned	 i = 1, n;
 
+	*np = n = import_split(line, " \t\r\n", tok, IMPORT_MAX_TOKENS);
+	if (n > IMPORT_MAX_TOKENS) {
+		*whyp = "too many fields";
+		return (-1);
+	}
 	if (n < 4) {
 		*whyp = "too few fields";
 		return (-1);
@@ -315,12 +338,7 @@ import_parse_bio(struct import *im, char *line, void *rec, size_t *lenp,
 	unsigned	 n, i, left;
 	int		 j;
 
-	n = import_split(line, " \t\r\n", tok, IMPORT_MAX_TOKENS);
-	if (n > IMPORT_MAX_TOKENS) {
-		*whyp = "too many fields";
-		return (-1);
-	}
-	if ((j = import_lead(tok, n, &ts, timep, &pid, &comm, whyp)) < 0)
+	if ((j = import_lead(line, tok, &n, &ts, timep, &pid, &comm, whyp)) < 0)
 		return (-1);
 	i = (unsigned)j;
 	left = n - i;				/* DONEPID DONECOMM DISK T [SECTOR] BYTES LAT */
@@ -385,12 +403,7 @@ import_parse_vfs(char *line, void *rec, size_t *lenp, const char **timep,
 	unsigned	 n, i;
 	int		 j;
 
-	n = import_split(line, " \t\r\n", tok, IMPORT_MAX_TOKENS);
-	if (n > IMPORT_MAX_TOKENS) {
-		*whyp = "too many fields";
-		return (-1);
-	}
-	if ((j = import_lead(tok, n, &ts, timep, &pid, &comm, whyp)) < 0)
+	if ((j = import_lead(line, tok, &n, &ts, timep, &pid, &comm, whyp)) < 0)
 		return (-1);
 	i = (unsigned)j;
 	if (i + 5 > n)
@@ -589,7 +602,7 @@ import_parse(struct import *im, enum import_format fmt, void *rec, size_t *lenp,
 		*whyp = im->why;
 		return (-1);
 	}
-	if (time != NULL && import_wall(time, wallp) != 0) {
+	if (time != NULL && import_wall(im, time, wallp) != 0) {
 		*whyp = "TIME date not between 1970 and 2262";
 		return (-1);
 	}
