@@ -287,6 +287,29 @@ struct sink;
 struct capture_header;
 struct recorder;
 
+/* Run time of BPF programs, as the kernel counts it (source-cost.c). */
+struct prog_cost {
+	uint64_t	 run_ns;	/* 0 while statistics are off */
+	uint64_t	 runs;
+	uint64_t	 misses;	/* runs skipped: the program would have nested */
+};
+struct bpf_object;
+void		 cost_add_object(struct bpf_object *, struct prog_cost *);
+int		 cost_enable(void);
+
+/* What blktop cost over the last report (model-self.c). */
+struct self_cost {
+	int		 valid;		/* 0 until two samples were taken */
+	double		 secs;		/* wall time the figures cover */
+	double		 cpu_pct;	/* user + system, % of one CPU */
+	uint64_t	 events;	/* records taken from the source */
+	double		 events_per_s;
+	int		 have_bpf;	/* the BPF figures are known */
+	uint64_t	 bpf_ns;	/* run time of its BPF programs */
+	uint64_t	 bpf_runs;
+	double		 bpf_pct;	/* that run time, % of one CPU */
+};
+
 /* Where a source stands, for the UI's header. */
 struct source_status {
 	int64_t		 wall_ns;	/* the recording's wall clock at the position */
@@ -316,6 +339,7 @@ struct source_entry {
 	void		 (*seek_start)(struct source *);
 	void		 (*set_speed)(struct source *, double);
 	void		 (*status)(struct source *, struct source_status *);
+	int		 (*cost)(struct source *, struct prog_cost *); /* -1: unknown */
 };
 
 /* The source of one run: its entry and its own state. */
@@ -410,6 +434,7 @@ struct blktop {
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
+	struct self_cost	 self;		/* blktop's own cost over the last report */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
@@ -425,6 +450,10 @@ struct blktop {
 };
 
 extern struct blktop bt;
+
+/* model-self.c */
+void		 self_reset(struct blktop *);
+void		 self_sample(struct blktop *);
 
 /* stream.c: validate, count, hand to the sinks; one place closes reports. */
 void		 stream_add_sink(struct blktop *, const struct sink_entry *);
@@ -526,6 +555,7 @@ const char	*vfs_hook(void);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
+void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
 
 /* links.c */

@@ -130,7 +130,15 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "%s  lost %llu\n", when, (unsigned long long)b->lost_report);
+	fprintf(f, "%s  lost %llu", when, (unsigned long long)b->lost_report);
+	if (b->self.valid) {
+		fprintf(f, "  self: cpu %.1f%%, %.0f events/s", b->self.cpu_pct,
+		    b->self.events_per_s);
+		if (b->self.have_bpf && b->self.events != 0)
+			fprintf(f, ", bpf %.2f%% (%.0f ns/event)", b->self.bpf_pct,
+			    (double)b->self.bpf_ns / (double)b->self.events);
+	}
+	fprintf(f, "\n");
 	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %7s %6s\n",
 	    "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
 	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util");
@@ -232,6 +240,42 @@ batch_json_op(FILE *f, const struct sum_op *o, double secs)
 }
 
 /* The "processes" and "files" arrays: the top N of the interval by the sort key. */
+/* A figure, or null when it is not known. */
+static void
+batch_json_num(FILE *f, const char *name, int known, int prec, double v)
+{
+	fprintf(f, ",\"%s\":", name);
+	if (known)
+		fprintf(f, "%.*f", prec, v);
+	else
+		fprintf(f, "null");
+}
+
+/*
+ * "self": what blktop cost over the report: CPU % of one CPU, records a
+ * second, lost, and its BPF programs' run time (null when not known: a
+ * replay, or a kernel without statistics). Last in the object, so that a
+ * replay's report is the live one with "self" taken away.
+ */
+static void
+batch_json_self(FILE *f, const struct blktop *b)
+{
+	const struct self_cost	*sc = &b->self;
+	int			 bpf = sc->valid && sc->have_bpf;
+
+	fprintf(f, ",\"self\":{\"lost\":%llu", (unsigned long long)b->lost_report);
+	batch_json_num(f, "cpu_pct", sc->valid, 2, sc->cpu_pct);
+	batch_json_num(f, "events_per_s", sc->valid, 1, sc->events_per_s);
+	batch_json_num(f, "bpf_pct", bpf, 3, sc->bpf_pct);
+	batch_json_num(f, "bpf_ns", bpf, 0, (double)sc->bpf_ns);
+	batch_json_num(f, "bpf_runs", bpf, 0, (double)sc->bpf_runs);
+	batch_json_num(f, "bpf_ns_per_run", bpf && sc->bpf_runs != 0, 1,
+	    sc->bpf_runs != 0 ? (double)sc->bpf_ns / (double)sc->bpf_runs : 0);
+	batch_json_num(f, "bpf_ns_per_event", bpf && sc->events != 0, 1,
+	    sc->events != 0 ? (double)sc->bpf_ns / (double)sc->events : 0);
+	fprintf(f, "}");
+}
+
 static void
 batch_json_tables(FILE *f, const struct blktop *b)
 {
@@ -332,6 +376,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	}
 	fprintf(f, "]");
 	batch_json_tables(f, b);
+	batch_json_self(f, b);
 	fprintf(f, "}\n");
 }
 

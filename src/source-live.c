@@ -50,7 +50,8 @@ static struct {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
-} live;
+	int			 stats_fd;	/* holds BPF run-time statistics on */
+} live = { .stats_fd = -1 };
 
 /* libbpf's messages only with -v: errors are reported as one line of ours. */
 static int
@@ -306,27 +307,29 @@ live_rb_record(void *ctx, void *data, size_t len)
 }
 
 /*
- * Runs the kernel skipped because a program would have nested in itself
- * (an interrupt completing a request while the same program runs): each is
- * a request event that never happened, so it counts as lost.
+ * What the programs cost so far, and the runs the kernel skipped because a
+ * program would have nested in itself (an interrupt completing a request
+ * while the same program runs): each of those is a request event that never
+ * happened, so it counts as lost.
  */
-static uint64_t
-live_recursion_misses(void)
+static void
+live_prog_cost(struct prog_cost *st)
 {
-	struct bpf_program	*p;
-	struct bpf_prog_info	 info;
-	uint32_t		 len;
-	uint64_t		 total = 0;
+	memset(st, 0, sizeof *st);
+	if (live.skel != NULL)
+		cost_add_object(live.skel->obj, st);
+	if (live.vfs_loaded)
+		vfs_cost(st);
+}
 
-	bpf_object__for_each_program(p, live.skel->obj) {
-		if (bpf_program__fd(p) < 0)
-			continue;
-		memset(&info, 0, sizeof info);
-		len = sizeof info;
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0)
-			total += info.recursion_misses;
-	}
-	return (total);
+/* The cost control: run time is known only with statistics on. */
+static int
+live_cost(struct source *src __unused, struct prog_cost *st)
+{
+	if (live.stats_fd < 0)
+		return (-1);
+	live_prog_cost(st);
+	return (0);
 }
 
 /*
@@ -337,6 +340,7 @@ static uint64_t
 live_read_lost(void)
 {
 	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL };
+	struct prog_cost	 pc;
 	uint64_t		*vals, total = 0;
 	unsigned		 k;
 	int			 i, fd = bpf_map__fd(live.skel->maps.counters);
@@ -349,7 +353,8 @@ live_read_lost(void)
 			total += vals[i];
 	}
 	free(vals);
-	total += live_recursion_misses();
+	live_prog_cost(&pc);
+	total += pc.misses;
 	if (live.vfs_loaded)
 		total += vfs_inflight_full();
 	if (total < live.lost_seen)
@@ -521,6 +526,8 @@ live_start(struct source *src, char **errp)
 	for (i = 0; i < b->ndevs; i++)
 		live.skel->rodata->filter_devs[i] = b->devs[i];
 	live_set_autoload(live.skel, &b->plan);
+	/* What blktop costs the kernel, for "self"; without it, unknown. */
+	live.stats_fd = cost_enable();
 	if ((err = blktop_bpf__load(live.skel)) != 0) {
 		xasprintf(errp, "cannot load the BPF programs (%s): %s; -v shows the "
 		    "verifier's log", b->plan_text, strerror(-err));
@@ -597,8 +604,10 @@ live_tracked(void)
 static void
 live_stop(struct source *src)
 {
-	struct blktop	*b = src->b;
+	struct blktop		*b = src->b;
+	struct prog_cost	 pc;
 
+	live_prog_cost(&pc);
 	if (b->verbose && live.skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
@@ -609,7 +618,7 @@ live_stop(struct source *src)
 		    (unsigned long long)live_counter(CNT_ORPHAN_DONE),
 		    (unsigned long long)live_counter(CNT_BLOCK_SENT),
 		    (unsigned long long)b->block_events,
-		    (unsigned long long)live_recursion_misses(),
+		    (unsigned long long)pc.misses,
 		    (unsigned long long)live_counter(CNT_STALE));
 	if (b->verbose >= 2 && live.skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
@@ -630,7 +639,10 @@ live_stop(struct source *src)
 	if (live.skel != NULL)
 		links_destroy(live.skel->skeleton);
 	blktop_bpf__destroy(live.skel);
+	if (live.stats_fd >= 0)
+		close(live.stats_fd);
 	memset(&live, 0, sizeof live);
+	live.stats_fd = -1;
 }
 
 const struct source_entry source_live = {
@@ -639,4 +651,5 @@ const struct source_entry source_live = {
 	.start = live_start,
 	.drain = live_drain,
 	.stop = live_stop,
+	.cost = live_cost,
 };

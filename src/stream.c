@@ -21,7 +21,10 @@ stream_add_sink(struct blktop *b, const struct sink_entry *entry)
 	s->b = b;
 }
 
-/* Start every sink in order; the first that fails stops the run. */
+/*
+ * Start every sink in order; the first that fails stops the run. The source
+ * has started: blktop's own cost is measured from here, not its start-up.
+ */
 int
 stream_start(struct blktop *b, char **errp)
 {
@@ -33,6 +36,7 @@ stream_start(struct blktop *b, char **errp)
 		    b->sinks[i].entry->start(&b->sinks[i], errp) != 0)
 			return (-1);
 	}
+	self_reset(b);
 	return (0);
 }
 
@@ -60,6 +64,7 @@ stream_begin(struct blktop *b, uint64_t ts)
 	b->ticks_since_report = 0;
 	b->reports = 0;
 	b->last_tick = ts;
+	self_reset(b);
 	for (i = 0; i < b->nsinks; i++) {
 		if (b->sinks[i].entry->begin != NULL)
 			b->sinks[i].entry->begin(&b->sinks[i], ts);
@@ -171,6 +176,7 @@ stream_report(struct blktop *b)
 	const struct sink_entry	*e;
 	unsigned		 i;
 
+	self_sample(b);
 	for (i = 0; i < b->nsinks; i++) {
 		e = b->sinks[i].entry;
 		if (e->report != NULL && !(e->output && b->silent))

@@ -473,6 +473,14 @@ vfs_inflight_full(void)
 	return sum;
 }
 
+/* Add what the loaded programs cost to *st. */
+void
+vfs_cost(struct prog_cost *st)
+{
+	if (vfs_skel != NULL)
+		cost_add_object(vfs_skel->obj, st);
+}
+
 /* Detach and free everything vfs_load set up. */
 void
 vfs_unload(void)

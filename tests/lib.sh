@@ -74,6 +74,10 @@ stop_bg() {
 	wait "$1"
 }
 
+# noself [FILE]: JSON reports without their "self" object (the last one: what
+# the blktop that wrote them cost), so a replay's reports compare with the live ones.
+noself() { sed -E 's/,"self":\{[^}]*\}\}$/}/' "$@"; }
+
 # wait_for FILE SECS: until FILE is non-empty, at most SECS seconds.
 wait_for() {
 	local i=0

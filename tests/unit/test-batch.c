@@ -71,8 +71,30 @@ json_value(const char **p)
 		*p = end;
 		return (0);
 	}
+	if (strncmp(s, "null", 4) == 0 || strncmp(s, "true", 4) == 0) {
+		*p = s + 4;
+		return (0);
+	}
+	if (strncmp(s, "false", 5) == 0) {
+		*p = s + 5;
+		return (0);
+	}
 	return (-1);
 }
+
+/* A source whose programs ran 1000 times more, for 250 us more, at each look. */
+static int
+fake_cost(struct source *src __unused, struct prog_cost *st)
+{
+	static uint64_t	 n;
+
+	n++;
+	st->run_ns = n * 250000;
+	st->runs = n * 1000;
+	st->misses = 0;
+	return (0);
+}
+static const struct source_entry fake_source = { .name = "fake", .cost = fake_cost };
 
 /* Whether a whole line is one valid JSON object. */
 static int
@@ -154,6 +176,38 @@ main(void)
 	CHECK("queue depth", strstr(buf, "\"qd\":{\"avg\":") != NULL && strstr(buf, "\"max\":7}") != NULL);
 	CHECK("util", strstr(buf, "\"util_pct\":") != NULL);
 	CHECK("lost resets per report", b->lost_report == 0 && b->lost == 3);
+	CHECK("self: last, lost and CPU", strstr(buf, ",\"self\":{\"lost\":3,\"cpu_pct\":") != NULL &&
+	    strstr(buf, "}}\n") == buf + len - 3);
+	CHECK("self: the 101 records taken counted (not the refused one)", b->self.valid && b->self.events == 101);
+	CHECK("self: BPF figures null without a source that knows them",
+	    strstr(buf, "\"bpf_pct\":null,\"bpf_ns\":null,\"bpf_runs\":null,"
+	    "\"bpf_ns_per_run\":null,\"bpf_ns_per_event\":null}") != NULL);
+	{
+		struct source	 fake = { .entry = &fake_source, .b = b };
+		uint64_t	 ts;
+
+		b->src = &fake;
+		self_reset(b);
+		fclose(b->out);
+		free(buf);
+		buf = NULL;
+		b->out = open_memstream(&buf, &len);
+		e.ts_done = now + 2 * NSEC_PER_SEC + 1000;
+		e.ts_issue = e.ts_done - 1000;
+		e.ts_start = e.ts_issue;
+		for (i = 0; i < 10; i++)
+			stream_event(b, &e, sizeof e);
+		ts = now + 3 * NSEC_PER_SEC;
+		t.ts = ts;
+		stream_event(b, &t, sizeof t);
+		t.ts = ts + NSEC_PER_SEC;
+		stream_event(b, &t, sizeof t);
+		fflush(b->out);
+		CHECK("self: BPF run time and runs between two looks",
+		    strstr(buf, "\"bpf_ns\":250000,\"bpf_runs\":1000,\"bpf_ns_per_run\":250.0,"
+		    "\"bpf_ns_per_event\":25000.0}") != NULL);
+		b->src = NULL;
+	}
 
 	/* The text table. */
 	fclose(b->out);
