@@ -444,6 +444,9 @@ main(int argc, char **argv)
 	stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
+	/* Attached: from here on, the user who ran sudo and no capabilities. */
+	if (privs_drop(&b->uid, &err) != 0)
+		fatalx("%s", err);
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
 

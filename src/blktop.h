@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include <sys/types.h>
 
 #include "../bpf/blktop-abi.h"
 
@@ -435,6 +436,7 @@ struct blktop {
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
+	uid_t			 uid;		/* who it runs as once started (privs.c) */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
@@ -450,6 +452,9 @@ struct blktop {
 };
 
 extern struct blktop bt;
+
+/* privs.c */
+int		 privs_drop(uid_t *, char **errp);
 
 /* model-self.c */
 void		 self_reset(struct blktop *);

@@ -12,6 +12,10 @@ skip() { echo "SKIP: $TEST_NAME: $*"; }
 # check NAME CMD...: PASS if the command succeeds, else FAIL.
 check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
 
+# blktop started through sudo becomes the user who ran sudo: tests run as
+# whatever root they were started as, and privs.sh sets these itself.
+unset SUDO_UID SUDO_GID SUDO_USER SUDO_COMMAND
+
 # Everything a test set up goes away on every exit path.
 test_cleanup() {
 	local p l

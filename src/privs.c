@@ -1,0 +1,113 @@
+/* privs.c: once the source has started, keep nothing of root but the fds it opened. */
+
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <linux/capability.h>
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+
+#define PRIVS_CAP_MAX	63	/* capabilities a newer kernel may know beyond our headers */
+
+/* A user or group id from SUDO_UID/SUDO_GID: decimal, not 0, not (uid_t)-1. */
+static int
+privs_id(const char *s, unsigned long *v)
+{
+	char	*end;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || *v == 0 || *v >= UINT32_MAX)
+		return (-1);
+	return (0);
+}
+
+/* The effective, permitted and inheritable sets, all empty. */
+static int
+privs_capset_none(void)
+{
+	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	 data[2];
+
+	memset(data, 0, sizeof data);
+	return ((int)syscall(SYS_capset, &hdr, data));
+}
+
+/* Whether any capability is left in the effective or permitted set. */
+static int
+privs_caps_left(void)
+{
+	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	 data[2];
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return (1);
+	return ((data[0].effective | data[1].effective | data[0].permitted |
+	    data[1].permitted) != 0);
+}
+
+/*
+ * Started through sudo as root: become the user who ran sudo (SUDO_UID,
+ * SUDO_GID, that user's groups). In every case drop every capability, empty
+ * the bounding and ambient sets and set no_new_privs: the ring buffer, maps
+ * and links are used through fds already open, which need none. Files
+ * created from here on (captures) belong to that user. *uidp is the user.
+ */
+int
+privs_drop(uid_t *uidp, char **errp)
+{
+	unsigned long	 su, sg;
+	struct passwd	*pw;
+	uid_t		 uid = getuid();
+	gid_t		 gid = getgid();
+	int		 cap, change = 0;
+
+	*errp = NULL;
+	if (uid == 0 && geteuid() == 0 && getenv("SUDO_UID") != NULL) {
+		if (privs_id(getenv("SUDO_UID"), &su) != 0 ||
+		    privs_id(getenv("SUDO_GID"), &sg) != 0) {
+			xasprintf(errp, "SUDO_UID or SUDO_GID is not a user's id: "
+			    "refusing to go on as root");
+			return (-1);
+		}
+		uid = (uid_t)su;
+		gid = (gid_t)sg;
+		change = 1;
+	}
+	/* Out of the bounding set first: dropping it needs CAP_SETPCAP. */
+	for (cap = 0; cap <= PRIVS_CAP_MAX; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno == EINVAL)
+			break;
+	}
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (change) {
+		pw = getpwuid(uid);
+		if ((pw != NULL ? initgroups(pw->pw_name, gid) :
+		    setgroups(1, &gid)) != 0 ||
+		    setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
+			xasprintf(errp, "cannot become uid %lu gid %lu: %s",
+			    (unsigned long)uid, (unsigned long)gid, strerror(errno));
+			return (-1);
+		}
+	}
+	if (privs_capset_none() != 0 || privs_caps_left() ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		xasprintf(errp, "cannot drop capabilities: %s", strerror(errno));
+		return (-1);
+	}
+	if (change && (setuid(0) == 0 || geteuid() == 0)) {
+		xasprintf(errp, "root could be taken back after dropping it");
+		return (-1);
+	}
+	*uidp = uid;
+	return (0);
+}

@@ -1,0 +1,139 @@
+#!/bin/bash
+# privs.sh: once attached, blktop keeps no capability; through sudo it is the
+# user who ran sudo, whose captures it creates; an ordinary user runs it
+# through file capabilities.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd fio fio
+need_cmd tmux tmux
+need_cmd setpriv util-linux
+need_cmd setcap libcap2-bin
+
+SOCK=blktop-test-$$
+TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
+privs_cleanup() {
+	"${TMUX_CMD[@]}" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	test_cleanup
+}
+trap privs_cleanup EXIT
+
+LOOP=$(loop_create 256) || { fail "create a loop device"; exit 1; }
+DEV=$(basename "$LOOP")
+NOB=65534
+chmod 711 "$TEST_TMP"
+mkdir -m 755 "$TEST_TMP/user" && chown $NOB:$NOB "$TEST_TMP/user"
+as_nobody() { setpriv --reuid=$NOB --regid=$NOB --clear-groups "$@"; }
+
+# status_of PID: "uid-fields gid-fields CapEff CapPrm CapBnd NoNewPrivs" of a process.
+status_of() {
+	awk '/^Uid:/ { u = $2 "," $3 "," $4 "," $5 } /^Gid:/ { g = $2 "," $3 "," $4 "," $5 }
+	    /^CapEff:/ { e = $2 } /^CapPrm:/ { p = $2 } /^CapBnd:/ { b = $2 }
+	    /^NoNewPrivs:/ { n = $2 } END { print u, g, e, p, b, n }' "/proc/$1/status"
+}
+NOCAPS=0000000000000000
+
+# reads_after FILE N: reports after the first N that counted reads on DEV.
+reads_after() {
+	python3 - "$1" "$2" "$DEV" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][int(sys.argv[2]):]
+print(sum(1 for r in rows for d in r["devices"] if d["name"] == sys.argv[3] and d["read"]["ios"] > 0))
+PY
+}
+
+# ---- sudo: SUDO_UID/SUDO_GID as sudo sets them; -w creates the capture.
+out=$TEST_TMP/sudo.jsonl
+(cd "$TEST_TMP/user" && exec env SUDO_UID=$NOB SUDO_GID=$NOB SUDO_USER=nobody "$BLKTOP" -J -d 0.5 \
+    -D "$DEV" -w "$TEST_TMP/user/sudo.blkcap") >"$out" 2>"$out.err" &
+pid=$!
+TEST_PIDS="$TEST_PIDS $pid"
+wait_for "$out" 10 || fail "sudo: first report within 10 s"
+st=$(status_of "$pid")
+check "sudo: runs as $NOB with no capabilities, no new privileges ($st)" \
+    [ "$st" = "$NOB,$NOB,$NOB,$NOB $NOB,$NOB,$NOB,$NOB $NOCAPS $NOCAPS $NOCAPS 1" ]
+n0=$(wc -l <"$out")
+fio --filename="$LOOP" --direct=1 --ioengine=psync --name=p --rw=randread --bs=4k \
+    --size=200M --runtime=1.5 --time_based >"$TEST_TMP/fio.out" 2>&1 || fail "fio ran"
+sleep 0.6
+kill -INT "$pid"
+wait "$pid"
+check "sudo: exits 0 (links closed without privileges)" [ $? = 0 ]
+check "sudo: nothing on stderr: $(head -c 200 "$out.err")" [ ! -s "$out.err" ]
+check "sudo: the live view went on after the drop ($(reads_after "$out" "$n0") reports with reads)" \
+    [ "$(reads_after "$out" "$n0")" -ge 2 ]
+check "sudo: the capture belongs to $NOB, mode 600 ($(stat -c '%u:%g %a' "$TEST_TMP/user/sudo.blkcap"))" \
+    [ "$(stat -c '%u:%g %a' "$TEST_TMP/user/sudo.blkcap")" = "$NOB:$NOB 600" ]
+as_nobody "$BLKTOP" -r "$TEST_TMP/user/sudo.blkcap" -J 2>"$TEST_TMP/replay.err" | noself >"$TEST_TMP/replay.jsonl"
+check "sudo: that user replays it without privileges, the same reports" \
+    cmp -s "$TEST_TMP/replay.jsonl" <(noself "$out")
+
+# A root-only directory is out of reach once dropped: one line, exit 1.
+mkdir -m 700 "$TEST_TMP/rootonly"
+env SUDO_UID=$NOB SUDO_GID=$NOB "$BLKTOP" -J -n 1 -D "$DEV" -w "$TEST_TMP/rootonly/x.blkcap" \
+    >/dev/null 2>"$TEST_TMP/ro.err"
+st=$?
+check "sudo: -w in a directory the user cannot write: exit 1, one line ($(head -c 160 "$TEST_TMP/ro.err"))" \
+    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/ro.err")" = 1 -a ! -e "$TEST_TMP/rootonly/x.blkcap" ]
+env SUDO_UID=abc SUDO_GID=$NOB "$BLKTOP" -J -n 1 -D "$DEV" >/dev/null 2>"$TEST_TMP/bad.err"
+st=$?
+check "sudo: a SUDO_UID that is no id: refused, not run as root ($(head -c 160 "$TEST_TMP/bad.err"))" \
+    [ "$st" = 1 ] && grep -q 'SUDO_UID' "$TEST_TMP/bad.err"
+
+# ---- the UI through sudo: r records a capture the user owns.
+"${TMUX_CMD[@]}" new-session -d -s ui -x 120 -y 40 \
+    "cd $TEST_TMP/user && env SUDO_UID=$NOB SUDO_GID=$NOB BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes \
+    $BLKTOP -D $DEV --flight 0 2>$TEST_TMP/ui.err; echo \$? >$TEST_TMP/ui.exit; sleep 600"
+check "ui: starts" wait_screen 10 "rec off"
+pid=$(pgrep -n -P "$("${TMUX_CMD[@]}" display -p -t ui '#{pane_pid}')" blktop)
+st=$(status_of "$pid")
+check "ui: runs as $NOB with no capabilities ($st)" \
+    [ "$st" = "$NOB,$NOB,$NOB,$NOB $NOB,$NOB,$NOB,$NOB $NOCAPS $NOCAPS $NOCAPS 1" ]
+"${TMUX_CMD[@]}" send-keys -t ui r
+check "ui: r records" wait_screen 5 "recording to "
+dd if="$LOOP" of=/dev/null bs=4k count=200 iflag=direct 2>/dev/null
+sleep 1.2
+"${TMUX_CMD[@]}" send-keys -t ui r
+check "ui: r again stops" wait_screen 5 "recorded [0-9]+ events to"
+"${TMUX_CMD[@]}" send-keys -t ui q
+i=0; while [ ! -s "$TEST_TMP/ui.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "ui: exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]
+f=$(ls "$TEST_TMP/user"/blktop-*.blkcap 2>/dev/null | head -1)
+check "ui: the r capture belongs to $NOB, mode 600 (${f:+$(stat -c '%u:%g %a' "$f")})" \
+    [ -n "$f" ] && [ "$(stat -c '%u:%g %a' "$f")" = "$NOB:$NOB 600" ]
+check "ui: the user replays it" as_nobody "$BLKTOP" -r "$f" -J -n 1 -o read_bytes
+
+# ---- an ordinary user, no sudo: file capabilities on a copy of the binary.
+mkdir -m 755 "$TEST_TMP/bin" && cp "$BLKTOP" "$TEST_TMP/bin/blktop" && chmod 755 "$TEST_TMP/bin/blktop"
+if setcap cap_bpf,cap_perfmon,cap_sys_admin+ep "$TEST_TMP/bin/blktop" 2>"$TEST_TMP/setcap.err"; then
+	out=$TEST_TMP/fcap.jsonl
+	(cd "$TEST_TMP/user" && exec setpriv --reuid=$NOB --regid=$NOB --clear-groups \
+	    "$TEST_TMP/bin/blktop" -J -d 0.5 -D "$DEV") >"$out" 2>"$out.err" &
+	pid=$!
+	TEST_PIDS="$TEST_PIDS $pid"
+	wait_for "$out" 15 || fail "file capabilities: first report within 15 s"
+	# The bounding set stays (emptying it needs CAP_SETPCAP); with no_new_privs
+	# nothing can come back through it.
+	st=$(status_of "$pid" | awk '{ $5 = "-"; print }')
+	check "file capabilities: uid $NOB, no capabilities left after start, no new privileges ($st)" \
+	    [ "$st" = "$NOB,$NOB,$NOB,$NOB $NOB,$NOB,$NOB,$NOB $NOCAPS $NOCAPS - 1" ]
+	n0=$(wc -l <"$out")
+	dd if="$LOOP" of=/dev/null bs=4k count=2000 iflag=direct 2>/dev/null
+	sleep 1.2
+	kill -INT "$pid"
+	wait "$pid"
+	check "file capabilities: exits 0" [ $? = 0 ]
+	check "file capabilities: the reads are seen ($(reads_after "$out" "$n0") reports)" \
+	    [ "$(reads_after "$out" "$n0")" -ge 1 ]
+	check "file capabilities: its BPF cost is known (cap_sys_admin given)" \
+	    python3 -c 'import json, sys; sys.exit(json.loads(open(sys.argv[1]).readlines()[-1])["self"]["bpf_ns"] is None)' "$out"
+	cat "$out.err" | head -3 | sed 's/^/# stderr: /'
+	# Without the capabilities, one line that says what is missing.
+	cp "$BLKTOP" "$TEST_TMP/bin/plain" && chmod 755 "$TEST_TMP/bin/plain"
+	as_nobody "$TEST_TMP/bin/plain" -J -n 1 >/dev/null 2>"$TEST_TMP/plain.err"
+	st=$?
+	check "no capabilities: exit 1, says CAP_BPF and CAP_PERFMON ($(head -c 160 "$TEST_TMP/plain.err"))" \
+	    [ "$st" = 1 ] && grep -q 'CAP_BPF, CAP_PERFMON' "$TEST_TMP/plain.err"
+else
+	fail "setcap on $TEST_TMP: $(cat "$TEST_TMP/setcap.err")"
+fi
