@@ -30,6 +30,8 @@ enum {
 	OPT_SPEED,
 	OPT_DUMP,
 	OPT_FORMAT,
+	OPT_LISTEN,
+	OPT_HEADLESS,
 	OPT_CGROUP,
 	OPT_ALL_FILES,
 	OPT_NO_VFS,
@@ -70,6 +72,8 @@ static const struct option blktop_longopts[] = {
 	{ "speed",	required_argument,	NULL, OPT_SPEED },
 	{ "dump",	no_argument,		NULL, OPT_DUMP },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
+	{ "listen",	required_argument,	NULL, OPT_LISTEN },
+	{ "headless",	no_argument,		NULL, OPT_HEADLESS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -113,7 +117,11 @@ blktop_usage(FILE *f)
 "  -o, --sort KEY     order of the tables: read_bytes write_bytes read_ios write_ios\n"
 "                     vfs_read_bytes vfs_write_bytes vfs_reads vfs_writes opens lat\n"
 "      --max-procs N  processes tracked at most (default 4096; least recent evicted)\n"
-"      --max-files N  files tracked at most (default 16384)\n");
+"      --max-files N  files tracked at most (default 16384)\n"
+"      --listen [ADDR:]PORT\n"
+"                     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+"                     (ADDR 127.0.0.1 unless given; 9989 is blktop's port)\n"
+"      --headless     no UI and no reports: with --listen or -w, as a service\n");
 }
 
 /* Exit with a one-line message about a bad command line. */
@@ -349,6 +357,14 @@ main(int argc, char **argv)
 			else
 				blktop_usage_error("--format: '%s' is not csv or jsonl", optarg);
 			break;
+		case OPT_LISTEN:
+			if (metrics_parse_listen(optarg, b->listen_addr,
+			    sizeof b->listen_addr, &b->listen_port, &err) != 0)
+				blktop_usage_error("%s", err);
+			break;
+		case OPT_HEADLESS:
+			b->headless = 1;
+			break;
 		case OPT_PROBE:
 			probe = 1;
 			break;
@@ -391,6 +407,10 @@ main(int argc, char **argv)
 		blktop_usage_error("--dump and --format need -r FILE");
 	if (b->speed >= 0 && b->replay_path == NULL)
 		blktop_usage_error("--speed needs -r FILE");
+	if (b->headless && b->listen_port == 0 && b->record_path == NULL)
+		blktop_usage_error("--headless needs --listen or -w: it would do nothing");
+	if (b->headless && b->batch)
+		blktop_usage_error("--headless prints no reports: not with -b or -J");
 	if (b->replay_path == NULL) {
 		for (d = 0; d < b->ndev_args; d++) {
 			if (device_parse(b->dev_args[d], &b->devs[b->ndevs], &err) != 0) {
@@ -441,7 +461,10 @@ main(int argc, char **argv)
 	/* The stream's sinks, in order: the capture gets what the model gets, the view reads the model. */
 	stream_add_sink(b, &sink_capture);
 	stream_add_sink(b, &sink_model);
-	stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
+	if (!b->headless)
+		stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
+	if (b->listen_port != 0)
+		stream_add_sink(b, &sink_metrics);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */

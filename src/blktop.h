@@ -437,6 +437,9 @@ struct blktop {
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
+	char			 listen_addr[64];	/* --listen */
+	uint16_t		 listen_port;	/* 0: no metrics endpoint */
+	int			 headless;	/* --headless: no view */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
@@ -452,6 +455,11 @@ struct blktop {
 };
 
 extern struct blktop bt;
+
+/* sink-metrics.c: counters since start, served to Prometheus. */
+extern const struct sink_entry sink_metrics;
+int		 metrics_parse_listen(const char *, char *addr, size_t,
+		     uint16_t *port, char **errp);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);

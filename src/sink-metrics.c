@@ -1,0 +1,618 @@
+/* sink-metrics.c: the metrics sink: counters since start, served over HTTP to Prometheus (text 0.0.4 or OpenMetrics 1.0). */
+
+#include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+
+/*
+ * Operations as /proc/diskstats groups them (node_exporter's labels): write
+ * zeroes and secure erase are writes; what none of these is, "other".
+ */
+enum metrics_op { MOP_READ, MOP_WRITE, MOP_DISCARD, MOP_FLUSH, MOP_OTHER, MOP_MAX };
+static const char *metrics_op_names[MOP_MAX] = {
+	"read", "write", "discard", "flush", "other"
+};
+
+/*
+ * Exported histogram bounds: 1 us to 2^METRICS_POWERS us at two per power of
+ * two (1, 1.5, 2, 3, 4, 6 ... us), each a bound of blktop's own log-linear
+ * buckets, so the collapse is exact and histogram_quantile lands within one
+ * exported bucket (at most 50% wide) of blktop's own percentile.
+ */
+#define METRICS_POWERS	25
+#define METRICS_NBOUNDS	(2 * METRICS_POWERS + 1)
+
+/* Cgroups with series of their own; the rest are summed under cgroup="other". */
+#define METRICS_CGROUPS	32
+
+struct metrics_op_state {
+	uint64_t	 ios;
+	uint64_t	 bytes;
+	uint64_t	 errors;
+	uint64_t	 lat_sum;	/* ns */
+	uint64_t	 q_sum;
+	uint64_t	 timed;		/* requests in the histograms */
+	uint64_t	 lat[HIST_NBUCKETS];
+	uint64_t	 q[HIST_NBUCKETS];
+};
+
+struct metrics_dev {
+	uint32_t		 dev;
+	uint32_t		 inflight;	/* at the last completion */
+	uint64_t		 busy_ns;
+	struct metrics_op_state	 op[MOP_MAX];
+};
+
+struct metrics_cgroup {
+	uint64_t	 id;		/* 0: the slot of all others */
+	uint64_t	 disk_ios[2];	/* read, write */
+	uint64_t	 disk_bytes[2];
+	uint64_t	 file_calls[2];
+	uint64_t	 file_bytes[2];
+	char		*name;		/* path under /sys/fs/cgroup, resolved when scraped */
+};
+
+static struct {
+	struct evhttp		*http;
+	struct metrics_dev	*devs;		/* WINDOWS_MAX_DEVS, allocated at start */
+	unsigned		 ndevs;
+	uint64_t		 dropped;	/* events of devices past the cap */
+	struct metrics_cgroup	 cg[METRICS_CGROUPS + 1];	/* the last: "other" */
+	unsigned		 ncg;
+	uint64_t		 scrapes;
+} met;
+
+static enum metrics_op
+metrics_op(uint16_t op)
+{
+	switch (op) {
+	case BLK_OP_READ:
+		return (MOP_READ);
+	case BLK_OP_WRITE:
+	case BLK_OP_WRITE_ZEROES:
+	case BLK_OP_SECURE_ERASE:
+		return (MOP_WRITE);
+	case BLK_OP_DISCARD:
+		return (MOP_DISCARD);
+	case BLK_OP_FLUSH:
+		return (MOP_FLUSH);
+	default:
+		return (MOP_OTHER);
+	}
+}
+
+/* A device's counters, from the fixed table; NULL past its cap. */
+static struct metrics_dev *
+metrics_dev(uint32_t dev)
+{
+	unsigned	 i;
+
+	for (i = 0; i < met.ndevs; i++) {
+		if (met.devs[i].dev == dev)
+			return (&met.devs[i]);
+	}
+	if (met.ndevs == WINDOWS_MAX_DEVS)
+		return (NULL);
+	met.devs[met.ndevs].dev = dev;
+	return (&met.devs[met.ndevs++]);
+}
+
+/* A cgroup's counters: its own slot while there is room, else "other". */
+static struct metrics_cgroup *
+metrics_cgroup(uint64_t id)
+{
+	unsigned	 i;
+
+	for (i = 0; i < met.ncg; i++) {
+		if (met.cg[i].id == id)
+			return (&met.cg[i]);
+	}
+	if (met.ncg == METRICS_CGROUPS || id == 0)
+		return (&met.cg[METRICS_CGROUPS]);
+	met.cg[met.ncg].id = id;
+	return (&met.cg[met.ncg++]);
+}
+
+/* One record into the counters: no allocation, no system call. */
+static void
+metrics_event(struct sink *s, const void *rec, size_t len __unused)
+{
+	struct blktop		*b = s->b;
+	struct metrics_dev	*md;
+	struct metrics_op_state	*o;
+	struct metrics_cgroup	*cg;
+	uint32_t		 type;
+	unsigned		 rw;
+
+	memcpy(&type, rec, sizeof type);
+	if (type == EV_BLOCK) {
+		const struct ev_block *ev = rec;
+
+		if (!stream_dev_wanted(b, ev->dev))
+			return;
+		if ((md = metrics_dev(ev->dev)) == NULL) {
+			met.dropped++;
+			return;
+		}
+		o = &md->op[metrics_op(ev->op)];
+		o->ios++;
+		o->bytes += ev->bytes;
+		if (ev->error != 0)
+			o->errors++;
+		if (!(ev->flags & BLK_F_NOLAT) && ev->ts_done >= ev->ts_issue &&
+		    ev->ts_issue >= ev->ts_start) {
+			o->timed++;
+			o->lat_sum += ev->ts_done - ev->ts_issue;
+			o->q_sum += ev->ts_issue - ev->ts_start;
+			o->lat[hist_bucket(ev->ts_done - ev->ts_issue)]++;
+			o->q[hist_bucket(ev->ts_issue - ev->ts_start)]++;
+		}
+		md->inflight = ev->inflight > 0 ? ev->inflight - 1 : 0;
+		if (ev->op == BLK_OP_READ || ev->op == BLK_OP_WRITE) {
+			cg = metrics_cgroup(ev->cgroup);
+			rw = ev->op == BLK_OP_WRITE;
+			cg->disk_ios[rw]++;
+			cg->disk_bytes[rw] += ev->bytes;
+		}
+	} else if (type == EV_RW) {
+		const struct ev_rw *ev = rec;
+
+		cg = metrics_cgroup(ev->cgroup);
+		rw = ev->op == BLK_OP_WRITE;
+		cg->file_calls[rw]++;
+		cg->file_bytes[rw] += ev->done;
+	}
+}
+
+/* A tick closed: each device's busy time of that tick, as the windows measured it. */
+static void
+metrics_tick(struct sink *s, uint64_t ts __unused)
+{
+	struct windows		*w = &s->b->win;
+	const struct tick	*t;
+	struct metrics_dev	*md;
+	unsigned		 i;
+
+	for (i = 0; i < w->ndevs; i++) {
+		if (!stream_dev_wanted(s->b, w->devs[i]->dev) ||
+		    (t = windows_tick_at(w, w->devs[i], 1)) == NULL ||
+		    (md = metrics_dev(w->devs[i]->dev)) == NULL)
+			continue;
+		md->busy_ns += t->busy_ns;
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void
+metrics_label(struct evbuffer *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' || *s == '"')
+			evbuffer_add_printf(out, "\\%c", *s);
+		else if (*s == '\n')
+			evbuffer_add(out, "\\n", 2);
+		else
+			evbuffer_add(out, s, 1);
+	}
+}
+
+/* "# HELP" and "# TYPE" of a family; OpenMetrics names counters without _total. */
+static void
+metrics_family(struct evbuffer *out, int om, const char *name, const char *type,
+    const char *help)
+{
+	size_t	 n = strlen(name);
+
+	if (om && strcmp(type, "counter") == 0 && n > 6 &&
+	    strcmp(name + n - 6, "_total") == 0)
+		n -= 6;
+	evbuffer_add_printf(out, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, name,
+	    help, (int)n, name, type);
+}
+
+/* The start of a sample, NAMESUFFIX{device="...",op="..."}: the value follows. */
+static void
+metrics_dev_sample(struct evbuffer *out, const char *name, const char *suffix,
+    uint32_t dev, const char *op)
+{
+	evbuffer_add_printf(out, "%s%s{device=\"", name, suffix);
+	metrics_label(out, device_name(dev));
+	if (op != NULL)
+		evbuffer_add_printf(out, "\",op=\"%s", op);
+	evbuffer_add(out, "\"}", 2);
+}
+
+/* A device-time or queue-time histogram, collapsed to the exported bounds. */
+static void
+metrics_histogram(struct evbuffer *out, const char *name, uint32_t dev,
+    const char *op, const uint64_t *h, uint64_t count, uint64_t sum_ns)
+{
+	uint64_t	 cum = 0, bound_ns;
+	unsigned	 i = 0, k;
+
+	for (k = 0; k < METRICS_NBOUNDS; k++) {
+		bound_ns = (NSEC_PER_USEC << (k / 2)) * (k % 2 ? 3 : 2) / 2;
+		while (i < HIST_NBUCKETS && hist_bucket_hi(i) <= bound_ns)
+			cum += h[i++];
+		evbuffer_add_printf(out, "%s_bucket{device=\"", name);
+		metrics_label(out, device_name(dev));
+		evbuffer_add_printf(out, "\",op=\"%s\",le=\"%g\"} %llu\n", op,
+		    (double)bound_ns / 1e9, (unsigned long long)cum);
+	}
+	evbuffer_add_printf(out, "%s_bucket{device=\"", name);
+	metrics_label(out, device_name(dev));
+	evbuffer_add_printf(out, "\",op=\"%s\",le=\"+Inf\"} %llu\n", op,
+	    (unsigned long long)count);
+	metrics_dev_sample(out, name, "_sum", dev, op);
+	evbuffer_add_printf(out, " %.9f\n", (double)sum_ns / 1e9);
+	metrics_dev_sample(out, name, "_count", dev, op);
+	evbuffer_add_printf(out, " %llu\n", (unsigned long long)count);
+}
+
+/* Whether an operation has been seen on any device: a family's series start then. */
+static int
+metrics_op_seen(const struct metrics_dev *md, unsigned o)
+{
+	return (o <= MOP_WRITE || md->op[o].ios != 0);
+}
+
+/*
+ * Find the cgroup v2 directory whose inode is id below dir (at most depth
+ * levels down); its path relative to /sys/fs/cgroup into out. 0 if found.
+ */
+static int
+metrics_cgroup_find(int dirfd, const char *rel, uint64_t id, unsigned depth,
+    char *out, size_t outlen)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	char		 sub[PATH_MAX];
+	int		 fd, found = -1;
+
+	if ((d = fdopendir(dirfd)) == NULL) {
+		close(dirfd);
+		return (-1);
+	}
+	while (found != 0 && (de = readdir(d)) != NULL) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if ((size_t)snprintf(sub, sizeof sub, "%s/%s", rel, de->d_name) >= sizeof sub)
+			continue;
+		if ((uint64_t)st.st_ino == id) {
+			snprintf(out, outlen, "%s", sub);
+			found = 0;
+		} else if (depth > 0 && (fd = openat(dirfd, de->d_name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) != -1)
+			found = metrics_cgroup_find(fd, sub, id, depth - 1, out, outlen);
+	}
+	closedir(d);
+	return (found);
+}
+
+/* The cgroup's path under /sys/fs/cgroup by its id (the directory's inode), looked up once. */
+static const char *
+metrics_cgroup_name(struct metrics_cgroup *cg)
+{
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	int		 fd;
+
+	if (cg->id == 0)
+		return ("other");
+	if (cg->name == NULL) {
+		fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd != -1 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == cg->id) {
+			close(fd);
+			cg->name = xstrdup("/");
+		} else if (fd != -1 && metrics_cgroup_find(fd, "", cg->id, 8, path,
+		    sizeof path) == 0)
+			cg->name = xstrdup(path);
+		else
+			xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);
+	}
+	return (cg->name);
+}
+
+/* The cgroup families: one line per cgroup and direction. */
+static void
+metrics_cgroups(struct evbuffer *out, int om)
+{
+	static const struct {
+		const char	*name, *help;
+		size_t		 off;
+	} fam[] = {
+		{ "blktop_cgroup_disk_requests_total", "Block requests completed, by the cgroup that submitted them.",
+		  offsetof(struct metrics_cgroup, disk_ios) },
+		{ "blktop_cgroup_disk_bytes_total", "Bytes of those block requests.",
+		  offsetof(struct metrics_cgroup, disk_bytes) },
+		{ "blktop_cgroup_file_calls_total", "read and write system calls on files.",
+		  offsetof(struct metrics_cgroup, file_calls) },
+		{ "blktop_cgroup_file_bytes_total", "Bytes those calls moved.",
+		  offsetof(struct metrics_cgroup, file_bytes) },
+	};
+	struct metrics_cgroup	*cg;
+	const uint64_t		*v;
+	unsigned		 f, i, rw;
+
+	for (f = 0; f < nitems(fam); f++) {
+		metrics_family(out, om, fam[f].name, "counter", fam[f].help);
+		for (i = 0; i <= METRICS_CGROUPS; i++) {
+			if (i < METRICS_CGROUPS && i >= met.ncg)
+				continue;
+			cg = &met.cg[i];
+			v = (const uint64_t *)(const void *)((const char *)cg + fam[f].off);
+			for (rw = 0; rw < 2; rw++) {
+				evbuffer_add_printf(out, "%s{cgroup=\"", fam[f].name);
+				metrics_label(out, metrics_cgroup_name(cg));
+				evbuffer_add_printf(out, "\",op=\"%s\"} %llu\n",
+				    rw ? "write" : "read", (unsigned long long)v[rw]);
+			}
+		}
+	}
+}
+
+/* blktop's own figures: what it saw, lost, and cost. */
+static void
+metrics_self(struct evbuffer *out, int om, struct blktop *b)
+{
+	struct prog_cost	 pc;
+	struct rusage		 ru;
+	double			 cpu = 0;
+
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	metrics_family(out, om, "blktop_events_total", "counter",
+	    "Records blktop took from the kernel (or the file it replays).");
+	evbuffer_add_printf(out, "blktop_events_total %llu\n", (unsigned long long)b->events);
+	metrics_family(out, om, "blktop_lost_events_total", "counter",
+	    "Events the kernel could not hand over (ring buffer full, tables full, runs skipped).");
+	evbuffer_add_printf(out, "blktop_lost_events_total %llu\n", (unsigned long long)b->lost);
+	metrics_family(out, om, "blktop_dropped_events_total", "counter",
+	    "Block events of devices past the 64 with series of their own.");
+	evbuffer_add_printf(out, "blktop_dropped_events_total %llu\n",
+	    (unsigned long long)met.dropped);
+	metrics_family(out, om, "blktop_cpu_seconds_total", "counter",
+	    "User and system CPU time of blktop itself.");
+	evbuffer_add_printf(out, "blktop_cpu_seconds_total %.6f\n", cpu);
+	if (b->src != NULL && b->src->entry->cost != NULL &&
+	    b->src->entry->cost(b->src, &pc) == 0) {
+		metrics_family(out, om, "blktop_bpf_run_seconds_total", "counter",
+		    "Run time of blktop's BPF programs, as the kernel counts it.");
+		evbuffer_add_printf(out, "blktop_bpf_run_seconds_total %.9f\n",
+		    (double)pc.run_ns / 1e9);
+		metrics_family(out, om, "blktop_bpf_runs_total", "counter",
+		    "Runs of blktop's BPF programs.");
+		evbuffer_add_printf(out, "blktop_bpf_runs_total %llu\n",
+		    (unsigned long long)pc.runs);
+	}
+	metrics_family(out, om, "blktop_scrapes_total", "counter",
+	    "Requests for /metrics served, this one included.");
+	evbuffer_add_printf(out, "blktop_scrapes_total %llu\n", (unsigned long long)met.scrapes);
+}
+
+/* The whole exposition into out. */
+static void
+metrics_write(struct evbuffer *out, int om, struct blktop *b)
+{
+	static const struct {
+		const char	*name, *help;
+		size_t		 off;
+	} ctr[] = {
+		{ "blktop_disk_requests_total", "Block requests completed.",
+		  offsetof(struct metrics_op_state, ios) },
+		{ "blktop_disk_bytes_total", "Bytes of the block requests completed.",
+		  offsetof(struct metrics_op_state, bytes) },
+		{ "blktop_disk_errors_total", "Block requests completed with an error.",
+		  offsetof(struct metrics_op_state, errors) },
+	};
+	static const struct {
+		const char	*name, *help;
+	} hist[2] = {
+		{ "blktop_disk_device_time_seconds", "Device time of block requests: "
+		  "issue to the driver to completion (biolatency's)." },
+		{ "blktop_disk_queue_time_seconds", "Queue time of block requests: "
+		  "start to issue to the driver." },
+	};
+	struct metrics_dev	*md;
+	struct metrics_op_state	*o;
+	unsigned		 c, i, k;
+
+	for (c = 0; c < nitems(ctr); c++) {
+		metrics_family(out, om, ctr[c].name, "counter", ctr[c].help);
+		for (i = 0; i < met.ndevs; i++) {
+			md = &met.devs[i];
+			for (k = 0; k < MOP_MAX; k++) {
+				if (!metrics_op_seen(md, k))
+					continue;
+				metrics_dev_sample(out, ctr[c].name, "", md->dev,
+				    metrics_op_names[k]);
+				evbuffer_add_printf(out, " %llu\n", (unsigned long long)
+				    *(const uint64_t *)(const void *)((const char *)&md->op[k] +
+				    ctr[c].off));
+			}
+		}
+	}
+	for (c = 0; c < 2; c++) {
+		metrics_family(out, om, hist[c].name, "histogram", hist[c].help);
+		for (i = 0; i < met.ndevs; i++) {
+			for (k = 0; k < MOP_MAX; k++) {
+				o = &met.devs[i].op[k];
+				if (metrics_op_seen(&met.devs[i], k))
+					metrics_histogram(out, hist[c].name, met.devs[i].dev,
+					    metrics_op_names[k], c == 0 ? o->lat : o->q,
+					    o->timed, c == 0 ? o->lat_sum : o->q_sum);
+			}
+		}
+	}
+	metrics_family(out, om, "blktop_disk_in_flight_requests", "gauge",
+	    "Requests in flight when the last one completed.");
+	for (i = 0; i < met.ndevs; i++) {
+		metrics_dev_sample(out, "blktop_disk_in_flight_requests", "",
+		    met.devs[i].dev, NULL);
+		evbuffer_add_printf(out, " %u\n", met.devs[i].inflight);
+	}
+	metrics_family(out, om, "blktop_disk_busy_seconds_total", "counter",
+	    "Time with at least one request in flight (iostat's %util numerator).");
+	for (i = 0; i < met.ndevs; i++) {
+		metrics_dev_sample(out, "blktop_disk_busy_seconds_total", "",
+		    met.devs[i].dev, NULL);
+		evbuffer_add_printf(out, " %.9f\n", (double)met.devs[i].busy_ns / 1e9);
+	}
+	metrics_cgroups(out, om);
+	metrics_self(out, om, b);
+	if (om)
+		evbuffer_add_printf(out, "# EOF\n");
+}
+
+/* Whether the scraper asks for OpenMetrics in Accept. */
+static int
+metrics_wants_om(struct evhttp_request *req)
+{
+	const char	*accept;
+
+	accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
+	return (accept != NULL && strstr(accept, "application/openmetrics-text") != NULL);
+}
+
+/* GET /metrics and / only; anything else gets an error and nothing of ours. */
+static void
+metrics_request(struct evhttp_request *req, void *arg)
+{
+	struct blktop		*b = arg;
+	struct evkeyvalq	*h = evhttp_request_get_output_headers(req);
+	struct evbuffer		*out;
+	const char		*uri = evhttp_request_get_uri(req);
+	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
+	int			 om;
+
+	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(h, "Allow", "GET, HEAD");
+		evhttp_send_error(req, 405, "Method Not Allowed");
+		return;
+	}
+	if ((out = evbuffer_new()) == NULL) {
+		evhttp_send_error(req, 503, "Service Unavailable");
+		return;
+	}
+	if (strcmp(uri, "/") == 0) {
+		evhttp_add_header(h, "Content-Type", "text/html; charset=utf-8");
+		evbuffer_add_printf(out, "<!DOCTYPE html><html><head><title>blktop</title>"
+		    "</head><body><h1>blktop</h1><p><a href=\"/metrics\">Metrics</a></p>"
+		    "</body></html>\n");
+	} else if (strcmp(uri, "/metrics") == 0) {
+		met.scrapes++;
+		om = metrics_wants_om(req);
+		evhttp_add_header(h, "Content-Type", om ?
+		    "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		    "text/plain; version=0.0.4; charset=utf-8");
+		metrics_write(out, om, b);
+	} else {
+		evbuffer_free(out);
+		evhttp_send_error(req, 404, "Not Found");
+		return;
+	}
+	evhttp_add_header(h, "Cache-Control", "no-store");
+	evhttp_send_reply(req, 200, "OK", out);
+	evbuffer_free(out);
+}
+
+/* Parse [ADDR:]PORT (or [ADDR6]:PORT); 127.0.0.1 when only a port is given. */
+int
+metrics_parse_listen(const char *arg, char *addr, size_t addrlen, uint16_t *port,
+    char **errp)
+{
+	const char	*colon, *p;
+	char		*end;
+	unsigned long	 v;
+	size_t		 n;
+
+	if ((colon = strrchr(arg, ':')) == NULL) {
+		p = arg;
+		snprintf(addr, addrlen, "127.0.0.1");
+	} else {
+		p = colon + 1;
+		n = (size_t)(colon - arg);
+		if (n >= 2 && arg[0] == '[' && arg[n - 1] == ']') {
+			arg++;
+			n -= 2;
+		}
+		if (n == 0)
+			snprintf(addr, addrlen, "127.0.0.1");
+		else if (n >= addrlen) {
+			xasprintf(errp, "--listen: address too long");
+			return (-1);
+		} else
+			snprintf(addr, addrlen, "%.*s", (int)n, arg);
+	}
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (*p < '0' || *p > '9' || *end != '\0' || errno != 0 || v == 0 || v > 65535) {
+		xasprintf(errp, "--listen: '%s' is not a port (1-65535)", p);
+		return (-1);
+	}
+	*port = (uint16_t)v;
+	return (0);
+}
+
+/* Listen; the privileges are gone by now, so a port below 1024 is refused. */
+static int
+metrics_start(struct sink *s, char **errp)
+{
+	struct blktop	*b = s->b;
+
+	met.devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *met.devs);
+	if ((met.http = evhttp_new(b->base)) == NULL) {
+		xasprintf(errp, "--listen: cannot set up the HTTP server");
+		return (-1);
+	}
+	/* Small requests, idle clients closed, GET and HEAD only. */
+	evhttp_set_max_headers_size(met.http, 8192);
+	evhttp_set_max_body_size(met.http, 0);
+	evhttp_set_timeout(met.http, 10);
+	evhttp_set_allowed_methods(met.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+	evhttp_set_gencb(met.http, metrics_request, b);
+	if (evhttp_bind_socket(met.http, b->listen_addr, b->listen_port) != 0) {
+		xasprintf(errp, "--listen %s:%u: cannot listen: %s", b->listen_addr,
+		    b->listen_port, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+metrics_stop(struct sink *s __unused)
+{
+	unsigned	 i;
+
+	if (met.http != NULL)
+		evhttp_free(met.http);
+	for (i = 0; i <= METRICS_CGROUPS; i++)
+		free(met.cg[i].name);
+	free(met.devs);
+	memset(&met, 0, sizeof met);
+}
+
+const struct sink_entry sink_metrics = {
+	.name = "metrics",
+	.start = metrics_start,
+	.event = metrics_event,
+	.tick = metrics_tick,
+	.stop = metrics_stop,
+};
