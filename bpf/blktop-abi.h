@@ -10,6 +10,11 @@
 
 #define BLKTOP_COMM_LEN		16
 
+/* Filters both sides size their tables by: user space may ask at most these. */
+#define FILTER_MAX_DEVS		16	/* -D devices the block programs filter on */
+#define FILTER_MAX_COMMS	8	/* -c names the vfs programs filter on */
+#define VFS_MAX_TGIDS		1024	/* -p processes in the vfs programs' table */
+
 enum blktop_ev_type {
 	EV_BLOCK = 1,		/* one block request, emitted at its final completion */
 	EV_OPEN = 2,		/* reserved: open/openat/openat2 (per-process issue) */

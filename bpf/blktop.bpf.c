@@ -13,11 +13,10 @@ char LICENSE[] SEC("license") = "GPL";
 #define NSLOTS		16384	/* direct-mapped request table, two probes per request */
 #define MAX_OVERFLOW	16384	/* requests whose two slots were both taken */
 #define MAX_DEVICES	1024
-#define MAX_FILTER_DEVS	16
 
 /* Set by the loader before load. */
 const volatile __u32 filter_ndevs = 0;
-const volatile __u32 filter_devs[MAX_FILTER_DEVS] = {};
+const volatile __u32 filter_devs[FILTER_MAX_DEVS] = {};
 const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
 
@@ -141,13 +140,8 @@ count(__u32 which)
 static __always_inline __u32
 request_dev(struct request *rq, bool btf)
 {
-	struct request___x *old = (void *)rq;
-	struct gendisk *disk;
+	struct gendisk *disk = core_request_disk(rq, btf);
 
-	if (bpf_core_field_exists(old->rq_disk))
-		disk = btf ? old->rq_disk : BPF_CORE_READ(old, rq_disk);
-	else
-		disk = btf ? rq->q->disk : BPF_CORE_READ(rq, q, disk);
 	if (!disk)
 		return 0;
 	if (btf)
@@ -164,7 +158,7 @@ dev_wanted(__u32 dev)
 
 	if (filter_ndevs == 0)
 		return true;
-	for (i = 0; i < MAX_FILTER_DEVS; i++) {
+	for (i = 0; i < FILTER_MAX_DEVS; i++) {
 		if (i >= filter_ndevs)
 			break;
 		if (filter_devs[i] == dev)

@@ -1,4 +1,9 @@
-/* core-fixes.h: CO-RE shadows for kernel layout changes the BPF programs must survive. */
+/*
+ * core-fixes.h: the one home of CO-RE shadows for kernel layout changes the
+ * BPF programs must survive, each naming the kernel change it follows (as
+ * libbpf-tools' core_fixes.bpf.h does). The programs use these helpers and
+ * write no fix of their own.
+ */
 #ifndef BLKTOP_CORE_FIXES_H
 #define BLKTOP_CORE_FIXES_H
 
@@ -13,15 +18,18 @@ struct request___x {
 	struct gendisk *rq_disk;
 } __attribute__((preserve_access_index));
 
-/* The gendisk of a request on any kernel. */
+/*
+ * The gendisk of a request on any kernel. btf (a constant at each call
+ * site): the pointer is typed (tp_btf), plain loads; else probe reads.
+ */
 static __always_inline struct gendisk *
-core_request_disk(struct request *rq)
+core_request_disk(struct request *rq, bool btf)
 {
 	struct request___x *old = (void *)rq;
 
 	if (bpf_core_field_exists(old->rq_disk))
-		return BPF_CORE_READ(old, rq_disk);
-	return BPF_CORE_READ(rq, q, disk);
+		return btf ? old->rq_disk : BPF_CORE_READ(old, rq_disk);
+	return btf ? rq->q->disk : BPF_CORE_READ(rq, q, disk);
 }
 
 /*

@@ -297,6 +297,7 @@ struct prog_cost {
 struct bpf_object;
 void		 cost_add_object(struct bpf_object *, struct prog_cost *);
 int		 cost_enable(void);
+uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
 
 /* What blktop cost over the last report (model-self.c). */
 struct self_cost {
@@ -376,9 +377,7 @@ struct sink {
 
 #define STREAM_MAX_SINKS 8
 
-#define FILTER_MAX_DEVS	16
 #define FILTER_MAX_PIDS	64	/* at most VFS_MAX_TGIDS */
-#define FILTER_MAX_COMMS 8	/* at most VFS_MAX_COMMS */
 
 /* Everything one run of blktop knows. */
 struct blktop {
@@ -539,8 +538,6 @@ void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned 
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 
 /* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
-#define VFS_MAX_COMMS	8	/* -c filters */
-#define VFS_MAX_TGIDS	1024	/* -p filters */
 enum vfs_hook_id {		/* in order of preference */
 	VFS_HOOK_TRACEPOINT,	/* needs tracefs mounted */
 	VFS_HOOK_TP_BTF,

@@ -1,7 +1,8 @@
-/* source-cost.c: what the kernel side of a live source costs: BPF run time and runs of its programs. */
+/* source-cost.c: what the kernel side of a live source costs and counts: BPF run time and runs of its programs, per-CPU counters. */
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,6 +32,25 @@ cost_add_object(struct bpf_object *obj, struct prog_cost *st)
 		st->runs += info.run_cnt;
 		st->misses += info.recursion_misses;
 	}
+}
+
+/* The sum over CPUs of one entry of a per-CPU array map of u64; 0 if unreadable. */
+uint64_t
+cost_percpu_sum(int map_fd, uint32_t key)
+{
+	static int	 ncpus;
+	uint64_t	*vals, total = 0;
+	int		 i;
+
+	if (ncpus <= 0 && (ncpus = libbpf_num_possible_cpus()) <= 0)
+		return (0);
+	vals = xcalloc((size_t)ncpus, sizeof *vals);
+	if (bpf_map_lookup_elem(map_fd, &key, vals) == 0) {
+		for (i = 0; i < ncpus; i++)
+			total += vals[i];
+	}
+	free(vals);
+	return (total);
 }
 
 /*

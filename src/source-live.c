@@ -109,24 +109,22 @@ live_tp_exists(const struct btf *vmlinux, const char *tp)
 	return (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0);
 }
 
-/* The programs of one attach variant, in skeleton order. */
+/*
+ * The programs of one attach variant, in skeleton order: each hook is
+ * written twice in blktop.bpf.c, tb_NAME (tp_btf) and rt_NAME (raw_tp).
+ */
 static void
 live_progs(struct blktop_bpf *skel, enum hook_attach a, struct bpf_program **p)
 {
-	if (a == ATTACH_TP_BTF) {
-		p[0] = skel->progs.tb_io_start;
-		p[1] = skel->progs.tb_rq_insert;
-		p[2] = skel->progs.tb_rq_issue;
-		p[3] = skel->progs.tb_rq_requeue;
-		p[4] = skel->progs.tb_rq_merge;
-		p[5] = skel->progs.tb_rq_complete;
-	} else {
-		p[0] = skel->progs.rt_io_start;
-		p[1] = skel->progs.rt_rq_insert;
-		p[2] = skel->progs.rt_rq_issue;
-		p[3] = skel->progs.rt_rq_requeue;
-		p[4] = skel->progs.rt_rq_merge;
-		p[5] = skel->progs.rt_rq_complete;
+	static const char	*hooks[] = { "io_start", "rq_insert", "rq_issue",
+	    "rq_requeue", "rq_merge", "rq_complete" };
+	char			 name[32];
+	unsigned		 i;
+
+	for (i = 0; i < nitems(hooks); i++) {
+		snprintf(name, sizeof name, "%s_%s", a == ATTACH_TP_BTF ? "tb" : "rt",
+		    hooks[i]);
+		p[i] = bpf_object__find_program_by_name(skel->obj, name);
 	}
 }
 
@@ -332,6 +330,13 @@ live_cost(struct source *src __unused, struct prog_cost *st)
 	return (0);
 }
 
+/* The sum over CPUs of one kernel-side counter. */
+static uint64_t
+live_counter(uint32_t key)
+{
+	return (cost_percpu_sum(bpf_map__fd(live.skel->maps.counters), key));
+}
+
 /*
  * Events lost in the kernel since the last call, summed over CPUs: those the
  * ring buffer refused and requests the request table had no room for.
@@ -339,20 +344,10 @@ live_cost(struct source *src __unused, struct prog_cost *st)
 static uint64_t
 live_read_lost(void)
 {
-	static const uint32_t	 keys[] = { CNT_LOST, CNT_MAP_FULL };
 	struct prog_cost	 pc;
-	uint64_t		*vals, total = 0;
-	unsigned		 k;
-	int			 i, fd = bpf_map__fd(live.skel->maps.counters);
+	uint64_t		 total;
 
-	vals = xcalloc((size_t)live.ncpus, sizeof *vals);
-	for (k = 0; k < nitems(keys); k++) {
-		if (bpf_map_lookup_elem(fd, &keys[k], vals) != 0)
-			continue;
-		for (i = 0; i < live.ncpus; i++)
-			total += vals[i];
-	}
-	free(vals);
+	total = live_counter(CNT_LOST) + live_counter(CNT_MAP_FULL);
 	live_prog_cost(&pc);
 	total += pc.misses;
 	if (live.vfs_loaded)
@@ -552,22 +547,6 @@ live_start(struct source *src, char **errp)
 	event_add(live.rb_ev, NULL);
 	event_add(live.drain_ev, &tv);
 	return (0);
-}
-
-/* The sum over CPUs of one kernel-side counter. */
-static uint64_t
-live_counter(uint32_t key)
-{
-	uint64_t	*vals, total = 0;
-	int		 i;
-
-	vals = xcalloc((size_t)live.ncpus, sizeof *vals);
-	if (bpf_map_lookup_elem(bpf_map__fd(live.skel->maps.counters), &key, vals) == 0) {
-		for (i = 0; i < live.ncpus; i++)
-			total += vals[i];
-	}
-	free(vals);
-	return (total);
 }
 
 /*

@@ -406,8 +406,8 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 	if (vfs_skel != NULL)
 		return "vfs: already loaded";
 	vfs_debug = o->debug || vfs_env_debug();
-	if (o->ncomms > VFS_MAX_COMMS) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", VFS_MAX_COMMS);
+	if (o->ncomms > FILTER_MAX_COMMS) {
+		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", FILTER_MAX_COMMS);
 		return vfs_err;
 	}
 	if (o->ntgids > VFS_MAX_TGIDS) {
@@ -457,20 +457,9 @@ vfs_hook(void)
 uint64_t
 vfs_inflight_full(void)
 {
-	uint64_t	*vals, sum = 0;
-	uint32_t	 key = 0;
-	int		 ncpu, i;
-
-	if (vfs_skel == NULL || (ncpu = libbpf_num_possible_cpus()) <= 0)
+	if (vfs_skel == NULL)
 		return 0;
-	vals = xcalloc(ncpu, sizeof(*vals));
-	if (bpf_map__lookup_elem(vfs_skel->maps.vfs_counters, &key, sizeof(key), vals,
-	    ncpu * sizeof(*vals), 0) == 0) {
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i];
-	}
-	free(vals);
-	return sum;
+	return cost_percpu_sum(bpf_map__fd(vfs_skel->maps.vfs_counters), 0);
 }
 
 /* Add what the loaded programs cost to *st. */
