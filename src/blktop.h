@@ -460,6 +460,13 @@ extern const struct sink_entry sink_metrics;
 int		 metrics_parse_listen(const char *, char *addr, size_t,
 		     uint16_t *port, char **errp);
 
+/* probe.c: tracepoints this kernel has, and tracefs. */
+struct btf;
+int		 probe_tp_btf(const struct btf *, const char *tp);
+int		 probe_tp_classic(const char *group, const char *name);
+const char	*probe_tracefs(void);
+void		 probe_mount_tracefs(int verbose);
+
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
 

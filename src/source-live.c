@@ -2,7 +2,6 @@
 
 #include <sys/syscall.h>
 #include <linux/capability.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -25,7 +24,6 @@ static const char *live_start_tps[START_MAX] = {
 	"block_io_start", "block_rq_insert", "block_rq_issue"
 };
 
-static void	 live_mount_tracefs(void);
 
 /*
  * Draining. The ring buffer's fd is readable whenever it holds data, whether
@@ -97,16 +95,6 @@ live_check_privileges(char **errp)
 		return (-1);
 	}
 	return (0);
-}
-
-/* Whether the running kernel has a tracepoint, by its BTF typedef (needs no tracefs). */
-static int
-live_tp_exists(const struct btf *vmlinux, const char *tp)
-{
-	char	 name[128];
-
-	snprintf(name, sizeof name, "btf_trace_%s", tp);
-	return (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0);
 }
 
 /*
@@ -184,7 +172,7 @@ live_probe(int attach_ok[ATTACH_MAX], int start_ok[START_MAX])
 
 	vmlinux = btf__load_vmlinux_btf();
 	for (i = 0; i < START_MAX; i++)
-		start_ok[i] = vmlinux != NULL && live_tp_exists(vmlinux, live_start_tps[i]);
+		start_ok[i] = vmlinux != NULL && probe_tp_btf(vmlinux, live_start_tps[i]);
 	for (i = 0; i < ATTACH_MAX; i++)
 		attach_ok[i] = vmlinux != NULL && live_attach_works((enum hook_attach)i);
 	btf__free(vmlinux);
@@ -292,7 +280,7 @@ live_print_probe(FILE *f)
 	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
 	    "block_rq_merge, block_rq_complete (final when all bytes are done)\n");
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
-	live_mount_tracefs();
+	probe_mount_tracefs(bt.verbose);
 	vfs_probe(f);
 }
 
@@ -404,22 +392,6 @@ live_rb_cb(__unused int fd, __unused short what, void *arg)
 }
 
 /*
- * Classic tracepoints are attached through tracefs: mount it if nobody has
- * (a fresh machine often has not). Failing that, the vfs probe picks a
- * variant that needs no tracefs.
- */
-static void
-live_mount_tracefs(void)
-{
-	if (access("/sys/kernel/tracing/events", F_OK) == 0 ||
-	    access("/sys/kernel/debug/tracing/events", F_OK) == 0)
-		return;
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0 &&
-	    errno != EBUSY && bt.verbose)
-		log_warnx("cannot mount tracefs on /sys/kernel/tracing: %s", strerror(errno));
-}
-
-/*
  * Per-process open/read/write tracing, sharing the ring buffer and counters.
  * Block tracing goes on without it, with a warning, where it cannot load.
  */
@@ -438,7 +410,7 @@ live_start_vfs(struct blktop *b)
 	vo.all_files = b->all_files;
 	vo.debug = b->verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
-	live_mount_tracefs();
+	probe_mount_tracefs(bt.verbose);
 	err = vfs_load(bpf_map__fd(live.skel->maps.events),
 	    bpf_map__fd(live.skel->maps.counters), &vo);
 	if (err != NULL) {

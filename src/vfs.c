@@ -53,25 +53,6 @@ vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */
-static const char *
-vfs_tracefs(void)
-{
-	if (access("/sys/kernel/debug/tracing", F_OK) == 0)
-		return "/sys/kernel/debug/tracing";
-	return "/sys/kernel/tracing";
-}
-
-/* Whether the classic tracepoint syscalls/<name> exists. */
-static bool
-vfs_tp_exists(const char *name)
-{
-	char	path[256];
-
-	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", vfs_tracefs(), name);
-	return access(path, R_OK) == 0;
-}
-
 /* Whether a program (by section name) belongs to variant v. */
 static bool
 vfs_prog_in(const struct bpf_program *prog, int v)
@@ -117,7 +98,7 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 		if (on && v == VFS_HOOK_TRACEPOINT) {
 			const char *sec = bpf_program__section_name(prog);
 
-			on = vfs_tp_exists(sec + strlen("tracepoint/syscalls/"));
+			on = probe_tp_classic("syscalls", sec + strlen("tracepoint/syscalls/"));
 		}
 		bpf_program__set_autoload(prog, on);
 		n += on;
@@ -146,9 +127,9 @@ vfs_attach(struct vfs_bpf *skel)
 static bool
 vfs_possible(int v)
 {
-	if (v == VFS_HOOK_TRACEPOINT && !vfs_tp_exists("sys_enter_openat")) {
+	if (v == VFS_HOOK_TRACEPOINT && !probe_tp_classic("syscalls", "sys_enter_openat")) {
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "no %s/events/syscalls (mount -t tracefs "
-		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", vfs_tracefs());
+		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", probe_tracefs());
 		return false;
 	}
 	return true;
