@@ -1076,6 +1076,54 @@ unsigned	 ui_table(struct _win_st *, const struct ui_rect *,
 		     void (*)(unsigned, unsigned, char *, size_t, void *), void *);
 uint64_t	 ui_view_nclosed(const struct blktop *);
 
+/* ui.c and the files it is split into: ui-widget.c, ui-header.c, ui-action.c. */
+#define UI_MIN_W	40		/* smaller than this: "terminal too small" */
+#define UI_MIN_H	8
+#define UI_STATUS_TICKS	5		/* a status message stays this many ticks */
+#define UI_THEMES_MAX	32
+#define UI_FILTER_MAX	64
+#define UI_NPANES	3
+struct event;
+extern const struct pane_entry *const ui_panes[UI_NPANES];	/* tab order */
+
+/* Everything the screen keeps between frames. */
+struct ui_state {
+	struct blktop	*b;
+	int		 running;
+	struct event	*key_ev;
+	struct event	*winch_ev;
+	struct event	*redraw_ev;
+	int		 redraw_pending;
+	unsigned	 pane;
+	int		 help;
+	int		 editing;	/* the filter is being typed */
+	char		 filter[UI_FILTER_MAX];
+	char		 edit[UI_FILTER_MAX];
+	char		 status[160];
+	unsigned	 status_ticks;
+	struct theme	 theme;
+	char		 theme_arg[THEME_ARG_MAX];	/* -t, "" for none */
+	char		*themes[UI_THEMES_MAX];	/* names or paths 't' cycles through */
+	unsigned	 nthemes;
+	unsigned	 theme_idx;
+	unsigned	 ticks;		/* ticks since the last display interval */
+	uint64_t	 last_ts;	/* stream time of the last interval end */
+	uint64_t	 last_events;
+	double		 evps;		/* events per second over the last interval */
+	double		 secs;		/* length of the last interval */
+	char		 host[80];
+	char		 kernel[80];
+	int		 tabs_x[UI_NPANES + 1];	/* tab columns on the tab row */
+	struct ui_rect	 pane_rect;
+	struct draw_cell *cells;	/* heatmap cells, reused */
+	size_t		 ncells;
+	uint64_t	 frames;
+};
+extern struct ui_state ui;
+void		 ui_next_theme(void);
+void		 ui_draw_all(struct blktop *);
+void		 ui_key_cb(int fd, short what, void *arg);
+
 /* ui-keys.c: the one table of key bindings. */
 extern const struct ui_key ui_keys[];
 extern const unsigned ui_nkeys;

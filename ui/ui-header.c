@@ -1,0 +1,178 @@
+/* ui-header.c: the frame around the panes: header with tabs, status line, help, and the frame itself. */
+
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+
+#include <curses.h>
+#include <dirent.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "blktop.h"
+
+
+/* One header line of text at y, x; returns the column after it. */
+static int
+ui_put(int y, int x, enum theme_colour fg, const char *s)
+{
+	if (x >= COLS)
+		return (x);
+	ui_text(stdscr, y, x, fg, THEME_MAIN_BG, s);
+	return (x + (int)draw_text_width(s));
+}
+
+/* The two header lines: who and when, rates and loss; then the tabs and the probe plan. */
+static void
+ui_draw_header(struct blktop *b)
+{
+	struct source_status st;
+	const char	*rec;
+	char		 buf[512], when[16];
+	time_t		 t;
+	struct tm	 tm;
+	int		 x;
+	unsigned	 i;
+
+	t = (time_t)(((int64_t)b->win.tick_start + b->mono_to_wall) /
+	    (int64_t)NSEC_PER_SEC);
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	x = ui_put(0, 0, THEME_TITLE, "blktop ");
+	snprintf(buf, sizeof buf, "%s %s  %s  %s  interval %gs  column %us  ",
+	    ui.host, ui.kernel, b->src != NULL ? b->src->entry->name : "?", when,
+	    b->interval, ui_view.col_secs);
+	x = ui_put(0, x, THEME_MAIN_FG, buf);
+	snprintf(buf, sizeof buf, "%.0f ev/s  ", ui.evps);
+	x = ui_put(0, x, THEME_MAIN_FG, buf);
+	snprintf(buf, sizeof buf, "lost %llu", (unsigned long long)b->lost);
+	x = ui_put(0, x, b->lost > 0 ? THEME_LOST : THEME_MAIN_FG, buf);
+	if ((rec = record_status(b)) != NULL) {
+		snprintf(buf, sizeof buf, "  rec %s", rec);
+		x = ui_put(0, x, THEME_LOST, buf);
+	} else
+		x = ui_put(0, x, THEME_INACTIVE_FG, "  rec off");
+	if (b->src->entry->status != NULL) {
+		memset(&st, 0, sizeof st);
+		b->src->entry->status(b->src, &st);
+		if (st.speed > 0)
+			snprintf(buf, sizeof buf, "  x%g%s", st.speed,
+			    st.at_end ? " end" : st.paused ? " paused" : "");
+		else
+			snprintf(buf, sizeof buf, "  max%s", st.at_end ? " end" :
+			    st.paused ? " paused" : "");
+		x = ui_put(0, x, THEME_HI_FG, buf);
+	}
+	if (ui_view.paused)
+		ui_put(0, x + 2, THEME_LOST, "PAUSED");
+
+	x = 0;
+	for (i = 0; i < nitems(ui_panes); i++) {
+		ui.tabs_x[i] = x;
+		snprintf(buf, sizeof buf, " %u %s ", i + 1, ui_panes[i]->title);
+		ui_text(stdscr, 1, x, i == ui.pane ? THEME_SELECTED_FG :
+		    THEME_INACTIVE_FG, i == ui.pane ? THEME_SELECTED_BG :
+		    THEME_MAIN_BG, buf);
+		x += (int)strlen(buf) + 1;
+	}
+	ui.tabs_x[i] = x;
+	snprintf(buf, sizeof buf, " plan %s", b->plan_text[0] != '\0' ?
+	    b->plan_text : "-");
+	if (x + (int)strlen(buf) < COLS)
+		ui_put(1, COLS - (int)strlen(buf), THEME_GRAPH_TEXT, buf);
+}
+
+/* The bottom line: the filter being typed, a message, or the main keys. */
+static void
+ui_draw_status(void)
+{
+	char	 buf[256];
+	int	 y = LINES - 1;
+
+	if (ui.editing) {
+		snprintf(buf, sizeof buf, "filter: %s_  (Enter apply, Esc cancel)",
+		    ui.edit);
+		ui_put(y, 0, THEME_HI_FG, buf);
+		return;
+	}
+	if (ui.status[0] != '\0') {
+		ui_put(y, 0, THEME_HI_FG, ui.status);
+		return;
+	}
+	snprintf(buf, sizeof buf, "q quit  ? help  Tab pane  Enter drill  "
+	    "Space pause  +/- time  / filter%s%s", ui.filter[0] != '\0' ?
+	    ": " : "", ui.filter);
+	ui_put(y, 0, THEME_INACTIVE_FG, buf);
+}
+
+/* The help screen, generated from the key table. */
+static void
+ui_draw_help(const struct ui_rect *r)
+{
+	char		 lines[64][96];
+	unsigned	 n, i, col, ncolumns, per;
+
+	n = ui_keys_help(lines, nitems(lines));
+	ui_put(r->y, r->x, THEME_TITLE, "Keys (any key closes this help)");
+	per = (unsigned)(r->h - 2);
+	if (per == 0)
+		return;
+	ncolumns = (n + per - 1) / per;
+	for (i = 0; i < n; i++) {
+		col = i / per;
+		if (ncolumns > 1 && (int)(col + 1) * (r->w / (int)ncolumns) >
+		    r->w + 1)
+			break;
+		ui_text(stdscr, r->y + 2 + (int)(i % per),
+		    r->x + (int)col * (r->w / (int)ncolumns), THEME_MAIN_FG,
+		    THEME_MAIN_BG, lines[i]);
+	}
+}
+
+/* Draw the whole screen once. */
+void
+ui_draw_all(struct blktop *b)
+{
+	struct ui_rect	 r;
+	const char	*small = "terminal too small";
+
+	ui_draw_begin();
+	erase();
+	if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
+		ui_text(stdscr, 0, 0, THEME_LOST, THEME_MAIN_BG,
+		    COLS >= (int)strlen(small) ? small : "too small");
+		ui_draw_flush();
+		return;
+	}
+	ui_draw_header(b);
+	r.y = 2;
+	r.x = 0;
+	r.h = LINES - 3;
+	r.w = COLS;
+	ui.pane_rect = r;
+	if (ui.help)
+		ui_draw_help(&r);
+	else
+		ui_panes[ui.pane]->draw(b, stdscr, &r);
+	ui_draw_status();
+	ui_draw_flush();
+	ui.frames++;
+}
+
+/* Draw one frame now, of a pane by its tab index or the current one (-1): for benchmarks. */
+void
+ui_frame(struct blktop *b, int pane)
+{
+	if (pane >= 0 && pane < (int)nitems(ui_panes))
+		ui.pane = (unsigned)pane;
+	if (ui.running)
+		ui_draw_all(b);
+}
