@@ -1145,4 +1145,27 @@ int		 ui_layout_match(const char *s, const char *filter);
 int		 ui_layout_table_key(enum ui_action, unsigned *sel, unsigned nrows,
 		     int *sortcol, int ncols, int *invert);
 
+/*
+ * ui-tab.c: a table pane's order and selection. The pane keeps its rows (an
+ * array of rowsize bytes each) and says how to compare, filter and keep one.
+ */
+struct ui_tab {
+	unsigned	*order;		/* rows passing the filter, in order */
+	unsigned	 norder;
+	int		 sortcol;
+	int		 invert;
+	unsigned	 sel;		/* in order */
+	unsigned	 top;		/* first row shown */
+	const struct ui_col *cols;
+	int		 ncols;
+	size_t		 rowsize;
+	int		(*cmp)(const void *, const void *, int sortcol); /* not inverted */
+	const char	*(*name)(const void *);	/* what the / filter matches */
+	int		(*kept)(const void *);	/* the row remembered as selected */
+	void		(*remember)(unsigned row);	/* note a row's identity */
+};
+void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
+int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
+int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
+
 #endif

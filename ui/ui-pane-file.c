@@ -48,18 +48,25 @@ static const enum proc_key ui_file_keys[UI_FC_MAX] = {
 };
 
 /* The snapshot and the selection of the files pane. */
+static int	 ui_pane_file_cmp(const void *, const void *, int);
+static const char *ui_pane_file_name(const void *);
+static int	 ui_pane_file_kept(const void *);
+static void	 ui_pane_file_remember(unsigned);
+
+static const struct ui_tab ui_file_tab = {
+	.sortcol = UI_FC_RMB, .cols = ui_file_cols, .ncols = UI_FC_MAX,
+	.rowsize = sizeof(struct ui_file_row), .cmp = ui_pane_file_cmp,
+	.name = ui_pane_file_name, .kept = ui_pane_file_kept,
+	.remember = ui_pane_file_remember,
+};
+
 static struct {
 	struct ui_file_row *rows;
 	unsigned	 nrows;
-	unsigned	*order;
-	unsigned	 norder;
+	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
-	int		 sortcol;
-	int		 invert;
-	unsigned	 sel;
-	unsigned	 top;
 	char		*sel_path;	/* keeps the selection across intervals */
-} ui_file = { .sortcol = UI_FC_RMB };
+} ui_file = { .tab = ui_file_tab };
 
 /* Value of a numeric column, for sorting. */
 static double
@@ -78,46 +85,50 @@ ui_pane_file_value(const struct ui_file_row *r, int col)
 	}
 }
 
-/* qsort comparison by the sort column: largest first, paths A to Z. */
+/* Comparison by a sort column: largest first, paths A to Z. */
 static int
-ui_pane_file_cmp(const void *a, const void *b)
+ui_pane_file_cmp(const void *a, const void *b, int col)
 {
 	const struct ui_file_row *x = a, *y = b;
 	double			 vx, vy;
 	int			 r;
 
-	if (ui_file.sortcol == UI_FC_PATH)
-		r = strcmp(x->path, y->path);
-	else {
-		vx = ui_pane_file_value(x, ui_file.sortcol);
-		vy = ui_pane_file_value(y, ui_file.sortcol);
-		r = vx > vy ? -1 : vx < vy ? 1 : 0;
-		if (r == 0)
-			r = strcmp(x->path, y->path);
-	}
-	return (ui_file.invert ? -r : r);
+	if (col == UI_FC_PATH)
+		return (strcmp(x->path, y->path));
+	vx = ui_pane_file_value(x, col);
+	vy = ui_pane_file_value(y, col);
+	r = vx > vy ? -1 : vx < vy ? 1 : 0;
+	return (r != 0 ? r : strcmp(x->path, y->path));
+}
+
+/* What the / filter matches: the path. */
+static const char *
+ui_pane_file_name(const void *row)
+{
+	return (((const struct ui_file_row *)row)->path);
+}
+
+/* Whether a row is the file selected before. */
+static int
+ui_pane_file_kept(const void *row)
+{
+	return (ui_file.sel_path != NULL &&
+	    strcmp(((const struct ui_file_row *)row)->path, ui_file.sel_path) == 0);
+}
+
+/* Remember a file's path as the selection. */
+static void
+ui_pane_file_remember(unsigned row)
+{
+	free(ui_file.sel_path);
+	ui_file.sel_path = xstrdup(ui_file.rows[row].path);
 }
 
 /* List the rows passing the filter, sorting first if asked, keeping the selection. */
 static void
 ui_pane_file_order(int sort)
 {
-	unsigned	 i;
-
-	if (sort)
-		qsort(ui_file.rows, ui_file.nrows, sizeof *ui_file.rows,
-		    ui_pane_file_cmp);
-	ui_file.norder = 0;
-	for (i = 0; i < ui_file.nrows; i++) {
-		if (!ui_filter_match(ui_file.rows[i].path))
-			continue;
-		if (ui_file.sel_path != NULL &&
-		    strcmp(ui_file.rows[i].path, ui_file.sel_path) == 0)
-			ui_file.sel = ui_file.norder;
-		ui_file.order[ui_file.norder++] = i;
-	}
-	if (ui_file.sel >= ui_file.norder)
-		ui_file.sel = ui_file.norder > 0 ? ui_file.norder - 1 : 0;
+	ui_tab_order(&ui_file.tab, ui_file.rows, ui_file.nrows, sort);
 }
 
 /* Free the paths of the snapshot. */
@@ -128,7 +139,7 @@ ui_pane_file_clear(void)
 
 	for (i = 0; i < ui_file.nrows; i++)
 		free(ui_file.rows[i].path);
-	ui_file.nrows = ui_file.norder = 0;
+	ui_file.nrows = ui_file.tab.norder = 0;
 }
 
 /* End of a display interval: copy the busiest files out of the table. */
@@ -143,13 +154,13 @@ ui_pane_file_collect(struct blktop *b, double secs)
 
 	if (ui_file.rows == NULL) {
 		ui_file.rows = xcalloc(UI_FILE_ROWS, sizeof *ui_file.rows);
-		ui_file.order = xcalloc(UI_FILE_ROWS, sizeof *ui_file.order);
+		ui_file.tab.order = xcalloc(UI_FILE_ROWS, sizeof *ui_file.tab.order);
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
 	ui_pane_file_clear();
 	ui_file.secs = secs;
-	n = proc_top_files(b->procs, ui_file_keys[ui_file.sortcol], 0, top,
+	n = proc_top_files(b->procs, ui_file_keys[ui_file.tab.sortcol], 0, top,
 	    UI_FILE_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];
@@ -173,7 +184,7 @@ static void
 ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
     __unused void *arg)
 {
-	const struct ui_file_row *r = &ui_file.rows[ui_file.order[row]];
+	const struct ui_file_row *r = &ui_file.rows[ui_file.tab.order[row]];
 	double			 s = ui_file.secs > 0 ? ui_file.secs : 1;
 	size_t			 off = 0;
 	unsigned		 i;
@@ -211,10 +222,10 @@ ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	if (ui_file.rows == NULL)
 		return;
 	ui_pane_file_order(0);
-	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.norder, ui_file.sel,
-	    &ui_file.top, ui_file.sortcol, ui_file.invert, ui_pane_file_cell,
+	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.norder, ui_file.tab.sel,
+	    &ui_file.tab.top, ui_file.tab.sortcol, ui_file.tab.invert, ui_pane_file_cell,
 	    NULL);
-	if (ui_file.norder == 0)
+	if (ui_file.tab.norder == 0)
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->procs == NULL ?
 		    "per-file accounting is not enabled in this build" :
@@ -222,30 +233,11 @@ ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 		    "no file I/O in the last interval (file events need VFS tracing)");
 }
 
-/* Remember the selected file's path. */
-static void
-ui_pane_file_remember(void)
-{
-	free(ui_file.sel_path);
-	ui_file.sel_path = NULL;
-	if (ui_file.sel < ui_file.norder)
-		ui_file.sel_path = xstrdup(ui_file.rows[ui_file.order[ui_file.sel]].path);
-}
-
 /* Keys of the files pane: move and sort. */
 static int
 ui_pane_file_key(__unused struct blktop *b, enum ui_action a)
 {
-	if (!ui_layout_table_key(a, &ui_file.sel, ui_file.norder, &ui_file.sortcol,
-	    UI_FC_MAX, &ui_file.invert))
-		return (0);
-	ui_pane_file_remember();
-	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
-		ui_pane_file_order(1);
-		ui_status("sorted by %s%s", ui_file_cols[ui_file.sortcol].name,
-		    ui_file.invert ? ", inverted" : "");
-	}
-	return (1);
+	return (ui_tab_key(&ui_file.tab, a, ui_file.rows, ui_file.nrows));
 }
 
 /* A click selects a row. */
@@ -253,15 +245,12 @@ static void
 ui_pane_file_click(__unused struct blktop *b, const struct ui_rect *r, int y,
     __unused int x)
 {
-	unsigned	 row;
+	int	 row;
 
-	if (y <= r->y)
+	if ((row = ui_tab_click(&ui_file.tab, r, y)) < 0)
 		return;
-	row = ui_file.top + (unsigned)(y - r->y - 1);
-	if (row >= ui_file.norder)
-		return;
-	ui_file.sel = row;
-	ui_pane_file_remember();
+	ui_file.tab.sel = (unsigned)row;
+	ui_pane_file_remember(ui_file.tab.order[row]);
 }
 
 /* Free the snapshot. */
@@ -270,10 +259,10 @@ ui_pane_file_free(void)
 {
 	ui_pane_file_clear();
 	free(ui_file.rows);
-	free(ui_file.order);
+	free(ui_file.tab.order);
 	free(ui_file.sel_path);
 	memset(&ui_file, 0, sizeof ui_file);
-	ui_file.sortcol = UI_FC_RMB;
+	ui_file.tab = ui_file_tab;
 }
 
 const struct pane_entry ui_pane_file = {

@@ -63,16 +63,23 @@ static const enum proc_key ui_proc_keys[UI_PC_MAX] = {
 };
 
 /* The snapshot, the selection and the drill-down of the processes pane. */
+static int	 ui_pane_proc_cmp(const void *, const void *, int);
+static const char *ui_pane_proc_name(const void *);
+static int	 ui_pane_proc_kept(const void *);
+static void	 ui_pane_proc_remember(unsigned);
+
+static const struct ui_tab ui_proc_tab = {
+	.sortcol = UI_PC_R, .cols = ui_proc_cols, .ncols = UI_PC_MAX,
+	.rowsize = sizeof(struct ui_proc_row), .cmp = ui_pane_proc_cmp,
+	.name = ui_pane_proc_name, .kept = ui_pane_proc_kept,
+	.remember = ui_pane_proc_remember,
+};
+
 static struct {
 	struct ui_proc_row *rows;	/* the last interval, sorted */
 	unsigned	 nrows;
-	unsigned	*order;		/* rows passing the filter, in order */
-	unsigned	 norder;
+	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
-	int		 sortcol;
-	int		 invert;
-	unsigned	 sel;
-	unsigned	 top;
 	uint32_t	 sel_id;	/* keeps the selection across intervals */
 
 	uint32_t	 drill;		/* tgid drilled into, 0 for none */
@@ -83,7 +90,7 @@ static struct {
 	struct ui_proc_file *files;
 	unsigned	 nfiles;
 	unsigned	 ftop;
-} ui_proc = { .sortcol = UI_PC_R };
+} ui_proc = { .tab = ui_proc_tab };
 
 /* Value of a numeric column of a row, for sorting. */
 static double
@@ -109,47 +116,54 @@ ui_pane_proc_value(const struct ui_proc_row *r, int col)
 	}
 }
 
-/* qsort comparison by the sort column: largest first, names A to Z, ties by id. */
+/* Comparison by a sort column: largest first, names A to Z, ties by id. */
 static int
-ui_pane_proc_cmp(const void *a, const void *b)
+ui_pane_proc_cmp(const void *a, const void *b, int col)
 {
 	const struct ui_proc_row *x = a, *y = b;
 	double			 vx, vy;
 	int			 r;
 
-	if (ui_proc.sortcol == UI_PC_COMM)
+	if (col == UI_PC_COMM)
 		r = strcmp(x->comm, y->comm);
 	else {
-		vx = ui_pane_proc_value(x, ui_proc.sortcol);
-		vy = ui_pane_proc_value(y, ui_proc.sortcol);
+		vx = ui_pane_proc_value(x, col);
+		vy = ui_pane_proc_value(y, col);
 		r = vx > vy ? -1 : vx < vy ? 1 : 0;
-		if (ui_proc.sortcol == UI_PC_PID)
+		if (col == UI_PC_PID)
 			r = -r;
 	}
 	if (r == 0)
 		r = x->id < y->id ? -1 : x->id > y->id;
-	return (ui_proc.invert ? -r : r);
+	return (r);
+}
+
+/* What the / filter matches: the command name. */
+static const char *
+ui_pane_proc_name(const void *row)
+{
+	return (((const struct ui_proc_row *)row)->comm);
+}
+
+/* Whether a row is the process selected before. */
+static int
+ui_pane_proc_kept(const void *row)
+{
+	return (((const struct ui_proc_row *)row)->id == ui_proc.sel_id);
+}
+
+/* Remember a process's id as the selection. */
+static void
+ui_pane_proc_remember(unsigned row)
+{
+	ui_proc.sel_id = ui_proc.rows[row].id;
 }
 
 /* List the rows passing the filter, sorting them first if asked, keeping the selection. */
 static void
 ui_pane_proc_order(int sort)
 {
-	unsigned	 i;
-
-	if (sort)
-		qsort(ui_proc.rows, ui_proc.nrows, sizeof *ui_proc.rows,
-		    ui_pane_proc_cmp);
-	ui_proc.norder = 0;
-	for (i = 0; i < ui_proc.nrows; i++) {
-		if (!ui_filter_match(ui_proc.rows[i].comm))
-			continue;
-		if (ui_proc.rows[i].id == ui_proc.sel_id)
-			ui_proc.sel = ui_proc.norder;
-		ui_proc.order[ui_proc.norder++] = i;
-	}
-	if (ui_proc.sel >= ui_proc.norder)
-		ui_proc.sel = ui_proc.norder > 0 ? ui_proc.norder - 1 : 0;
+	ui_tab_order(&ui_proc.tab, ui_proc.rows, ui_proc.nrows, sort);
 }
 
 /* Remember the files of the drilled process over the interval. */
@@ -191,13 +205,13 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 
 	if (ui_proc.rows == NULL) {
 		ui_proc.rows = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.rows);
-		ui_proc.order = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.order);
+		ui_proc.tab.order = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.tab.order);
 		ui_proc.files = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.files);
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
 	ui_proc.secs = secs;
-	n = proc_top(b->procs, ui_proc_keys[ui_proc.sortcol], 0, top,
+	n = proc_top(b->procs, ui_proc_keys[ui_proc.tab.sortcol], 0, top,
 	    UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		p = top[i];
@@ -274,7 +288,7 @@ static void
 ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len,
     __unused void *arg)
 {
-	ui_pane_proc_fmt(&ui_proc.rows[ui_proc.order[row]], col, buf, len);
+	ui_pane_proc_fmt(&ui_proc.rows[ui_proc.tab.order[row]], col, buf, len);
 }
 
 /* The drilled process's files: path and its rates. */
@@ -370,10 +384,10 @@ ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	if (ui_proc.rows == NULL)
 		return;
 	ui_pane_proc_order(0);
-	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.norder, ui_proc.sel,
-	    &ui_proc.top, ui_proc.sortcol, ui_proc.invert, ui_pane_proc_cell,
+	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.norder, ui_proc.tab.sel,
+	    &ui_proc.tab.top, ui_proc.tab.sortcol, ui_proc.tab.invert, ui_pane_proc_cell,
 	    NULL);
-	if (ui_proc.norder == 0)
+	if (ui_proc.tab.norder == 0)
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->procs == NULL ?
 		    "per-process accounting is not enabled in this build" :
@@ -392,8 +406,8 @@ ui_pane_proc_drill(uint32_t id)
 	ui_proc.nfiles = 0;
 	ui_proc.drill = id;
 	memset(&ui_proc.drill_row, 0, sizeof ui_proc.drill_row);
-	if (ui_proc.sel < ui_proc.norder)
-		ui_proc.drill_row = ui_proc.rows[ui_proc.order[ui_proc.sel]];
+	if (ui_proc.tab.sel < ui_proc.tab.norder)
+		ui_proc.drill_row = ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]];
 	ui_status("following PID %u; its heatmap fills one column per interval",
 	    id);
 }
@@ -414,21 +428,11 @@ ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 		return (1);
 	}
 	if (a == UI_ENTER) {
-		if (ui_proc.sel < ui_proc.norder)
-			ui_pane_proc_drill(ui_proc.rows[ui_proc.order[ui_proc.sel]].id);
+		if (ui_proc.tab.sel < ui_proc.tab.norder)
+			ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]].id);
 		return (1);
 	}
-	if (!ui_layout_table_key(a, &ui_proc.sel, ui_proc.norder, &ui_proc.sortcol,
-	    UI_PC_MAX, &ui_proc.invert))
-		return (0);
-	if (ui_proc.sel < ui_proc.norder)
-		ui_proc.sel_id = ui_proc.rows[ui_proc.order[ui_proc.sel]].id;
-	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
-		ui_pane_proc_order(1);
-		ui_status("sorted by %s%s", ui_proc_cols[ui_proc.sortcol].name,
-		    ui_proc.invert ? ", inverted" : "");
-	}
-	return (1);
+	return (ui_tab_key(&ui_proc.tab, a, ui_proc.rows, ui_proc.nrows));
 }
 
 /* A click selects a row; a click on the selected row drills down. */
@@ -436,17 +440,14 @@ static void
 ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
     __unused int x)
 {
-	unsigned	 row;
+	int	 row;
 
-	if (ui_proc.drill != 0 || y <= r->y)
+	if (ui_proc.drill != 0 || (row = ui_tab_click(&ui_proc.tab, r, y)) < 0)
 		return;
-	row = ui_proc.top + (unsigned)(y - r->y - 1);
-	if (row >= ui_proc.norder)
-		return;
-	if (row == ui_proc.sel)
-		ui_pane_proc_drill(ui_proc.rows[ui_proc.order[row]].id);
-	ui_proc.sel = row;
-	ui_proc.sel_id = ui_proc.rows[ui_proc.order[row]].id;
+	if ((unsigned)row == ui_proc.tab.sel)
+		ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[row]].id);
+	ui_proc.tab.sel = (unsigned)row;
+	ui_pane_proc_remember(ui_proc.tab.order[row]);
 }
 
 /* Free the snapshot. */
@@ -458,12 +459,12 @@ ui_pane_proc_free(void)
 	for (i = 0; i < ui_proc.nfiles; i++)
 		free(ui_proc.files[i].path);
 	free(ui_proc.rows);
-	free(ui_proc.order);
+	free(ui_proc.tab.order);
 	free(ui_proc.files);
 	free(ui_proc.hist);
 	free(ui_proc.hcols);
 	memset(&ui_proc, 0, sizeof ui_proc);
-	ui_proc.sortcol = UI_PC_R;
+	ui_proc.tab = ui_proc_tab;
 }
 
 const struct pane_entry ui_pane_proc = {

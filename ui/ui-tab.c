@@ -1,0 +1,76 @@
+/* ui-tab.c: what the table panes share: filter, sort and selection kept across intervals, keys and clicks. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/* qsort_r's comparison: the pane's, turned round when inverted. */
+static int
+ui_tab_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ui_tab	*t = arg;
+	int			 r;
+
+	r = t->cmp(a, b, t->sortcol);
+	return (t->invert ? -r : r);
+}
+
+/*
+ * List the rows passing the / filter in t->order, sorting them first if
+ * asked; the row the pane kept selected stays selected.
+ */
+void
+ui_tab_order(struct ui_tab *t, void *rows, unsigned nrows, int sort)
+{
+	const char	*row;
+	unsigned	 i;
+
+	if (sort)
+		qsort_r(rows, nrows, t->rowsize, ui_tab_cmp, t);
+	t->norder = 0;
+	for (i = 0; i < nrows; i++) {
+		row = (const char *)rows + (size_t)i * t->rowsize;
+		if (!ui_filter_match(t->name(row)))
+			continue;
+		if (t->kept(row))
+			t->sel = t->norder;
+		t->order[t->norder++] = i;
+	}
+	if (t->sel >= t->norder)
+		t->sel = t->norder > 0 ? t->norder - 1 : 0;
+}
+
+/*
+ * Moving and sorting keys of a table; 0 if the key is not one. The pane's
+ * remember notes the selected row; a new order is sorted and said.
+ */
+int
+ui_tab_key(struct ui_tab *t, enum ui_action a, void *rows, unsigned nrows)
+{
+	if (!ui_layout_table_key(a, &t->sel, t->norder, &t->sortcol, t->ncols,
+	    &t->invert))
+		return (0);
+	if (t->sel < t->norder)
+		t->remember(t->order[t->sel]);
+	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
+		ui_tab_order(t, rows, nrows, 1);
+		ui_status("sorted by %s%s", t->cols[t->sortcol].name,
+		    t->invert ? ", inverted" : "");
+	}
+	return (1);
+}
+
+/* The row a click at y falls on (the header is r->y), or -1. */
+int
+ui_tab_click(const struct ui_tab *t, const struct ui_rect *r, int y)
+{
+	unsigned	 row;
+
+	if (y <= r->y)
+		return (-1);
+	row = t->top + (unsigned)(y - r->y - 1);
+	if (row >= t->norder)
+		return (-1);
+	return ((int)row);
+}
