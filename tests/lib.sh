@@ -89,7 +89,19 @@ wait_for() {
 	[ -s "$1" ]
 }
 
-# ---- tmux: tests that drive the UI set TMUX_CMD and name their session "ui".
+# ---- tmux: tests that drive the UI call tmux_setup and name their session "ui".
+
+# tmux_setup: a private tmux server (TMUX_CMD), killed with its socket on every exit path.
+tmux_setup() {
+	SOCK=blktop-test-$$
+	TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
+	trap tmux_cleanup EXIT
+}
+tmux_cleanup() {
+	"${TMUX_CMD[@]}" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	test_cleanup
+}
 
 # screen: the visible pane as text.
 screen() { "${TMUX_CMD[@]}" capture-pane -p -t ui 2>/dev/null; }

@@ -9,14 +9,7 @@ need_cmd tmux tmux
 need_cmd setpriv util-linux
 need_cmd setcap libcap2-bin
 
-SOCK=blktop-test-$$
-TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
-privs_cleanup() {
-	"${TMUX_CMD[@]}" kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	test_cleanup
-}
-trap privs_cleanup EXIT
+tmux_setup
 
 LOOP=$(loop_create 256) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")

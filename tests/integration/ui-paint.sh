@@ -6,9 +6,7 @@ need_cmd tmux tmux
 need_cmd python3 python3
 CAP=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
 
-SOCK=blktop-test-$$
-TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
-trap '"${TMUX_CMD[@]}" kill-server 2>/dev/null; test_cleanup' EXIT
+tmux_setup
 
 # both KEYS...: the same keys to the two sessions.
 both() {

@@ -4,9 +4,7 @@
 need_cmd tmux tmux
 CAP=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
 
-SOCK=blktop-test-$$
-TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
-trap '"${TMUX_CMD[@]}" kill-server 2>/dev/null; test_cleanup' EXIT
+tmux_setup
 
 key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
 

@@ -5,14 +5,7 @@ need_root
 need_cmd fio fio
 need_cmd tmux tmux
 
-SOCK=blktop-test-$$
-TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
-ui_cleanup() {
-	"${TMUX_CMD[@]}" kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	test_cleanup
-}
-trap ui_cleanup EXIT
+tmux_setup
 
 LOOP=$(loop_create 256) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")
