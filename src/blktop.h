@@ -567,7 +567,8 @@ struct vfs_opts {
 						   once per wakeup_ns (reader drains on a timer) */
 };
 void		 vfs_probe(FILE *);
-const char	*vfs_load(int events_fd, int counters_fd, const struct vfs_opts *);
+int		 vfs_load(int events_fd, int counters_fd, const struct vfs_opts *,
+		     char **errp);
 const char	*vfs_hook(void);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);

@@ -399,7 +399,7 @@ static void
 live_start_vfs(struct blktop *b)
 {
 	struct vfs_opts	 vo;
-	const char	*err;
+	char		*err;
 
 	memset(&vo, 0, sizeof vo);
 	vo.tgids = b->tgids;
@@ -411,10 +411,10 @@ live_start_vfs(struct blktop *b)
 	vo.debug = b->verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
 	probe_mount_tracefs(bt.verbose);
-	err = vfs_load(bpf_map__fd(live.skel->maps.events),
-	    bpf_map__fd(live.skel->maps.counters), &vo);
-	if (err != NULL) {
+	if (vfs_load(bpf_map__fd(live.skel->maps.events),
+	    bpf_map__fd(live.skel->maps.counters), &vo, &err) != 0) {
 		log_warnx("per-process file I/O is not traced: %s", err);
+		free(err);
 		snprintf(b->vfs_plan, sizeof b->vfs_plan, "none");
 		return;
 	}

@@ -375,8 +375,8 @@ fail:
 }
 
 /* Load, configure and attach; NULL on success, else a one-line error. */
-const char *
-vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
+static const char *
+vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
 {
 	static const struct vfs_opts	 defaults;
 	const char			*err;
@@ -425,6 +425,19 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o)
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "%.120s", err);
 	}
 	return vfs_fail_none();
+}
+
+/* Load, configure and attach the programs; -1 and *errp (one line) if none would. */
+int
+vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
+{
+	const char	*err;
+
+	*errp = NULL;
+	if ((err = vfs_load_any(events_fd, counters_fd, o)) == NULL)
+		return 0;
+	*errp = xstrdup(err);
+	return -1;
 }
 
 /* The variant attached by vfs_load, or "none". */

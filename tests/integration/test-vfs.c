@@ -200,7 +200,7 @@ run_case(const char *hook, const char *what, int use_pid, const char *comm, int 
 	struct tally		 t = { 0 };
 	struct ring_buffer	*rb;
 	const char		*comms[1] = { comm };
-	const char		*err;
+	char			*err;
 	char			 path[512], missing[512], name[256];
 	uint32_t		 tgid;
 	FILE			*from;
@@ -229,8 +229,9 @@ run_case(const char *hook, const char *what, int use_pid, const char *comm, int 
 	drain(rb);
 	memset(&t.events, 0, sizeof(t) - offsetof(struct tally, events));
 	t.comm = (comm != NULL && expect) ? comm : NULL;
-	if ((err = vfs_load(events_fd, counters_fd, &o)) != NULL) {
+	if (vfs_load(events_fd, counters_fd, &o, &err) != 0) {
 		snprintf(name, sizeof(name), "%s %s: vfs_load: %s", hook, what, err);
+		free(err);
 		CHECK(name, 0);
 		work_finish(pid, to, from);
 		ring_buffer__free(rb);
@@ -380,13 +381,14 @@ bench(int rounds, int ms)
 		for (mode = 0; mode < 2; mode++) {
 			for (c = 0; c < nitems(cfgs); c++) {
 				struct vfs_opts o = { 0 };
-				const char *err;
+				char *err;
 
 				if (c > 0) {
 					o.hook = cfgs[c];
 					if (c >= 4)
 						o.wakeup_ns = 10 * 1000 * 1000;
-					if ((err = vfs_load(events_fd, counters_fd, &o)) != NULL) {
+					if (vfs_load(events_fd, counters_fd, &o, &err) != 0) {
+						free(err);
 						rate[mode][c][r] = 0;
 						continue;
 					}
@@ -468,18 +470,20 @@ main(int argc, char **argv)
 	/* Forcing an unavailable or unknown variant is a clear error. */
 	{
 		struct vfs_opts	 o = { 0 };
-		const char	*err;
+		char		*err;
 
 		o.hook = "fentry";
-		err = vfs_load(events_fd, counters_fd, &o);
+		vfs_load(events_fd, counters_fd, &o, &err);
 		printf("# forced fentry: %s\n", err ? err : "(loaded)");
 		CHECK("forced fentry: one-line error or loaded",
 		    err == NULL || strchr(err, '\n') == NULL);
 		if (err == NULL)
 			vfs_unload();
 		o.hook = "bogus";
-		err = vfs_load(events_fd, counters_fd, &o);
+		free(err);
+		vfs_load(events_fd, counters_fd, &o, &err);
 		CHECK("unknown hook refused", err != NULL && strstr(err, "unknown hook") != NULL);
+		free(err);
 	}
 out:
 	{
