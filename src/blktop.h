@@ -117,15 +117,18 @@ struct devwin {
 };
 
 #define WINDOWS_MAX_DEVS	64
+#define WINDOWS_HASH		128	/* slots of the device lookup, a power of two */
 
 struct windows {
 	unsigned	 nticks;	/* ring length, >= 2 */
 	uint64_t	 tick_start;	/* start of the open tick */
 	uint64_t	 nclosed;	/* ticks closed so far */
+	unsigned	 cur;		/* ring index of the open tick: nclosed % nticks */
 	uint64_t	 dropped;	/* events for devices past WINDOWS_MAX_DEVS */
 	unsigned	 ndevs;
 	struct devwin	*devs[WINDOWS_MAX_DEVS];
 	struct devwin	*last;		/* last device looked up: most events repeat it */
+	struct devwin	*seen[WINDOWS_HASH];	/* by a hash of dev_t: one probe */
 };
 
 /* Aggregate over a range of ticks, with 64-bit histogram counts. */
@@ -385,6 +388,8 @@ struct blktop {
 	struct source		*src;
 	struct sink		 sinks[STREAM_MAX_SINKS];	/* in stream order */
 	unsigned		 nsinks;
+	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
+	unsigned		 nevent_sinks;
 	void			 (*notice)(struct blktop *, const char *);	/* view's */
 	struct windows		 win;
 
@@ -455,6 +460,21 @@ struct blktop {
 
 extern struct blktop bt;
 
+/* Whether the -D filter keeps a device (no filter keeps all): on every record, inline. */
+static inline int
+stream_dev_wanted(const struct blktop *b, uint32_t dev)
+{
+	unsigned	 i;
+
+	if (b->ndevs == 0)
+		return (1);
+	for (i = 0; i < b->ndevs; i++) {
+		if (b->devs[i] == dev)
+			return (1);
+	}
+	return (0);
+}
+
 /* sink-metrics.c: counters since start, served to Prometheus. */
 extern const struct sink_entry sink_metrics;
 int		 metrics_parse_listen(const char *, char *addr, size_t,
@@ -484,7 +504,6 @@ void		 stream_report(struct blktop *);
 void		 stream_stop(struct blktop *);
 void		 stream_notice(struct blktop *, const char *, ...) __printflike(2, 3);
 void		 stream_set_ticks(struct blktop *, double history_secs);
-int		 stream_dev_wanted(const struct blktop *, uint32_t dev);
 int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
 		     const char *comm, uint64_t cgroup);
 

@@ -16,7 +16,12 @@ hist_bucket(uint64_t ns)
 	if (k >= HIST_POWERS)
 		return (HIST_NBUCKETS - 1);
 	lo = NSEC_PER_USEC << k;
-	sub = (unsigned)(((ns - lo) << HIST_SUB_BITS) / lo);
+	/*
+	 * (ns - lo) * HIST_SUB / lo without dividing by a variable (a 64-bit
+	 * div, ~40 cycles, twice per request): floor(floor(x / 2^k) / 1000) is
+	 * floor(x / (1000 * 2^k)), and dividing by the constant is a multiply.
+	 */
+	sub = (unsigned)((((ns - lo) << HIST_SUB_BITS) >> k) / NSEC_PER_USEC);
 	return (1 + k * HIST_SUB + sub);
 }
 

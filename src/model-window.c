@@ -42,6 +42,7 @@ windows_free(struct windows *w)
 	}
 	w->ndevs = 0;
 	w->last = NULL;
+	memset(w->seen, 0, sizeof w->seen);
 }
 
 /* Index in every ring of the tick closed ago ticks before the open one. */
@@ -59,22 +60,24 @@ struct devwin *
 windows_find(struct windows *w, uint32_t dev)
 {
 	struct devwin	*dw;
-	unsigned	 i;
+	unsigned	 i, h = (dev * 0x9e3779b1u) >> (32 - 7);	/* 2^7 = WINDOWS_HASH */
 
 	if (w->last != NULL && w->last->dev == dev)
 		return (w->last);
+	if ((dw = w->seen[h]) != NULL && dw->dev == dev)
+		return (w->last = dw);
 	for (i = 0; i < w->ndevs; i++) {
 		if (w->devs[i]->dev == dev)
-			return (w->last = w->devs[i]);
+			return (w->last = w->seen[h] = w->devs[i]);
 	}
 	if (w->ndevs == WINDOWS_MAX_DEVS)
 		return (NULL);
 	dw = xcalloc(1, sizeof *dw);
 	dw->dev = dev;
 	dw->ring = xcalloc(w->nticks, sizeof *dw->ring);
-	dw->ring[windows_index(w, 0)].start = w->tick_start;
+	dw->ring[w->cur].start = w->tick_start;
 	w->devs[w->ndevs++] = dw;
-	return (w->last = dw);
+	return (w->last = w->seen[h] = dw);
 }
 
 /* Account one completed block request to the open tick of its device. */
@@ -90,7 +93,7 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 		w->dropped++;
 		return;
 	}
-	t = &dw->ring[windows_index(w, 0)];
+	t = &dw->ring[w->cur];		/* no modulo on every request */
 	to = &t->op[window_opclass(ev->op)];
 
 	/* Timestamps come from the kernel or a file: never let them wrap. */
@@ -162,6 +165,7 @@ windows_tick(struct windows *w, uint64_t now)
 		t->start = now;
 	}
 	w->nclosed++;
+	w->cur = next;
 	w->tick_start = now;
 }
 

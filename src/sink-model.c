@@ -27,6 +27,20 @@ model_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
 		b->bad_records++;
 }
 
+/* A block request: into the windows and the tables, if the filters keep it. */
+static void
+model_block(struct sink *s, const void *rec, size_t len __unused)
+{
+	struct blktop		*b = s->b;
+	const struct ev_block	*ev = rec;
+
+	if (!stream_dev_wanted(b, ev->dev))
+		return;
+	windows_add_block(&b->win, ev);
+	if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup))
+		proc_add_block(b->procs, ev);
+}
+
 /* One valid record: into the windows and tables, if the filters keep it. */
 static void
 model_event(struct sink *s, const void *rec, size_t len)
@@ -36,17 +50,9 @@ model_event(struct sink *s, const void *rec, size_t len)
 
 	memcpy(&type, rec, sizeof type);
 	switch (type) {
-	case EV_BLOCK: {
-		const struct ev_block *ev = rec;
-
-		if (!stream_dev_wanted(b, ev->dev))
-			break;
-		windows_add_block(&b->win, ev);
-		if (b->procs != NULL && stream_proc_wanted(b, ev->tgid,
-		    ev->comm, ev->cgroup))
-			proc_add_block(b->procs, ev);
+	case EV_BLOCK:
+		model_block(s, rec, len);
 		break;
-	}
 	case EV_TICK:
 		windows_tick(&b->win, ((const struct ev_tick *)rec)->ts);
 		break;

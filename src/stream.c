@@ -19,6 +19,8 @@ stream_add_sink(struct blktop *b, const struct sink_entry *entry)
 	memset(s, 0, sizeof *s);
 	s->entry = entry;
 	s->b = b;
+	if (entry->event != NULL)
+		b->event_sinks[b->nevent_sinks++] = s;
 }
 
 /*
@@ -50,7 +52,7 @@ stream_stop(struct blktop *b)
 		if (b->sinks[i].entry->stop != NULL)
 			b->sinks[i].entry->stop(&b->sinks[i]);
 	}
-	b->nsinks = 0;
+	b->nsinks = b->nevent_sinks = 0;
 }
 
 /* The source's time zero (again, after a rewind): the windows open at ts, counts restart. */
@@ -87,21 +89,6 @@ stream_notice(struct blktop *b, const char *fmt, ...)
 	else
 		log_warnx("%s", msg);
 	free(msg);
-}
-
-/* Whether the -D filter keeps a device (no filter keeps all). */
-int
-stream_dev_wanted(const struct blktop *b, uint32_t dev)
-{
-	unsigned	 i;
-
-	if (b->ndevs == 0)
-		return (1);
-	for (i = 0; i < b->ndevs; i++) {
-		if (b->devs[i] == dev)
-			return (1);
-	}
-	return (0);
 }
 
 /* Whether the -p, -c and --cgroup filters keep a process (none keeps all). */
@@ -233,6 +220,14 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		return (-1);
 	}
 	memcpy(&type, rec, sizeof type);
+	/* Block requests, most records, take the short way. */
+	if (type == EV_BLOCK && len >= sizeof(struct ev_block)) {
+		b->events++;
+		b->block_events++;
+		for (i = 0; i < b->nevent_sinks; i++)
+			b->event_sinks[i]->entry->event(b->event_sinks[i], rec, len);
+		return (0);
+	}
 	if (len < stream_min_len(type)) {
 		b->bad_records++;
 		return (-1);
@@ -255,10 +250,8 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 	}
 	}
 	/* The capture, first, gets exactly what the model gets. */
-	for (i = 0; i < b->nsinks; i++) {
-		if (b->sinks[i].entry->event != NULL)
-			b->sinks[i].entry->event(&b->sinks[i], rec, len);
-	}
+	for (i = 0; i < b->nevent_sinks; i++)
+		b->event_sinks[i]->entry->event(b->event_sinks[i], rec, len);
 	if (type == EV_TICK)
 		stream_tick(b, ((const struct ev_tick *)rec)->ts);
 	return (0);

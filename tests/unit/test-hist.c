@@ -27,6 +27,22 @@ rnd(uint64_t *s)
 	return (z ^ (z >> 31));
 }
 
+/* The bucket by the definition: (ns - lo) * HIST_SUB / lo, with a division. */
+static unsigned
+bucket_by_division(uint64_t ns)
+{
+	uint64_t	 lo;
+	unsigned	 k;
+
+	if (ns < NSEC_PER_USEC)
+		return (0);
+	k = 63 - __builtin_clzll(ns / NSEC_PER_USEC);
+	if (k >= HIST_POWERS)
+		return (HIST_NBUCKETS - 1);
+	lo = NSEC_PER_USEC << k;
+	return (1 + k * HIST_SUB + (unsigned)(((ns - lo) << HIST_SUB_BITS) / lo));
+}
+
 int
 main(void)
 {
@@ -77,6 +93,23 @@ main(void)
 			    (unsigned long long)exact, est, width);
 			CHECK(name, fabs(est - (double)exact) <= width);
 		}
+	}
+	{
+		uint64_t	 x = 88172645463325252ULL, ns, lo, nbad = 0;
+		unsigned	 n, b;
+
+		for (n = 0; n < 2000000; n++) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			ns = x >> (x % 64);
+			nbad += hist_bucket(ns) != bucket_by_division(ns);
+		}
+		for (b = 0; b < HIST_NBUCKETS; b++) {
+			lo = hist_bucket_lo(b);
+			for (ns = lo > 2 ? lo - 2 : 0; ns < lo + 2; ns++)
+				nbad += hist_bucket(ns) != bucket_by_division(ns);
+		}
+		CHECK("hist_bucket without a division: the same bucket for 2 M values and every edge",
+		    nbad == 0);
 	}
 	CHECK_EXIT();
 }
