@@ -84,8 +84,20 @@ ui_draw_header(struct blktop *b)
 		x += (int)strlen(buf) + 1;
 	}
 	ui.tabs_x[i] = x;
-	snprintf(buf, sizeof buf, " plan %s", b->plan_text[0] != '\0' ?
-	    b->plan_text : "-");
+	/*
+	 * What blktop itself costs, its CPU and its BPF programs ("-": unknown),
+	 * in fixed widths so the line does not jitter, then the plan.
+	 */
+	if (b->self.valid && b->self.have_bpf)
+		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf %5.1f%%  plan %s",
+		    b->self.cpu_pct, b->self.bpf_pct, b->plan_text[0] != '\0' ?
+		    b->plan_text : "-");
+	else if (b->self.valid)
+		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf     -  plan %s",
+		    b->self.cpu_pct, b->plan_text[0] != '\0' ? b->plan_text : "-");
+	else
+		snprintf(buf, sizeof buf, " cpu     - bpf     -  plan %s",
+		    b->plan_text[0] != '\0' ? b->plan_text : "-");
 	if (x + (int)strlen(buf) < COLS)
 		ui_put(1, COLS - (int)strlen(buf), THEME_GRAPH_TEXT, buf);
 }

@@ -69,6 +69,7 @@ check "device pane lists $DEV" wait_screen 15 "^$DEV +[0-9]"
 check "heatmap has cells" heat_cells
 check "heatmap in half blocks" wait_screen 2 "▀"
 check "header: live, lost, plan" wait_screen 2 "live .*lost [0-9]+ .*rec off"
+check "header: blktop's own CPU and BPF cost" wait_screen 3 "cpu +[0-9.]+% bpf +[0-9.]+%  plan "
 check "sparklines labelled" wait_screen 2 "^ +qd |^ +iops "
 screen >"$TEST_TMP/dev.txt"
 
