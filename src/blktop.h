@@ -489,6 +489,7 @@ void		 probe_mount_tracefs(int verbose);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
+int		 privs_open_user(const char *, int flags);
 
 /* model-self.c */
 void		 self_reset(struct blktop *);

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 #include <linux/capability.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -29,6 +30,38 @@ privs_id(const char *s, unsigned long *v)
 	if (errno != 0 || *end != '\0' || *v == 0 || *v >= UINT32_MAX)
 		return (-1);
 	return (0);
+}
+
+/*
+ * Open a file the user named (-t THEME) as that user: started through sudo
+ * and still root, the open runs with the effective ids and only the group of
+ * SUDO_UID/SUDO_GID, so root never reads for the user what the user may not
+ * (and an error never shows a line of it). Otherwise a plain open.
+ */
+int
+privs_open_user(const char *path, int flags)
+{
+	unsigned long	 su, sg;
+	gid_t		 groups[64], g;
+	int		 ngroups, fd, saved;
+
+	if (getuid() != 0 || geteuid() != 0 || privs_id(getenv("SUDO_UID"), &su) != 0 ||
+	    privs_id(getenv("SUDO_GID"), &sg) != 0)
+		return (open(path, flags));
+	if ((ngroups = getgroups((int)nitems(groups), groups)) == -1)
+		return (-1);
+	g = (gid_t)sg;
+	if (setgroups(1, &g) != 0 || setegid(g) != 0 || seteuid((uid_t)su) != 0) {
+		saved = errno;
+		fd = -1;
+	} else {
+		fd = open(path, flags);
+		saved = errno;
+	}
+	if (seteuid(0) != 0 || setegid(0) != 0 || setgroups((size_t)ngroups, groups) != 0)
+		fatal("cannot take back root after opening %s", path);
+	errno = saved;
+	return (fd);
 }
 
 /* The effective, permitted and inheritable sets, all empty. */

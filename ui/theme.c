@@ -405,7 +405,7 @@ theme_read(const char *path, size_t *lenp, char **errp)
 	ssize_t		 n;
 	int		 fd;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = privs_open_user(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd == -1) {
 		xasprintf(errp, "%s: %s", path, strerror(errno));
 		return (NULL);

@@ -73,6 +73,15 @@ st=$?
 check "sudo: a SUDO_UID that is no id: refused, not run as root ($(head -c 160 "$TEST_TMP/bad.err"))" \
     [ "$st" = 1 ] && grep -q 'SUDO_UID' "$TEST_TMP/bad.err"
 
+# A theme file only root may read, named through sudo: opened as the user,
+# refused, and not one line of it shown (root would have echoed line 1).
+printf 'SECRET-%s\n' "$$" >"$TEST_TMP/secret.theme" && chmod 600 "$TEST_TMP/secret.theme"
+env SUDO_UID=$NOB SUDO_GID=$NOB "$BLKTOP" -t "$TEST_TMP/secret.theme" -r \
+    "$BLKTOP_SRCDIR/tests/fixtures/small.blkcap" -b -n 1 >/dev/null 2>"$TEST_TMP/theme.err"
+st=$?
+check "sudo: -t FILE the user may not read: exit 2, 'Permission denied', none of it shown ($(head -c 160 "$TEST_TMP/theme.err"))" \
+    [ "$st" = 2 ] && grep -q 'Permission denied' "$TEST_TMP/theme.err" && ! grep -q SECRET "$TEST_TMP/theme.err"
+
 # ---- the UI through sudo: r records a capture the user owns.
 "${TMUX_CMD[@]}" new-session -d -s ui -x 120 -y 40 \
     "cd $TEST_TMP/user && env SUDO_UID=$NOB SUDO_GID=$NOB BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes \
