@@ -1,5 +1,5 @@
 #!/bin/bash
-# faults.sh: faults found by trying to break blktop, one regression check each (disk full, trigger line, times past 2^63).
+# faults.sh: faults found by trying to break blktop, one regression check each (disk full, trigger line and taken names, times past 2^63).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 FIX=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
@@ -26,6 +26,27 @@ cat "$TEST_TMP/trig"
 check "trigger: exit 0" [ "$st" = 0 ]
 check "trigger: the p99 keeps three digits (0.07 ms here, not rounded to 0.1 or 0.0)" \
     grep -qE "p99 0\.07[0-9]* ms > 0.001 ms" "$TEST_TMP/trig"
+
+# A trigger capture's name already taken, by a file of another user and by a
+# symlink: the recording goes to the next free name, neither is touched.
+mkdir -p "$TEST_TMP/taken" && chmod 755 "$TEST_TMP/taken"
+host=$(uname -n | tr / _)
+now=$(date +%s)
+for t in $(seq $((now - 1)) $((now + 8))); do
+	stamp=$(date -d "@$t" +%Y%m%d-%H%M%S)
+	echo "someone's" > "$TEST_TMP/taken/blktop-$host-$stamp.blkcap"
+	chown 65534:65534 "$TEST_TMP/taken/blktop-$host-$stamp.blkcap"
+	ln -s "$TEST_TMP/target" "$TEST_TMP/taken/blktop-$host-$stamp-1.blkcap"
+done
+"$BLKTOP" -r "$FIX" -b --trigger-p99 0.001 --record-dir "$TEST_TMP/taken" > /dev/null 2> "$TEST_TMP/taken.err"
+st=$?
+made=$(ls "$TEST_TMP/taken" | grep -- '-2\.blkcap$')
+check "trigger, names taken: exit 0, recorded to the next free name (${made:-none}: $(head -c 200 "$TEST_TMP/taken.err"))" \
+    [ "$st" = 0 -a -n "$made" ] && "$BLKTOP" -r "$TEST_TMP/taken/$made" -J -n 1 >/dev/null 2>&1
+theirs=$(find "$TEST_TMP/taken" -type f -user 65534 -name '*[0-9][0-9][0-9][0-9][0-9][0-9].blkcap' \
+    -exec cat {} + | sort | uniq -c | awk '{ print $1, $2 }')
+check "trigger, names taken: the other user's 10 files untouched ($theirs), the symlinks not followed" \
+    [ ! -e "$TEST_TMP/target" -a "$theirs" = "10 someone's" ]
 
 # --dump of times at or past 2^63 ns: no signed overflow (UBSan in the debug build), sane wall times.
 printf 'TIMESTAMP TIME PID COMM DONEPID DONECOMM DISK T SECTOR BYTES LAT(ns)\n%s\n%s\n' \
