@@ -267,6 +267,8 @@ enum ui_colour_mode ui_draw_init(const struct theme *, enum ui_colour_mode);
 void		 ui_draw_free(void);
 void		 ui_draw_begin(void);
 void		 ui_term_nomove(void);
+const char	*ui_term_unfit(void);
+void		 ui_term_leave(void);
 void		 ui_draw_flush(void);
 int		 ui_draw_flags(void);
 void		 ui_draw_set(struct _win_st *, enum theme_colour fg,

@@ -1,4 +1,4 @@
-/* ui-term.c: what ncurses may not do to the terminal while blktop paints cells itself. */
+/* ui-term.c: what the terminal must be able to do, and what ncurses may not do to it while blktop paints cells itself. */
 
 #include <curses.h>
 
@@ -30,4 +30,35 @@ ui_term_nomove(void)
 	parm_delete_line = NULL;
 	idlok(stdscr, FALSE);
 	idcok(stdscr, FALSE);
+}
+
+/*
+ * Why this terminal cannot hold the UI, or NULL: it must move the cursor
+ * and clear the screen (TERM=dumb can do neither: every frame ran into the
+ * one line and the shell after it).
+ */
+const char *
+ui_term_unfit(void)
+{
+	if (cur_term == NULL)
+		return ("no terminal description");
+	if (cursor_address == NULL)
+		return ("it cannot move the cursor");
+	if (clear_screen == NULL)
+		return ("it cannot clear the screen");
+	return (NULL);
+}
+
+/*
+ * Before leaving: a terminal without an alternate screen (vt100) would keep
+ * the last frame where the shell goes on; clear it and put the cursor on the
+ * first line.
+ */
+void
+ui_term_leave(void)
+{
+	if (cur_term == NULL || stdscr == NULL || enter_ca_mode != NULL)
+		return;
+	clear();
+	refresh();
 }

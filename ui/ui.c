@@ -105,6 +105,7 @@ static void
 ui_restore(void)
 {
 	if (ui.running && !isendwin()) {
+		ui_term_leave();
 		endwin();
 		fflush(stdout);
 	}
@@ -213,7 +214,7 @@ ui_start(struct blktop *b, char **errp)
 {
 	struct utsname	 u;
 	SCREEN		*s;
-	const char	*term = getenv("TERM");
+	const char	*term = getenv("TERM"), *why;
 	unsigned	 i;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -234,6 +235,13 @@ ui_start(struct blktop *b, char **errp)
 		return (-1);
 	}
 	set_term(s);
+	if ((why = ui_term_unfit()) != NULL) {
+		endwin();
+		delscreen(s);
+		xasprintf(errp, "the terminal UI cannot run on terminal type '%s': "
+		    "%s (use -b or -J for reports)", term != NULL ? term : "", why);
+		return (-1);
+	}
 	ui.b = b;
 	ui.running = 1;
 	log_fatal_hook = ui_fatal_hook;

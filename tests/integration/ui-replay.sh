@@ -46,3 +46,28 @@ while [ ! -s "$TEST_TMP/exit" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1));
 check "q exits 0" [ "$(cat "$TEST_TMP/exit" 2>/dev/null)" = 0 ]
 check "nothing on stderr" [ ! -s "$TEST_TMP/err" ]
 cat "$TEST_TMP/err"
+
+# Terminals that cannot hold the UI, and one without an alternate screen.
+# pane NAME TERM: blktop replaying in a new session NAME with that TERM; the
+# shell after it prints "exit N" and "shell prompt".
+pane() {
+	rm -f "$TEST_TMP/exit.$1"
+	"${TMUX_CMD[@]}" new-session -d -s "$1" -x 100 -y 30 \
+	    "env TERM=$2 LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $CAP 2>$TEST_TMP/err.$1; \
+	    echo \$? >$TEST_TMP/exit.$1; echo shell prompt; sleep 600"
+}
+shot() { "${TMUX_CMD[@]}" capture-pane -p -t "$1" 2>/dev/null; }
+pane dumb dumb
+i=0; while [ ! -s "$TEST_TMP/exit.dumb" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "TERM=dumb: exit 1 at once, one line that says why ($(cat "$TEST_TMP/err.dumb"))" \
+    [ "$(cat "$TEST_TMP/exit.dumb" 2>/dev/null)" = 1 -a "$(wc -l <"$TEST_TMP/err.dumb")" = 1 ] &&
+    grep -q "cannot move the cursor" "$TEST_TMP/err.dumb"
+check "TERM=dumb: nothing of the UI on the terminal" sh -c "! '${TMUX_CMD[*]}' capture-pane -p -t dumb | grep -q 'Devices'"
+pane vt vt100
+i=0; while ! shot vt | grep -q 'loop[0-9]'; do sleep 0.1; i=$((i + 1)); [ $i -lt 100 ] || break; done
+"${TMUX_CMD[@]}" send-keys -t vt q
+i=0; while [ ! -s "$TEST_TMP/exit.vt" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.2
+check "TERM=vt100: exits 0" [ "$(cat "$TEST_TMP/exit.vt" 2>/dev/null)" = 0 ]
+check "TERM=vt100: the last frame is cleared, the shell goes on on a clean screen" \
+    sh -c "'${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t vt | grep -q 'shell prompt' && ! '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t vt | grep -qE 'Devices|loop[0-9]'"
