@@ -260,14 +260,20 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 	case UI_PC_COMM:
 		draw_path(buf, len, r->comm, BLKTOP_COMM_LEN, 0);
 		break;
+	/* No request or call in the interval: "-", not a latency of 0. */
 	case UI_PC_P50:
-		draw_fmt_lat(buf, len, r->blk_p50);
-		break;
 	case UI_PC_P99:
-		draw_fmt_lat(buf, len, r->blk_p99);
+		if (c->blk_ios[0] + c->blk_ios[1] == 0)
+			snprintf(buf, len, "-");
+		else
+			draw_fmt_lat(buf, len, col == UI_PC_P50 ? r->blk_p50 :
+			    r->blk_p99);
 		break;
 	case UI_PC_VP99:
-		draw_fmt_lat(buf, len, r->vfs_p99);
+		if (c->vfs_calls[0] + c->vfs_calls[1] + c->opens + c->open_fails == 0)
+			snprintf(buf, len, "-");
+		else
+			draw_fmt_lat(buf, len, r->vfs_p99);
 		break;
 	case UI_PC_RMB:
 	case UI_PC_WMB:
@@ -280,7 +286,6 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s);
 		break;
 	}
-	(void)c;
 }
 
 /* ui_table callback for the process table. */

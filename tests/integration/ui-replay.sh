@@ -71,3 +71,13 @@ sleep 0.2
 check "TERM=vt100: exits 0" [ "$(cat "$TEST_TMP/exit.vt" 2>/dev/null)" = 0 ]
 check "TERM=vt100: the last frame is cleared, the shell goes on on a clean screen" \
     sh -c "'${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t vt | grep -q 'shell prompt' && ! '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t vt | grep -qE 'Devices|loop[0-9]'"
+
+# A process with file calls and no block request: its block p50/p99 are "-",
+# not a latency of 0 (the vfs log fixture has only calls).
+"${TMUX_CMD[@]}" new-session -d -s nodata -x 140 -y 30 \
+    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $BLKTOP_SRCDIR/tests/fixtures/import-vfs.txt --speed 1; sleep 600"
+i=0; while ! shot nodata | grep -q 'Processes'; do sleep 0.1; i=$((i + 1)); [ $i -lt 100 ] || break; done
+"${TMUX_CMD[@]}" send-keys -t nodata 2
+i=0; while ! shot nodata | grep -qE 'python +0 +0 +0 +0 +- +- '; do sleep 0.1; i=$((i + 1)); [ $i -lt 100 ] || break; done
+check "no block request: p50 and p99 show '-', not 0ns ($(shot nodata | grep python | head -1 | tr -s ' '))" \
+    sh -c "'${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t nodata | grep -qE 'python +0 +0 +0 +0 +- +- '"
