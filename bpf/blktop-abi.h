@@ -19,6 +19,7 @@ enum blktop_ev_type {
 	EV_BLOCK = 1,		/* one block request, emitted at its final completion */
 	EV_OPEN = 2,		/* reserved: open/openat/openat2 (per-process issue) */
 	EV_RW = 3,		/* reserved: read/write family (per-process issue) */
+	EV_PAGE = 4,		/* a page-cache page dirtied, or a file mapping faulted */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 };
@@ -68,6 +69,22 @@ struct ev_block {
 	__u16 flags;		/* BLK_F_* */
 	__u32 inflight;		/* requests in flight on the device when this one started, itself included */
 	char comm[BLKTOP_COMM_LEN];
+	__u64 ino;		/* BLK_FC_FILE: inode number of the file whose pages it carries */
+	__u32 fsdev;		/* BLK_FC_FILE: kernel dev_t of that file's filesystem */
+	__u16 fclass;		/* enum blktop_fclass: whose pages the request carries */
+	__u16 pad2;
+};
+
+/*
+ * Whose pages a block request carries, from its first bio's first page. A
+ * request merged from bios of two files is charged to the first one's.
+ */
+enum blktop_fclass {
+	BLK_FC_NONE = 0,	/* no data pages (flush, discard), or not known (old capture, log) */
+	BLK_FC_FILE = 1,	/* a file's page cache: read misses, readahead, mmap faults, writeback */
+	BLK_FC_META = 2,	/* the block device's own cache: filesystem metadata, journal, buffered raw device I/O */
+	BLK_FC_DIRECT = 3,	/* pages of no page cache: direct I/O (also io_uring, libaio), swap */
+	BLK_FC_MAX = 4,
 };
 
 /* End of one tick of the rolling windows: written into the stream by the live source. */
@@ -140,6 +157,7 @@ enum blktop_vfs_ftype {
 #define VFS_PF_NOPATH		(1u << 4)	/* no path: pipe, socket, fd gone (path_len 0) */
 #define VFS_PF_FD_CHANGED	(1u << 5)	/* no longer set (was: fd pointed elsewhere at exit) */
 #define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
+#define VFS_PF_DIRECT		(1u << 7)	/* ev_rw: file open with O_DIRECT: bytes done went to or from the device */
 
 /* One open/creat/openat/openat2, emitted at syscall exit. */
 struct ev_open {
@@ -190,6 +208,31 @@ struct ev_rw {
 	char path[];		/* path_len bytes, then a NUL */
 };
 #define EV_RW_SIZE(len)		(sizeof(struct ev_rw) + (len) + 1)
+
+/*
+ * A page-cache event of a file (bpf/vfs.bpf.c, tp_btf only): a page dirtied
+ * (writeback:writeback_dirty_folio, in the context of the task that dirtied
+ * it: write(), a store through a shared mapping) or a fault served by a file
+ * mapping (filemap:mm_filemap_fault, in the faulting task).
+ */
+enum blktop_page_kind {
+	PAGE_DIRTY = 0,
+	PAGE_FAULT = 1,
+};
+
+struct ev_page {
+	__u32 type;		/* EV_PAGE */
+	__u32 dev;		/* kernel dev_t of the file's filesystem */
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u64 cgroup;
+	__u64 ino;
+	__u32 bytes;		/* PAGE_DIRTY: the folio's size; PAGE_FAULT: one page */
+	__u32 pid;
+	__u32 tgid;
+	__u16 kind;		/* enum blktop_page_kind */
+	__u16 pad;
+	char comm[BLKTOP_COMM_LEN];
+};
 
 /* Counters the BPF side keeps in a per-CPU array, indexed by these. */
 enum blktop_counter {

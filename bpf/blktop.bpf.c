@@ -41,6 +41,10 @@ struct reqinfo {
 	__u16 devslot;		/* devstates slot + 1, 0 if none */
 	__u32 bytes;		/* size when last seen started or issued */
 	char comm[BLKTOP_COMM_LEN];
+	__u64 ino;		/* the file whose pages it carries (BLK_FC_FILE) */
+	__u32 fsdev;
+	__u16 fclass;		/* enum blktop_fclass */
+	__u16 pad2;
 };
 
 /*
@@ -369,6 +373,10 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 	ev->flags = ri->flags | flags;
 	ev->inflight = ri->inflight;
 	__builtin_memcpy(ev->comm, ri->comm, sizeof ev->comm);
+	ev->ino = ri->ino;
+	ev->fsdev = ri->fsdev;
+	ev->fclass = ri->fclass;
+	ev->pad2 = 0;
 	count(CNT_BLOCK_SENT);
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 		bpf_ringbuf_submit(ev, BPF_RB_FORCE_WAKEUP);
@@ -488,6 +496,78 @@ ctx_key(unsigned long long *ctx, bool btf)
 	return *(volatile __u64 *)k;
 }
 
+/* A kernel pointer as a number (low tag bits readable), by the same store and load. */
+static __always_inline __u64
+ptr_bits(const void *p)
+{
+	__u32 zero = 0;
+	__u64 *k;
+
+	if (!(k = bpf_map_lookup_elem(&keybits, &zero)))
+		return 0;
+	*(volatile const void **)k = p;
+	return *(volatile __u64 *)k;
+}
+
+/*
+ * Whose pages a request carries: its first bio's first page, that page's
+ * mapping and the mapping's inode. A page of no mapping, or of an anonymous
+ * one (low bits set), is not in a page cache: direct I/O or swap. The block
+ * device's own inode holds filesystem metadata and the journal. Plain loads
+ * on tp_btf (a few ns each); the raw_tp fallback pays a probe read per link.
+ */
+static __always_inline void
+req_file(struct request *rq, struct reqinfo *ri, bool btf)
+{
+	struct address_space *m;
+	struct inode *host;
+	struct page *pg;
+	__u16 mode;
+
+	ri->fclass = BLK_FC_NONE;
+	if (btf) {
+		struct bio *bio = rq->bio;
+
+		if (!bio || !bio->bi_iter.bi_size || !bio->bi_io_vec)
+			return;
+		pg = bio->bi_io_vec->bv_page;
+		m = pg ? pg->mapping : NULL;
+	} else {
+		struct bio *bio = BPF_CORE_READ(rq, bio);
+
+		if (!bio || !BPF_CORE_READ(bio, bi_iter.bi_size))
+			return;
+		pg = BPF_CORE_READ(bio, bi_io_vec, bv_page);
+		m = pg ? BPF_CORE_READ(pg, mapping) : NULL;
+	}
+	if (!m || (ptr_bits(m) & 3)) {
+		ri->fclass = BLK_FC_DIRECT;
+		return;
+	}
+	if (btf) {
+		host = m->host;
+		if (!host)
+			return;
+		mode = host->i_mode;
+		ri->ino = host->i_ino;
+		ri->fsdev = host->i_sb->s_dev;
+	} else {
+		host = BPF_CORE_READ(m, host);
+		if (!host)
+			return;
+		mode = BPF_CORE_READ(host, i_mode);
+		ri->ino = BPF_CORE_READ(host, i_ino);
+		ri->fsdev = BPF_CORE_READ(host, i_sb, s_dev);
+	}
+	if ((mode & 0170000) == 0060000) {	/* S_IFBLK */
+		ri->fclass = BLK_FC_META;
+		ri->ino = 0;
+		ri->fsdev = 0;
+		return;
+	}
+	ri->fclass = BLK_FC_FILE;
+}
+
 /*
  * The time now, to TS_QUANTUM_NS: reading the clock takes about 70 ns here,
  * so the nanoseconds below that say nothing about the I/O; they were noise
@@ -522,6 +602,7 @@ on_start(struct request *rq, __u64 key, bool btf)
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	req_owner(ri);
+	req_file(rq, ri, btf);
 	dev_start(ri, now);
 	return 0;
 }
@@ -567,6 +648,7 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	ri->op = op;
 	ri->flags = flags | BLK_F_NOSTART;
 	req_owner(ri);
+	req_file(rq, ri, btf);
 	dev_start(ri, now);
 	return 0;
 }

@@ -76,14 +76,15 @@ struct finfo {
 	struct path path;
 	__u64 ino;
 	__u32 dev, rdev, nlink;
+	__u32 flags;		/* f_flags: O_DIRECT and the rest */
 	__u16 ftype;
 };
 
 /* Fill *fi from f (not NULL) in three probe reads: file, inode, superblock. */
 static __always_inline void file_info(struct scratch *s, struct file *f, struct finfo *fi)
 {
-	__u32 lo = SPAN_LO(struct file, f_inode, f_path);
-	__u32 hi = SPAN_HI(struct file, f_inode, f_path);
+	__u32 lo = MIN2(SPAN_LO(struct file, f_inode, f_path), FOFF(struct file, f_flags));
+	__u32 hi = MAX2(SPAN_HI(struct file, f_inode, f_path), FEND(struct file, f_flags));
 	struct inode *ino;
 	struct super_block *sb;
 	__u32 mode;
@@ -91,9 +92,11 @@ static __always_inline void file_info(struct scratch *s, struct file *f, struct 
 	if (span_read(s->span, f, lo, hi)) {
 		ino = SPAN_GET(s->span, lo, struct file, f_inode);
 		fi->path = SPAN_GET(s->span, lo, struct file, f_path);
+		fi->flags = SPAN_GET(s->span, lo, struct file, f_flags);
 	} else {
 		ino = BPF_CORE_READ(f, f_inode);
 		BPF_CORE_READ_INTO(&fi->path, f, f_path);
+		fi->flags = BPF_CORE_READ(f, f_flags);
 	}
 	lo = MIN2(MIN2(SPAN_LO(struct inode, i_mode, i_sb), SPAN_LO(struct inode, i_ino, __i_nlink)),
 	    FOFF(struct inode, i_rdev));

@@ -31,6 +31,11 @@
 #define O_WRONLY	01
 #define O_CREAT		0100
 #define O_TRUNC		01000
+#if defined(__TARGET_ARCH_arm64)
+#define O_DIRECT_FLAG	0200000		/* arch/arm64/include/uapi/asm/fcntl.h */
+#else
+#define O_DIRECT_FLAG	040000		/* asm-generic/fcntl.h */
+#endif
 
 #define S_IFMT		00170000
 #define S_IFSOCK	0140000
@@ -51,6 +56,7 @@ const volatile __u64 comms[FILTER_MAX_COMMS][2] = {};	/* the 16 bytes of each co
 const volatile __u64 filter_cgroup = 0;		/* only this cgroup v2 id when != 0 */
 const volatile __u32 self_tgid = 0;		/* never trace blktop itself */
 const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
+const volatile bool trace_pages = false;	/* the page_* programs are loaded */
 
 #define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
 __u64 last_wakeup = 0;
@@ -495,6 +501,8 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		e->dev = fi.dev;
 		if (e->ftype == VFS_FT_BLK)
 			e->rdev = fi.rdev;
+		if (fi.flags & O_DIRECT_FLAG)
+			pflags |= VFS_PF_DIRECT;
 	}
 	if (!include_all && e->ftype != VFS_FT_REG && e->ftype != VFS_FT_BLK)
 		return 0;
@@ -678,4 +686,68 @@ int BPF_PROG(vfs_fexit_filp_open, int dfd, struct filename *name, const struct o
 		ret = NULL;
 	}
 	return vfs_exit_open(&in, in.ts, r, ret);
+}
+
+/*
+ * Page-cache events (struct ev_page), loaded beside any variant where the
+ * kernel has the typed tracepoints (src/vfs.c probes each). A page dirtied
+ * or a mapping faulted is charged to the task it happens in: the writer of a
+ * write(), the task storing through or touching a shared mapping.
+ */
+static __always_inline int page_event(struct address_space *m, __u16 kind, __u32 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct inode *host;
+	struct ev_page *ev;
+	__u16 mode;
+
+	if (!trace_pages || !m || !wanted(id >> 32))
+		return 0;
+	host = m->host;
+	if (!host)
+		return 0;
+	mode = host->i_mode;
+	if ((mode & S_IFMT) == S_IFBLK)
+		return 0;	/* the block device's cache: metadata, charged nowhere */
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		count(&counters, CNT_LOST);
+		return 0;
+	}
+	ev->type = EV_PAGE;
+	ev->dev = host->i_sb->s_dev;
+	ev->ts = bpf_ktime_get_ns();
+	ev->ino = host->i_ino;
+	ev->bytes = bytes;
+	ev->pid = (__u32)id;
+	ev->tgid = id >> 32;
+	ev->kind = kind;
+	ev->pad = 0;
+	task_owner(&ev->cgroup, ev->comm);
+	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
+	return 0;
+}
+
+/* Bytes of a folio: a page, or 2^order pages for a large folio (order in the second page's flags). */
+static __always_inline __u32 folio_bytes(struct folio *folio)
+{
+	unsigned long fl = 0, fl1 = 0;
+
+	bpf_probe_read_kernel(&fl, sizeof(fl), folio);	/* page flags: the first word in every layout */
+	if (!(fl & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 4096;
+	bpf_probe_read_kernel(&fl1, sizeof(fl1), &folio->_flags_1);
+	return 4096u << (fl1 & 0x1f);
+}
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(page_dirty, struct folio *folio, struct address_space *mapping)
+{
+	return page_event(mapping, PAGE_DIRTY, folio_bytes(folio));
+}
+
+SEC("tp_btf/mm_filemap_fault")
+int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
+{
+	return page_event(mapping, PAGE_FAULT, 4096);
 }

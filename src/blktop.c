@@ -116,6 +116,7 @@ blktop_usage(FILE *f)
 "      --top N        rows of the process and file tables (default 10)\n"
 "  -o, --sort KEY     order of the tables: read_bytes write_bytes read_ios write_ios\n"
 "                     vfs_read_bytes vfs_write_bytes vfs_reads vfs_writes opens lat\n"
+"                     disk_read_bytes disk_write_bytes\n"
 "      --max-procs N  processes tracked at most (default 4096; least recent evicted)\n"
 "      --max-files N  files tracked at most (default 16384)\n"
 "      --listen [ADDR:]PORT\n"
@@ -299,7 +300,8 @@ main(int argc, char **argv)
 			if ((b->sort_key = proc_key_parse(optarg)) < 0)
 				blktop_usage_error("-o: unknown sort key '%s' (read_bytes, "
 				    "write_bytes, read_ios, write_ios, vfs_read_bytes, "
-				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat)", optarg);
+				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat, "
+				    "disk_read_bytes, disk_write_bytes)", optarg);
 			break;
 		case OPT_MAX_PROCS:
 			b->max_procs = (unsigned)blktop_parse_long("--max-procs", optarg,

@@ -438,6 +438,7 @@ struct blktop {
 	uint64_t		 last_tick;	/* stream time of the last tick taken */
 	struct hook_plan	 plan;
 	char			 plan_text[64];
+	unsigned		 have;		/* HAVE_*: what the source's records can tell */
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
@@ -583,6 +584,7 @@ struct vfs_opts {
 	int			 all_files;	/* also pipes, sockets, char devices... */
 	int			 no_open;	/* leave opens out */
 	int			 no_rw;		/* leave reads/writes out */
+	int			 no_pages;	/* leave the page-cache hooks out */
 	const char		*hook;		/* variant name; NULL: $BLKTOP_VFS_HOOK, else probe */
 	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
 	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
@@ -592,6 +594,14 @@ void		 vfs_probe(FILE *);
 int		 vfs_load(int events_fd, int counters_fd, const struct vfs_opts *,
 		     char **errp);
 const char	*vfs_hook(void);
+/* What a source's records can tell (struct blktop.have); a field without it is null, not 0. */
+#define HAVE_FILES	0x1		/* block records name their file (live, captures 2.x) */
+#define HAVE_DIRTY	0x2		/* page-dirty records (VFS_PAGES_DIRTY loaded) */
+#define HAVE_FAULT	0x4		/* page-fault records (VFS_PAGES_FAULT loaded) */
+#define HAVE_VFS	0x8		/* read/write call records */
+#define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
+#define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
+unsigned	 vfs_pages_loaded(const char **why);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
@@ -607,8 +617,9 @@ void		 links_destroy(struct bpf_object_skeleton *);
  * chunks, capture-write.c writes a file, capture-flight.c keeps the last
  * seconds as chunks, capture-read.c reads, capture-header.c is the file header.
  */
-#define CAPTURE_VERSION_MAJOR	1
-#define CAPTURE_VERSION_MINOR	1
+#define CAPTURE_VERSION_MAJOR	2	/* 2.0: block records name their file (TAG_FILE) */
+#define CAPTURE_VERSION_MAJOR_OLDEST 1	/* the oldest major read */
+#define CAPTURE_VERSION_MINOR	0
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
@@ -662,6 +673,7 @@ struct capture_stats {
 #define TAG_TICK		0x80
 #define TAG_LOST		0x81
 #define TAG_RAW			0x82
+#define TAG_FILE		0x83	/* 2.0: a block record whose file changed; its tag follows in MISC */
 
 /* Streams and regions. */
 enum {
@@ -701,6 +713,9 @@ struct capture_state {
 	uint32_t		 bytes;
 	uint16_t		 op;
 	uint16_t		 flags;
+	uint16_t		 fclass;	/* the file of the last block record */
+	uint32_t		 fsdev;
+	uint64_t		 ino;
 	int			 cur_dev;	/* -1 until the first block record */
 	int			 cur_task;
 	unsigned		 ndevs;
@@ -883,6 +898,7 @@ uint32_t	 model_index_evict(struct model_index *);
 #define PROC_FILE_PIDS		8	/* distinct tgids remembered per file */
 #define PROC_CHUNK_SIZE		64	/* paths are stored in chunks of this size... */
 #define PROC_CHUNKS_PER_FILE	2	/* ...this many per file in the pool: longer paths evict */
+#define PROC_INO_WAYS		4	/* files by inode: ways per set, 2 slots per file */
 enum proc_key {
 	PROC_KEY_READ_BYTES,		/* block bytes read */
 	PROC_KEY_WRITE_BYTES,
@@ -894,6 +910,8 @@ enum proc_key {
 	PROC_KEY_VFS_WRITES,
 	PROC_KEY_OPENS,			/* opens, failed ones included */
 	PROC_KEY_LAT,			/* time in I/O: call latencies + device time, ns */
+	PROC_KEY_DISK_READ_BYTES,	/* bytes read from a device on its behalf */
+	PROC_KEY_DISK_WRITE_BYTES,	/* bytes written on its behalf, writeback included */
 	PROC_KEY_MAX
 };
 /* Counters of a process or file over one interval or since first seen; [0] read, [1] write. */
@@ -909,6 +927,17 @@ struct proc_counts {
 	uint64_t	 vfs_lat_max;
 	uint64_t	 opens;
 	uint64_t	 open_fails;
+	/*
+	 * Bytes that reached the device on its behalf, whatever the path: page
+	 * cache fills (read misses, readahead, mmap faults), writeback of the
+	 * pages it dirtied (charged to the dirtier, not the flusher), direct I/O.
+	 */
+	uint64_t	 disk_bytes[2];
+	uint64_t	 disk_ios[2];	/* files: block requests that carried its pages */
+	uint64_t	 fill_bytes;	/* disk reads into the page cache (of disk_bytes[0]) */
+	uint64_t	 wb_bytes;	/* processes: writeback others did for it (of disk_bytes[1]) */
+	uint64_t	 dirtied_bytes;	/* page-cache bytes it dirtied */
+	uint64_t	 mmap_faults;	/* faults served by a file mapping */
 };
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {
@@ -934,7 +963,9 @@ struct file_entry {
 	struct proc_counts	 iv;		/* use proc_file_counts() */
 	struct proc_counts	 tot;
 	uint32_t		 lat[HIST_NBUCKETS];	/* interval: read/write call latency */
+	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency of its requests */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
+	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
 	uint8_t			 npids;
 	uint8_t			 pids_more;	/* more than PROC_FILE_PIDS did */
 	uint16_t		 ftype;		/* enum blktop_vfs_ftype, last seen */
@@ -963,6 +994,8 @@ struct proc_table {
 	struct proc_entry	*procs;
 	struct model_index	 fi;
 	struct file_entry	*files;
+	uint32_t		*by_ino;	/* (dev, ino) -> file entry: PROC_INO_WAYS-way sets */
+	uint32_t		 ino_mask;	/* sets - 1 */
 	struct proc_chunk	*chunks;
 	uint32_t		 nchunks;
 	uint32_t		 chunk_free;	/* free chunks, chained through next */
@@ -977,6 +1010,7 @@ int		 proc_add(struct proc_table *, const void *rec, size_t len);
 void		 proc_add_block(struct proc_table *, const struct ev_block *);
 void		 proc_add_open(struct proc_table *, const struct ev_open *);
 void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
+void		 proc_add_page(struct proc_table *, const struct ev_page *);
 void		 proc_interval(struct proc_table *);
 const struct proc_counts *proc_entry_counts(const struct proc_table *,
 		     const struct proc_entry *, int total);
@@ -985,6 +1019,8 @@ const struct proc_counts *proc_file_counts(const struct proc_table *,
 uint64_t	 proc_entry_lat(const struct proc_table *, const struct proc_entry *,
 		     int block, double p);
 uint64_t	 proc_file_lat(const struct proc_table *, const struct file_entry *, double p);
+uint64_t	 proc_file_blk_lat(const struct proc_table *, const struct file_entry *, double p);
+double		 proc_cache_hit_pct(unsigned have, const struct proc_counts *);
 void		 proc_stats(const struct proc_table *, struct proc_stats *);
 
 /* model-file.c */
@@ -993,6 +1029,12 @@ void		 proc_file_table_init(struct proc_table *, unsigned max_files);
 void		 proc_file_table_free(struct proc_table *);
 struct file_entry *proc_file_event(struct proc_table *, const char *path, uint16_t len,
 		     uint16_t pflags, uint16_t ftype, uint64_t ino, uint32_t tgid, uint64_t ts);
+struct file_entry *proc_file_by_ino(struct proc_table *, uint32_t dev, uint64_t ino,
+		     uint64_t ts);
+struct file_entry *proc_file_named(struct proc_table *, const char *name, uint64_t ts);
+void		 proc_file_add_pid(struct file_entry *, uint32_t tgid);
+void		 proc_file_set_ino(struct proc_table *, struct file_entry *, uint32_t dev,
+		     uint64_t ino);
 size_t		 proc_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
 
@@ -1164,6 +1206,7 @@ unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
 unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
 char		*ui_layout_rate(char *buf, size_t len, double v);
+char		*ui_layout_pct(char *buf, size_t len, double v);
 int		 ui_layout_match(const char *s, const char *filter);
 int		 ui_layout_table_key(enum ui_action, unsigned *sel, unsigned nrows,
 		     int *sortcol, int ncols, int *invert);

@@ -102,6 +102,9 @@ capture_state_reset(struct capture_state *st)
 	st->bytes = 0;
 	st->op = 0;
 	st->flags = 0;
+	st->fclass = 0;
+	st->fsdev = 0;
+	st->ino = 0;
 	st->cur_dev = -1;
 	st->cur_task = -1;
 	st->ndevs = 0;
@@ -379,7 +382,21 @@ capture_enc_block(struct capture_enc *e, const struct ev_block *b)
 	if (d != NULL && b->sector == d->end)
 		tag |= TAG_SEQ;
 
-	e->reg[R_TAG].buf[e->reg[R_TAG].len++] = tag;
+	/*
+	 * A new file: tag TAG_FILE, then the block tag, class, filesystem and
+	 * inode in MISC (format 1.2). Runs on one file cost nothing.
+	 */
+	if (b->fclass != st->fclass || b->fsdev != st->fsdev || b->ino != st->ino) {
+		e->reg[R_TAG].buf[e->reg[R_TAG].len++] = TAG_FILE;
+		capture_enc_misc(e, tag);
+		capture_enc_misc(e, b->fclass);
+		capture_enc_misc(e, b->fsdev);
+		capture_enc_misc(e, capture_zigzag(b->ino - st->ino));
+		st->fclass = b->fclass;
+		st->fsdev = b->fsdev;
+		st->ino = b->ino;
+	} else
+		e->reg[R_TAG].buf[e->reg[R_TAG].len++] = tag;
 	capture_enc_time(e, b->ts_done);
 	capture_enc_num(e, S_LAT, capture_zigzag(b->ts_done - b->ts_issue));
 	capture_enc_num(e, S_QUEUE, capture_zigzag(b->ts_issue - b->ts_start));
@@ -483,8 +500,8 @@ capture_enc_add(struct capture_enc *e, const void *rec, size_t len)
 	if (!capture_enc_room(e, len))
 		capture_enc_seal(e);
 	memcpy(&type, rec, sizeof type);
-	if (type == EV_BLOCK && len == sizeof b) {
-		memcpy(&b, rec, sizeof b);
+	if (type == EV_BLOCK && len == sizeof b &&
+	    (memcpy(&b, rec, sizeof b), b.fclass < BLK_FC_MAX && b.pad2 == 0)) {
 		if (capture_enc_block(e, &b) != 0) {
 			capture_enc_seal(e);
 			capture_enc_block(e, &b);

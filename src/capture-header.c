@@ -53,7 +53,7 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 		p = capture_hdr_putstr(p, hdr->devs[i].name, DEVNAME_MAX - 1);
 	}
 	p = capture_hdr_putstr(p, hdr->plan, HDR_STR_MAX - 1);
-	/* 1.1: the report interval and the device filter. */
+	/* Since 1.1: the report interval and the device filter. */
 	p = capture_putvar(p, hdr->interval_ns);
 	p = capture_putvar(p, nfilter);
 	for (i = 0; i < nfilter; i++)
@@ -145,7 +145,7 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 	minor = capture_get16(base + 10);
 	hdr->major = major;
 	hdr->minor = minor;
-	if (major != CAPTURE_VERSION_MAJOR)
+	if (major < CAPTURE_VERSION_MAJOR_OLDEST || major > CAPTURE_VERSION_MAJOR)
 		return ("unsupported capture format version");
 	len = capture_get32(base + 12);
 	if (len > FILE_BODY_MAX)
@@ -182,7 +182,7 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 	}
 	if (capture_hdr_getstr(&p, end, HDR_STR_MAX - 1, &hdr->plan) != 0)
 		return ("damaged header");
-	if (minor >= 1 && capture_hdr_get_1_1(&p, end, hdr) != 0)
+	if ((major > 1 || minor >= 1) && capture_hdr_get_1_1(&p, end, hdr) != 0)
 		return ("damaged header");
 	/* Fields a later minor version appends are skipped. */
 	*lenp = FILE_FIXED_LEN + len;

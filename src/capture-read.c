@@ -242,6 +242,28 @@ capture_dec_block(struct capture_reader *r, unsigned tag, struct ev_block *b)
 	b->busy_ns = d->busy + (b->ts_done - d->ts) - v;
 	d->ts = b->ts_done;
 	d->busy = b->busy_ns;
+	b->fclass = st->fclass;
+	b->fsdev = st->fsdev;
+	b->ino = st->ino;
+	return (0);
+}
+
+/* A TAG_FILE's fields: the block tag it stands for, then the new file. */
+static int
+capture_dec_file(struct capture_reader *r, unsigned *tagp)
+{
+	struct capture_state	*st = &r->st;
+	uint64_t		 tag, fclass, fsdev, d;
+
+	if (capture_dec_misc_max(r, 0x7f, &tag) != 0 ||
+	    capture_dec_misc_max(r, BLK_FC_MAX - 1, &fclass) != 0 ||
+	    capture_dec_misc_max(r, UINT32_MAX, &fsdev) != 0 ||
+	    capture_dec_misc(r, &d) != 0)
+		return (-1);
+	*tagp = tag;
+	st->fclass = fclass;
+	st->fsdev = fsdev;
+	st->ino += capture_unzigzag(d);
 	return (0);
 }
 
@@ -260,9 +282,12 @@ capture_dec_record(struct capture_reader *r, void *buf, size_t size,
 	if (r->cur[R_TAG] == r->end[R_TAG])
 		return (-1);
 	tag = *r->cur[R_TAG];
-	if (tag < 0x80) {
+	if (tag < 0x80 || tag == TAG_FILE) {
 		if (size < sizeof b)
 			goto small;
+		if (tag == TAG_FILE && (r->hdr.major < 2 ||
+		    capture_dec_file(r, &tag) != 0))
+			return (-1);
 		if (capture_dec_block(r, tag, &b) != 0)
 			return (-1);
 		memcpy(buf, &b, sizeof b);
@@ -307,7 +332,7 @@ capture_dec_record(struct capture_reader *r, void *buf, size_t size,
 	return (0);
 
 small:
-	*lenp = (tag < 0x80) ? sizeof b : (tag == TAG_TICK ? sizeof t :
+	*lenp = (tag < 0x80 || tag == TAG_FILE) ? sizeof b : (tag == TAG_TICK ? sizeof t :
 	    sizeof l);
 	return (1);
 }
@@ -489,9 +514,10 @@ capture_open_common(const void *base, size_t size, size_t mapped,
 	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) != NULL) {
 		if (strcmp(err, "unsupported capture format version") == 0) {
 			capture_seterr(errp, "%s%sunsupported capture format "
-			    "version %u.%u (this blktop reads %u.x)",
+			    "version %u.%u (this blktop reads %u.x to %u.x)",
 			    name != NULL ? name : "", name != NULL ? ": " : "",
-			    r->hdr.major, r->hdr.minor, CAPTURE_VERSION_MAJOR);
+			    r->hdr.major, r->hdr.minor, CAPTURE_VERSION_MAJOR_OLDEST,
+			    CAPTURE_VERSION_MAJOR);
 		} else {
 			capture_seterr(errp, "%s%s%s", name != NULL ? name : "",
 			    name != NULL ? ": " : "", err);

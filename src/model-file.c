@@ -46,12 +46,24 @@ proc_file_hash(const char *s, size_t len)
 	return h;
 }
 
+/* Sets of the by-inode table: PROC_INO_WAYS ways each, two slots per file. */
+static uint32_t
+proc_ino_nsets(unsigned max_files)
+{
+	uint32_t n = 4;
+
+	while ((uint64_t)n * PROC_INO_WAYS < 2ULL * max_files)
+		n <<= 1;
+	return n;
+}
+
 /* Bytes proc_file_table_init allocates for max_files files. */
 size_t
 proc_file_table_size(unsigned max_files)
 {
 	return model_index_size(max_files) + (size_t)max_files * sizeof(struct file_entry) +
-	    (size_t)proc_file_nchunks(max_files) * sizeof(struct proc_chunk);
+	    (size_t)proc_file_nchunks(max_files) * sizeof(struct proc_chunk) +
+	    (size_t)proc_ino_nsets(max_files) * PROC_INO_WAYS * sizeof(uint32_t);
 }
 
 /* Allocate the file table and its chunk pool for max_files files. */
@@ -67,6 +79,10 @@ proc_file_table_init(struct proc_table *t, unsigned max_files)
 	for (i = 0; i < t->nchunks; i++)
 		t->chunks[i].next = i + 1 < t->nchunks ? i + 1 : MODEL_NIL;
 	t->chunk_free = 0;
+	t->ino_mask = proc_ino_nsets(max_files) - 1;
+	t->by_ino = xcalloc((size_t)(t->ino_mask + 1) * PROC_INO_WAYS, sizeof(*t->by_ino));
+	for (i = 0; i < (t->ino_mask + 1) * PROC_INO_WAYS; i++)
+		t->by_ino[i] = MODEL_NIL;
 }
 
 /* Free the file table. */
@@ -76,6 +92,7 @@ proc_file_table_free(struct proc_table *t)
 	model_index_free(&t->fi);
 	free(t->files);
 	free(t->chunks);
+	free(t->by_ino);
 }
 
 /* Give a chain of path chunks back to the pool. */
@@ -100,6 +117,8 @@ proc_file_evict(struct proc_table *t)
 
 	proc_file_chunks_release(t, t->files[e].chunk);
 	t->files[e].chunk = MODEL_NIL;
+	t->files[e].ino = 0;	/* out of the by-inode table: its slot no longer matches */
+	t->files[e].dev = 0;
 }
 
 /* Whether file entry e holds exactly the path of key k. */
@@ -160,6 +179,7 @@ proc_file_epoch(struct proc_table *t, struct file_entry *f)
 		return;
 	memset(&f->iv, 0, sizeof(f->iv));
 	memset(f->lat, 0, sizeof(f->lat));
+	memset(f->blk_lat, 0, sizeof(f->blk_lat));
 	f->epoch = t->epoch;
 }
 
@@ -199,7 +219,7 @@ proc_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 }
 
 /* Remember that tgid touched file f (a small bounded set). */
-static void
+void
 proc_file_add_pid(struct file_entry *f, uint32_t tgid)
 {
 	unsigned i;
@@ -248,6 +268,109 @@ proc_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t p
 	f->ftype = ftype;
 	f->path_flags = pflags;
 	proc_file_add_pid(f, tgid);
+	return f;
+}
+
+/*
+ * Files by inode. A slot holds an entry number and is checked against the
+ * entry's own dev and ino on lookup, so an evicted or reused entry never
+ * matches; a set full of live files drops its least recently active way
+ * (that file is found by its path again at its next call).
+ */
+static uint32_t *
+proc_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
+{
+	uint64_t h = (ino ^ (uint64_t)dev << 40) * 0x9e3779b97f4a7c15ULL;
+
+	return &t->by_ino[((h >> 32) & t->ino_mask) * PROC_INO_WAYS];
+}
+
+/* Whether slot value e names the live file (dev, ino). */
+static int
+proc_ino_match(const struct proc_table *t, uint32_t e, uint32_t dev, uint64_t ino)
+{
+	return e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev;
+}
+
+/* File f is (dev, ino): remember it so block requests and page events find it. */
+void
+proc_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint64_t ino)
+{
+	uint32_t	*set, e = f - t->files, w, pick = PROC_INO_WAYS;
+
+	if (f->ino == ino && f->dev == dev && ino != 0) {
+		set = proc_ino_set(t, dev, ino);
+		for (w = 0; w < PROC_INO_WAYS; w++) {
+			if (set[w] == e)
+				return;		/* the common case: known already */
+		}
+	}
+	f->dev = dev;
+	f->ino = ino;
+	if (ino == 0)
+		return;
+	set = proc_ino_set(t, dev, ino);
+	for (w = 0; w < PROC_INO_WAYS; w++) {
+		if (set[w] == e || proc_ino_match(t, set[w], dev, ino)) {
+			set[w] = e;	/* the newest entry of an inode wins: a path over inode:[] */
+			return;
+		}
+	}
+	for (w = 0; w < PROC_INO_WAYS && pick == PROC_INO_WAYS; w++) {
+		uint32_t o = set[w];
+
+		if (o == MODEL_NIL || t->files[o].ino == 0 ||
+		    proc_ino_set(t, t->files[o].dev, t->files[o].ino) != set)
+			pick = w;	/* free, evicted, or reused for another set's inode */
+	}
+	if (pick == PROC_INO_WAYS) {
+		pick = 0;
+		for (w = 1; w < PROC_INO_WAYS; w++) {
+			if (t->files[set[w]].last_ts < t->files[set[pick]].last_ts)
+				pick = w;
+		}
+	}
+	set[pick] = e;
+}
+
+/*
+ * The file (dev, ino), by inode; one named inode:[MAJ:MIN:INO] if no call
+ * of this run named it (opened before blktop started, and only mapped or
+ * written back since).
+ */
+struct file_entry *
+proc_file_by_ino(struct proc_table *t, uint32_t dev, uint64_t ino, uint64_t ts)
+{
+	struct file_entry	*f;
+	uint32_t		*set = proc_ino_set(t, dev, ino), w;
+	char			 name[64];
+	int			 n;
+
+	for (w = 0; w < PROC_INO_WAYS; w++) {
+		if (proc_ino_match(t, set[w], dev, ino)) {
+			f = &t->files[set[w]];
+			model_index_touch(&t->fi, set[w]);
+			f->last_ts = ts;
+			proc_file_epoch(t, f);
+			return f;
+		}
+	}
+	n = snprintf(name, sizeof name, "inode:[%u:%u:%llu]", DEV_MAJOR(dev), DEV_MINOR(dev),
+	    (unsigned long long)ino);
+	f = proc_file_get(t, name, n, ts);
+	f->ftype = VFS_FT_REG;
+	f->path_flags = VFS_PF_NOPATH;
+	proc_file_set_ino(t, f, dev, ino);
+	return f;
+}
+
+/* A file by a name of blktop's own (metadata:[7:0]), found or created. */
+struct file_entry *
+proc_file_named(struct proc_table *t, const char *name, uint64_t ts)
+{
+	struct file_entry *f = proc_file_get(t, name, strlen(name), ts);
+
+	f->path_flags = VFS_PF_NOPATH;
 	return f;
 }
 

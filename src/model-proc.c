@@ -137,14 +137,62 @@ proc_hist_add(uint32_t *h, uint64_t ns)
 /* Both counter sets of an entry. */
 #define COUNT2(e, field, op) do { (e)->iv.field op; (e)->tot.field op; } while (0)
 
-/* A completed block request: charged to its submitter, kernel threads included. */
+/*
+ * The live entry of a process by table id, made active in this interval (it
+ * is charged for work another task did for it); NULL if it is gone.
+ */
+static struct proc_entry *
+proc_find(struct proc_table *t, uint32_t id, uint64_t ts)
+{
+	uint32_t	 e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+	struct proc_entry *p;
+
+	if (e == MODEL_NIL)
+		return NULL;
+	p = &t->procs[e];
+	model_index_touch(&t->pi, e);
+	p->last_ts = ts;
+	proc_entry_epoch(t, p);
+	return p;
+}
+
+/*
+ * The file a block request carried pages of: the file itself, or the
+ * device's metadata pseudo-file; NULL for direct I/O and requests without
+ * data (direct I/O reaches its file through the O_DIRECT call records).
+ */
+static struct file_entry *
+proc_block_file(struct proc_table *t, const struct ev_block *ev)
+{
+	char name[40];
+
+	switch (ev->fclass) {
+	case BLK_FC_FILE:
+		return proc_file_by_ino(t, ev->fsdev, ev->ino, ev->ts_done);
+	case BLK_FC_META:
+		snprintf(name, sizeof name, "metadata:[%u:%u]", DEV_MAJOR(ev->dev),
+		    DEV_MINOR(ev->dev));
+		return proc_file_named(t, name, ev->ts_done);
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A completed block request: counted on its submitter, kernel threads
+ * included (blk_*), and its bytes on whose behalf they moved (disk_*): the
+ * file whose pages it carried, and the submitter, or for the writeback of
+ * pages another process dirtied, that process.
+ */
 void
 proc_add_block(struct proc_table *t, const struct ev_block *ev)
 {
-	struct proc_entry	*p;
+	struct proc_entry	*p, *owner;
+	struct file_entry	*f;
 	char			 comm[BLKTOP_COMM_LEN];
-	uint64_t		 lat;
+	uint64_t		 lat = 0;
 	unsigned		 d;
+	int			 haslat = !(ev->flags & BLK_F_NOLAT);
 
 	if (ev->op == BLK_OP_READ)
 		d = 0;
@@ -158,11 +206,50 @@ proc_add_block(struct proc_table *t, const struct ev_block *ev)
 	p = proc_get(t, ev->pid, ev->tgid, comm, ev->cgroup, ev->ts_done);
 	COUNT2(p, blk_ios[d], += 1);
 	COUNT2(p, blk_bytes[d], += ev->bytes);
-	if (ev->flags & BLK_F_NOLAT)
-		return;
-	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
-	COUNT2(p, blk_lat_sum, += lat);
-	proc_hist_add(p->blk_lat, lat);
+	if (haslat) {
+		lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
+		COUNT2(p, blk_lat_sum, += lat);
+		proc_hist_add(p->blk_lat, lat);
+	}
+	owner = p;
+	if ((f = proc_block_file(t, ev)) != NULL) {
+		COUNT2(f, disk_ios[d], += 1);
+		COUNT2(f, disk_bytes[d], += ev->bytes);
+		if (haslat) {
+			COUNT2(f, blk_lat_sum, += lat);
+			proc_hist_add(f->blk_lat, lat);
+		}
+		if (ev->fclass == BLK_FC_FILE && d == 0)
+			COUNT2(f, fill_bytes, += ev->bytes);
+		if (ev->fclass == BLK_FC_FILE && d == 1 && f->dirtier != 0 &&
+		    f->dirtier != p->id && (owner = proc_find(t, f->dirtier, ev->ts_done)) != NULL)
+			COUNT2(owner, wb_bytes, += ev->bytes);
+		else
+			owner = p;
+	}
+	COUNT2(owner, disk_bytes[d], += ev->bytes);
+	if (ev->fclass == BLK_FC_FILE && d == 0)
+		COUNT2(owner, fill_bytes, += ev->bytes);
+}
+
+/* A page dirtied or a file mapping faulted: on the task it happened in, and on the file. */
+void
+proc_add_page(struct proc_table *t, const struct ev_page *ev)
+{
+	struct proc_entry	*p;
+	struct file_entry	*f;
+
+	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
+	f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+	proc_file_add_pid(f, ev->tgid);
+	if (ev->kind == PAGE_DIRTY) {
+		COUNT2(p, dirtied_bytes, += ev->bytes);
+		COUNT2(f, dirtied_bytes, += ev->bytes);
+		f->dirtier = p->id;
+	} else {
+		COUNT2(p, mmap_faults, += 1);
+		COUNT2(f, mmap_faults, += 1);
+	}
 }
 
 /* One open: counted on the process and on the file (failed ones under the path asked for). */
@@ -178,8 +265,7 @@ proc_add_open(struct proc_table *t, const struct ev_open *ev)
 	if (ev->ret >= 0) {
 		COUNT2(p, opens, += 1);
 		COUNT2(f, opens, += 1);
-		f->dev = ev->dev;
-		f->ino = ev->ino;
+		proc_file_set_ino(t, f, ev->dev, ev->ino);
 	} else {
 		COUNT2(p, open_fails, += 1);
 		COUNT2(f, open_fails, += 1);
@@ -211,12 +297,14 @@ proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
 	f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
 	    ev->tgid, ev->ts);
-	f->dev = ev->dev;
-	f->ino = ev->ino;
+	proc_file_set_ino(t, f, ev->dev, ev->ino);
 	proc_count_rw(&p->iv, ev, d);
 	proc_count_rw(&p->tot, ev, d);
 	proc_count_rw(&f->iv, ev, d);
 	proc_count_rw(&f->tot, ev, d);
+	/* Direct I/O: the bytes done moved to or from the device for this file. */
+	if ((ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
+		COUNT2(f, disk_bytes[d], += ev->done);
 	proc_hist_add(p->vfs_lat, ev->lat_ns);
 	proc_hist_add(f->lat, ev->lat_ns);
 }
@@ -255,6 +343,14 @@ proc_add(struct proc_table *t, const void *rec, size_t len)
 		    len < EV_RW_SIZE(ev->path_len) || ev->op > BLK_OP_WRITE)
 			goto bad;
 		proc_add_rw(t, ev);
+		return 0;
+	}
+	case EV_PAGE: {
+		const struct ev_page *ev = rec;
+
+		if (len < sizeof(*ev) || ev->kind > PAGE_FAULT)
+			goto bad;
+		proc_add_page(t, ev);
 		return 0;
 	}
 	}
@@ -314,6 +410,29 @@ uint64_t
 proc_file_lat(const struct proc_table *t, const struct file_entry *f, double p)
 {
 	return f->epoch == t->epoch ? proc_hist_pct(f->lat, p) : 0;
+}
+
+/*
+ * Share of the bytes read by calls that the page cache served: 100 less the
+ * disk reads into the cache per byte read (readahead can outrun the calls:
+ * floored at 0); -1 when nothing was read by calls, or fills are not known.
+ */
+double
+proc_cache_hit_pct(unsigned have, const struct proc_counts *c)
+{
+	double miss;
+
+	if (!(have & HAVE_FILES) || !(have & HAVE_VFS) || c->vfs_bytes[0] == 0)
+		return -1;
+	miss = (double)c->fill_bytes / (double)c->vfs_bytes[0];
+	return miss >= 1 ? 0 : 100 * (1 - miss);
+}
+
+/* Interval percentile of the device latency of a file's block requests, ns. */
+uint64_t
+proc_file_blk_lat(const struct proc_table *t, const struct file_entry *f, double p)
+{
+	return f->epoch == t->epoch ? proc_hist_pct(f->blk_lat, p) : 0;
 }
 
 /* Interval percentile of a process's read/write call (vfs) or device (block) latency, ns. */

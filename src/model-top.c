@@ -24,6 +24,8 @@ static const char *const proc_key_names[PROC_KEY_MAX] = {
 	[PROC_KEY_VFS_WRITES] = "vfs_writes",
 	[PROC_KEY_OPENS] = "opens",
 	[PROC_KEY_LAT] = "lat",
+	[PROC_KEY_DISK_READ_BYTES] = "disk_read_bytes",
+	[PROC_KEY_DISK_WRITE_BYTES] = "disk_write_bytes",
 };
 
 /* A key's name. */
@@ -63,6 +65,8 @@ model_top_value(const struct proc_counts *c, enum proc_key k)
 	case PROC_KEY_VFS_WRITES:	return c->vfs_calls[1];
 	case PROC_KEY_OPENS:		return c->opens + c->open_fails;
 	case PROC_KEY_LAT:		return c->vfs_lat_sum + c->blk_lat_sum;
+	case PROC_KEY_DISK_READ_BYTES:	return c->disk_bytes[0];
+	case PROC_KEY_DISK_WRITE_BYTES:	return c->disk_bytes[1];
 	default:			return 0;
 	}
 }

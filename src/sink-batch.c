@@ -276,6 +276,33 @@ batch_json_self(FILE *f, const struct blktop *b)
 	fprintf(f, "}");
 }
 
+/*
+ * The disk and page-cache fields of a process or file; null where the
+ * source cannot tell (an older capture, a hook this kernel lacks).
+ */
+static void
+batch_json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, int file)
+{
+	int	 known = !file || (b->have & HAVE_FILES);
+	double	 hit = proc_cache_hit_pct(b->have, c);
+
+	batch_json_num(f, "disk_read_bytes", known, 0, (double)c->disk_bytes[0]);
+	batch_json_num(f, "disk_write_bytes", known, 0, (double)c->disk_bytes[1]);
+	if (file) {
+		batch_json_num(f, "disk_reads", known, 0, (double)c->disk_ios[0]);
+		batch_json_num(f, "disk_writes", known, 0, (double)c->disk_ios[1]);
+	} else
+		batch_json_num(f, "writeback_bytes", known && (b->have & HAVE_DIRTY), 0,
+		    (double)c->wb_bytes);
+	batch_json_num(f, "dirtied_bytes", b->have & HAVE_DIRTY, 0, (double)c->dirtied_bytes);
+	batch_json_num(f, "cache_hit_pct", hit >= 0, 1, hit);
+	batch_json_num(f, "mmap_faults", b->have & HAVE_FAULT, 0, (double)c->mmap_faults);
+	batch_json_num(f, "uring_reads", 0, 0, 0);
+	batch_json_num(f, "uring_writes", 0, 0, 0);
+	batch_json_num(f, "aio_reads", 0, 0, 0);
+	batch_json_num(f, "aio_writes", 0, 0, 0);
+}
+
 static void
 batch_json_tables(FILE *f, const struct blktop *b)
 {
@@ -301,7 +328,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		    "\"vfs_write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
 		    "\"opens\":%llu,\"open_fails\":%llu,"
 		    "\"blk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f},"
-		    "\"vfs_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}}",
+		    "\"vfs_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
 		    (unsigned long long)pe[i]->cgroup,
 		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
 		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
@@ -312,6 +339,8 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3,
 		    (double)proc_entry_lat(b->procs, pe[i], 0, 50) / 1e3,
 		    (double)proc_entry_lat(b->procs, pe[i], 0, 99) / 1e3);
+		batch_json_disk(f, b, c, 0);
+		fputc('}', f);
 	}
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
 	fprintf(f, "],\"files\":[");
@@ -325,12 +354,20 @@ batch_json_tables(FILE *f, const struct blktop *b)
 			fprintf(f, "%s%u", k ? "," : "", fe[i]->pids[k]);
 		fprintf(f, "],\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,"
 		    "\"writes\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
-		    "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f}}",
+		    "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
 		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
 		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
 		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
 		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3);
+		batch_json_disk(f, b, c, 1);
+		if (c->disk_ios[0] + c->disk_ios[1] > 0)
+			fprintf(f, ",\"disk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
+			    (double)proc_file_blk_lat(b->procs, fe[i], 50) / 1e3,
+			    (double)proc_file_blk_lat(b->procs, fe[i], 99) / 1e3);
+		else
+			fprintf(f, ",\"disk_lat_us\":null");
+		fputc('}', f);
 	}
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"

@@ -68,6 +68,12 @@ model_event(struct sink *s, const void *rec, size_t len)
 		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
 		break;
 	}
+	case EV_PAGE: {
+		const struct ev_page *ev = rec;
+
+		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
+		break;
+	}
 	}
 }
 

@@ -35,12 +35,16 @@ replay_dump_str(FILE *f, const char *s, size_t max, int json)
 static const char *replay_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
-	"inflight", "cgroup", "count", "path"
+	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino"
 };
+/* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
+static const char *replay_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
 struct replay_row {
 	const char	*type;
 	uint64_t	 ts, dev, op, flags, bytes, sector, lat, queue, pid, tgid;
 	int64_t		 error;
+	const char	*class;		/* block: whose pages; page: dirty or fault */
+	uint64_t	 fsdev, ino;
 	uint64_t	 inflight, cgroup, count;
 	const char	*comm;		/* BLKTOP_COMM_LEN bytes, or NULL */
 	const char	*path;		/* NUL-terminated, or NULL */
@@ -90,6 +94,12 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	COL("%" PRIu64, r->count);
 	COL("%s", "");
 	replay_dump_str(f, r->path != NULL ? r->path : "", r->pathlen, json);
+	COL("\"%s\"", r->class != NULL ? r->class : "");
+	if (r->fsdev != 0)
+		COL("\"%u:%u\"", DEV_MAJOR(r->fsdev), DEV_MINOR(r->fsdev));
+	else
+		COL("%s", json ? "\"\"" : "");
+	COL("%" PRIu64, r->ino);
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
 }
@@ -126,6 +136,26 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 		r->error = e->error;
 		r->inflight = e->inflight;
 		r->cgroup = e->cgroup;
+		r->class = e->fclass < BLK_FC_MAX ? replay_dump_fclass[e->fclass] : "?";
+		r->fsdev = e->fsdev;
+		r->ino = e->ino;
+		return (1);
+	}
+	case EV_PAGE: {
+		const struct ev_page *e = rec;
+
+		if (len < sizeof *e)
+			return (0);
+		r->type = "page";
+		r->ts = e->ts;
+		r->bytes = e->bytes;
+		r->pid = e->pid;
+		r->tgid = e->tgid;
+		r->comm = e->comm;
+		r->cgroup = e->cgroup;
+		r->class = e->kind == PAGE_DIRTY ? "dirty" : e->kind == PAGE_FAULT ? "fault" : "?";
+		r->fsdev = e->dev;
+		r->ino = e->ino;
 		return (1);
 	}
 	case EV_TICK:
@@ -178,6 +208,8 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 		r->cgroup = e->cgroup;
 		r->path = e->path;
 		r->pathlen = e->path_len;
+		r->fsdev = e->dev;
+		r->ino = e->ino;
 		return (1);
 	}
 	default:

@@ -399,6 +399,8 @@ static void
 live_start_vfs(struct blktop *b)
 {
 	struct vfs_opts	 vo;
+	const char	*why;
+	unsigned	 pages;
 	char		*err;
 
 	memset(&vo, 0, sizeof vo);
@@ -422,6 +424,20 @@ live_start_vfs(struct blktop *b)
 	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", vfs_hook());
 	snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
 	    strlen(b->plan_text), "+%s", vfs_hook());
+	b->have |= HAVE_VFS;
+	pages = vfs_pages_loaded(&why);
+	if (pages & VFS_PAGES_DIRTY) {
+		b->have |= HAVE_DIRTY;
+		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+		    strlen(b->plan_text), "+dirty");
+	}
+	if (pages & VFS_PAGES_FAULT) {
+		b->have |= HAVE_FAULT;
+		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+		    strlen(b->plan_text), "+fault");
+	}
+	if (why[0] != '\0')
+		log_warnx("page-cache columns not traced: %s", why);
 }
 
 /*
@@ -479,6 +495,7 @@ live_start(struct source *src, char **errp)
 		return (-1);
 	snprintf(b->plan_text, sizeof b->plan_text, "%s:%s",
 	    live_attach_names[b->plan.attach], live_start_names[b->plan.start]);
+	b->have = HAVE_FILES;
 
 	if ((live.ncpus = libbpf_num_possible_cpus()) <= 0) {
 		xasprintf(errp, "cannot count the CPUs");

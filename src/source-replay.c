@@ -63,6 +63,7 @@ replay_rec_ts(const void *rec, size_t len)
 	case EV_LOST:
 	case EV_OPEN:
 	case EV_RW:
+	case EV_PAGE:
 		if (len < 16)
 			return (0);
 		memcpy(&ts, (const char *)rec + 8, sizeof ts);
@@ -463,6 +464,30 @@ replay_interval(struct replay *r)
 	stream_set_ticks(b, history);
 }
 
+/*
+ * What the recording's records can tell: files on block records since 2.0,
+ * the hooks its plan names (tp_btf:io_start+tracepoint+dirty+fault).
+ */
+static unsigned
+replay_have(const struct capture_header *hdr, size_t n)
+{
+	unsigned	 have = hdr->major >= 2 ? HAVE_FILES : 0;
+	const char	*p = hdr->plan, *end = hdr->plan + n;
+	size_t		 k;
+
+	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
+		p++;
+		k = strcspn(p, "+ ");
+		if (k == 5 && strncmp(p, "dirty", 5) == 0)
+			have |= HAVE_DIRTY;
+		else if (k == 5 && strncmp(p, "fault", 5) == 0)
+			have |= HAVE_FAULT;
+		else if (k > 0)
+			have |= HAVE_VFS;
+	}
+	return (have);
+}
+
 /* Open the file, set names, clocks and windows from its header, start feeding. */
 static int
 replay_start(struct source *src, char **errp)
@@ -489,6 +514,7 @@ replay_start(struct source *src, char **errp)
 	n = strcspn(hdr->plan, " ");
 	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
 	    hdr->plan);
+	b->have = replay_have(hdr, n);
 	replay_interval(r);
 
 	/* The windows open when the recording began, or at the first record (flight data). */

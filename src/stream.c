@@ -148,6 +148,8 @@ stream_min_len(uint32_t type)
 		return (sizeof(struct ev_open));
 	case EV_RW:
 		return (sizeof(struct ev_rw));
+	case EV_PAGE:
+		return (sizeof(struct ev_page));
 	default:
 		return (0);
 	}
@@ -239,6 +241,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		break;
 	case EV_OPEN:
 	case EV_RW:
+	case EV_PAGE:
 		b->events++;
 		break;
 	case EV_LOST: {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "blktop.h"
@@ -43,6 +44,18 @@ static bool		 vfs_debug;
 static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
 static char		 vfs_why[VFS_HOOK_MAX][128];
 static char		 vfs_err[256];
+static unsigned		 vfs_pages;			/* VFS_PAGES_* loaded */
+static char		 vfs_pages_why[128];		/* why a page hook is not */
+
+/* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
+static const struct {
+	const char	*prog;		/* program name */
+	const char	*tp;		/* its typed tracepoint */
+	unsigned	 bit;		/* VFS_PAGES_* */
+} vfs_page_progs[] = {
+	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY },
+	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT },
+};
 
 /* libbpf messages go to stderr only in debug mode. */
 static int
@@ -69,6 +82,57 @@ vfs_prog_in(const struct bpf_program *prog, int v)
 	return false;
 }
 
+/* The page program's index in vfs_page_progs, or -1 for the syscall variants' programs. */
+static int
+vfs_page_prog(const struct bpf_program *prog)
+{
+	unsigned i;
+
+	for (i = 0; i < nitems(vfs_page_progs); i++) {
+		if (strcmp(bpf_program__name(prog), vfs_page_progs[i].prog) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Turn the page programs on where the kernel has their tracepoints (by BTF;
+ * typed tracepoints need BTF), noting why one is not.
+ */
+static void
+vfs_select_pages(struct vfs_bpf *skel, bool want)
+{
+	struct bpf_program	*prog;
+	struct btf		*vmlinux;
+	int			 i;
+
+	if (!want) {
+		bpf_object__for_each_program(prog, skel->obj) {
+			if (vfs_page_prog(prog) >= 0)
+				bpf_program__set_autoload(prog, false);
+		}
+		return;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	vfs_pages = 0;
+	vfs_pages_why[0] = '\0';
+	bpf_object__for_each_program(prog, skel->obj) {
+		bool on;
+
+		if ((i = vfs_page_prog(prog)) < 0)
+			continue;
+		on = vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp);
+		bpf_program__set_autoload(prog, on);
+		if (on)
+			vfs_pages |= vfs_page_progs[i].bit;
+		else if (vfs_pages_why[0] == '\0')
+			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no typed tracepoint %s%s",
+			    vfs_page_progs[i].tp, vmlinux == NULL ? " (no kernel BTF)" : "");
+	}
+	skel->rodata->trace_pages = vfs_pages != 0;
+	btf__free(vmlinux);
+}
+
 /* Whether a program is one of the opens (else: read/write family). */
 static bool
 vfs_prog_is_open(const struct bpf_program *prog)
@@ -91,6 +155,8 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 	bpf_object__for_each_program(prog, skel->obj) {
 		bool on = vfs_prog_in(prog, v);
 
+		if (vfs_page_prog(prog) >= 0)
+			continue;	/* vfs_select_pages */
 		if (on && v != VFS_HOOK_TP_BTF && v != VFS_HOOK_RAW_TP) {
 			if (vfs_prog_is_open(prog) ? !opens : !rw)
 				on = false;
@@ -104,6 +170,25 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 		n += on;
 	}
 	return n;
+}
+
+/* --probe: the page-cache hooks, each by its typed tracepoint. */
+static void
+vfs_probe_pages(FILE *fp)
+{
+	static const char	*what[] = { "dirtied bytes, writeback charged to the dirtier",
+				    "mmap faults per file and process" };
+	struct btf		*vmlinux = btf__load_vmlinux_btf();
+	unsigned		 i;
+
+	for (i = 0; i < nitems(vfs_page_progs); i++) {
+		bool ok = vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp);
+
+		fprintf(fp, "pages: tp_btf/%-24s %-48s %s\n", vfs_page_progs[i].tp, what[i],
+		    ok ? "available" : vmlinux == NULL ? "unavailable: no kernel BTF" :
+		    "unavailable: not in this kernel");
+	}
+	btf__free(vmlinux);
 }
 
 /* Detach (all links at once) and free a skeleton; NULL is fine. */
@@ -150,6 +235,7 @@ vfs_probe_one(int v)
 		return 0;
 	}
 	bpf_map__set_max_entries(skel->maps.events, 4096);
+	vfs_select_pages(skel, false);
 	vfs_select(skel, v, true, true);
 	error = vfs_bpf__load(skel);
 	if (error != 0) {
@@ -294,6 +380,7 @@ vfs_probe(FILE *fp)
 	}
 	if (chosen < 0)
 		fprintf(fp, "%s\n", vfs_err);
+	vfs_probe_pages(fp);
 }
 
 /* Load, configure and attach variant v; NULL on success, else vfs_err, and nothing loaded. */
@@ -339,6 +426,7 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 		    strerror(-error));
 		goto fail;
 	}
+	vfs_select_pages(skel, !o->no_pages);
 	if (vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
 		snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s has no program for this kernel",
 		    vfs_variants[v].name);
@@ -447,6 +535,15 @@ vfs_hook(void)
 	return vfs_hook_name(vfs_skel != NULL ? vfs_chosen : -1);
 }
 
+/* The page-cache hooks loaded (VFS_PAGES_*); *why says why one is missing, or "". */
+unsigned
+vfs_pages_loaded(const char **why)
+{
+	if (why != NULL)
+		*why = vfs_pages_why;
+	return vfs_skel != NULL ? vfs_pages : 0;
+}
+
 /* Calls not traced because the in-flight table was full (summed over CPUs). */
 uint64_t
 vfs_inflight_full(void)
@@ -473,4 +570,5 @@ vfs_unload(void)
 	vfs_destroy(vfs_skel);
 	vfs_skel = NULL;
 	vfs_chosen = -1;
+	vfs_pages = 0;
 }

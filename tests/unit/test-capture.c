@@ -68,6 +68,9 @@ test_header(struct capture_header *hdr)
 	hdr->filter_devs = filter;
 }
 
+/* Set: random block records name no file (a file that can pass for 1.x). */
+static int test_no_files;
+
 /* One random record: mostly blocks, some ticks, losses and foreign types. */
 static void
 test_random_record(struct rec *r, uint64_t *ts)
@@ -97,6 +100,16 @@ test_random_record(struct rec *r, uint64_t *ts)
 			b.op = test_rand() % 2;
 			b.flags = test_rand() % 2;
 			b.cgroup = 1;
+			/* Runs on one file, changes, all classes. */
+			b.fclass = test_rand() % 8 < 5 ? BLK_FC_FILE : test_rand() % BLK_FC_MAX;
+			b.fsdev = b.fclass == BLK_FC_FILE ? DEV_MKDEV(7, test_rand() % 4 == 0) : 0;
+			b.ino = b.fclass == BLK_FC_FILE ? 12 + test_rand() % 3 * 1000000 : 0;
+			b.pad2 = 0;
+		}
+		if (test_no_files) {
+			b.fclass = b.pad2 = 0;
+			b.fsdev = 0;
+			b.ino = 0;
 		}
 		if (test_rand() % 4 == 0)
 			b.bytes = test_rand() % 100000;	/* not a multiple of 512 */
@@ -442,6 +455,19 @@ test_small_capture(struct rec *recs, size_t n, size_t every, size_t *lenp,
 	return (buf);
 }
 
+/* Write recs to a file of that name and read it back into memory. */
+static u_char *
+test_small_from(const struct rec *recs, size_t n, const char *name, size_t *lenp)
+{
+	char	*path = test_path(name);
+	u_char	*buf;
+
+	test_write(path, recs, n, 0);
+	buf = test_slurp(path, lenp);
+	free(path);
+	return (buf);
+}
+
 /*
  * A 1.0 file knows no interval or filter: the reader leaves them empty and
  * ignores what a 1.0 header might hold after the plan; a 1.1 header whose
@@ -460,6 +486,7 @@ test_header_1_0(void)
 	uLong				 crc = crc32(0, NULL, 0);
 	char				*err = NULL;
 	long				 got;
+	int				 nofile = 1;
 
 	/* The fixture, written by blktop 0.1 as 1.0 (-d 1 -D 7:6 in its plan). */
 	r = capture_open(TEST_FIXTURES "/small.blkcap", &err);
@@ -476,6 +503,15 @@ test_header_1_0(void)
 	CHECK("1.0 fixture: plan as recorded",
 	    strcmp(h->plan, "tp_btf:io_start -d 1 -D 7:6") == 0);
 	while (capture_next(r, rec, sizeof rec, &len) == 1) {
+		/* Block records as the 1.0 reader knew them: 96 bytes, no file. */
+		memcpy(&l32, rec, sizeof l32);
+		if (l32 == EV_BLOCK && len == sizeof(struct ev_block)) {
+			const struct ev_block *b = (const struct ev_block *)rec;
+
+			if (b->fclass != 0 || b->fsdev != 0 || b->ino != 0 || b->pad2 != 0)
+				nofile = 0;
+			len = offsetof(struct ev_block, ino);
+		}
 		l32 = len;
 		crc = crc32(crc, (u_char *)&l32, sizeof l32);
 		crc = crc32(crc, rec, len);
@@ -486,10 +522,14 @@ test_header_1_0(void)
 	CHECK("1.0 fixture: the same records",
 	    n == 15009 && crc == 0xde687cc2 && st.chunks == 9 &&
 	    st.skipped == 0 && st.tail_lost == 0);
+	CHECK("1.0 fixture: block records name no file", nofile);
 	capture_reader_close(r);
 
 	/* A 1.1 file relabelled 1.0: the appended fields are not read. */
+	test_no_files = 1;
 	buf = test_small_capture(recs, 10, 0, &len, "relabel.blkcap");
+	test_no_files = 0;
+	buf[8] = 1;
 	buf[10] = 0;
 	r = capture_open_mem(buf, len, NULL);
 	CHECK("1.0: fields after the plan ignored",
@@ -512,6 +552,57 @@ test_header_1_0(void)
 	free(err);
 	free(copy);
 	free(buf);
+}
+
+/*
+ * 2.0: block records name their file, a run on one file costs no byte more
+ * than the same records without one; a FILE tag in a 1.x file is damage.
+ */
+static void
+test_file_tag(void)
+{
+	struct capture_stats	 st;
+	struct rec		 recs[200];
+	struct ev_block		 b;
+	size_t			 i, len, len0;
+	u_char			*buf;
+	long			 got;
+
+	for (i = 0; i < 200; i++) {
+		memset(&b, 0, sizeof b);
+		b.type = EV_BLOCK;
+		b.dev = DEV_MKDEV(7, 0);
+		b.ts_done = 1000000 + i * 50000;
+		b.ts_issue = b.ts_start = b.ts_done - 20000;
+		b.sector = i * 8;
+		b.bytes = 4096;
+		b.pid = b.tgid = 42;
+		strcpy(b.comm, "cat");
+		b.fclass = BLK_FC_FILE;
+		b.fsdev = DEV_MKDEV(7, 0);
+		b.ino = i < 100 ? 12 : 5000000000ULL;	/* two files, one change */
+		recs[i].len = sizeof b;
+		memcpy(recs[i].data, &b, sizeof b);
+	}
+	buf = test_small_from(recs, 200, "file.blkcap", &len);
+	got = test_read_mem(buf, len, recs, 200, &st, NULL);
+	CHECK("file tag: records round-trip with their file", got == 200);
+	buf[8] = 1;
+	got = test_read_mem(buf, len, NULL, 0, &st, NULL);
+	CHECK("file tag: in a 1.x file, damage (chunk skipped)",
+	    got == 0 && st.skipped == 1);
+	free(buf);
+	for (i = 0; i < 200; i++) {
+		memcpy(&b, recs[i].data, sizeof b);
+		b.fclass = 0;
+		b.fsdev = 0;
+		b.ino = 0;
+		memcpy(recs[i].data, &b, sizeof b);
+	}
+	buf = test_small_from(recs, 200, "nofile.blkcap", &len0);
+	free(buf);
+	printf("# 200 records: %zu bytes with their files, %zu without\n", len, len0);
+	CHECK("file tag: two file changes cost at most 16 bytes each", len <= len0 + 32);
 }
 
 /* A file cut at every offset replays every whole chunk and never crashes. */
@@ -660,15 +751,21 @@ test_refusals(void)
 	free(path);
 
 	buf = test_small_capture(recs, 10, 0, &len, "version.blkcap");
-	buf[8] = 2;
+	buf[8] = 3;
 	buf[10] = 0;
 	err = NULL;
 	got = test_read_mem(buf, len, NULL, 0, NULL, &err);
 	CHECK("unknown version: refused",
-	    got == -2 && strstr(err, "unsupported capture format version 2.0")
-	    != NULL);
+	    got == -2 && strstr(err, "unsupported capture format version 3.0") != NULL &&
+	    strstr(err, "reads 1.x to 2.x") != NULL);
 	free(err);
-	buf[8] = 1;
+	buf[8] = 0;
+	err = NULL;
+	got = test_read_mem(buf, len, NULL, 0, NULL, &err);
+	CHECK("version 0.0: refused", got == -2 && err != NULL &&
+	    strstr(err, "unsupported capture format version 0.0") != NULL);
+	free(err);
+	buf[8] = 2;
 	buf[10] = 7;	/* a later minor version is read */
 	CHECK("later minor version: read",
 	    test_read_mem(buf, len, recs, 10, NULL, NULL) == 10);
@@ -865,6 +962,7 @@ main(void)
 	test_small_buffer();
 	test_header_fields();
 	test_header_1_0();
+	test_file_tag();
 	test_truncation();
 	test_flips();
 	test_refusals();

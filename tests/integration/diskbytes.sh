@@ -1,0 +1,183 @@
+#!/bin/bash
+# diskbytes.sh: disk bytes per file and process whatever the path, against
+# what the kernel must move: a new file written and fsynced, a cold and a warm
+# read, a cold mmap, writeback of pages another process dirtied. ext4 on a loop
+# device in /dev/shm; each phase in a blktop run of its own, checked on the
+# run's summed reports, so no phase depends on where a report boundary falls.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd python3 python3
+need_cmd mkfs.ext4 e2fsprogs
+
+LOOP=$(loop_create 256) || { fail "loop device"; exit 0; }
+DEV=${LOOP#/dev/}
+mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; exit 0; }
+MNT=$TEST_TMP/mnt
+mkdir -p "$MNT"
+mount "$LOOP" "$MNT" || { fail "mount"; exit 0; }
+MAJMIN=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+
+# The workload, one phase per call: prints its pid first.
+work() {
+	python3 - "$MNT" "$@" <<'EOF'
+import mmap, os, sys, time
+mnt, phase = sys.argv[1], sys.argv[2]
+print(os.getpid(), flush=True)
+if phase == "write":		# 256 KiB to a new file, fsync: the writer submits it
+    fd = os.open(mnt + "/w1", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for i in range(64):
+        os.write(fd, b"x" * 4096)
+    os.fsync(fd)
+    os.close(fd)
+elif phase == "read":		# the whole file, 64 KiB calls
+    with open(mnt + "/r1", "rb") as f:
+        while f.read(65536):
+            pass
+elif phase == "mmap":		# every page of the file through a shared mapping
+    with open(mnt + "/m1", "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+        s = 0
+        for i in range(0, len(m), 4096):
+            s += m[i]
+        m.close()
+elif phase == "dirty":		# 512 KiB dirtied, no fsync: written back by the flusher
+    fd = os.open(mnt + "/w2", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for i in range(128):
+        os.write(fd, b"y" * 4096)
+    os.close(fd)
+EOF
+}
+
+# run NAME PHASE [SETUP]: blktop -J around one phase; the workload's pid in $TEST_TMP/NAME.pid.
+run() {
+	local name=$1 phase=$2 out=$TEST_TMP/$1.jsonl pid
+	"$BLKTOP" -J -d 0.5 --top 500 >"$out" 2>"$TEST_TMP/$name.err" &
+	pid=$!
+	TEST_PIDS="$TEST_PIDS $pid"
+	wait_for "$out" 20 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	work "$phase" >"$TEST_TMP/$name.pid"
+	if [ "$phase" = dirty ]; then
+		sleep 0.3
+		sync		# sync(2) hands the inodes to the flusher and waits for it
+	fi
+	sleep 1.2
+	kill -INT "$pid"
+	wait "$pid"
+}
+
+# sum NAME: the runs' files and processes summed over every report, as JSON.
+sum() {
+	python3 - "$TEST_TMP/$1.jsonl" "$MNT" "$(cat "$TEST_TMP/$1.pid")" <<'EOF'
+import json, sys
+path, mnt, wpid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+keys = ("reads", "read_bytes", "writes", "write_bytes", "disk_read_bytes", "disk_write_bytes",
+        "disk_reads", "disk_writes", "dirtied_bytes", "mmap_faults", "writeback_bytes")
+files, procs, hits = {}, {}, {}
+for line in open(path):
+    r = json.loads(line)
+    for f in r["files"]:
+        t = files.setdefault(f["path"], {})
+        for k in keys:
+            if k in f and f[k] is not None:
+                t[k] = t.get(k, 0) + f[k]
+        if f.get("cache_hit_pct") is not None:
+            hits.setdefault(f["path"], []).append(f["cache_hit_pct"])
+    for p in r["processes"]:
+        name = "writer" if p["pid"] == wpid else p["comm"]
+        t = procs.setdefault(name, {})
+        for k in keys:
+            if k in p and p[k] is not None:
+                t[k] = t.get(k, 0) + p[k]
+print(json.dumps({"files": files, "procs": procs, "hits": hits, "mnt": mnt}))
+EOF
+}
+
+# field JSON EXPR: a value out of sum's JSON ("files['/x']['reads']"), 0 if missing.
+field() {
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1]); F = d["files"]; P = d["procs"]; H = d["hits"]; M = d["mnt"]
+try:
+    print(eval(sys.argv[2]))
+except (KeyError, IndexError):
+    print(0)' "$1" "$2"
+}
+
+dd if=/dev/urandom of="$MNT/r1" bs=1M count=8 status=none
+dd if=/dev/urandom of="$MNT/m1" bs=1M count=4 status=none
+sync
+
+# 1. A new file written and fsynced: its data reaches the disk once, charged to the writer.
+run write write
+s=$(sum write)
+v=$(field "$s" "F[M + '/w1'].get('disk_write_bytes', 0)")
+check "write+fsync: the file's disk write bytes are the 256 KiB written (got $v)" [ "$v" = 262144 ]
+v=$(field "$s" "F[M + '/w1'].get('dirtied_bytes', 0)")
+check "write+fsync: the file's dirtied bytes are 256 KiB (got $v)" [ "$v" = 262144 ]
+v=$(field "$s" "P['writer'].get('dirtied_bytes', 0)")
+check "write+fsync: the writer is charged as dirtier (got $v)" [ "$v" -ge 262144 ]
+v=$(field "$s" "P['writer'].get('disk_write_bytes', 0)")
+check "write+fsync: the writer's disk write bytes hold the file's (got $v)" [ "$v" -ge 262144 ]
+v=$(field "$s" "sum(f.get('disk_write_bytes', 0) for k, f in F.items() if k.startswith('metadata:[$MAJMIN]'))")
+check "write+fsync: metadata and journal shown as such, not lost (got $v bytes)" [ "$v" -gt 0 ]
+
+# 2. Cold sequential read: every byte from the disk; read again: none, all hits.
+echo 3 >/proc/sys/vm/drop_caches
+run cold read
+s=$(sum cold)
+v=$(field "$s" "F[M + '/r1'].get('disk_read_bytes', 0)")
+check "cold read: disk read bytes == the 8 MiB file (got $v)" [ "$v" = 8388608 ]
+v=$(field "$s" "F[M + '/r1'].get('read_bytes', 0)")
+check "cold read: the calls read the 8 MiB (got $v)" [ "$v" = 8388608 ]
+v=$(field "$s" "P['writer'].get('disk_read_bytes', 0)")
+check "cold read: charged to the reader (got $v)" [ "$v" -ge 8388608 ]
+v=$(field "$s" "min(H[M + '/r1'])")
+check "cold read: cache hit 0% in its busiest report (got $v)" [ "$v" = 0.0 ]
+# The page cache keeps the file, but now and then the kernel reads a range of
+# it again (seen: 16-144 KiB of the 8 MiB, sectors the cold read had read):
+# whatever it reads must be what blktop charges the file, and no more.
+before=$(diskstats "$DEV")
+run warm read
+after=$(diskstats "$DEV")
+s=$(sum warm)
+v=$(field "$s" "F[M + '/r1'].get('disk_read_bytes', 0)")
+r=$(field "$s" "F[M + '/r1'].get('read_bytes', 0)")
+m=$(field "$s" "sum(f.get('disk_read_bytes', 0) for k, f in F.items() if k.startswith('metadata:[$MAJMIN]'))")
+set -- $before
+b_rsect=$2
+set -- $after
+dev=$((($2 - b_rsect) * 512))
+check "warm read: the 8 MiB read again, its disk bytes are what the device read ($v of the file + $m metadata == $dev)" [ "$r" = 8388608 -a $((v + m)) = "$dev" ]
+check "warm read: at most 2% of it from the disk (got $v bytes)" [ "$v" -le 167772 ]
+v=$(field "$s" "min(H[M + '/r1'])")
+check "warm read: cache hit at least 98% (got $v)" python3 -c "import sys; sys.exit(not float('$v') >= 98.0)"
+
+# 3. mmap after dropping caches, every page touched: the file's 4 MiB from the disk.
+echo 3 >/proc/sys/vm/drop_caches
+run mmap mmap
+s=$(sum mmap)
+v=$(field "$s" "F[M + '/m1'].get('disk_read_bytes', 0)")
+check "mmap: disk read bytes == the 4 MiB file (got $v)" [ "$v" = 4194304 ]
+v=$(field "$s" "F[M + '/m1'].get('mmap_faults', 0)")
+check "mmap: faults counted on the file (got $v)" [ "$v" -gt 0 ]
+v=$(field "$s" "P['writer'].get('mmap_faults', 0)")
+check "mmap: faults counted on the process (got $v)" [ "$v" -gt 0 ]
+v=$(field "$s" "F[M + '/m1'].get('reads', 0)")
+check "mmap: no read calls on the file (got $v)" [ "$v" = 0 ]
+
+# 4. Dirtied by one process, written back by the flusher: charged to the dirtier.
+run dirty dirty
+s=$(sum dirty)
+v=$(field "$s" "F[M + '/w2'].get('disk_write_bytes', 0)")
+check "writeback: the file's disk write bytes are the 512 KiB dirtied (got $v)" [ "$v" = 524288 ]
+# (the writer also dirtied its pid file on /tmp: that writeback is its own too)
+v=$(field "$s" "P['writer'].get('writeback_bytes', 0)")
+w=$(field "$s" "P['writer'].get('dirtied_bytes', 0)")
+check "writeback: the dirtier is charged the writeback done for it (got $v of $w dirtied)" [ "$v" -ge 524288 -a "$v" -le "$w" ]
+v=$(field "$s" "P['writer'].get('write_bytes', 0)")
+check "writeback: the dirtier submitted none of it itself (got $v)" [ "$v" = 0 ]
+v=$(field "$s" "sum(p.get('write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
+w=$(field "$s" "sum(p.get('disk_write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
+check "writeback: the flusher stays visible as the one that did the work ($v bytes submitted, $w on its own behalf)" [ "$v" -ge 524288 -a "$w" -le $((v - 524288)) ]
+
+umount "$MNT"
