@@ -132,6 +132,17 @@ ui_layout_zoom(unsigned col_secs, int dir)
 	return (ui_layout_zooms[i]);
 }
 
+/* A percentage in 4 columns, whole: "100", "97", "0"; "-" when not known (< 0). */
+char *
+ui_layout_pct(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "%4s", "-");
+	else
+		snprintf(buf, len, "%4.0f", v > 100 ? 100 : v);
+	return (buf);
+}
+
 /* A rate in 6 columns: "0", "12.3", "1234", "12.3k", "123M". */
 char *
 ui_layout_rate(char *buf, size_t len, double v)

@@ -15,13 +15,15 @@ struct ui_file_row {
 	struct proc_counts	 c;
 	uint64_t		 p50;
 	uint64_t		 p99;
+	double			 hit;		/* cache hit %, -1 if not known */
 	uint32_t		 pids[PROC_FILE_PIDS];
 	uint8_t			 npids;
 	uint8_t			 pids_more;
 };
 
 enum ui_file_col {
-	UI_FC_CR, UI_FC_CW, UI_FC_RMB, UI_FC_WMB, UI_FC_OPEN, UI_FC_P50,
+	UI_FC_CR, UI_FC_CW, UI_FC_RMB, UI_FC_WMB, UI_FC_DRMB, UI_FC_DWMB,
+	UI_FC_HIT, UI_FC_OPEN, UI_FC_P50,
 	UI_FC_P99, UI_FC_PIDS, UI_FC_PATH, UI_FC_MAX
 };
 
@@ -31,6 +33,9 @@ static const struct ui_col ui_file_cols[UI_FC_MAX] = {
 	[UI_FC_CW] = { "wcall/s", 7, 0 },
 	[UI_FC_RMB] = { "rMB/s", 6, 0 },
 	[UI_FC_WMB] = { "wMB/s", 6, 0 },
+	[UI_FC_DRMB] = { "drMB/s", 6, 0 },
+	[UI_FC_DWMB] = { "dwMB/s", 6, 0 },
+	[UI_FC_HIT] = { "hit%", 4, 0 },
 	[UI_FC_OPEN] = { "open/s", 6, 0 },
 	[UI_FC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
 	[UI_FC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
@@ -43,6 +48,8 @@ static const enum proc_key ui_file_keys[UI_FC_MAX] = {
 	[UI_FC_CR] = PROC_KEY_VFS_READS, [UI_FC_CW] = PROC_KEY_VFS_WRITES,
 	[UI_FC_RMB] = PROC_KEY_VFS_READ_BYTES,
 	[UI_FC_WMB] = PROC_KEY_VFS_WRITE_BYTES, [UI_FC_OPEN] = PROC_KEY_OPENS,
+	[UI_FC_DRMB] = PROC_KEY_DISK_READ_BYTES, [UI_FC_DWMB] = PROC_KEY_DISK_WRITE_BYTES,
+	[UI_FC_HIT] = PROC_KEY_VFS_READ_BYTES,
 	[UI_FC_P50] = PROC_KEY_LAT, [UI_FC_P99] = PROC_KEY_LAT,
 	[UI_FC_PIDS] = PROC_KEY_LAT, [UI_FC_PATH] = PROC_KEY_LAT,
 };
@@ -66,6 +73,7 @@ static struct {
 	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
 	char		*sel_path;	/* keeps the selection across intervals */
+	int		 have_files;	/* the source's block records name files */
 } ui_file = { .tab = ui_file_tab };
 
 /* Value of a numeric column, for sorting. */
@@ -77,6 +85,9 @@ ui_pane_file_value(const struct ui_file_row *r, int col)
 	case UI_FC_CW:		return ((double)r->c.vfs_calls[1]);
 	case UI_FC_RMB:		return ((double)r->c.vfs_bytes[0]);
 	case UI_FC_WMB:		return ((double)r->c.vfs_bytes[1]);
+	case UI_FC_DRMB:	return ((double)r->c.disk_bytes[0]);
+	case UI_FC_DWMB:	return ((double)r->c.disk_bytes[1]);
+	case UI_FC_HIT:		return (r->hit);
 	case UI_FC_OPEN:	return ((double)(r->c.opens + r->c.open_fails));
 	case UI_FC_P50:		return ((double)r->p50);
 	case UI_FC_P99:		return ((double)r->p99);
@@ -160,6 +171,7 @@ ui_pane_file_collect(struct blktop *b, double secs)
 		return;
 	ui_pane_file_clear();
 	ui_file.secs = secs;
+	ui_file.have_files = (b->have & HAVE_FILES) != 0;
 	n = proc_top_files(b->procs, ui_file_keys[ui_file.tab.sortcol], 0, top,
 	    UI_FILE_ROWS);
 	for (i = 0; i < n; i++) {
@@ -171,6 +183,7 @@ ui_pane_file_collect(struct blktop *b, double secs)
 		r->c = *proc_file_counts(b->procs, f, 0);
 		r->p50 = proc_file_lat(b->procs, f, 50);
 		r->p99 = proc_file_lat(b->procs, f, 99);
+		r->hit = proc_cache_hit_pct(b->have, &r->c);
 		memcpy(r->pids, f->pids, sizeof r->pids);
 		r->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
 		r->pids_more = f->pids_more;
@@ -193,6 +206,17 @@ ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 	case UI_FC_RMB:
 	case UI_FC_WMB:
 		ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s / 1e6);
+		break;
+	case UI_FC_DRMB:
+	case UI_FC_DWMB:
+		/* A capture whose block records name no file: not known. */
+		if (!ui_file.have_files)
+			snprintf(buf, len, "-");
+		else
+			ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s / 1e6);
+		break;
+	case UI_FC_HIT:
+		ui_layout_pct(buf, len, r->hit);
 		break;
 	case UI_FC_P50:
 	case UI_FC_P99:

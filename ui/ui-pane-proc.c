@@ -18,6 +18,7 @@ struct ui_proc_row {
 	uint64_t		 blk_p50;
 	uint64_t		 blk_p99;
 	uint64_t		 vfs_p99;
+	double			 hit;		/* cache hit %, -1 if not known */
 };
 
 /* One file of the drilled process. */
@@ -28,7 +29,7 @@ struct ui_proc_file {
 
 enum ui_proc_col {
 	UI_PC_PID, UI_PC_COMM, UI_PC_R, UI_PC_W, UI_PC_RMB, UI_PC_WMB,
-	UI_PC_P50, UI_PC_P99, UI_PC_CR, UI_PC_CW, UI_PC_VRMB, UI_PC_VWMB,
+	UI_PC_DRMB, UI_PC_DWMB, UI_PC_HIT, UI_PC_P50, UI_PC_P99, UI_PC_CR, UI_PC_CW, UI_PC_VRMB, UI_PC_VWMB,
 	UI_PC_OPEN, UI_PC_VP99, UI_PC_MAX
 };
 
@@ -40,6 +41,9 @@ static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
 	[UI_PC_W] = { "w/s", 6, 0 },
 	[UI_PC_RMB] = { "rMB/s", 6, 0 },
 	[UI_PC_WMB] = { "wMB/s", 6, 0 },
+	[UI_PC_DRMB] = { "drMB/s", 6, 0 },
+	[UI_PC_DWMB] = { "dwMB/s", 6, 0 },
+	[UI_PC_HIT] = { "hit%", 4, 0 },
 	[UI_PC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
 	[UI_PC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
 	[UI_PC_CR] = { "rcall/s", 7, 0 },
@@ -55,7 +59,8 @@ static const enum proc_key ui_proc_keys[UI_PC_MAX] = {
 	[UI_PC_PID] = PROC_KEY_LAT, [UI_PC_COMM] = PROC_KEY_LAT,
 	[UI_PC_R] = PROC_KEY_READ_IOS, [UI_PC_W] = PROC_KEY_WRITE_IOS,
 	[UI_PC_RMB] = PROC_KEY_READ_BYTES, [UI_PC_WMB] = PROC_KEY_WRITE_BYTES,
-	[UI_PC_P50] = PROC_KEY_LAT, [UI_PC_P99] = PROC_KEY_LAT,
+	[UI_PC_DRMB] = PROC_KEY_DISK_READ_BYTES, [UI_PC_DWMB] = PROC_KEY_DISK_WRITE_BYTES,
+	[UI_PC_HIT] = PROC_KEY_VFS_READ_BYTES, [UI_PC_P50] = PROC_KEY_LAT, [UI_PC_P99] = PROC_KEY_LAT,
 	[UI_PC_CR] = PROC_KEY_VFS_READS, [UI_PC_CW] = PROC_KEY_VFS_WRITES,
 	[UI_PC_VRMB] = PROC_KEY_VFS_READ_BYTES,
 	[UI_PC_VWMB] = PROC_KEY_VFS_WRITE_BYTES,
@@ -104,6 +109,9 @@ ui_pane_proc_value(const struct ui_proc_row *r, int col)
 	case UI_PC_W:		return ((double)c->blk_ios[1]);
 	case UI_PC_RMB:		return ((double)c->blk_bytes[0]);
 	case UI_PC_WMB:		return ((double)c->blk_bytes[1]);
+	case UI_PC_DRMB:	return ((double)c->disk_bytes[0]);
+	case UI_PC_DWMB:	return ((double)c->disk_bytes[1]);
+	case UI_PC_HIT:		return (r->hit);
 	case UI_PC_P50:		return ((double)r->blk_p50);
 	case UI_PC_P99:		return ((double)r->blk_p99);
 	case UI_PC_CR:		return ((double)c->vfs_calls[0]);
@@ -224,6 +232,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r->blk_p50 = proc_entry_lat(b->procs, p, 1, 50);
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
+		r->hit = proc_cache_hit_pct(b->have, &r->c);
 		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
 			ui_proc.drill_row = *r;
 			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
@@ -277,10 +286,15 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 		break;
 	case UI_PC_RMB:
 	case UI_PC_WMB:
+	case UI_PC_DRMB:
+	case UI_PC_DWMB:
 	case UI_PC_VRMB:
 	case UI_PC_VWMB:
 		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s /
 		    1e6);
+		break;
+	case UI_PC_HIT:
+		ui_layout_pct(buf, len, r->hit);
 		break;
 	default:
 		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s);
