@@ -133,7 +133,9 @@ enum blktop_vfs_sys {
 	VFS_SYS_VFS_READ = 14,		/* fentry variant: vfs_read() */
 	VFS_SYS_VFS_WRITE = 15,		/* fentry variant: vfs_write() */
 	VFS_SYS_FILP_OPEN = 16,		/* fentry variant: do_filp_open() */
-	VFS_SYS_MAX = 17,
+	VFS_SYS_URING_READ = 17,	/* io_uring read, readv, read_fixed: submission to completion */
+	VFS_SYS_URING_WRITE = 18,	/* io_uring write, writev, write_fixed */
+	VFS_SYS_MAX = 19,
 };
 
 /* File types, from the inode's i_mode. */

@@ -57,6 +57,7 @@ const volatile __u64 filter_cgroup = 0;		/* only this cgroup v2 id when != 0 */
 const volatile __u32 self_tgid = 0;		/* never trace blktop itself */
 const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
 const volatile bool trace_pages = false;	/* the page_* programs are loaded */
+const volatile bool trace_uring = false;	/* the uring_* programs are loaded */
 
 #define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
 __u64 last_wakeup = 0;
@@ -250,7 +251,8 @@ static __always_inline bool sys_is_rw(__u32 sys)
 static __always_inline bool sys_is_write(__u32 sys)
 {
 	return sys == VFS_SYS_WRITE || sys == VFS_SYS_PWRITE64 || sys == VFS_SYS_WRITEV ||
-	    sys == VFS_SYS_PWRITEV || sys == VFS_SYS_PWRITEV2 || sys == VFS_SYS_VFS_WRITE;
+	    sys == VFS_SYS_PWRITEV || sys == VFS_SYS_PWRITEV2 || sys == VFS_SYS_VFS_WRITE ||
+	    sys == VFS_SYS_URING_WRITE;
 }
 
 /* Syscall entry: filter, then remember the arguments and the time. */
@@ -750,4 +752,103 @@ SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
 {
 	return page_event(mapping, PAGE_FAULT, 4096);
+}
+
+/*
+ * io_uring reads and writes (tp_btf, loaded beside any variant where the
+ * kernel has the tracepoints): the submission's time by request, then at
+ * completion a read/write record like a syscall's, its latency submission
+ * to completion, its file the request's.
+ */
+struct uring_sub {
+	__u64 ts;
+	__u32 sys;
+	__s32 fd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct uring_sub);
+} uring_subs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} uring_keybits SEC(".maps");
+
+/* A request pointer as a number (see blktop.bpf.c's ctx_key). */
+static __always_inline __u64 uring_key(const void *p)
+{
+	__u32 zero = 0;
+	__u64 *k = bpf_map_lookup_elem(&uring_keybits, &zero);
+
+	if (!k)
+		return 0;
+	*(volatile const void **)k = p;
+	return *(volatile __u64 *)k;
+}
+
+/* The read/write op of an io_uring opcode, or 0 for the others. */
+static __always_inline __u32 uring_sys(__u8 op)
+{
+	if (op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READ) ||
+	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READV) ||
+	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READ_FIXED))
+		return VFS_SYS_URING_READ;
+	if (op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITE) ||
+	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITEV) ||
+	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITE_FIXED))
+		return VFS_SYS_URING_WRITE;
+	return 0;
+}
+
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(uring_submit, struct io_kiocb *req)
+{
+	__u64 id = bpf_get_current_pid_tgid(), key;
+	struct uring_sub sub = {};
+
+	if (!trace_uring || !wanted(id >> 32))
+		return 0;
+	sub.sys = uring_sys(req->opcode);
+	if (!sub.sys)
+		return 0;
+	sub.fd = req->cqe.fd;
+	sub.ts = bpf_ktime_get_ns();
+	key = uring_key(req);
+	if (key)
+		bpf_map_update_elem(&uring_subs, &key, &sub, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_uring_cqe *cqe)
+{
+	struct io_kiocb *r = req;
+	struct inflight in = {};
+	struct uring_sub *sub;
+	__u64 key, now;
+	struct file *f = NULL;
+	__s32 res;
+
+	if (!trace_uring)
+		return 0;
+	key = uring_key(req);
+	sub = key ? bpf_map_lookup_elem(&uring_subs, &key) : NULL;
+	if (!sub)
+		return 0;	/* not a read or write, or submitted before blktop attached */
+	in.ts = sub->ts;
+	in.sys = sub->sys;
+	in.arg[0] = sub->fd;
+	bpf_map_delete_elem(&uring_subs, &key);
+	bpf_probe_read_kernel(&f, sizeof(f), &r->file);
+	bpf_probe_read_kernel(&res, sizeof(res), &cqe->res);
+	in.file = (__u64)f;
+	in.arg[2] = res > 0 ? res : 0;	/* the length asked is not kept: what was done */
+	now = bpf_ktime_get_ns();
+	return vfs_exit_rw(&in, now, res);
 }

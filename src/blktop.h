@@ -599,8 +599,10 @@ const char	*vfs_hook(void);
 #define HAVE_DIRTY	0x2		/* page-dirty records (VFS_PAGES_DIRTY loaded) */
 #define HAVE_FAULT	0x4		/* page-fault records (VFS_PAGES_FAULT loaded) */
 #define HAVE_VFS	0x8		/* read/write call records */
+#define HAVE_URING	0x10		/* io_uring read/write records */
 #define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
+#define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
 unsigned	 vfs_pages_loaded(const char **why);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
@@ -938,6 +940,7 @@ struct proc_counts {
 	uint64_t	 wb_bytes;	/* processes: writeback others did for it (of disk_bytes[1]) */
 	uint64_t	 dirtied_bytes;	/* page-cache bytes it dirtied */
 	uint64_t	 mmap_faults;	/* faults served by a file mapping */
+	uint64_t	 uring_calls[2];	/* of vfs_calls: io_uring reads, writes */
 };
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {

@@ -436,8 +436,13 @@ live_start_vfs(struct blktop *b)
 		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
 		    strlen(b->plan_text), "+fault");
 	}
+	if (pages & VFS_PAGES_URING) {
+		b->have |= HAVE_URING;
+		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+		    strlen(b->plan_text), "+uring");
+	}
 	if (why[0] != '\0')
-		log_warnx("page-cache columns not traced: %s", why);
+		log_warnx("page-cache and io_uring columns not all traced: %s", why);
 }
 
 /*

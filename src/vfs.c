@@ -55,6 +55,8 @@ static const struct {
 } vfs_page_progs[] = {
 	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY },
 	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT },
+	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING },
+	{ "uring_complete", "io_uring_complete", VFS_PAGES_URING },
 };
 
 /* libbpf messages go to stderr only in debug mode. */
@@ -116,20 +118,23 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	vmlinux = btf__load_vmlinux_btf();
 	vfs_pages = 0;
 	vfs_pages_why[0] = '\0';
-	bpf_object__for_each_program(prog, skel->obj) {
-		bool on;
-
-		if ((i = vfs_page_prog(prog)) < 0)
+	/* A group loads only if the kernel has every tracepoint of it. */
+	for (i = 0; i < (int)nitems(vfs_page_progs); i++)
+		vfs_pages |= vfs_page_progs[i].bit;
+	for (i = 0; i < (int)nitems(vfs_page_progs); i++) {
+		if (vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp))
 			continue;
-		on = vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp);
-		bpf_program__set_autoload(prog, on);
-		if (on)
-			vfs_pages |= vfs_page_progs[i].bit;
-		else if (vfs_pages_why[0] == '\0')
+		vfs_pages &= ~vfs_page_progs[i].bit;
+		if (vfs_pages_why[0] == '\0')
 			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no typed tracepoint %s%s",
 			    vfs_page_progs[i].tp, vmlinux == NULL ? " (no kernel BTF)" : "");
 	}
-	skel->rodata->trace_pages = vfs_pages != 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if ((i = vfs_page_prog(prog)) >= 0)
+			bpf_program__set_autoload(prog, (vfs_pages & vfs_page_progs[i].bit) != 0);
+	}
+	skel->rodata->trace_pages = (vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
+	skel->rodata->trace_uring = (vfs_pages & VFS_PAGES_URING) != 0;
 	btf__free(vmlinux);
 }
 
@@ -177,7 +182,9 @@ static void
 vfs_probe_pages(FILE *fp)
 {
 	static const char	*what[] = { "dirtied bytes, writeback charged to the dirtier",
-				    "mmap faults per file and process" };
+				    "mmap faults per file and process",
+				    "io_uring reads/writes: submission time",
+				    "io_uring reads/writes: completion, file, bytes" };
 	struct btf		*vmlinux = btf__load_vmlinux_btf();
 	unsigned		 i;
 
