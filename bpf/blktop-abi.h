@@ -135,7 +135,9 @@ enum blktop_vfs_sys {
 	VFS_SYS_FILP_OPEN = 16,		/* fentry variant: do_filp_open() */
 	VFS_SYS_URING_READ = 17,	/* io_uring read, readv, read_fixed: submission to completion */
 	VFS_SYS_URING_WRITE = 18,	/* io_uring write, writev, write_fixed */
-	VFS_SYS_MAX = 19,
+	VFS_SYS_AIO_READ = 19,		/* libaio pread/preadv: io_submit to the io_getevents that reaped it */
+	VFS_SYS_AIO_WRITE = 20,		/* libaio pwrite/pwritev */
+	VFS_SYS_MAX = 21,
 };
 
 /* File types, from the inode's i_mode. */

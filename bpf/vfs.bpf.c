@@ -58,6 +58,7 @@ const volatile __u32 self_tgid = 0;		/* never trace blktop itself */
 const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
 const volatile bool trace_pages = false;	/* the page_* programs are loaded */
 const volatile bool trace_uring = false;	/* the uring_* programs are loaded */
+const volatile bool trace_aio = false;		/* the aio_* programs are loaded */
 
 #define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
 __u64 last_wakeup = 0;
@@ -252,7 +253,7 @@ static __always_inline bool sys_is_write(__u32 sys)
 {
 	return sys == VFS_SYS_WRITE || sys == VFS_SYS_PWRITE64 || sys == VFS_SYS_WRITEV ||
 	    sys == VFS_SYS_PWRITEV || sys == VFS_SYS_PWRITEV2 || sys == VFS_SYS_VFS_WRITE ||
-	    sys == VFS_SYS_URING_WRITE;
+	    sys == VFS_SYS_URING_WRITE || sys == VFS_SYS_AIO_WRITE;
 }
 
 /* Syscall entry: filter, then remember the arguments and the time. */
@@ -479,6 +480,8 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		break;
 	case VFS_SYS_PREAD64:
 	case VFS_SYS_PWRITE64:
+	case VFS_SYS_AIO_READ:
+	case VFS_SYS_AIO_WRITE:
 		e->asked = in->arg[2];
 		e->pos = in->arg[3];
 		break;
@@ -852,3 +855,157 @@ int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_urin
 	now = bpf_ktime_get_ns();
 	return vfs_exit_rw(&in, now, res);
 }
+
+/*
+ * libaio (classic syscall tracepoints, loaded beside any variant where the
+ * kernel has them): io_submit's iocbs are read from user memory at entry and
+ * kept by (process, iocb address); io_getevents/io_pgetevents' events, read
+ * at exit, find them again: a read/write record per reaped iocb, its latency
+ * from submission to the reap, its file the fd's at the reap.
+ */
+#define MAX_AIO		64	/* iocbs read per io_submit, events per reap */
+
+struct aio_key {
+	__u64 iocb;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct aio_sub {
+	__u64 ts;
+	__u64 nbytes;
+	__s64 pos;
+	__s32 fd;
+	__u32 sys;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct aio_key);
+	__type(value, struct aio_sub);
+} aio_subs SEC(".maps");
+
+/* The events array of a reap in progress, by thread id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u64);
+} aio_reaps SEC(".maps");
+
+struct aio_ctx {
+	const struct iocb *const *iocbpp;	/* io_submit */
+	const struct io_event *events;		/* io_getevents */
+	__u64 now;
+	__u32 tgid;
+	__u32 n;
+};
+
+static long aio_submit_one(__u32 i, struct aio_ctx *c)
+{
+	struct aio_key key = { .tgid = c->tgid };
+	struct aio_sub sub = {};
+	const struct iocb *cbp = NULL;
+	struct iocb cb;
+
+	if (i >= c->n)
+		return 1;
+	if (bpf_probe_read_user(&cbp, sizeof(cbp), &c->iocbpp[i & (MAX_AIO - 1)]) || !cbp ||
+	    bpf_probe_read_user(&cb, sizeof(cb), cbp))
+		return 0;
+	switch (cb.aio_lio_opcode) {
+	case 0: case 7:	sub.sys = VFS_SYS_AIO_READ; break;	/* IOCB_CMD_PREAD, PREADV */
+	case 1: case 8:	sub.sys = VFS_SYS_AIO_WRITE; break;	/* IOCB_CMD_PWRITE, PWRITEV */
+	default:	return 0;
+	}
+	sub.ts = c->now;
+	sub.fd = cb.aio_fildes;
+	/* The vectored ones hold an iovec count there: what was done stands for it. */
+	sub.nbytes = cb.aio_lio_opcode <= 1 ? cb.aio_nbytes : (__u64)-1;
+	sub.pos = cb.aio_offset;
+	key.iocb = (__u64)cbp;
+	bpf_map_update_elem(&aio_subs, &key, &sub, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_io_submit")
+int aio_submit(struct sc_enter *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct aio_ctx c = {};
+
+	if (!trace_aio || !wanted(id >> 32))
+		return 0;
+	c.iocbpp = (const struct iocb *const *)ctx->args[2];
+	c.n = (long)ctx->args[1] > MAX_AIO ? MAX_AIO : (__u32)ctx->args[1];
+	c.tgid = id >> 32;
+	c.now = bpf_ktime_get_ns();
+	bpf_loop(MAX_AIO, aio_submit_one, &c, 0);
+	return 0;
+}
+
+static __always_inline int aio_reap_enter(struct sc_enter *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), events = ctx->args[3];
+	__u32 tid = (__u32)id;
+
+	if (!trace_aio || !wanted(id >> 32))
+		return 0;
+	bpf_map_update_elem(&aio_reaps, &tid, &events, BPF_ANY);
+	return 0;
+}
+
+static long aio_reap_one(__u32 i, struct aio_ctx *c)
+{
+	struct aio_key key = { .tgid = c->tgid };
+	struct inflight in = {};
+	struct io_event ev;
+	struct aio_sub *sub;
+
+	if (i >= c->n)
+		return 1;
+	if (bpf_probe_read_user(&ev, sizeof(ev), &c->events[i & (MAX_AIO - 1)]))
+		return 0;
+	key.iocb = ev.obj;
+	sub = bpf_map_lookup_elem(&aio_subs, &key);
+	if (!sub)
+		return 0;	/* not a read or write, or submitted before blktop attached */
+	in.ts = sub->ts;
+	in.sys = sub->sys;
+	in.arg[0] = sub->fd;
+	in.arg[2] = sub->nbytes != (__u64)-1 ? sub->nbytes : ev.res > 0 ? ev.res : 0;
+	in.arg[3] = sub->pos;
+	bpf_map_delete_elem(&aio_subs, &key);
+	in.file = (__u64)fd_file(in.arg[0]);
+	vfs_exit_rw(&in, c->now, ev.res);
+	return 0;
+}
+
+static __always_inline int aio_reap_exit(struct sc_exit *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), *events;
+	__u32 tid = (__u32)id;
+	struct aio_ctx c = {};
+
+	if (!trace_aio || !(events = bpf_map_lookup_elem(&aio_reaps, &tid)))
+		return 0;
+	c.events = (const struct io_event *)*events;
+	bpf_map_delete_elem(&aio_reaps, &tid);
+	if (ctx->ret <= 0)
+		return 0;
+	c.n = ctx->ret > MAX_AIO ? MAX_AIO : (__u32)ctx->ret;
+	c.tgid = id >> 32;
+	c.now = bpf_ktime_get_ns();
+	bpf_loop(MAX_AIO, aio_reap_one, &c, 0);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_io_getevents")
+int aio_getevents_enter(struct sc_enter *ctx) { return aio_reap_enter(ctx); }
+SEC("tracepoint/syscalls/sys_exit_io_getevents")
+int aio_getevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }
+SEC("tracepoint/syscalls/sys_enter_io_pgetevents")
+int aio_pgetevents_enter(struct sc_enter *ctx) { return aio_reap_enter(ctx); }
+SEC("tracepoint/syscalls/sys_exit_io_pgetevents")
+int aio_pgetevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }

@@ -600,9 +600,11 @@ const char	*vfs_hook(void);
 #define HAVE_FAULT	0x4		/* page-fault records (VFS_PAGES_FAULT loaded) */
 #define HAVE_VFS	0x8		/* read/write call records */
 #define HAVE_URING	0x10		/* io_uring read/write records */
+#define HAVE_AIO	0x20		/* libaio read/write records */
 #define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
+#define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 unsigned	 vfs_pages_loaded(const char **why);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
@@ -941,6 +943,7 @@ struct proc_counts {
 	uint64_t	 dirtied_bytes;	/* page-cache bytes it dirtied */
 	uint64_t	 mmap_faults;	/* faults served by a file mapping */
 	uint64_t	 uring_calls[2];	/* of vfs_calls: io_uring reads, writes */
+	uint64_t	 aio_calls[2];	/* of vfs_calls: libaio reads, writes */
 };
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {

@@ -279,6 +279,8 @@ proc_count_rw(struct proc_counts *c, const struct ev_rw *ev, unsigned d)
 	c->vfs_calls[d] += 1;
 	if (ev->sys == VFS_SYS_URING_READ || ev->sys == VFS_SYS_URING_WRITE)
 		c->uring_calls[d] += 1;
+	else if (ev->sys == VFS_SYS_AIO_READ || ev->sys == VFS_SYS_AIO_WRITE)
+		c->aio_calls[d] += 1;
 	c->vfs_bytes[d] += ev->done;
 	c->vfs_asked[d] += ev->asked;
 	c->vfs_lat_sum += ev->lat_ns;

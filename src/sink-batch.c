@@ -299,8 +299,8 @@ batch_json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, in
 	batch_json_num(f, "mmap_faults", b->have & HAVE_FAULT, 0, (double)c->mmap_faults);
 	batch_json_num(f, "uring_reads", b->have & HAVE_URING, 0, (double)c->uring_calls[0]);
 	batch_json_num(f, "uring_writes", b->have & HAVE_URING, 0, (double)c->uring_calls[1]);
-	batch_json_num(f, "aio_reads", 0, 0, 0);
-	batch_json_num(f, "aio_writes", 0, 0, 0);
+	batch_json_num(f, "aio_reads", b->have & HAVE_AIO, 0, (double)c->aio_calls[0]);
+	batch_json_num(f, "aio_writes", b->have & HAVE_AIO, 0, (double)c->aio_calls[1]);
 }
 
 static void

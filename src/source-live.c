@@ -436,6 +436,11 @@ live_start_vfs(struct blktop *b)
 		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
 		    strlen(b->plan_text), "+fault");
 	}
+	if (pages & VFS_PAGES_AIO) {
+		b->have |= HAVE_AIO;
+		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+		    strlen(b->plan_text), "+aio");
+	}
 	if (pages & VFS_PAGES_URING) {
 		b->have |= HAVE_URING;
 		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -

@@ -484,6 +484,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			have |= HAVE_FAULT;
 		else if (k == 5 && strncmp(p, "uring", 5) == 0)
 			have |= HAVE_URING;
+		else if (k == 3 && strncmp(p, "aio", 3) == 0)
+			have |= HAVE_AIO;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}

@@ -50,14 +50,30 @@ static char		 vfs_pages_why[128];		/* why a page hook is not */
 /* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
 static const struct {
 	const char	*prog;		/* program name */
-	const char	*tp;		/* its typed tracepoint */
+	const char	*tp;		/* its typed tracepoint, or syscalls/NAME */
 	unsigned	 bit;		/* VFS_PAGES_* */
 } vfs_page_progs[] = {
 	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY },
 	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT },
 	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING },
 	{ "uring_complete", "io_uring_complete", VFS_PAGES_URING },
+	{ "aio_submit", "syscalls/sys_enter_io_submit", VFS_PAGES_AIO },
+	{ "aio_getevents_enter", "syscalls/sys_enter_io_getevents", VFS_PAGES_AIO },
+	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO },
+	{ "aio_pgetevents_enter", "syscalls/sys_enter_io_pgetevents", VFS_PAGES_AIO },
+	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO },
 };
+
+/* Whether the kernel has extra program i's tracepoint: typed by BTF, classic in tracefs. */
+static bool
+vfs_page_tp(const struct btf *vmlinux, unsigned i)
+{
+	const char *tp = vfs_page_progs[i].tp;
+
+	if (strncmp(tp, "syscalls/", 9) == 0)
+		return probe_tp_classic("syscalls", tp + 9);
+	return vmlinux != NULL && probe_tp_btf(vmlinux, tp);
+}
 
 /* libbpf messages go to stderr only in debug mode. */
 static int
@@ -122,11 +138,11 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	for (i = 0; i < (int)nitems(vfs_page_progs); i++)
 		vfs_pages |= vfs_page_progs[i].bit;
 	for (i = 0; i < (int)nitems(vfs_page_progs); i++) {
-		if (vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp))
+		if (vfs_page_tp(vmlinux, i))
 			continue;
 		vfs_pages &= ~vfs_page_progs[i].bit;
 		if (vfs_pages_why[0] == '\0')
-			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no typed tracepoint %s%s",
+			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no tracepoint %s%s",
 			    vfs_page_progs[i].tp, vmlinux == NULL ? " (no kernel BTF)" : "");
 	}
 	bpf_object__for_each_program(prog, skel->obj) {
@@ -135,6 +151,7 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	}
 	skel->rodata->trace_pages = (vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
 	skel->rodata->trace_uring = (vfs_pages & VFS_PAGES_URING) != 0;
+	skel->rodata->trace_aio = (vfs_pages & VFS_PAGES_AIO) != 0;
 	btf__free(vmlinux);
 }
 
@@ -184,16 +201,20 @@ vfs_probe_pages(FILE *fp)
 	static const char	*what[] = { "dirtied bytes, writeback charged to the dirtier",
 				    "mmap faults per file and process",
 				    "io_uring reads/writes: submission time",
-				    "io_uring reads/writes: completion, file, bytes" };
+				    "io_uring reads/writes: completion, file, bytes",
+				    "libaio: iocbs submitted", "libaio: reaped (io_getevents)",
+				    "libaio: reaped (io_getevents)", "libaio: reaped (io_pgetevents)",
+				    "libaio: reaped (io_pgetevents)" };
 	struct btf		*vmlinux = btf__load_vmlinux_btf();
 	unsigned		 i;
 
 	for (i = 0; i < nitems(vfs_page_progs); i++) {
-		bool ok = vmlinux != NULL && probe_tp_btf(vmlinux, vfs_page_progs[i].tp);
+		bool ok = vfs_page_tp(vmlinux, i);
+		bool classic = strncmp(vfs_page_progs[i].tp, "syscalls/", 9) == 0;
 
-		fprintf(fp, "pages: tp_btf/%-24s %-48s %s\n", vfs_page_progs[i].tp, what[i],
-		    ok ? "available" : vmlinux == NULL ? "unavailable: no kernel BTF" :
-		    "unavailable: not in this kernel");
+		fprintf(fp, "extra: %-11s%-33s %-48s %s\n", classic ? "tracepoint/" : "tp_btf/",
+		    vfs_page_progs[i].tp, what[i], ok ? "available" : !classic && vmlinux == NULL ?
+		    "unavailable: no kernel BTF" : "unavailable: not in this kernel");
 	}
 	btf__free(vmlinux);
 }

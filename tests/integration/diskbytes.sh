@@ -41,12 +41,13 @@ elif phase == "mmap":		# every page of the file through a shared mapping
         for i in range(0, len(m), 4096):
             s += m[i]
         m.close()
-elif phase == "uring":		# fio: 1024 4k direct reads, then 512 writes, through io_uring
+elif phase in ("uring", "aio"):	# fio: 1024 4k direct reads, then 512 writes
     import subprocess
+    engine, name = ("io_uring", "/u1") if phase == "uring" else ("libaio", "/a1")
     for rw, size in (("randread", "4M"), ("randwrite", "2M")):
-        subprocess.run(["fio", "--name=u", "--filename=" + mnt + "/u1", "--size=4M",
+        subprocess.run(["fio", "--name=u", "--filename=" + mnt + name, "--size=4M",
                         "--io_size=" + size, "--bs=4k", "--rw=" + rw, "--direct=1",
-                        "--ioengine=io_uring", "--iodepth=8", "--output=/dev/null"], check=True)
+                        "--ioengine=" + engine, "--iodepth=8", "--output=/dev/null"], check=True)
 elif phase == "dirty":		# 512 KiB dirtied, no fsync: written back by the flusher
     fd = os.open(mnt + "/w2", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     for i in range(128):
@@ -79,7 +80,7 @@ import json, sys
 path, mnt, wpid = sys.argv[1], sys.argv[2], int(sys.argv[3])
 keys = ("reads", "read_bytes", "writes", "write_bytes", "disk_read_bytes", "disk_write_bytes",
         "disk_reads", "disk_writes", "dirtied_bytes", "mmap_faults", "writeback_bytes",
-        "uring_reads", "uring_writes")
+        "uring_reads", "uring_writes", "aio_reads", "aio_writes")
 files, procs, hits = {}, {}, {}
 for line in open(path):
     r = json.loads(line)
@@ -114,6 +115,7 @@ except (KeyError, IndexError):
 dd if=/dev/urandom of="$MNT/r1" bs=1M count=8 status=none
 dd if=/dev/urandom of="$MNT/m1" bs=1M count=4 status=none
 dd if=/dev/urandom of="$MNT/u1" bs=1M count=4 status=none
+dd if=/dev/urandom of="$MNT/a1" bs=1M count=4 status=none
 sync
 
 # 1. A new file written and fsynced: its data reaches the disk once, charged to the writer.
@@ -186,7 +188,19 @@ check "io_uring: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" =
 v=$(field "$s" "(sum(p.get('uring_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('uring_writes', 0) for k, p in P.items() if k.startswith('fio')))")
 check "io_uring: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
 
-# 5. Dirtied by one process, written back by the flusher: charged to the dirtier.
+# 5. libaio, direct: the same, io_submit to the io_getevents that reaped each.
+run aio aio
+s=$(sum aio)
+v=$(field "$s" "(F[M + '/a1'].get('aio_reads', 0), F[M + '/a1'].get('aio_writes', 0))")
+check "libaio: the file's calls are fio's 1024 reads and 512 writes (got $v)" [ "$v" = "(1024, 512)" ]
+v=$(field "$s" "(F[M + '/a1'].get('read_bytes', 0), F[M + '/a1'].get('write_bytes', 0))")
+check "libaio: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
+v=$(field "$s" "(F[M + '/a1'].get('disk_read_bytes', 0), F[M + '/a1'].get('disk_write_bytes', 0))")
+check "libaio: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
+v=$(field "$s" "(sum(p.get('aio_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('aio_writes', 0) for k, p in P.items() if k.startswith('fio')))")
+check "libaio: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
+
+# 6. Dirtied by one process, written back by the flusher: charged to the dirtier.
 run dirty dirty
 s=$(sum dirty)
 v=$(field "$s" "F[M + '/w2'].get('disk_write_bytes', 0)")
