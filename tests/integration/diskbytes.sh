@@ -176,31 +176,28 @@ check "mmap: faults counted on the process (got $v)" [ "$v" -gt 0 ]
 v=$(field "$s" "F[M + '/m1'].get('reads', 0)")
 check "mmap: no read calls on the file (got $v)" [ "$v" = 0 ]
 
-# 4. io_uring, direct: exact calls and bytes per file, charged to fio, the bytes the disk's.
-run uring uring
-s=$(sum uring)
-v=$(field "$s" "(F[M + '/u1'].get('uring_reads', 0), F[M + '/u1'].get('uring_writes', 0))")
-check "io_uring: the file's calls are fio's 1024 reads and 512 writes (got $v)" [ "$v" = "(1024, 512)" ]
-v=$(field "$s" "(F[M + '/u1'].get('read_bytes', 0), F[M + '/u1'].get('write_bytes', 0))")
-check "io_uring: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
-v=$(field "$s" "(F[M + '/u1'].get('disk_read_bytes', 0), F[M + '/u1'].get('disk_write_bytes', 0))")
-check "io_uring: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
-v=$(field "$s" "(sum(p.get('uring_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('uring_writes', 0) for k, p in P.items() if k.startswith('fio')))")
-check "io_uring: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
+# direct_phase PHASE FILE KEY WHAT: fio's 1024 direct 4k reads and 512 writes
+# through an engine: exactly that many calls (KEY_reads, KEY_writes) and bytes on
+# the file and on fio, and the same bytes on the disk.
+direct_phase() {
+	local phase=$1 key=$3 what=$4 s v
+	run "$phase" "$phase"
+	s=$(sum "$phase")
+	v=$(field "$s" "(F['$MNT/$2'].get('${key}_reads', 0), F['$MNT/$2'].get('${key}_writes', 0))")
+	check "$what: the file's calls are fio's 1024 reads and 512 writes (got $v)" [ "$v" = "(1024, 512)" ]
+	v=$(field "$s" "(F['$MNT/$2'].get('read_bytes', 0), F['$MNT/$2'].get('write_bytes', 0))")
+	check "$what: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
+	v=$(field "$s" "(F['$MNT/$2'].get('disk_read_bytes', 0), F['$MNT/$2'].get('disk_write_bytes', 0))")
+	check "$what: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
+	v=$(field "$s" "(sum(p.get('${key}_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('${key}_writes', 0) for k, p in P.items() if k.startswith('fio')))")
+	check "$what: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
+}
 
-# 5. libaio, direct: the same, io_submit to the io_getevents that reaped each.
-run aio aio
-s=$(sum aio)
-v=$(field "$s" "(F[M + '/a1'].get('aio_reads', 0), F[M + '/a1'].get('aio_writes', 0))")
-check "libaio: the file's calls are fio's 1024 reads and 512 writes (got $v)" [ "$v" = "(1024, 512)" ]
-v=$(field "$s" "(F[M + '/a1'].get('read_bytes', 0), F[M + '/a1'].get('write_bytes', 0))")
-check "libaio: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
-v=$(field "$s" "(F[M + '/a1'].get('disk_read_bytes', 0), F[M + '/a1'].get('disk_write_bytes', 0))")
-check "libaio: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
-v=$(field "$s" "(sum(p.get('aio_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('aio_writes', 0) for k, p in P.items() if k.startswith('fio')))")
-check "libaio: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
+# 4. io_uring, then libaio (io_submit to the io_getevents that reaped each).
+direct_phase uring u1 uring io_uring
+direct_phase aio a1 aio libaio
 
-# 6. Dirtied by one process, written back by the flusher: charged to the dirtier.
+# 5. Dirtied by one process, written back by the flusher: charged to the dirtier.
 run dirty dirty
 s=$(sum dirty)
 v=$(field "$s" "F[M + '/w2'].get('disk_write_bytes', 0)")
