@@ -471,10 +471,154 @@ test_million(void)
 	proc_free(t);
 }
 
+/* A block request carrying the pages of (fsdev, ino), submitted by pid. */
+static void
+add_file_block(struct proc_table *t, uint32_t pid, const char *comm, int write, uint32_t bytes,
+    uint16_t fclass, uint32_t fsdev, uint64_t ino)
+{
+	struct ev_block b;
+
+	memset(&b, 0, sizeof(b));
+	b.type = EV_BLOCK;
+	b.dev = DEV_MKDEV(7, 0);
+	b.ts_start = b.ts_issue = now;
+	b.ts_done = now + 1000;
+	now++;
+	b.pid = b.tgid = pid;
+	b.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	b.bytes = bytes;
+	b.fclass = fclass;
+	b.fsdev = fsdev;
+	b.ino = ino;
+	strncpy(b.comm, comm, sizeof(b.comm) - 1);
+	proc_add(t, &b, sizeof(b));
+}
+
+/* A page of (dev, ino) dirtied or faulted by pid. */
+static void
+add_page(struct proc_table *t, uint32_t pid, const char *comm, uint16_t kind, uint32_t dev,
+    uint64_t ino)
+{
+	struct ev_page p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = EV_PAGE;
+	p.ts = now++;
+	p.dev = dev;
+	p.ino = ino;
+	p.bytes = 4096;
+	p.pid = p.tgid = pid;
+	p.kind = kind;
+	strncpy(p.comm, comm, sizeof(p.comm) - 1);
+	proc_add(t, &p, sizeof(p));
+}
+
+/* A read/write call on a file with its identity (dev, ino), O_DIRECT or not. */
+static void
+add_rw_ino(struct proc_table *t, uint32_t pid, const char *path, int write, uint64_t bytes,
+    uint32_t dev, uint64_t ino, int direct)
+{
+	union rec	r;
+	size_t		len = strlen(path);
+
+	memset(&r, 0, sizeof(struct ev_rw));
+	r.rw.type = EV_RW;
+	r.rw.ts = now++;
+	r.rw.pid = r.rw.tgid = pid;
+	r.rw.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	r.rw.sys = write ? VFS_SYS_WRITE : VFS_SYS_READ;
+	r.rw.ftype = VFS_FT_REG;
+	r.rw.asked = r.rw.done = bytes;
+	r.rw.dev = dev;
+	r.rw.ino = ino;
+	r.rw.path_flags = direct ? VFS_PF_DIRECT : 0;
+	strcpy(r.rw.comm, "app");
+	r.rw.path_len = len;
+	memcpy(r.rw.path, path, len + 1);
+	proc_add(t, &r, EV_RW_SIZE(len));
+}
+
+/*
+ * Disk bytes on whose behalf: a block request finds its file by inode (the
+ * path a call gave it, else inode:[]), metadata its device's pseudo-file;
+ * writeback goes to the last dirtier, the flusher keeps its requests; direct
+ * calls bring their bytes to the file; an evicted file is never matched.
+ */
+static void
+test_disk(void)
+{
+	struct proc_table		*t = proc_create(64, 4, 0);
+	const struct file_entry		*f;
+	const struct proc_entry		*p;
+	const struct proc_counts	*c;
+	uint32_t			 fs = DEV_MKDEV(7, 0);
+
+	add_rw_ino(t, 100, "/d/a", 0, 4096, fs, 12, 0);
+	add_file_block(t, 100, "app", 0, 65536, BLK_FC_FILE, fs, 12);
+	f = find_file(t, "/d/a");
+	c = f != NULL ? proc_file_counts(t, f, 1) : NULL;
+	CHECK("disk: a read miss lands on the file the call named",
+	    c != NULL && c->disk_bytes[0] == 65536 && c->disk_ios[0] == 1 && c->fill_bytes == 65536);
+	CHECK("disk: cache hit % floored at 0 when readahead outruns the calls",
+	    c != NULL && proc_cache_hit_pct(HAVE_FILES | HAVE_VFS, c) == 0);
+	CHECK("disk: cache hit % unknown without file records",
+	    c != NULL && proc_cache_hit_pct(HAVE_VFS, c) < 0);
+
+	add_page(t, 100, "app", PAGE_DIRTY, fs, 12);
+	add_file_block(t, 7, "kworker/u8:1", 1, 4096, BLK_FC_FILE, fs, 12);
+	p = find_proc(t, 100);
+	c = p != NULL ? proc_entry_counts(t, p, 1) : NULL;
+	CHECK("disk: writeback charged to the dirtier",
+	    c != NULL && c->dirtied_bytes == 4096 && c->wb_bytes == 4096 &&
+	    c->disk_bytes[1] == 4096 && c->blk_bytes[1] == 0);
+	p = find_proc(t, 7);
+	c = p != NULL ? proc_entry_counts(t, p, 1) : NULL;
+	CHECK("disk: the flusher keeps its request, not the bytes",
+	    c != NULL && c->blk_bytes[1] == 4096 && c->blk_ios[1] == 1 && c->disk_bytes[1] == 0);
+
+	add_file_block(t, 100, "app", 1, 8192, BLK_FC_FILE, fs, 12);
+	p = find_proc(t, 100);
+	c = p != NULL ? proc_entry_counts(t, p, 1) : NULL;
+	CHECK("disk: the dirtier's own fsync is its own, not writeback",
+	    c != NULL && c->wb_bytes == 4096 && c->disk_bytes[1] == 4096 + 8192);
+
+	add_file_block(t, 100, "app", 0, 4096, BLK_FC_FILE, fs, 99);
+	CHECK("disk: a file no call named is inode:[MAJ:MIN:INO]",
+	    (f = find_file(t, "inode:[7:0:99]")) != NULL &&
+	    proc_file_counts(t, f, 1)->disk_bytes[0] == 4096);
+	add_file_block(t, 8, "jbd2/loop0-8", 1, 1024, BLK_FC_META, 0, 0);
+	CHECK("disk: metadata on metadata:[7:0]",
+	    (f = find_file(t, "metadata:[7:0]")) != NULL &&
+	    proc_file_counts(t, f, 1)->disk_bytes[1] == 1024);
+	add_page(t, 100, "app", PAGE_FAULT, fs, 99);
+	CHECK("disk: a fault counted on file and process",
+	    (f = find_file(t, "inode:[7:0:99]")) != NULL &&
+	    proc_file_counts(t, f, 1)->mmap_faults == 1 &&
+	    proc_entry_counts(t, find_proc(t, 100), 1)->mmap_faults == 1);
+
+	add_rw_ino(t, 100, "/d/b", 1, 4096, fs, 13, 1);
+	CHECK("disk: an O_DIRECT write brings its bytes to the file",
+	    (f = find_file(t, "/d/b")) != NULL &&
+	    proc_file_counts(t, f, 1)->disk_bytes[1] == 4096);
+
+	/* Four files at most: /d/a, the oldest, is evicted by new ones. */
+	add_rw_ino(t, 100, "/d/c", 0, 1, fs, 14, 0);
+	add_rw_ino(t, 100, "/d/e", 0, 1, fs, 15, 0);
+	add_rw_ino(t, 100, "/d/f", 0, 1, fs, 16, 0);
+	CHECK("disk: the oldest file evicted", find_file(t, "/d/a") == NULL);
+	add_file_block(t, 100, "app", 0, 4096, BLK_FC_FILE, fs, 12);
+	CHECK("disk: its inode is not matched to a reused entry",
+	    (f = find_file(t, "inode:[7:0:12]")) != NULL &&
+	    proc_file_counts(t, f, 1)->disk_bytes[0] == 4096 &&
+	    proc_file_counts(t, find_file(t, "/d/f"), 1)->disk_bytes[0] == 0);
+	proc_free(t);
+}
+
 int
 main(void)
 {
 	test_index();
+	test_disk();
 	test_folding();
 	test_caps();
 	test_paths();
