@@ -612,6 +612,9 @@ uint64_t	 vfs_inflight_full(void);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
 
+/* cgroup.c */
+int		 cgroup_path(uint64_t id, char *out, size_t len);
+
 /* links.c */
 struct bpf_object_skeleton;
 void		 links_destroy(struct bpf_object_skeleton *);
@@ -1087,6 +1090,7 @@ enum ui_action {
 	UI_SLOWER,			/* replay speed halved */
 	UI_FASTER,
 	UI_REDRAW,			/* repaint the whole terminal */
+	UI_GROUP,			/* processes: one row per cgroup, or per process */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */

@@ -269,59 +269,16 @@ metrics_op_seen(const struct metrics_dev *md, unsigned o)
 	return (o <= MOP_WRITE || md->op[o].ios != 0);
 }
 
-/*
- * Find the cgroup v2 directory whose inode is id below dir (at most depth
- * levels down); its path relative to /sys/fs/cgroup into out. 0 if found.
- */
-static int
-metrics_cgroup_find(int dirfd, const char *rel, uint64_t id, unsigned depth,
-    char *out, size_t outlen)
-{
-	DIR		*d;
-	struct dirent	*de;
-	struct stat	 st;
-	char		 sub[PATH_MAX];
-	int		 fd, found = -1;
-
-	if ((d = fdopendir(dirfd)) == NULL) {
-		close(dirfd);
-		return (-1);
-	}
-	while (found != 0 && (de = readdir(d)) != NULL) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			continue;
-		if ((size_t)snprintf(sub, sizeof sub, "%s/%s", rel, de->d_name) >= sizeof sub)
-			continue;
-		if ((uint64_t)st.st_ino == id) {
-			snprintf(out, outlen, "%s", sub);
-			found = 0;
-		} else if (depth > 0 && (fd = openat(dirfd, de->d_name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) != -1)
-			found = metrics_cgroup_find(fd, sub, id, depth - 1, out, outlen);
-	}
-	closedir(d);
-	return (found);
-}
-
-/* The cgroup's path under /sys/fs/cgroup by its id (the directory's inode), looked up once. */
+/* The cgroup's path under the cgroup v2 root by its id, looked up once. */
 static const char *
 metrics_cgroup_name(struct metrics_cgroup *cg)
 {
-	struct stat	 st;
-	char		 path[PATH_MAX];
-	int		 fd;
+	char	 path[PATH_MAX];
 
 	if (cg->id == 0)
 		return ("other");
 	if (cg->name == NULL) {
-		fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd != -1 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == cg->id) {
-			close(fd);
-			cg->name = xstrdup("/");
-		} else if (fd != -1 && metrics_cgroup_find(fd, "", cg->id, 8, path,
-		    sizeof path) == 0)
+		if (cgroup_path(cg->id, path, sizeof path) == 0)
 			cg->name = xstrdup(path);
 		else
 			xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);

@@ -35,6 +35,7 @@ const struct ui_key ui_keys[] = {
 	{ '>',		UI_SORT_RIGHT,	"sort by the column to the right" },
 	{ KEY_RIGHT,	UI_SORT_RIGHT,	NULL },
 	{ 'I',		UI_SORT_INVERT,	"invert the sort order" },
+	{ 'c',		UI_GROUP,	"processes: group by cgroup, or back to one row per process" },
 	{ ' ',		UI_PAUSE,	"pause the display (collection goes on)" },
 	{ '+',		UI_ZOOM_OUT,	"more time per heatmap column (up to 60 s)" },
 	{ '-',		UI_ZOOM_IN,	"less time per heatmap column (down to 1 s)" },

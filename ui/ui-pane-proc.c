@@ -1,6 +1,7 @@
 /* ui-pane-proc.c: the processes pane: a top-like sortable table, and one process drilled into. */
 
 #include <curses.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,10 +10,11 @@
 #define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
 #define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */
 
-/* One process as it was over the last display interval. */
+/* One process (or, grouped, one cgroup) as it was over the last display interval. */
 struct ui_proc_row {
-	uint32_t		 id;
-	uint32_t		 tgid;
+	uint32_t		 id;		/* pid, or grouped: the row's index + 1 */
+	uint32_t		 tgid;		/* grouped: processes in the cgroup */
+	uint64_t		 cgroup;
 	char			 comm[BLKTOP_COMM_LEN];
 	struct proc_counts	 c;
 	uint64_t		 blk_p50;
@@ -87,6 +89,7 @@ static struct {
 	double		 secs;
 	uint32_t	 sel_id;	/* keeps the selection across intervals */
 
+	int		 by_cgroup;	/* rows are cgroups (key c), like atop's G */
 	uint32_t	 drill;		/* tgid drilled into, 0 for none */
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
@@ -200,6 +203,86 @@ ui_pane_proc_collect_files(struct blktop *b)
 	}
 }
 
+/* Cgroup names by id, looked up once each (a directory walk). */
+#define UI_CG_CACHE	64
+static struct {
+	uint64_t	 id;
+	char		 name[BLKTOP_COMM_LEN];
+} ui_cg_names[UI_CG_CACHE];
+
+/* A cgroup's name for the COMMAND column: its last path component, or id:N. */
+static const char *
+ui_pane_proc_cgname(uint64_t id)
+{
+	unsigned	 i = (unsigned)(id % UI_CG_CACHE);
+	char		 path[PATH_MAX], *base;
+	size_t		 n;
+
+	if (ui_cg_names[i].id == id && ui_cg_names[i].name[0] != '\0')
+		return (ui_cg_names[i].name);
+	ui_cg_names[i].id = id;
+	if (cgroup_path(id, path, sizeof path) == 0) {
+		base = strrchr(path, '/');
+		base = base != NULL && base[1] != '\0' ? base + 1 : path;
+		/* The component's tail: a long name keeps what tells it apart. */
+		n = strlen(base);
+		memcpy(ui_cg_names[i].name, n < BLKTOP_COMM_LEN ? base : base + n -
+		    (BLKTOP_COMM_LEN - 1), n < BLKTOP_COMM_LEN ? n + 1 : BLKTOP_COMM_LEN);
+	} else
+		snprintf(ui_cg_names[i].name, sizeof ui_cg_names[i].name, "id:%llu",
+		    (unsigned long long)id);
+	return (ui_cg_names[i].name);
+}
+
+/* Sum two sets of counters (a cgroup's rows), the latency figures the larger. */
+static void
+ui_pane_proc_fold(struct ui_proc_row *g, const struct ui_proc_row *r)
+{
+	const uint64_t	*a = (const uint64_t *)&r->c;
+	uint64_t	*s = (uint64_t *)&g->c;
+	size_t		 i;
+
+	for (i = 0; i < sizeof r->c / sizeof(uint64_t); i++)
+		s[i] += a[i];
+	g->c.vfs_lat_max = g->c.vfs_lat_max > r->c.vfs_lat_max ? g->c.vfs_lat_max :
+	    r->c.vfs_lat_max;
+	if (r->blk_p50 > g->blk_p50)
+		g->blk_p50 = r->blk_p50;
+	if (r->blk_p99 > g->blk_p99)
+		g->blk_p99 = r->blk_p99;
+	if (r->vfs_p99 > g->vfs_p99)
+		g->vfs_p99 = r->vfs_p99;
+	g->tgid++;
+}
+
+/*
+ * Grouped by cgroup: the process rows folded into one per cgroup, named by
+ * its last path component; latency columns show the worst process's.
+ */
+static void
+ui_pane_proc_group(const struct blktop *b)
+{
+	struct ui_proc_row	*g;
+	unsigned		 n = 0, i, j;
+
+	for (i = 0; i < ui_proc.nrows; i++) {
+		for (j = 0; j < n && ui_proc.rows[j].cgroup != ui_proc.rows[i].cgroup; j++)
+			;
+		if (j == n) {
+			g = &ui_proc.rows[n++];
+			if (j != i)
+				*g = ui_proc.rows[i];
+			g->tgid = 1;
+			g->id = n;
+			snprintf(g->comm, sizeof g->comm, "%s", ui_pane_proc_cgname(g->cgroup));
+		} else
+			ui_pane_proc_fold(&ui_proc.rows[j], &ui_proc.rows[i]);
+	}
+	for (j = 0; j < n; j++)
+		ui_proc.rows[j].hit = proc_cache_hit_pct(b->have, &ui_proc.rows[j].c);
+	ui_proc.nrows = n;
+}
+
 /* End of a display interval: copy the busiest processes out of the table. */
 static void
 ui_pane_proc_collect(struct blktop *b, double secs)
@@ -226,6 +309,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r = &ui_proc.rows[i];
 		r->id = p->id;
 		r->tgid = p->tgid;
+		r->cgroup = p->cgroup;
 		memcpy(r->comm, p->comm, sizeof r->comm);
 		r->comm[sizeof r->comm - 1] = '\0';
 		r->c = *proc_entry_counts(b->procs, p, 0);
@@ -242,6 +326,8 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		}
 	}
 	ui_proc.nrows = n;
+	if (ui_proc.by_cgroup)
+		ui_pane_proc_group(b);
 	if (ui_proc.drill != 0) {
 		if (!found) {
 			memset(&ui_proc.drill_row.c, 0, sizeof ui_proc.drill_row.c);
@@ -264,7 +350,10 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 
 	switch (col) {
 	case UI_PC_PID:
-		snprintf(buf, len, "%u", r->id);
+		if (ui_proc.by_cgroup)
+			snprintf(buf, len, "x%u", r->tgid);	/* processes in the cgroup */
+		else
+			snprintf(buf, len, "%u", r->id);
 		break;
 	case UI_PC_COMM:
 		draw_path(buf, len, r->comm, BLKTOP_COMM_LEN, 0);
@@ -446,7 +535,16 @@ ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 		ui_proc.nfiles = 0;
 		return (1);
 	}
+	if (a == UI_GROUP) {
+		ui_proc.by_cgroup = !ui_proc.by_cgroup;
+		ui_status(ui_proc.by_cgroup ? "processes grouped by cgroup (c: one row per "
+		    "process); from the next interval" : "one row per process (c: by cgroup); "
+		    "from the next interval");
+		return (1);
+	}
 	if (a == UI_ENTER) {
+		if (ui_proc.by_cgroup)
+			return (1);	/* a cgroup row has no drill-down */
 		if (ui_proc.tab.sel < ui_proc.tab.norder)
 			ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]].id);
 		return (1);
@@ -463,7 +561,7 @@ ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
 
 	if (ui_proc.drill != 0 || (row = ui_tab_click(&ui_proc.tab, r, y)) < 0)
 		return;
-	if ((unsigned)row == ui_proc.tab.sel)
+	if ((unsigned)row == ui_proc.tab.sel && !ui_proc.by_cgroup)
 		ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[row]].id);
 	ui_proc.tab.sel = (unsigned)row;
 	ui_pane_proc_remember(ui_proc.tab.order[row]);

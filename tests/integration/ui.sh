@@ -82,6 +82,19 @@ check "Enter: drill into a process" wait_screen 5 "^PID [0-9]+ .*Esc back"
 check "Esc: back to the table" wait_screen 5 "PID COMMAND"
 "${TMUX_CMD[@]}" send-keys -t ui '>'
 check "> sorts by the next column" wait_screen 5 "sorted by"
+# c: one row per cgroup (fio runs in this script's cgroup v2, named by its last
+# component, its tail if long; "/" for the root), the count of its processes
+# in the PID column; c again: processes.
+cg=$(sed -n 's/^0:://p' /proc/self/cgroup)
+cg=${cg##*/}
+cg=${cg:-/}
+[ ${#cg} -le 15 ] || cg=${cg: -15}
+"${TMUX_CMD[@]}" send-keys -t ui c
+check "c: processes grouped by cgroup" wait_screen 5 "grouped by cgroup"
+check "c: a row for fio's cgroup ($cg) with its process count" \
+    wait_screen 5 "^ +x[0-9]+ +$(printf '%s' "$cg" | sed 's/[][\.*^$+?(){}|/]/\\&/g') "
+"${TMUX_CMD[@]}" send-keys -t ui c
+check "c again: one row per process" wait_screen 5 "^ *[0-9]+ fio "
 "${TMUX_CMD[@]}" send-keys -t ui 3
 check "3: files pane" wait_screen 5 "PATH"
 "${TMUX_CMD[@]}" send-keys -t ui 1
