@@ -39,6 +39,7 @@ enum {
 	OPT_TOP,
 	OPT_MAX_PROCS,
 	OPT_MAX_FILES,
+	OPT_REPORT,
 };
 
 static const struct option blktop_longopts[] = {
@@ -74,6 +75,7 @@ static const struct option blktop_longopts[] = {
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
 	{ "listen",	required_argument,	NULL, OPT_LISTEN },
 	{ "headless",	no_argument,		NULL, OPT_HEADLESS },
+	{ "report",	required_argument,	NULL, OPT_REPORT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -86,6 +88,7 @@ blktop_usage(FILE *f)
 "              [--history SECS] [--probe] [--version]\n"
 "              [-r FILE [--speed X] [--dump [--format csv|jsonl]]] [-w FILE]\n"
 "              [--record-dir DIR] [--flight SECS] [--trigger-p99 MS[:DEVICE]]\n"
+"              [--report OUT.html|OUT.json] [--listen [ADDR:]PORT] [--headless]\n"
 "  -b, --batch        no UI: print one report per interval (like top -b)\n"
 "  -J, --json         batch reports as JSON Lines (implies -b)\n"
 "  -d, --delay SECS   report interval (default 1; fractions allowed)\n"
@@ -122,7 +125,10 @@ blktop_usage(FILE *f)
 "      --listen [ADDR:]PORT\n"
 "                     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 "                     (ADDR 127.0.0.1 unless given; 9989 is blktop's port)\n"
-"      --headless     no UI and no reports: with --listen or -w, as a service\n");
+"      --headless     no UI and no reports: with --listen, -w or --report, as a service\n"
+"      --report FILE  at the end, the whole run as one HTML page (or JSON if FILE\n"
+"                     ends in .json): heatmaps, charts, top processes and files;\n"
+"                     with -r and no -b, replays at full speed without a UI\n");
 }
 
 /* Exit with a one-line message about a bad command line. */
@@ -367,6 +373,11 @@ main(int argc, char **argv)
 		case OPT_HEADLESS:
 			b->headless = 1;
 			break;
+		case OPT_REPORT:
+			if (*optarg == '\0')
+				blktop_usage_error("--report needs a file name");
+			b->report_path = optarg;
+			break;
 		case OPT_PROBE:
 			probe = 1;
 			break;
@@ -407,10 +418,19 @@ main(int argc, char **argv)
 		blktop_usage_error("unexpected argument '%s'", argv[optind]);
 	if (b->dump != 0 && b->replay_path == NULL)
 		blktop_usage_error("--dump and --format need -r FILE");
+	if (b->dump != 0 && b->report_path != NULL)
+		blktop_usage_error("--dump prints rows, --report a summary: one or the other");
 	if (b->speed >= 0 && b->replay_path == NULL)
 		blktop_usage_error("--speed needs -r FILE");
-	if (b->headless && b->listen_port == 0 && b->record_path == NULL)
-		blktop_usage_error("--headless needs --listen or -w: it would do nothing");
+	/* A replay for a report alone needs no screen and no pacing. */
+	if (b->report_path != NULL && b->replay_path != NULL && !b->batch) {
+		b->headless = 1;
+		if (b->speed < 0)
+			b->speed = 0;
+	}
+	if (b->headless && b->listen_port == 0 && b->record_path == NULL &&
+	    b->report_path == NULL)
+		blktop_usage_error("--headless needs --listen, -w or --report: it would do nothing");
 	if (b->headless && b->batch)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
 	if (b->replay_path == NULL) {
@@ -467,6 +487,8 @@ main(int argc, char **argv)
 		stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
 	if (b->listen_port != 0)
 		stream_add_sink(b, &sink_metrics);
+	if (b->report_path != NULL)
+		stream_add_sink(b, &sink_report);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */

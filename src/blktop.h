@@ -166,6 +166,7 @@ const struct tick *windows_tick_at(const struct windows *, const struct devwin *
 		     unsigned ago);
 void		 windows_sum(const struct windows *, const struct devwin *,
 		     unsigned first_ago, unsigned count, struct sum *);
+void		 windows_sum_tick(struct sum *, const struct tick *);
 
 /* theme.c: colours by meaning; a theme file maps each meaning to #RRGGBB. */
 #define THEME_LEVELS	10		/* entries per gradient; level 0 = empty */
@@ -447,6 +448,7 @@ struct blktop {
 	char			 listen_addr[64];	/* --listen */
 	uint16_t		 listen_port;	/* 0: no metrics endpoint */
 	int			 headless;	/* --headless: no view */
+	const char		*report_path;	/* --report: .html or .json */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
@@ -564,8 +566,71 @@ void		 import_close(struct import *);
 
 /* sink-batch.c */
 extern const struct sink_entry sink_batch;
+
+/*
+ * sink-report.c: the whole run in at most REPORT_COLS_MAX columns per device
+ * (adjacent pairs merge when they run out), written at the end as one HTML
+ * page (sink-report-html.c) or one JSON object.
+ */
+#define REPORT_COLS_MAX	720	/* 12 minutes of 1 s ticks before the first merge */
+#define REPORT_FILES	32	/* files followed for the timeline */
+#define REPORT_TOP	10	/* rows of the tables and of the timeline */
+#define REPORT_PATH_MAX	256
+#define REPORT_ANOMALY_MIN 20	/* timed requests a column needs to be judged */
+#define REPORT_ANOMALY_X 3.0	/* p99 over this times the median column p99 */
+struct report_col {		/* one device over one column */
+	uint64_t	 ios[OPC_MAX];
+	uint64_t	 bytes[OPC_MAX];
+	uint64_t	 timed;
+	uint64_t	 errors;
+	uint64_t	 busy_ns;
+	uint64_t	 wait_sum;
+	uint64_t	 lat_sum;
+	uint64_t	 lat_max;
+	uint32_t	 qd_max;
+	uint32_t	 lat[HIST_NBUCKETS];	/* device time, every operation */
+};
+struct report_dev {
+	uint32_t	 dev;
+	uint32_t	 qd_peak;
+	uint64_t	 qd_peak_ts;	/* start of the tick that saw it */
+	struct sum	 tot;		/* the whole run */
+	struct report_col *cols;	/* REPORT_COLS_MAX */
+};
+struct report_file {		/* a file on the timeline */
+	char		 path[REPORT_PATH_MAX];
+	uint64_t	 total;
+	uint64_t	*rw;		/* bytes read, written: REPORT_COLS_MAX pairs */
+};
+struct report_span {		/* columns [first, last] where p99 jumped */
+	unsigned	 first, last;
+	uint64_t	 p99;		/* the highest column p99 of them */
+};
+struct report {
+	FILE			*f;
+	int			 json;
+	struct theme		 theme;
+	uint64_t		 first_ts, last_ts;	/* stream time covered */
+	uint64_t		 ticks;
+	unsigned		 ncols, ticks_per_col, ticks_in_col;
+	uint64_t		 col_start[REPORT_COLS_MAX];
+	uint64_t		 col_end[REPORT_COLS_MAX];
+	unsigned		 ndevs;
+	struct report_dev	*devs[WINDOWS_MAX_DEVS];
+	unsigned		 nfiles;
+	struct report_file	 files[REPORT_FILES];
+};
+extern const struct sink_entry sink_report;
+uint64_t	 report_col_pct(const struct report_col *, double p);
+uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
+unsigned	 report_anomalies(const struct report *, const struct report_dev *,
+		     struct report_span *, unsigned max);
+void		 report_json(FILE *, const struct blktop *, const struct report *);
+void		 report_html(FILE *, const struct blktop *, const struct report *);
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
+void		 batch_json_string(FILE *, const char *);
+void		 batch_comm(char *out, const char *comm);
 
 /* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
 enum vfs_hook_id {		/* in order of preference */

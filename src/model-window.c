@@ -178,48 +178,57 @@ windows_tick_at(const struct windows *w, const struct devwin *dw, unsigned ago)
 	return (&dw->ring[windows_index(w, ago)]);
 }
 
-/* Add count ticks from first_ago back into one summary; only closed ticks add duration. */
+/* Add one tick into a summary; only a closed tick adds duration. */
+void
+windows_sum_tick(struct sum *s, const struct tick *t)
+{
+	const struct tick_op	*to;
+	struct sum_op		*so;
+	unsigned		 o, i;
+
+	s->nticks++;
+	if (t->end != 0)
+		s->dur_ns += t->end - t->start;
+	s->busy_ns += t->busy_ns;
+	s->wait_sum += t->wait_sum;
+	if (t->qd_max > s->qd_max)
+		s->qd_max = t->qd_max;
+	for (o = 0; o < OPC_MAX; o++) {
+		to = &t->op[o];
+		so = &s->op[o];
+		if (to->ios == 0)
+			continue;
+		so->ios += to->ios;
+		so->timed += to->timed;
+		so->bytes += to->bytes;
+		so->errors += to->errors;
+		so->lat_sum += to->lat_sum;
+		so->q_sum += to->q_sum;
+		if (to->lat_max > so->lat_max)
+			so->lat_max = to->lat_max;
+		if (to->q_max > so->q_max)
+			so->q_max = to->q_max;
+		for (i = 0; i < HIST_NBUCKETS; i++) {
+			so->lat[i] += to->lat[i];
+			so->q[i] += to->q[i];
+		}
+		for (i = 0; i < SIZE_NBUCKETS; i++)
+			so->size[i] += to->size[i];
+	}
+}
+
+/* Add count ticks from first_ago back into one summary. */
 void
 windows_sum(const struct windows *w, const struct devwin *dw,
     unsigned first_ago, unsigned count, struct sum *s)
 {
 	const struct tick	*t;
-	const struct tick_op	*to;
-	struct sum_op		*so;
-	unsigned		 ago, o, i;
+	unsigned		 ago;
 
 	memset(s, 0, sizeof *s);
 	for (ago = first_ago; ago < first_ago + count; ago++) {
 		if ((t = windows_tick_at(w, dw, ago)) == NULL)
 			break;
-		s->nticks++;
-		if (t->end != 0)
-			s->dur_ns += t->end - t->start;
-		s->busy_ns += t->busy_ns;
-		s->wait_sum += t->wait_sum;
-		if (t->qd_max > s->qd_max)
-			s->qd_max = t->qd_max;
-		for (o = 0; o < OPC_MAX; o++) {
-			to = &t->op[o];
-			so = &s->op[o];
-			if (to->ios == 0)
-				continue;
-			so->ios += to->ios;
-			so->timed += to->timed;
-			so->bytes += to->bytes;
-			so->errors += to->errors;
-			so->lat_sum += to->lat_sum;
-			so->q_sum += to->q_sum;
-			if (to->lat_max > so->lat_max)
-				so->lat_max = to->lat_max;
-			if (to->q_max > so->q_max)
-				so->q_max = to->q_max;
-			for (i = 0; i < HIST_NBUCKETS; i++) {
-				so->lat[i] += to->lat[i];
-				so->q[i] += to->q[i];
-			}
-			for (i = 0; i < SIZE_NBUCKETS; i++)
-				so->size[i] += to->size[i];
-		}
+		windows_sum_tick(s, t);
 	}
 }

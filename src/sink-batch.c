@@ -54,7 +54,7 @@ batch_pct_us(const uint64_t *h, uint64_t n, double p)
 }
 
 /* A command name as printable text (comm is 16 bytes from the kernel). */
-static void
+void
 batch_comm(char *out, const char *comm)
 {
 	unsigned	 i;
@@ -166,7 +166,7 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 }
 
 /* A device name as a JSON string (names come from sysfs or a file: escape them). */
-static void
+void
 batch_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);

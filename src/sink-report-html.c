@@ -1,0 +1,651 @@
+/* sink-report-html.c: the report as one self-contained HTML page: inline CSS and SVG, no script, no link out. */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "blktop.h"
+
+#define HTML_NSUB	28	/* heatmap rows: 4 a decade from 1 us to 10 s */
+#define HTML_ROW_H	8	/* pixels of a heatmap row */
+#define HTML_LEFT	56	/* room for the y axis labels */
+#define HTML_BOTTOM	18	/* room for the time labels */
+#define HTML_CHART_H	90	/* plot height of a line chart */
+#define HTML_WIDTH	960	/* widest plot */
+#define HTML_LANE_H	14	/* a file's lane on the timeline */
+
+/* What every chart of one page shares: columns, their width, colours. */
+struct html {
+	FILE			*f;
+	const struct blktop	*b;
+	const struct report	*r;
+	unsigned		 cw;		/* pixels a column */
+	unsigned		 pw;		/* plot width */
+	char			 bg[8], fg[8], grid[8], dim[8];
+};
+
+/* A theme colour as #rrggbb; the fallback where the theme leaves it to the terminal. */
+static void
+html_colour(const struct report *r, enum theme_colour c, const char *fallback, char *out)
+{
+	int32_t	 rgb = r->theme.colour[c];
+
+	if (rgb == THEME_DEFAULT)
+		snprintf(out, 8, "%s", fallback);
+	else
+		snprintf(out, 8, "#%06x", (unsigned)rgb & 0xffffff);
+}
+
+/* Text as HTML: markup characters escaped, controls and broken UTF-8 shown as '?'. */
+static void
+html_text(FILE *f, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 n = strlen(s), k;
+
+	while (n > 0) {
+		switch (*p) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				fputc('?', f);
+				break;
+			}
+			if ((k = draw_utf8_decode(p, n, NULL)) == 0) {
+				fputc('?', f);
+				break;
+			}
+			fwrite(p, 1, k, f);
+			p += k;
+			n -= k;
+			continue;
+		}
+		p++;
+		n--;
+	}
+}
+
+/* A number from draw.c's fixed-width formats, without the padding. */
+static const char *
+html_trim(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return (s);
+}
+
+/* Wall-clock time of a stream time: "HH:MM:SS", or the whole date with long. */
+static char *
+html_time(const struct blktop *b, uint64_t ts, int whole, char *buf, size_t len)
+{
+	time_t		 t = (time_t)(((int64_t)ts + b->mono_to_wall) / (int64_t)NSEC_PER_SEC);
+	struct tm	 tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, whole ? "%Y-%m-%d %H:%M:%S %Z" : "%H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "?");
+	return (buf);
+}
+
+/* Seconds a column covers, never zero. */
+static double
+html_col_secs(const struct report *r, unsigned i)
+{
+	uint64_t	 d = r->col_end[i] - r->col_start[i];
+
+	return (d > 0 ? (double)d / 1e9 : 1e-9);
+}
+
+/* The page's head and style: colours from the theme the UI uses. */
+static void
+html_head(struct html *h)
+{
+	FILE	*f = h->f;
+	char	 title[8], hi[8];
+
+	html_colour(h->r, THEME_TITLE, "#eeeeee", title);
+	html_colour(h->r, THEME_HI_FG, "#5fafff", hi);
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	    "<meta name=\"viewport\" content=\"width=device-width\">\n"
+	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	    "style-src 'unsafe-inline'\">\n<title>blktop report: ");
+	html_text(f, h->b->replay_path != NULL ? h->b->replay_path : "live");
+	fprintf(f, "</title>\n<style>\n"
+	    "body{background:%s;color:%s;font:13px/1.45 ui-monospace,monospace;margin:16px 24px}\n"
+	    "h1,h2,h3{color:%s;font-weight:600}h1{font-size:20px}h2{font-size:16px;"
+	    "border-bottom:1px solid %s;padding-bottom:2px;margin-top:28px}h3{font-size:13px}\n"
+	    "table{border-collapse:collapse;margin:6px 0}td,th{padding:2px 8px;"
+	    "text-align:right;white-space:nowrap}th{color:%s;border-bottom:1px solid %s}\n"
+	    "a{color:%s}td.l,th.l{text-align:left}tr:nth-child(even) td{background:rgba(255,255,255,.04)}\n"
+	    "svg{display:block;margin:4px 0 10px}svg text{fill:%s;font:10px ui-monospace,monospace}\n"
+	    ".k{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}\n"
+	    ".dim{color:%s}.path{max-width:520px;overflow:hidden;text-overflow:ellipsis}\n"
+	    "</style></head><body>\n", h->bg, h->fg, title, h->grid, hi, h->grid, hi, h->dim,
+	    h->dim);
+}
+
+/* What the page covers: source, times, plan, events and losses. */
+static void
+html_intro(struct html *h)
+{
+	const struct blktop	*b = h->b;
+	const struct report	*r = h->r;
+	FILE			*f = h->f;
+	struct utsname		 u;
+	char			 t0[64], t1[64];
+
+	fprintf(f, "<h1>blktop report</h1>\n<table>\n<tr><th class=\"l\">source</th>"
+	    "<td class=\"l\">");
+	if (b->replay_path != NULL)
+		html_text(f, b->replay_path);
+	else if (uname(&u) == 0) {
+		fputs("live on ", f);
+		html_text(f, u.nodename);
+		fputs(", kernel ", f);
+		html_text(f, u.release);
+	} else
+		fputs("live", f);
+	fprintf(f, "</td></tr>\n<tr><th class=\"l\">from</th><td class=\"l\">%s</td></tr>\n"
+	    "<tr><th class=\"l\">to</th><td class=\"l\">%s</td></tr>\n"
+	    "<tr><th class=\"l\">duration</th><td class=\"l\">%.1f s: %llu ticks, %u columns "
+	    "of %u tick%s</td></tr>\n<tr><th class=\"l\">hooks</th><td class=\"l\">",
+	    html_time(b, r->first_ts, 1, t0, sizeof t0),
+	    html_time(b, r->last_ts, 1, t1, sizeof t1),
+	    (double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->ticks,
+	    r->ncols, r->ticks_per_col, r->ticks_per_col == 1 ? "" : "s");
+	html_text(f, b->plan_text[0] != '\0' ? b->plan_text : "-");
+	fprintf(f, "</td></tr>\n<tr><th class=\"l\">events</th><td class=\"l\">%llu, "
+	    "%llu lost</td></tr>\n</table>\n", (unsigned long long)b->events,
+	    (unsigned long long)b->lost);
+}
+
+/* One row of the summary table: a device's whole run. */
+static void
+html_summary_row(struct html *h, const struct report_dev *rd)
+{
+	const struct sum	*t = &rd->tot;
+	FILE			*f = h->f;
+	uint64_t		 hist[HIST_NBUCKETS], n = 0, max = 0;
+	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
+	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
+	unsigned		 o, i;
+
+	memset(hist, 0, sizeof hist);
+	for (o = 0; o < OPC_MAX; o++) {
+		for (i = 0; i < HIST_NBUCKETS; i++)
+			hist[i] += t->op[o].lat[i];
+		n += t->op[o].timed;
+		if (t->op[o].lat_max > max)
+			max = t->op[o].lat_max;
+	}
+	fprintf(f, "<tr><td class=\"l\"><a href=\"#dev-%u-%u\">", DEV_MAJOR(rd->dev),
+	    DEV_MINOR(rd->dev));
+	html_text(f, device_name(rd->dev));
+	fprintf(f, "</a></td><td>%llu</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td>"
+	    "<td>%.1f</td><td>%.1f</td><td>%.2f</td>",
+	    (unsigned long long)t->op[OPC_READ].ios, (unsigned long long)t->op[OPC_WRITE].ios,
+	    (unsigned long long)t->op[OPC_OTHER].ios,
+	    html_trim(draw_fmt_bytes(a, sizeof a, t->op[OPC_READ].bytes)),
+	    html_trim(draw_fmt_bytes(c, sizeof c, t->op[OPC_WRITE].bytes)),
+	    (double)t->op[OPC_READ].ios / secs, (double)t->op[OPC_WRITE].ios / secs,
+	    (double)(t->op[OPC_READ].bytes + t->op[OPC_WRITE].bytes) / secs / 1048576.0);
+	if (n == 0)
+		fprintf(f, "<td>-</td><td>-</td><td>-</td><td>-</td>");
+	else
+		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+		    html_trim(draw_fmt_lat(d, sizeof d, (uint64_t)hist_percentile(hist, n, 50))),
+		    html_trim(draw_fmt_lat(e, sizeof e, (uint64_t)hist_percentile(hist, n, 99))),
+		    html_trim(draw_fmt_lat(g, sizeof g, (uint64_t)hist_percentile(hist, n, 99.9))),
+		    html_trim(draw_fmt_lat(w, sizeof w, max)));
+	fprintf(f, "<td>%u</td><td class=\"l\">%s</td><td>%.2f</td><td>%.1f</td><td>%llu</td></tr>\n",
+	    rd->qd_peak, rd->qd_peak > 0 ? html_time(h->b, rd->qd_peak_ts, 0, at, sizeof at) : "-",
+	    (double)t->wait_sum / 1e9 / secs,
+	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0),
+	    (unsigned long long)(t->op[0].errors + t->op[1].errors + t->op[2].errors));
+}
+
+/* The summary: a row per device, then the spans where p99 jumped and the rule that found them. */
+static void
+html_summary(struct html *h)
+{
+	const struct report	*r = h->r;
+	struct report_span	 sp[16];
+	FILE			*f = h->f;
+	char			 t0[32], t1[32], a[16], c[16];
+	unsigned		 d, i, n, any = 0;
+
+	fprintf(f, "<h2>Summary</h2>\n<table><tr><th class=\"l\">device</th><th>reads</th>"
+	    "<th>writes</th><th>other</th><th>read</th><th>written</th><th>r/s</th><th>w/s</th>"
+	    "<th>MB/s</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>peak qd</th>"
+	    "<th class=\"l\">at</th><th>avg qd</th><th>util %%</th><th>errors</th></tr>\n");
+	for (d = 0; d < r->ndevs; d++)
+		html_summary_row(h, r->devs[d]);
+	fprintf(f, "</table>\n<p class=\"dim\">Latency is device time, issue to completion, "
+	    "of every operation; avg qd is iostat's aqu-sz; util is the time with a request "
+	    "in flight.</p>\n<h2>Where p99 jumped</h2>\n<p class=\"dim\">Rule: a column with "
+	    "at least %d timed requests whose p99 is over %.0f&#215; the median p99 of the "
+	    "device's columns; adjacent columns form one span. Spans are outlined on the "
+	    "heatmaps.</p>\n", REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);
+	for (d = 0; d < r->ndevs; d++) {
+		n = report_anomalies(r, r->devs[d], sp, nitems(sp));
+		for (i = 0; i < n && i < nitems(sp); i++) {
+			if (!any++)
+				fprintf(f, "<table><tr><th class=\"l\">device</th><th class=\"l\">"
+				    "from</th><th class=\"l\">to</th><th>p99</th><th>median p99"
+				    "</th></tr>\n");
+			fprintf(f, "<tr><td class=\"l\">");
+			html_text(f, device_name(r->devs[d]->dev));
+			fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td>"
+			    "<td>%s</td></tr>\n",
+			    html_time(h->b, r->col_start[sp[i].first], 0, t0, sizeof t0),
+			    html_time(h->b, r->col_end[sp[i].last], 0, t1, sizeof t1),
+			    html_trim(draw_fmt_lat(a, sizeof a, sp[i].p99)),
+			    html_trim(draw_fmt_lat(c, sizeof c, report_median_p99(r, r->devs[d]))));
+		}
+		if (n > nitems(sp))
+			fprintf(f, "<tr><td class=\"l\" colspan=\"5\">... %u more spans</td></tr>\n",
+			    n - (unsigned)nitems(sp));
+	}
+	fprintf(f, any ? "</table>\n" : "<p>None.</p>\n");
+}
+
+/* Time labels under a plot of height y0, about every 120 pixels. */
+static void
+html_time_axis(struct html *h, unsigned y0)
+{
+	unsigned	 i, step = 120 / h->cw > 0 ? 120 / h->cw : 1;
+	char		 t[32];
+
+	for (i = 0; i < h->r->ncols; i += step)
+		fprintf(h->f, "<text x=\"%u\" y=\"%u\">%s</text>", HTML_LEFT + i * h->cw,
+		    y0 + 13, html_time(h->b, h->r->col_start[i], 0, t, sizeof t));
+}
+
+/* Height in a heatmap of a latency: log scale, 1 us at the bottom, 10 s at the top. */
+static double
+html_lat_y(uint64_t ns)
+{
+	double	 ph = HTML_NSUB * HTML_ROW_H, pos;
+
+	pos = ns <= DRAW_HEAT_LO_NS ? 0 :
+	    log10((double)ns / (double)DRAW_HEAT_LO_NS) / DRAW_HEAT_DECADES;
+	if (pos > 1)
+		pos = 1;
+	return (ph * (1 - pos));
+}
+
+/* A line over the columns through the points where a percentile is known (gaps where not). */
+static void
+html_lat_line(struct html *h, const struct report_dev *rd, double p, const char *colour,
+    const char *dash)
+{
+	unsigned	 i;
+	int		 pen = 0;
+	uint64_t	 v;
+
+	fprintf(h->f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s d=\"", colour,
+	    dash);
+	for (i = 0; i < h->r->ncols; i++) {
+		if (rd->cols[i].timed == 0) {
+			pen = 0;
+			continue;
+		}
+		v = p > 100 ? rd->cols[i].lat_max : report_col_pct(&rd->cols[i], p);
+		fprintf(h->f, "%c%.1f %.1f", pen ? 'L' : 'M',
+		    HTML_LEFT + (i + 0.5) * h->cw, html_lat_y(v));
+		pen = 1;
+	}
+	fprintf(h->f, "\"/>");
+}
+
+/*
+ * A device's latency heatmap: one <g class="col"> a column (its title the
+ * column's figures), the UI's rows and heat palette, p50/p99/max lines and
+ * the anomalous spans outlined.
+ */
+static void
+html_heatmap(struct html *h, const struct report_dev *rd)
+{
+	static const char	*labels[DRAW_HEAT_DECADES + 1] = {
+		"1us", "10us", "100us", "1ms", "10ms", "100ms", "1s", "10s"
+	};
+	const struct report	*r = h->r;
+	FILE			*f = h->f;
+	uint64_t		 hist[HIST_NBUCKETS], cells[HTML_NSUB], max = 0;
+	struct report_span	 sp[64];
+	unsigned		 i, k, n, ph = HTML_NSUB * HTML_ROW_H, level;
+	char			 col[8], lo[8], hi8[8], t[32], a[16], c[16], d[16];
+
+	for (i = 0; i < r->ncols; i++) {
+		for (k = 0; k < HIST_NBUCKETS; k++)
+			hist[k] = rd->cols[i].lat[k];
+		draw_heat_column(hist, HTML_NSUB, cells);
+		for (k = 0; k < HTML_NSUB; k++)
+			if (cells[k] > max)
+				max = cells[k];
+	}
+	fprintf(f, "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+	    "height=\"%u\" data-columns=\"%u\"><rect x=\"%u\" y=\"0\" width=\"%u\" height=\"%u\" "
+	    "fill=\"%s\"/>", HTML_LEFT + h->pw + 60, ph + HTML_BOTTOM, r->ncols, HTML_LEFT,
+	    h->pw, ph, h->bg);
+	for (k = 0; k < nitems(labels); k++)
+		fprintf(f, "<text x=\"2\" y=\"%u\">%s</text><line x1=\"%u\" x2=\"%u\" "
+		    "y1=\"%u\" y2=\"%u\" stroke=\"%s\" stroke-width=\"0.5\"/>",
+		    k == DRAW_HEAT_DECADES ? 9 : ph - k * ph / DRAW_HEAT_DECADES + 3, labels[k],
+		    HTML_LEFT - 4, HTML_LEFT, ph - k * ph / DRAW_HEAT_DECADES,
+		    ph - k * ph / DRAW_HEAT_DECADES, h->grid);
+	for (i = 0; i < r->ncols; i++) {
+		const struct report_col *cl = &rd->cols[i];
+
+		fprintf(f, "\n<g class=\"col\"><title>%s: %llu requests, %.0f/s",
+		    html_time(h->b, r->col_start[i], 0, t, sizeof t),
+		    (unsigned long long)(cl->ios[0] + cl->ios[1] + cl->ios[2]),
+		    (double)(cl->ios[0] + cl->ios[1] + cl->ios[2]) / html_col_secs(r, i));
+		if (cl->timed > 0)
+			fprintf(f, ", p50 %s p99 %s max %s",
+			    html_trim(draw_fmt_lat(a, sizeof a, report_col_pct(cl, 50))),
+			    html_trim(draw_fmt_lat(c, sizeof c, report_col_pct(cl, 99))),
+			    html_trim(draw_fmt_lat(d, sizeof d, cl->lat_max)));
+		fprintf(f, "</title>");
+		for (k = 0; k < HIST_NBUCKETS; k++)
+			hist[k] = cl->lat[k];
+		draw_heat_column(hist, HTML_NSUB, cells);
+		for (k = 0; k < HTML_NSUB; k++) {
+			if (cells[k] == 0)
+				continue;
+			level = draw_heat_level(cells[k], max);
+			html_colour(r, THEME_HEAT_0 + level, "#ffe66d", col);
+			fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\"/>",
+			    HTML_LEFT + i * h->cw, ph - (k + 1) * HTML_ROW_H, h->cw, HTML_ROW_H, col);
+		}
+		fprintf(f, "</g>");
+	}
+	fputc('\n', f);
+	html_colour(r, THEME_MAIN_FG, "#cccccc", lo);
+	html_colour(r, THEME_HI_FG, "#5fafff", hi8);
+	html_colour(r, THEME_LOST, "#ff5f5f", col);
+	html_lat_line(h, rd, 50, lo, "");
+	html_lat_line(h, rd, 99, hi8, "");
+	html_lat_line(h, rd, 101, col, " stroke-dasharray=\"3 2\"");
+	n = report_anomalies(r, rd, sp, nitems(sp));
+	for (i = 0; i < n && i < nitems(sp); i++)
+		fprintf(f, "<rect class=\"anomaly\" x=\"%u\" y=\"0.5\" width=\"%u\" height=\"%u\" "
+		    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+		    HTML_LEFT + sp[i].first * h->cw, (sp[i].last - sp[i].first + 1) * h->cw,
+		    ph - 1, col);
+	html_time_axis(h, ph);
+	fprintf(f, "</svg>\n<div class=\"dim\">device time per column; colour: requests "
+	    "(log scale, the UI's palette)");
+	for (k = 1; k < THEME_LEVELS; k += 2) {
+		html_colour(r, THEME_HEAT_0 + k, "#ffe66d", col);
+		fprintf(f, "<span class=\"k\" style=\"background:%s\"></span>", col);
+	}
+	html_colour(r, THEME_LOST, "#ff5f5f", col);
+	fprintf(f, "<span class=\"k\" style=\"background:%s\"></span>p50"
+	    "<span class=\"k\" style=\"background:%s\"></span>p99"
+	    "<span class=\"k\" style=\"background:%s\"></span>max</div>\n", lo, hi8, col);
+}
+
+/* A line chart of up to three series over the columns, with its largest value labelled. */
+static void
+html_chart(struct html *h, const char *title, const char *unit, unsigned nser,
+    const double *const *ser, const char *const *colours, const char *const *names)
+{
+	FILE		*f = h->f;
+	double		 max = 0;
+	unsigned	 s, i;
+
+	for (s = 0; s < nser; s++)
+		for (i = 0; i < h->r->ncols; i++)
+			if (ser[s][i] > max)
+				max = ser[s][i];
+	fprintf(f, "<h3>%s", title);
+	for (s = 0; s < nser; s++)
+		fprintf(f, "<span class=\"k\" style=\"background:%s\"></span>%s", colours[s],
+		    names[s]);
+	fprintf(f, "</h3>\n<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "width=\"%u\" height=\"%u\"><rect x=\"%u\" y=\"0\" width=\"%u\" height=\"%u\" "
+	    "fill=\"none\" stroke=\"%s\"/><text x=\"2\" y=\"10\">%.4g</text><text x=\"2\" "
+	    "y=\"%u\">0 %s</text>", HTML_LEFT + h->pw + 60, HTML_CHART_H + HTML_BOTTOM,
+	    HTML_LEFT, h->pw, HTML_CHART_H, h->grid, max, HTML_CHART_H, unit);
+	for (s = 0; s < nser && max > 0; s++) {
+		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", colours[s]);
+		for (i = 0; i < h->r->ncols; i++)
+			fprintf(f, "%c%.1f %.1f", i ? 'L' : 'M', HTML_LEFT + (i + 0.5) * h->cw,
+			    HTML_CHART_H * (1 - ser[s][i] / max));
+		fprintf(f, "\"/>");
+	}
+	html_time_axis(h, HTML_CHART_H);
+	fprintf(f, "</svg>\n");
+}
+
+/* One device: heatmap, IOPS, throughput, queue depth. */
+static void
+html_device(struct html *h, const struct report_dev *rd)
+{
+	static double		 v[6][REPORT_COLS_MAX];
+	const struct report	*r = h->r;
+	const struct report_col	*c;
+	const double		*ser[3];
+	const char		*cols[3], *names[3];
+	char			 rc[8], wc[8], oc[8], qc[8], ac[8];
+	double			 secs;
+	unsigned		 i;
+
+	fprintf(h->f, "<h2 id=\"dev-%u-%u\">", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
+	html_text(h->f, device_name(rd->dev));
+	fprintf(h->f, "</h2>\n");
+	html_heatmap(h, rd);
+	for (i = 0; i < r->ncols; i++) {
+		c = &rd->cols[i];
+		secs = html_col_secs(r, i);
+		v[0][i] = (double)c->ios[OPC_READ] / secs;
+		v[1][i] = (double)c->ios[OPC_WRITE] / secs;
+		v[2][i] = (double)c->ios[OPC_OTHER] / secs;
+		v[3][i] = (double)c->bytes[OPC_READ] / secs / 1048576.0;
+		v[4][i] = (double)c->bytes[OPC_WRITE] / secs / 1048576.0;
+		v[5][i] = (double)c->wait_sum / 1e9 / secs;
+	}
+	html_colour(r, THEME_READ, "#5fafd7", rc);
+	html_colour(r, THEME_WRITE, "#ffaf5f", wc);
+	html_colour(r, THEME_OTHER, "#af87d7", oc);
+	ser[0] = v[0], ser[1] = v[1], ser[2] = v[2];
+	cols[0] = rc, cols[1] = wc, cols[2] = oc;
+	names[0] = "read", names[1] = "write", names[2] = "other";
+	html_chart(h, "IOPS", "/s", 3, ser, cols, names);
+	ser[0] = v[3], ser[1] = v[4];
+	html_chart(h, "Throughput", "MB/s", 2, ser, cols, names);
+	for (i = 0; i < r->ncols; i++)
+		v[0][i] = rd->cols[i].qd_max;
+	html_colour(r, THEME_QD_0 + THEME_LEVELS - 1, "#5fd7ff", qc);
+	html_colour(r, THEME_QD_0 + THEME_LEVELS / 2, "#005f87", ac);
+	ser[0] = v[0], ser[1] = v[5];
+	cols[0] = qc, cols[1] = ac;
+	names[0] = "peak", names[1] = "average (aqu-sz)";
+	html_chart(h, "Queue depth", "", 2, ser, cols, names);
+}
+
+/* The processes of the whole run, by the sort key. */
+static void
+html_procs(struct html *h)
+{
+	const struct blktop	*b = h->b;
+	const struct proc_entry	*pe[REPORT_TOP];
+	const struct proc_counts *c;
+	FILE			*f = h->f;
+	char			 comm[BLKTOP_COMM_LEN], x[6][16];
+	unsigned		 n, i;
+
+	n = proc_top(b->procs, (enum proc_key)b->sort_key, 1, pe, REPORT_TOP);
+	fprintf(f, "<h2>Top processes</h2>\n<p class=\"dim\">The whole run, by %s. Block: "
+	    "requests submitted; calls: read and write family calls; disk: bytes the device "
+	    "moved on its behalf (page cache fills, writeback of what it dirtied, direct "
+	    "I/O).</p>\n<table><tr><th>pid</th><th class=\"l\">command</th><th>block r</th>"
+	    "<th>block w</th><th>block read</th><th>block written</th><th>calls r</th>"
+	    "<th>calls w</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
+	    "<th>opens</th></tr>\n", proc_key_name(b->sort_key));
+	for (i = 0; i < n; i++) {
+		c = proc_entry_counts(b->procs, pe[i], 1);
+		batch_comm(comm, pe[i]->comm);
+		fprintf(f, "<tr><td>%u</td><td class=\"l\">", pe[i]->id);
+		html_text(f, comm);
+		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%llu</td>"
+		    "<td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%llu</td>"
+		    "</tr>\n", (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
+		    html_trim(draw_fmt_bytes(x[0], 16, c->blk_bytes[0])),
+		    html_trim(draw_fmt_bytes(x[1], 16, c->blk_bytes[1])),
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    html_trim(draw_fmt_bytes(x[2], 16, c->vfs_bytes[0])),
+		    html_trim(draw_fmt_bytes(x[3], 16, c->vfs_bytes[1])),
+		    html_trim(draw_fmt_bytes(x[4], 16, c->disk_bytes[0])),
+		    html_trim(draw_fmt_bytes(x[5], 16, c->disk_bytes[1])),
+		    (unsigned long long)c->opens);
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* The files of the whole run, by the sort key. */
+static void
+html_files(struct html *h)
+{
+	const struct blktop	*b = h->b;
+	const struct file_entry	*fe[REPORT_TOP];
+	const struct proc_counts *c;
+	FILE			*f = h->f;
+	char			 path[4096], x[4][16];
+	unsigned		 n, i;
+
+	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 1, fe, REPORT_TOP);
+	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">file</th><th>reads</th>"
+	    "<th>writes</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
+	    "<th>opens</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		c = proc_file_counts(b->procs, fe[i], 1);
+		proc_file_path(b->procs, fe[i], path, sizeof path);
+		fprintf(f, "<tr><td class=\"l path\">");
+		html_text(f, path);
+		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td>"
+		    "<td>%sB</td><td>%llu</td></tr>\n",
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    html_trim(draw_fmt_bytes(x[0], 16, c->vfs_bytes[0])),
+		    html_trim(draw_fmt_bytes(x[1], 16, c->vfs_bytes[1])),
+		    html_trim(draw_fmt_bytes(x[2], 16, c->disk_bytes[0])),
+		    html_trim(draw_fmt_bytes(x[3], 16, c->disk_bytes[1])),
+		    (unsigned long long)c->opens);
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* Order timeline files by bytes, most first. */
+static int
+html_cmp_files(const void *a, const void *b)
+{
+	const struct report_file *x = *(const struct report_file *const *)a;
+	const struct report_file *y = *(const struct report_file *const *)b;
+
+	return (x->total < y->total ? 1 : x->total > y->total ? -1 : 0);
+}
+
+/* When the busiest files were read (upper half of a lane) and written (lower half). */
+static void
+html_timeline(struct html *h)
+{
+	const struct report	*r = h->r;
+	const struct report_file *fl[REPORT_FILES];
+	FILE			*f = h->f;
+	uint64_t		 max = 0, v;
+	char			 rc[8], wc[8];
+	unsigned		 i, k, j, n = r->nfiles < REPORT_TOP ? r->nfiles : REPORT_TOP;
+	unsigned		 lh = HTML_LANE_H;
+
+	for (i = 0; i < r->nfiles; i++)
+		fl[i] = &r->files[i];
+	qsort(fl, r->nfiles, sizeof *fl, html_cmp_files);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2 * r->ncols; k++)
+			if (fl[i]->rw[k] > max)
+				max = fl[i]->rw[k];
+	html_colour(r, THEME_READ, "#5fafd7", rc);
+	html_colour(r, THEME_WRITE, "#ffaf5f", wc);
+	fprintf(f, "<h2>When the busiest files were read and written</h2>\n<p class=\"dim\">"
+	    "Each lane a file, sampled every report interval from its %d busiest files; "
+	    "<span class=\"k\" style=\"background:%s\"></span>read (upper half) "
+	    "<span class=\"k\" style=\"background:%s\"></span>written (lower half): bytes by "
+	    "calls, or by the disk where that is more; opacity on a log scale.</p>\n",
+	    REPORT_TOP, rc, wc);
+	if (n == 0) {
+		fprintf(f, "<p>No file activity was seen.</p>\n");
+		return;
+	}
+	fprintf(f, "<table>\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<tr><td class=\"l path\">");
+		html_text(f, fl[i]->path);
+		fprintf(f, "</td><td class=\"l\"><svg class=\"lane\" xmlns=\"http://www.w3.org/2000/svg\" "
+		    "width=\"%u\" height=\"%u\"><rect width=\"%u\" height=\"%u\" fill=\"none\" "
+		    "stroke=\"%s\"/>", h->pw, lh, h->pw, lh, h->grid);
+		for (j = 0; j < r->ncols; j++) {
+			for (k = 0; k < 2; k++) {
+				if ((v = fl[i]->rw[2 * j + k]) == 0)
+					continue;
+				fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				    "fill=\"%s\" fill-opacity=\"%.2f\"/>", j * h->cw, k * lh / 2,
+				    h->cw, lh / 2, k ? wc : rc,
+				    0.2 + 0.8 * draw_heat_level(v, max) / (THEME_LEVELS - 1));
+			}
+		}
+		fprintf(f, "</svg></td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* The whole run as one HTML page. */
+void
+report_html(FILE *f, const struct blktop *b, const struct report *r)
+{
+	struct html	 h;
+	unsigned	 d;
+
+	memset(&h, 0, sizeof h);
+	h.f = f;
+	h.b = b;
+	h.r = r;
+	h.cw = r->ncols > 0 ? HTML_WIDTH / r->ncols : 1;
+	if (h.cw < 1)
+		h.cw = 1;
+	if (h.cw > 40)
+		h.cw = 40;
+	h.pw = (r->ncols > 0 ? r->ncols : 1) * h.cw;
+	html_colour(r, THEME_MAIN_BG, "#1c1c1c", h.bg);
+	html_colour(r, THEME_MAIN_FG, "#cccccc", h.fg);
+	html_colour(r, THEME_DIV_LINE, "#444444", h.grid);
+	html_colour(r, THEME_GRAPH_TEXT, "#a8a8a8", h.dim);
+	html_head(&h);
+	html_intro(&h);
+	html_summary(&h);
+	for (d = 0; d < r->ndevs; d++)
+		html_device(&h, r->devs[d]);
+	if (b->procs != NULL) {
+		html_procs(&h);
+		html_files(&h);
+		html_timeline(&h);
+	}
+	fprintf(f, "<p class=\"dim\">Written by blktop %s.</p>\n</body></html>\n",
+	    PACKAGE_VERSION);
+}

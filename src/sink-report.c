@@ -1,0 +1,568 @@
+/* sink-report.c: the report sink: the whole run kept in bounded columns, written at the end as HTML or JSON. */
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+
+/* The sink's state, made the first time it is needed (a source begins before the sinks start). */
+static struct report *
+report_state(struct sink *s)
+{
+	struct report	*r = s->data;
+
+	if (r == NULL) {
+		r = s->data = xcalloc(1, sizeof *r);
+		r->ticks_per_col = 1;
+		theme_default(&r->theme);
+	}
+	return (r);
+}
+
+/*
+ * Open the report file now, so that a bad name fails at once: created by the
+ * user blktop runs as by then, 0600, never over a file or through a link.
+ */
+static int
+report_start(struct sink *s, char **errp)
+{
+	struct blktop	*b = s->b;
+	struct report	*r = report_state(s);
+	size_t		 len = strlen(b->report_path);
+	int		 fd;
+
+	r->json = len > 5 && strcmp(b->report_path + len - 5, ".json") == 0;
+	if (b->theme != NULL && theme_option(&r->theme, b->theme, errp) != 0)
+		return (-1);
+	fd = open(b->report_path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1 || (r->f = fdopen(fd, "w")) == NULL) {
+		xasprintf(errp, "--report %s: %s", b->report_path,
+		    errno == EEXIST ? "file exists (a report never overwrites)" :
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Forget every column: the windows start again (a replay seeked or began). */
+static void
+report_begin(struct sink *s, uint64_t ts)
+{
+	struct report	*r = report_state(s);
+	unsigned	 i;
+
+	for (i = 0; i < r->ndevs; i++) {
+		free(r->devs[i]->cols);
+		free(r->devs[i]);
+	}
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i].rw);
+	r->ndevs = r->nfiles = r->ncols = r->ticks_in_col = 0;
+	r->ticks = 0;
+	r->ticks_per_col = 1;
+	r->first_ts = r->last_ts = ts;
+}
+
+/* The report's device for a window, added the first time it is seen. */
+static struct report_dev *
+report_dev(struct report *r, uint32_t dev)
+{
+	struct report_dev	*rd;
+	unsigned		 i;
+
+	for (i = 0; i < r->ndevs; i++) {
+		if (r->devs[i]->dev == dev)
+			return (r->devs[i]);
+	}
+	if (r->ndevs == nitems(r->devs))
+		return (NULL);
+	rd = xcalloc(1, sizeof *rd);
+	rd->dev = dev;
+	rd->cols = xcalloc(REPORT_COLS_MAX, sizeof *rd->cols);
+	r->devs[r->ndevs++] = rd;
+	return (rd);
+}
+
+/* A count added to a 32-bit bucket, stuck at the top rather than wrapping. */
+static uint32_t
+report_add32(uint32_t a, uint64_t b)
+{
+	return (b >= UINT32_MAX - a ? UINT32_MAX : (uint32_t)(a + b));
+}
+
+/* Column j takes column k's figures. */
+static void
+report_col_add(struct report_col *j, const struct report_col *k)
+{
+	unsigned	 i;
+
+	for (i = 0; i < OPC_MAX; i++) {
+		j->ios[i] += k->ios[i];
+		j->bytes[i] += k->bytes[i];
+	}
+	j->timed += k->timed;
+	j->errors += k->errors;
+	j->busy_ns += k->busy_ns;
+	j->wait_sum += k->wait_sum;
+	j->lat_sum += k->lat_sum;
+	if (k->lat_max > j->lat_max)
+		j->lat_max = k->lat_max;
+	if (k->qd_max > j->qd_max)
+		j->qd_max = k->qd_max;
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		j->lat[i] = report_add32(j->lat[i], k->lat[i]);
+}
+
+/* The columns are all taken: adjacent pairs become one, each column twice as long. */
+static void
+report_halve(struct report *r)
+{
+	struct report_col	*c;
+	unsigned		 d, i, n = r->ncols / 2;
+
+	for (d = 0; d < r->ndevs; d++) {
+		c = r->devs[d]->cols;
+		for (i = 0; i < n; i++) {
+			c[i] = c[2 * i];
+			report_col_add(&c[i], &c[2 * i + 1]);
+		}
+		memset(c + n, 0, (REPORT_COLS_MAX - n) * sizeof *c);
+	}
+	for (d = 0; d < r->nfiles; d++) {
+		for (i = 0; i < n; i++) {
+			r->files[d].rw[2 * i] = r->files[d].rw[4 * i] + r->files[d].rw[4 * i + 2];
+			r->files[d].rw[2 * i + 1] = r->files[d].rw[4 * i + 1] +
+			    r->files[d].rw[4 * i + 3];
+		}
+		memset(r->files[d].rw + 2 * n, 0,
+		    (REPORT_COLS_MAX - n) * 2 * sizeof *r->files[d].rw);
+	}
+	for (i = 0; i < n; i++) {
+		r->col_start[i] = r->col_start[2 * i];
+		r->col_end[i] = r->col_end[2 * i + 1];
+	}
+	r->ncols = n;
+	r->ticks_per_col *= 2;
+}
+
+/* A tick closed: each device's tick into the open column and the run's totals. */
+static void
+report_tick(struct sink *s, uint64_t ts)
+{
+	struct blktop		*b = s->b;
+	struct report		*r = s->data;
+	struct report_dev	*rd;
+	struct report_col	*c;
+	const struct devwin	*dw;
+	const struct tick	*t;
+	unsigned		 i, o, k;
+
+	if (r->ticks_in_col == 0) {
+		if (r->ncols == REPORT_COLS_MAX)
+			report_halve(r);
+		r->col_start[r->ncols] = r->last_ts;
+		r->ncols++;
+	}
+	r->col_end[r->ncols - 1] = ts;
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev) ||
+		    (t = windows_tick_at(&b->win, dw, 1)) == NULL ||
+		    (rd = report_dev(r, dw->dev)) == NULL)
+			continue;
+		windows_sum_tick(&rd->tot, t);
+		if (t->qd_max > rd->qd_peak) {
+			rd->qd_peak = t->qd_max;
+			rd->qd_peak_ts = t->start;
+		}
+		c = &rd->cols[r->ncols - 1];
+		c->busy_ns += t->busy_ns;
+		c->wait_sum += t->wait_sum;
+		if (t->qd_max > c->qd_max)
+			c->qd_max = t->qd_max;
+		for (o = 0; o < OPC_MAX; o++) {
+			if (t->op[o].ios == 0)
+				continue;
+			c->ios[o] += t->op[o].ios;
+			c->bytes[o] += t->op[o].bytes;
+			c->timed += t->op[o].timed;
+			c->errors += t->op[o].errors;
+			c->lat_sum += t->op[o].lat_sum;
+			if (t->op[o].lat_max > c->lat_max)
+				c->lat_max = t->op[o].lat_max;
+			for (k = 0; k < HIST_NBUCKETS; k++)
+				if (t->op[o].lat[k] != 0)
+					c->lat[k] = report_add32(c->lat[k], t->op[o].lat[k]);
+		}
+	}
+	r->ticks++;
+	r->last_ts = ts;
+	if (++r->ticks_in_col == r->ticks_per_col)
+		r->ticks_in_col = 0;
+}
+
+/* The timeline's slot for a file path: found, free, or the least active one taken over. */
+static struct report_file *
+report_file_slot(struct report *r, const char *path, uint64_t bytes)
+{
+	struct report_file	*f, *least = NULL;
+	unsigned		 i;
+
+	for (i = 0; i < r->nfiles; i++) {
+		f = &r->files[i];
+		if (strcmp(f->path, path) == 0)
+			return (f);
+		if (least == NULL || f->total < least->total)
+			least = f;
+	}
+	if (r->nfiles < REPORT_FILES) {
+		f = &r->files[r->nfiles++];
+		f->rw = xcalloc(REPORT_COLS_MAX * 2, sizeof *f->rw);
+	} else if (least->total < bytes) {
+		f = least;
+		memset(f->rw, 0, REPORT_COLS_MAX * 2 * sizeof *f->rw);
+	} else
+		return (NULL);
+	snprintf(f->path, sizeof f->path, "%s", path);
+	f->total = 0;
+	return (f);
+}
+
+/*
+ * A report interval ended: the busiest files of it (by calls' and by the
+ * disk's bytes, read and written) into the open column of the timeline.
+ */
+static void
+report_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
+{
+	static const enum proc_key keys[] = {
+		PROC_KEY_VFS_READ_BYTES, PROC_KEY_VFS_WRITE_BYTES,
+		PROC_KEY_DISK_READ_BYTES, PROC_KEY_DISK_WRITE_BYTES
+	};
+	struct blktop		*b = s->b;
+	struct report		*r = s->data;
+	const struct file_entry	*fe[REPORT_TOP], *seen[nitems(keys) * REPORT_TOP];
+	const struct proc_counts *c;
+	struct report_file	*f;
+	char			 path[REPORT_PATH_MAX];
+	uint64_t		 rd, wr;
+	unsigned		 k, i, j, n, nseen = 0;
+
+	if (b->procs == NULL || r->ncols == 0)
+		return;
+	for (k = 0; k < nitems(keys); k++) {
+		n = proc_top_files(b->procs, keys[k], 0, fe, REPORT_TOP);
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < nseen && seen[j] != fe[i]; j++)
+				;
+			if (j < nseen)
+				continue;
+			seen[nseen++] = fe[i];
+			c = proc_file_counts(b->procs, fe[i], 0);
+			rd = c->vfs_bytes[0] > c->disk_bytes[0] ? c->vfs_bytes[0] : c->disk_bytes[0];
+			wr = c->vfs_bytes[1] > c->disk_bytes[1] ? c->vfs_bytes[1] : c->disk_bytes[1];
+			if (rd + wr == 0)
+				continue;
+			proc_file_path(b->procs, fe[i], path, sizeof path);
+			if ((f = report_file_slot(r, path, rd + wr)) == NULL)
+				continue;
+			f->rw[2 * (r->ncols - 1)] += rd;
+			f->rw[2 * (r->ncols - 1) + 1] += wr;
+			f->total += rd + wr;
+		}
+	}
+}
+
+/* A percentile of a column's device times, ns; 0 when it holds none. */
+uint64_t
+report_col_pct(const struct report_col *c, double p)
+{
+	uint64_t	 h[HIST_NBUCKETS], n = 0;
+	unsigned	 i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		n += h[i] = c->lat[i];
+	return (n == 0 ? 0 : (uint64_t)hist_percentile(h, n, p));
+}
+
+/* Order two u64 for qsort. */
+static int
+report_cmp_u64(const void *a, const void *b)
+{
+	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The median of the p99s of a device's columns that hold enough requests to judge; 0 if none. */
+uint64_t
+report_median_p99(const struct report *r, const struct report_dev *rd)
+{
+	uint64_t	 v[REPORT_COLS_MAX];
+	unsigned	 i, n = 0;
+
+	for (i = 0; i < r->ncols; i++) {
+		if (rd->cols[i].timed >= REPORT_ANOMALY_MIN)
+			v[n++] = report_col_pct(&rd->cols[i], 99);
+	}
+	if (n == 0)
+		return (0);
+	qsort(v, n, sizeof *v, report_cmp_u64);
+	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+/*
+ * The spans where p99 jumped: runs of columns holding at least
+ * REPORT_ANOMALY_MIN timed requests whose p99 is over REPORT_ANOMALY_X times
+ * the median column p99. Returns how many (at most max are stored).
+ */
+unsigned
+report_anomalies(const struct report *r, const struct report_dev *rd,
+    struct report_span *out, unsigned max)
+{
+	uint64_t	 med = report_median_p99(r, rd), p99;
+	unsigned	 i, n = 0;
+	int		 prev = 0;
+
+	for (i = 0; i < r->ncols; i++) {
+		p99 = rd->cols[i].timed >= REPORT_ANOMALY_MIN ?
+		    report_col_pct(&rd->cols[i], 99) : 0;
+		if (med == 0 || (double)p99 <= REPORT_ANOMALY_X * (double)med) {
+			prev = 0;
+			continue;
+		}
+		if (prev) {		/* the open span, stored if n <= max */
+			if (n <= max) {
+				out[n - 1].last = i;
+				if (p99 > out[n - 1].p99)
+					out[n - 1].p99 = p99;
+			}
+			continue;
+		}
+		if (n < max) {
+			out[n].first = out[n].last = i;
+			out[n].p99 = p99;
+		}
+		n++;
+		prev = 1;
+	}
+	return (n);
+}
+
+/* Wall-clock seconds of a stream time. */
+static double
+report_wall(const struct blktop *b, uint64_t ts)
+{
+	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
+}
+
+/* {"p50":..,"p90":..,"p99":..,"p999":..,"max":..,"avg":..} in microseconds of a 64-bit histogram. */
+static void
+report_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t max, uint64_t sum)
+{
+	if (n == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,"
+	    "\"max\":%.1f,\"avg\":%.1f}", hist_percentile(h, n, 50) / 1e3,
+	    hist_percentile(h, n, 90) / 1e3, hist_percentile(h, n, 99) / 1e3,
+	    hist_percentile(h, n, 99.9) / 1e3, (double)max / 1e3,
+	    (double)sum / (double)n / 1e3);
+}
+
+/* One device's whole run. */
+static void
+report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
+    const struct report_dev *rd)
+{
+	static const char	*ops[OPC_MAX] = { "read", "write", "other" };
+	struct report_span	 sp[64];
+	const struct sum	*t = &rd->tot;
+	const struct sum_op	*so;
+	uint64_t		 h[HIST_NBUCKETS], n = 0, max = 0, sum = 0;
+	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
+	unsigned		 o, i, ns;
+
+	memset(h, 0, sizeof h);
+	fprintf(f, "{\"name\":");
+	batch_json_string(f, device_name(rd->dev));
+	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
+	for (o = 0; o < OPC_MAX; o++) {
+		so = &t->op[o];
+		fprintf(f, ",\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,"
+		    "\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":", ops[o],
+		    (unsigned long long)so->ios, (unsigned long long)so->bytes,
+		    (unsigned long long)so->errors, (double)so->ios / secs,
+		    (double)so->bytes / secs);
+		report_json_lat(f, so->lat, so->timed, so->lat_max, so->lat_sum);
+		fprintf(f, ",\"q_us\":");
+		report_json_lat(f, so->q, so->timed, so->q_max, so->q_sum);
+		fputc('}', f);
+		for (i = 0; i < HIST_NBUCKETS; i++)
+			h[i] += so->lat[i];
+		n += so->timed;
+		sum += so->lat_sum;
+		if (so->lat_max > max)
+			max = so->lat_max;
+	}
+	fprintf(f, ",\"lat_us\":");
+	report_json_lat(f, h, n, max, sum);
+	fprintf(f, ",\"qd\":{\"avg\":%.3f,\"max\":%u,\"max_at\":%.3f},\"util_pct\":%.2f",
+	    (double)t->wait_sum / 1e9 / secs, rd->qd_peak,
+	    rd->qd_peak > 0 ? report_wall(b, rd->qd_peak_ts) : 0.0,
+	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
+	fprintf(f, ",\"median_column_p99_us\":%.1f,\"anomalies\":[",
+	    (double)report_median_p99(r, rd) / 1e3);
+	ns = report_anomalies(r, rd, sp, nitems(sp));
+	for (i = 0; i < ns && i < nitems(sp); i++)
+		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
+		    report_wall(b, r->col_start[sp[i].first]),
+		    report_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
+	fprintf(f, "],\"anomalies_total\":%u}", ns);
+}
+
+/* The processes and files of the whole run, by the sort key. */
+static void
+report_json_tables(FILE *f, const struct blktop *b)
+{
+	const struct proc_entry	*pe[REPORT_TOP];
+	const struct file_entry	*fe[REPORT_TOP];
+	const struct proc_counts *c;
+	char			 comm[BLKTOP_COMM_LEN], path[4096];
+	unsigned		 n, i;
+
+	if (b->procs == NULL)
+		return;
+	n = proc_top(b->procs, (enum proc_key)b->sort_key, 1, pe, REPORT_TOP);
+	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(b->sort_key));
+	for (i = 0; i < n; i++) {
+		c = proc_entry_counts(b->procs, pe[i], 1);
+		batch_comm(comm, pe[i]->comm);
+		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
+		    pe[i]->id, pe[i]->tgid);
+		batch_json_string(f, comm);
+		fprintf(f, ",\"read_ios\":%llu,\"write_ios\":%llu,\"read_bytes\":%llu,"
+		    "\"write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
+		    "\"vfs_read_bytes\":%llu,\"vfs_write_bytes\":%llu,"
+		    "\"disk_read_bytes\":%llu,\"disk_write_bytes\":%llu,\"opens\":%llu}",
+		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
+		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (unsigned long long)c->disk_bytes[0], (unsigned long long)c->disk_bytes[1],
+		    (unsigned long long)c->opens);
+	}
+	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 1, fe, REPORT_TOP);
+	fprintf(f, "],\"files\":[");
+	for (i = 0; i < n; i++) {
+		c = proc_file_counts(b->procs, fe[i], 1);
+		proc_file_path(b->procs, fe[i], path, sizeof path);
+		fprintf(f, "%s{\"path\":", i ? "," : "");
+		batch_json_string(f, path);
+		fprintf(f, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
+		    "\"write_bytes\":%llu,\"disk_read_bytes\":%llu,\"disk_write_bytes\":%llu,"
+		    "\"opens\":%llu}",
+		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (unsigned long long)c->disk_bytes[0], (unsigned long long)c->disk_bytes[1],
+		    (unsigned long long)c->opens);
+	}
+	fprintf(f, "]");
+}
+
+/* The whole run as one JSON object (the HTML page's summary, for scripts). */
+void
+report_json(FILE *f, const struct blktop *b, const struct report *r)
+{
+	unsigned	 i;
+
+	fprintf(f, "{\"source\":");
+	batch_json_string(f, b->replay_path != NULL ? b->replay_path : "live");
+	fprintf(f, ",\"plan\":");
+	batch_json_string(f, b->plan_text);
+	fprintf(f, ",\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,\"ticks\":%llu,"
+	    "\"columns\":%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
+	    "\"anomaly_rule\":\"a column with at least %d timed requests whose p99 is over "
+	    "%.0fx the median column p99 of the device; adjacent ones form one span\","
+	    "\"devices\":[", report_wall(b, r->first_ts), report_wall(b, r->last_ts),
+	    (double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->ticks,
+	    r->ncols, r->ticks_per_col, (unsigned long long)b->events,
+	    (unsigned long long)b->lost, REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);
+	for (i = 0; i < r->ndevs; i++) {
+		if (i > 0)
+			fputc(',', f);
+		report_json_dev(f, b, r, r->devs[i]);
+	}
+	fprintf(f, "]");
+	report_json_tables(f, b);
+	fprintf(f, "}\n");
+}
+
+/* Write the report once: at the end of a replay, or when a live run stops. */
+static void
+report_write(struct sink *s)
+{
+	struct blktop	*b = s->b;
+	struct report	*r = s->data;
+	int		 bad;
+
+	if (r == NULL || r->f == NULL)
+		return;
+	if (r->json)
+		report_json(r->f, b, r);
+	else
+		report_html(r->f, b, r);
+	bad = ferror(r->f);
+	if (fclose(r->f) != 0 || bad) {
+		log_warnx("--report %s: write failed: %s", b->report_path,
+		    strerror(errno != 0 ? errno : EIO));
+		b->status = 1;
+	} else if (b->verbose || b->headless)
+		fprintf(stderr, "%s: report written to %s\n", log_prog, b->report_path);
+	r->f = NULL;
+}
+
+/* The source has nothing more: write the report; a report-only run is done. */
+static void
+report_end(struct sink *s)
+{
+	struct blktop	*b = s->b;
+
+	if (b->ticks_since_report > 0 && !b->silent)
+		stream_report(b);
+	report_write(s);
+	if (b->headless && b->listen_port == 0 && b->base != NULL)
+		event_base_loopbreak(b->base);
+}
+
+/* blktop stops: write the report if the source never ended, free everything. */
+static void
+report_stop(struct sink *s)
+{
+	struct report	*r = s->data;
+
+	if (r == NULL)
+		return;
+	report_write(s);
+	report_begin(s, 0);
+	free(r);
+	s->data = NULL;
+}
+
+const struct sink_entry sink_report = {
+	.name = "report",
+	.start = report_start,
+	.begin = report_begin,
+	.tick = report_tick,
+	.report = report_report,
+	.end = report_end,
+	.stop = report_stop,
+};
