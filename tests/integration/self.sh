@@ -15,7 +15,7 @@ out=$TEST_TMP/self.jsonl
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
 wait_for "$out" 10 || fail "first report within 10 s"
-sleep 1.6
+sleep 2.6
 fio --filename="$LOOP" --direct=1 --ioengine=psync --name=self --rw=randread --bs=4k \
     --size=200M --runtime=2 --time_based >"$TEST_TMP/fio.out" 2>&1 || fail "fio ran"
 sleep 0.6
@@ -37,26 +37,29 @@ for line in open(sys.argv[1]):
     print(reads, s["bpf_ns"], s["bpf_ns_per_run"], s["cpu_pct"], s["events_per_s"], s["bpf_runs"])
 PY
 cat "$TEST_TMP/self.txt" | sed 's/^/# reads bpf_ns ns_per_run cpu_pct events_per_s runs: /'
-idle=$(awk '$1 == 0 && NR > 1 && NR < 4' "$TEST_TMP/self.txt")
+idle=$(awk '$1 == 0 && NR > 1 && NR < 6' "$TEST_TMP/self.txt")
 busy=$(awk '$1 > 2000' "$TEST_TMP/self.txt")
 check "idle reports before the workload" [ -n "$idle" ]
 check "busy reports under fio" [ -n "$busy" ]
 check "every report has numbers, none null" awk '/None/ { bad = 1 } END { exit bad }' "$TEST_TMP/self.txt"
 # Idle: the programs ran little (the machine's own other I/O and syscalls
-# only), blktop's CPU near 0.
-check "idle: BPF under 2 ms a report, CPU under 5%" \
-    awk '$2 >= 2000000 || $4 >= 5 { bad = 1 } END { exit bad }' <<<"$idle"
+# only), blktop's CPU near 0. Whatever else the machine runs adds to both
+# (the vfs programs see every process's calls), so the quietest idle report
+# is the one that shows blktop's own: a compiler beside the test once made
+# one idle report 3.6 ms.
+check "idle: BPF under 2 ms a report, CPU under 5%, in the quietest idle report" \
+    awk 'NR == 1 || $2 < b { b = $2 } NR == 1 || $4 < c { c = $4 } END { exit !(b < 2000000 && c < 5) }' <<<"$idle"
 # Busy: each request runs the block programs and each read() the vfs ones;
 # BPF time per report far above idle, its run count above the requests seen.
-idle_max=$(awk '$2 > m { m = $2 } END { print m + 0 }' <<<"$idle")
-check "busy: BPF time rises over idle ($idle_max ns)" \
-    awk -v m="$idle_max" '$2 <= m * 2 || $6 < $1 { bad = 1 } END { exit bad }' <<<"$busy"
+idle_min=$(awk 'NR == 1 || $2 < m { m = $2 } END { print m + 0 }' <<<"$idle")
+check "busy: BPF time rises over idle ($idle_min ns)" \
+    awk -v m="$idle_min" '$2 <= m * 2 || $6 < $1 { bad = 1 } END { exit bad }' <<<"$busy"
 check "busy: ns per run plausible (20 ns .. 20 us)" \
     awk '$3 < 20 || $3 > 20000 { bad = 1 } END { exit bad }' <<<"$busy"
 check "busy: events/s at least the reads/s" \
     awk '$5 < $1 * 2 * 0.9 { bad = 1 } END { exit bad }' <<<"$busy"
 check "busy: CPU above idle" \
-    awk -v m="$(awk '$4 > m { m = $4 } END { print m + 0 }' <<<"$idle")" \
+    awk -v m="$(awk 'NR == 1 || $4 < m { m = $4 } END { print m + 0 }' <<<"$idle")" \
     '$4 <= m { bad = 1 } END { exit bad }' <<<"$busy"
 
 # A replay: CPU known, the BPF figures null (no kernel programs ran).
