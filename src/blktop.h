@@ -531,7 +531,7 @@ int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 #define REPLAY_SPEED_MAX	64.0
 extern const struct source_entry source_replay;
 struct replay_file;
-struct replay_file *replay_file_open(const char *path, char **errp);
+struct replay_file *replay_file_open(const char *path, int quiet, char **errp);
 int		 replay_file_next(struct replay_file *, void *buf, size_t size,
 		     size_t *lenp);
 const struct capture_header *replay_file_header(struct replay_file *);
@@ -725,6 +725,8 @@ struct capture_stats {
 	uint64_t	 skipped;	/* damaged chunks or runs of garbage skipped */
 	uint64_t	 skipped_bytes;
 	uint64_t	 tail_lost;	/* bytes at the end holding no whole chunk */
+	const char	*header_damage;	/* why the file header was passed over, or NULL */
+	int		 shrunk;	/* the file shrank while it was read */
 };
 
 /* The chunk format, shared by the encoder and the reader (capture-*.c only). */
@@ -894,6 +896,7 @@ size_t		 capture_header_build(const struct capture_header *, uint8_t **out);
 const char	*capture_header_parse(struct capture_header *, const uint8_t *base,
 		     size_t size, size_t *lenp);
 void		 capture_header_free(struct capture_header *);
+int		 capture_header_near_magic(const uint8_t *base, size_t size);
 
 /* capture-write.c */
 struct capture;

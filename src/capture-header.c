@@ -120,6 +120,19 @@ capture_header_free(struct capture_header *hdr)
 	free(hdr->filter_devs);
 }
 
+/* Whether a file starts with the magic or something two flipped bits from it. */
+int
+capture_header_near_magic(const u_char *base, size_t size)
+{
+	unsigned	 i, bits = 0;
+
+	if (size < FILE_FIXED_LEN)
+		return (0);
+	for (i = 0; i < FILE_MAGIC_LEN; i++)
+		bits += (unsigned)__builtin_popcount((u_char)(base[i] ^ (u_char)FILE_MAGIC[i]));
+	return (bits <= 2);
+}
+
 /*
  * Check and parse the file header at base (size bytes in all) into hdr; the
  * error is a short phrase. *lenp is the header's length, where chunks begin.

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,77 @@
 #define CHUNK_RAW_MAX		(4 * 1024 * 1024)	/* reader's bound */
 #define CHUNK_COMP_MAX		(CHUNK_RAW_MAX + CHUNK_RAW_MAX / 8 + 1024)
 #define CHUNK_NREC_MAX		65536			/* reader's bound */
+
+/*
+ * Open captures are mapped: a file cut short by someone else while it is read
+ * would kill blktop with SIGBUS at the first page past its new end. The
+ * handler puts a page of zeros there instead, which the reader then meets as
+ * damage (a chunk whose CRC fails, bytes lost at the end), and notes it.
+ */
+#define CAPTURE_MAPS		8
+static struct {
+	uintptr_t	 lo, hi;
+} capture_maps[CAPTURE_MAPS];
+static volatile sig_atomic_t capture_shrunk;
+static uintptr_t capture_pagesize;
+
+/* SIGBUS: a page past the end of a mapped capture reads as zeros; any other is fatal as before. */
+static void
+capture_sigbus(int sig, siginfo_t *si, void *uc __unused)
+{
+	uintptr_t	 a = (uintptr_t)si->si_addr, pg;
+	unsigned	 i;
+
+	for (i = 0; i < CAPTURE_MAPS; i++) {
+		if (a < capture_maps[i].lo || a >= capture_maps[i].hi)
+			continue;
+		pg = a & ~(capture_pagesize - 1);
+		if (mmap((void *)pg, capture_pagesize, PROT_READ,
+		    MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) != MAP_FAILED) {
+			capture_shrunk = 1;
+			return;
+		}
+	}
+	signal(sig, SIG_DFL);
+}
+
+/* Watch a mapping for SIGBUS (the handler is set once); a full table leaves it unwatched. */
+static void
+capture_map_watch(const void *base, size_t len)
+{
+	static int		 installed;
+	struct sigaction	 sa;
+	unsigned		 i;
+
+	if (!installed) {
+		capture_pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = capture_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		installed = 1;
+	}
+	for (i = 0; i < CAPTURE_MAPS; i++) {
+		if (capture_maps[i].lo == 0) {
+			capture_maps[i].hi = (uintptr_t)base + len;
+			capture_maps[i].lo = (uintptr_t)base;
+			return;
+		}
+	}
+}
+
+/* A mapping goes away: no longer watched. */
+static void
+capture_map_unwatch(const void *base)
+{
+	unsigned	 i;
+
+	for (i = 0; i < CAPTURE_MAPS; i++) {
+		if (capture_maps[i].lo == (uintptr_t)base)
+			capture_maps[i].lo = capture_maps[i].hi = 0;
+	}
+}
 
 /* The reader. */
 struct capture_reader {
@@ -454,12 +526,18 @@ capture_chunk_next(struct capture_reader *r)
 			r->stats.skipped_bytes += r->pending;
 			r->pending = 0;
 		}
-		r->off += CHUNK_HDR_LEN + comp;
 		if (capture_chunk_load(r, h) != 0) {
+			/*
+			 * Its length may be the lie: the next good chunk is
+			 * looked for from here, not past what it claims.
+			 */
+			next = capture_chunk_find(r, r->off + 1);
 			r->stats.skipped++;
-			r->stats.skipped_bytes += CHUNK_HDR_LEN + comp;
+			r->stats.skipped_bytes += next - r->off;
+			r->off = next;
 			continue;
 		}
+		r->off += CHUNK_HDR_LEN + comp;
 		r->stats.chunks++;
 		return (1);
 	}
@@ -497,6 +575,43 @@ capture_next(struct capture_reader *r, void *buf, size_t size, size_t *lenp)
 	}
 }
 
+/*
+ * A file header that does not check out (a flipped bit, a lying length, a
+ * damaged magic) costs the header, not the file: if a good chunk follows,
+ * replay from there with nothing the header said (no device names, host or
+ * wall clock) and count the header as skipped. 0 if recovered.
+ */
+static int
+capture_header_recover(struct capture_reader *r, const char *err)
+{
+	size_t	 off;
+
+	if (strncmp(err, "damaged header", 14) != 0 &&
+	    !(strcmp(err, "truncated header") == 0 && r->size >= CHUNK_HDR_LEN) &&
+	    !(strcmp(err, "not a blktop capture file") == 0 &&
+	    capture_header_near_magic(r->base, r->size)))
+		return (-1);
+	off = capture_chunk_find(r, 0);
+	while (off < r->size && !capture_chunk_whole(r, off))
+		off = capture_chunk_find(r, off + 1);
+	if (off >= r->size)
+		return (-1);
+	capture_header_free(&r->hdr);
+	memset(&r->hdr, 0, sizeof r->hdr);
+	r->hdr.major = CAPTURE_VERSION_MAJOR;
+	r->hdr.version = xstrdup("unknown");
+	r->hdr.host = xstrdup("unknown");
+	r->hdr.kernel = xstrdup("unknown");
+	r->hdr.plan = xstrdup("unknown (header damaged)");
+	r->stats.header_damage = strncmp(err, "damaged header", 14) == 0 ? err :
+	    strcmp(err, "truncated header") == 0 ? "damaged header (impossible length)" :
+	    "damaged header (magic)";
+	r->stats.skipped++;
+	r->stats.skipped_bytes += off;
+	r->off = off;
+	return (0);
+}
+
 /* Set up a reader over [base, base + size) and check the header. */
 static struct capture_reader *
 capture_open_common(const void *base, size_t size, size_t mapped,
@@ -511,7 +626,10 @@ capture_open_common(const void *base, size_t size, size_t mapped,
 	r->mapped = mapped;
 	if (inflateInit(&r->z) != Z_OK)
 		fatalx("inflateInit failed");
-	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) != NULL) {
+	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) != NULL &&
+	    capture_header_recover(r, err) == 0)
+		err = NULL;
+	if (err != NULL) {
 		if (strcmp(err, "unsupported capture format version") == 0) {
 			capture_seterr(errp, "%s%sunsupported capture format "
 			    "version %u.%u (this blktop reads %u.x to %u.x)",
@@ -560,6 +678,8 @@ capture_open(const char *path, char **errp)
 		}
 	}
 	close(fd);
+	if (base != NULL)
+		capture_map_watch(base, sb.st_size);
 	return (capture_open_common(base, sb.st_size, sb.st_size, path, errp));
 }
 
@@ -581,6 +701,8 @@ capture_reader_header(struct capture_reader *r)
 const struct capture_stats *
 capture_reader_stats(struct capture_reader *r)
 {
+	if (capture_shrunk && r->mapped != 0)
+		r->stats.shrunk = 1;
 	return (&r->stats);
 }
 
@@ -588,8 +710,10 @@ capture_reader_stats(struct capture_reader *r)
 void
 capture_reader_close(struct capture_reader *r)
 {
-	if (r->mapped != 0)
+	if (r->mapped != 0) {
+		capture_map_unwatch(r->base);
 		munmap((void *)r->base, r->mapped);
+	}
 	inflateEnd(&r->z);
 	capture_header_free(&r->hdr);
 	free(r->raw);

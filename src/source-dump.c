@@ -232,7 +232,7 @@ replay_dump(struct blktop *b)
 	unsigned			 i;
 	int				 json = b->dump == REPLAY_DUMP_JSONL, rv = 0;
 
-	if ((f = replay_file_open(b->replay_path, &err)) == NULL) {
+	if ((f = replay_file_open(b->replay_path, 0, &err)) == NULL) {
 		log_warnx("%s", err);
 		free(err);
 		return (1);

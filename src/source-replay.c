@@ -73,9 +73,9 @@ replay_rec_ts(const void *rec, size_t len)
 	}
 }
 
-/* Open a file: a capture, else a text log source-import.c knows. */
+/* Open a file: a capture, else a text log source-import.c knows; quiet: no word of a damaged header (a reopen). */
 struct replay_file *
-replay_file_open(const char *path, char **errp)
+replay_file_open(const char *path, int quiet, char **errp)
 {
 	struct replay_file	*f;
 	struct stat		 st;
@@ -99,6 +99,10 @@ replay_file_open(const char *path, char **errp)
 	f = xcalloc(1, sizeof *f);
 	if ((f->cap = capture_open(path, &err)) != NULL) {
 		f->hdr = capture_reader_header(f->cap);
+		if (capture_reader_stats(f->cap)->header_damage != NULL && !quiet)
+			log_warnx("%s: %s: replaying the chunks after it (device names, "
+			    "host and wall clock unknown)", path,
+			    capture_reader_stats(f->cap)->header_damage);
 		return (f);
 	}
 	if (err != NULL && strstr(err, "not a blktop capture file") != NULL) {
@@ -156,6 +160,9 @@ replay_file_close(struct replay_file *f, uint64_t *skipped, uint64_t *tail_lost)
 		st = capture_reader_stats(f->cap);
 		*skipped += st->skipped;
 		*tail_lost += st->tail_lost;
+		if (st->shrunk)
+			log_warnx("the capture file shrank while it was read: what was "
+			    "cut off is counted as skipped or lost");
 		capture_reader_close(f->cap);
 	}
 	if (f->imp != NULL)
@@ -507,7 +514,7 @@ replay_start(struct source *src, char **errp)
 	r = src->data = xcalloc(1, sizeof *r);
 	r->src = src;
 	r->b = b;
-	if ((r->file = replay_file_open(b->replay_path, errp)) == NULL)
+	if ((r->file = replay_file_open(b->replay_path, 0, errp)) == NULL)
 		return (-1);
 	hdr = r->file->hdr;
 	for (i = 0; i < hdr->ndevs; i++)
@@ -524,7 +531,7 @@ replay_start(struct source *src, char **errp)
 	/* The windows open when the recording began, or at the first record (flight data). */
 	r->start_ts = (uint64_t)((int64_t)hdr->created - hdr->clock_offset);
 	if (replay_read(r) && (first = replay_rec_ts(r->rec, r->len)) != 0 &&
-	    first < r->start_ts)
+	    (first < r->start_ts || hdr->created == 0))
 		r->start_ts = first;
 	replay_reset(r);
 
@@ -576,7 +583,7 @@ replay_rewind(struct replay *r, uint64_t target)
 	replay_file_close(r->file, &r->skipped, &r->tail_lost);
 	r->skipped = r->tail_lost = 0;
 	r->eof = 0;
-	if ((r->file = replay_file_open(r->b->replay_path, &err)) == NULL) {
+	if ((r->file = replay_file_open(r->b->replay_path, 1, &err)) == NULL) {
 		stream_notice(r->b, "cannot reopen: %s", err);
 		free(err);
 		r->have = 0;
