@@ -1,0 +1,59 @@
+#!/bin/bash
+# run-report.sh: --report of a large capture: time, peak RSS and size of the
+# HTML and JSON reports, and how long headless Chromium takes to render it.
+# usage: bench/run-report.sh [BLKTOP] [EVENTS]   (root; records EVENTS block
+# requests, default 10 M, from fio on a tmpfs-backed loop device with -w --no-vfs)
+set -u
+BLKTOP=${1:-./blktop}
+WANT=${2:-10000000}
+[ "$(id -u)" = 0 ] || { echo "run-report: needs root" >&2; exit 1; }
+img=/dev/shm/blktop-repbench-$$.img
+truncate -s 1G "$img"
+LOOP=$(losetup -f --show "$img") || exit 1
+DEV=$(basename "$LOOP")
+tmp=$(mktemp -d /tmp/blktop-repbench-XXXXXX)
+trap 'losetup -d "$LOOP"; rm -f "$img"; rm -rf "$tmp"' EXIT
+cap=$tmp/big.blkcap
+
+# Record until the device has done WANT requests.
+"$BLKTOP" --headless --no-vfs -D "$DEV" -w "$cap" 2>"$tmp/rec.err" &
+pid=$!
+sleep 1.5
+read -r r0 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
+fio --name=big --filename="$LOOP" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
+    --iodepth=32 --numjobs=2 --group_reporting \
+    --io_size=$((WANT / 2 * 4096)) >/dev/null 2>&1
+sleep 0.5
+kill -INT $pid
+wait $pid
+read -r r1 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
+printf "capture: %d requests on %s, %d bytes\n" $((r1 - r0)) "$DEV" "$(stat -c %s "$cap")"
+
+# measure OUT: wall seconds, CPU seconds, peak RSS of one report.
+measure() {
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$BLKTOP" -r "$cap" --report "$1" \
+	    </dev/null >/dev/null 2>&1
+	read -r wall user sys rss <"$tmp/time"
+	printf "%-5s report: %6.2f s wall, %6.2f s CPU, %7d KiB peak RSS, %9d bytes\n" \
+	    "${1##*.}" "$wall" "$(echo "$user + $sys" | bc -l)" "$rss" "$(stat -c %s "$1")"
+	rm -f "$1"
+}
+for i in 1 2 3; do
+	measure "$tmp/r.html"
+	measure "$tmp/r.json"
+done
+"$BLKTOP" -r "$cap" --report "$tmp/r.html" </dev/null >/dev/null 2>&1
+if command -v chromium >/dev/null; then
+	for i in 1 2 3; do
+		s=$(date +%s.%N)
+		HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		    --screenshot="$tmp/r.png" --window-size=1200,1600 "file://$tmp/r.html" \
+		    >/dev/null 2>&1
+		printf "chromium: page rendered and screenshot taken in %.2f s\n" \
+		    "$(echo "$(date +%s.%N) - $s" | bc -l)"
+	done
+	s=$(date +%s.%N)
+	HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	    --screenshot="$tmp/e.png" --window-size=1200,1600 "about:blank" >/dev/null 2>&1
+	printf "chromium: an empty page for comparison: %.2f s\n" "$(echo "$(date +%s.%N) - $s" | bc -l)"
+fi
