@@ -40,6 +40,8 @@ enum {
 	OPT_MAX_PROCS,
 	OPT_MAX_FILES,
 	OPT_REPORT,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
 };
 
 static const struct option blktop_longopts[] = {
@@ -76,6 +78,8 @@ static const struct option blktop_longopts[] = {
 	{ "listen",	required_argument,	NULL, OPT_LISTEN },
 	{ "headless",	no_argument,		NULL, OPT_HEADLESS },
 	{ "report",	required_argument,	NULL, OPT_REPORT },
+	{ "config",	required_argument,	NULL, OPT_CONFIG },
+	{ "no-config",	no_argument,		NULL, OPT_NO_CONFIG },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -128,7 +132,10 @@ blktop_usage(FILE *f)
 "      --headless     no UI and no reports: with --listen, -w or --report, as a service\n"
 "      --report FILE  at the end, the whole run as one HTML page (or JSON if FILE\n"
 "                     ends in .json): heatmaps, charts, top processes and files;\n"
-"                     with -r and no -b, replays at full speed without a UI\n");
+"                     with -r and no -b, replays at full speed without a UI\n"
+"      --config FILE  the UI's settings from FILE, not\n"
+"                     $XDG_CONFIG_HOME/blktop/blktoprc (~/.config/blktop/blktoprc)\n"
+"      --no-config    the UI's defaults, no config file read or written\n");
 }
 
 /* Exit with a one-line message about a bad command line. */
@@ -254,7 +261,8 @@ main(int argc, char **argv)
 	struct timeval	 tv;
 	double		 history = 600;
 	char		*err;
-	int		 ch, probe = 0, i;
+	const char	*config_path = NULL;
+	int		 ch, probe = 0, no_config = 0, i;
 	unsigned	 d;
 
 	b->interval = 1;
@@ -378,6 +386,14 @@ main(int argc, char **argv)
 				blktop_usage_error("--report needs a file name");
 			b->report_path = optarg;
 			break;
+		case OPT_CONFIG:
+			config_path = optarg;
+			no_config = 0;
+			break;
+		case OPT_NO_CONFIG:
+			no_config = 1;
+			config_path = NULL;
+			break;
 		case OPT_PROBE:
 			probe = 1;
 			break;
@@ -433,6 +449,14 @@ main(int argc, char **argv)
 		blktop_usage_error("--headless needs --listen, -w or --report: it would do nothing");
 	if (b->headless && b->batch)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
+	if (config_path != NULL && (b->headless || b->batch))
+		blktop_usage_error("--config is the UI's: not with -b, -J or --headless");
+	/* The UI's settings; reports (-b, -J, --headless) stay as the command line says. */
+	if (!no_config && !b->headless && !b->batch && b->dump == 0 && !probe &&
+	    config_load(b, config_path, &sink_ui, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", log_prog, err);
+		exit(2);
+	}
 	if (b->replay_path == NULL) {
 		for (d = 0; d < b->ndev_args; d++) {
 			if (device_parse(b->dev_args[d], &b->devs[b->ndevs], &err) != 0) {

@@ -17,6 +17,7 @@
 #define BLKTOP_H
 
 #include <stdarg.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -372,6 +373,13 @@ struct sink_entry {
 	void		 (*interval)(struct sink *);	/* after a report: a new interval */
 	void		 (*end)(struct sink *);		/* the source has nothing more */
 	void		 (*stop)(struct sink *);
+	/*
+	 * A config file setting of the sink's (or NULL): 1 if the key is its
+	 * own and the value good (and taken, if apply), 0 if the key is not
+	 * its own, -1 with *errp if the value is bad. Before start.
+	 */
+	int		 (*config)(struct blktop *, const char *key, const char *value,
+			     int apply, char **errp);
 };
 
 /* One sink of this run: its entry and its own state. */
@@ -449,6 +457,8 @@ struct blktop {
 	uint16_t		 listen_port;	/* 0: no metrics endpoint */
 	int			 headless;	/* --headless: no view */
 	const char		*report_path;	/* --report: .html or .json */
+	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
+	char			 config_note[256];	/* what was wrong with it, for the view */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
 	const char		*replay_path;	/* -r */
@@ -495,6 +505,29 @@ void		 probe_mount_tracefs(int verbose);
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
 int		 privs_open_user(const char *, int flags);
+int		 privs_sudo_uid(uid_t *);
+
+/* config.c: the config file, KEY = VALUE lines (doc/blktop.8, FILES). */
+#define CONFIG_FILE_MAX		(64 * 1024)
+#define CONFIG_ITEMS_MAX	128
+#define CONFIG_KEY_MAX		40
+#define CONFIG_VALUE_MAX	200
+struct config_item {
+	char		 key[CONFIG_KEY_MAX];
+	char		 value[CONFIG_VALUE_MAX];
+	unsigned	 line;
+};
+struct config {
+	unsigned	 nitems;
+	struct config_item items[CONFIG_ITEMS_MAX];
+};
+int		 config_default_path(char *, size_t, char **errp);
+int		 config_parse(struct config *, const char *, size_t, char **errp);
+int		 config_read(struct config *, const char *path, char **errp);
+int		 config_write(const char *path, const char *text, char **errp);
+struct sink_entry;
+int		 config_load(struct blktop *, const char *path,
+		     const struct sink_entry *view, char **errp);
 
 /* model-self.c */
 void		 self_reset(struct blktop *);
@@ -1159,13 +1192,19 @@ enum ui_action {
 	UI_FASTER,
 	UI_REDRAW,			/* repaint the whole terminal */
 	UI_GROUP,			/* processes: one row per cgroup, or per process */
+	UI_SAVE,			/* write the settings to the config file */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
 struct ui_key {
 	int		 key;		/* character or curses KEY_* code */
 	enum ui_action	 action;
-	const char	*help;		/* NULL: shown on the line of the key before */
+};
+/* An action: its name in the config file (key.NAME) and its help line. */
+struct ui_action_info {
+	enum ui_action	 action;
+	const char	*name;
+	const char	*help;
 };
 struct ui_rect {
 	int		 y, x, h, w;
@@ -1188,6 +1227,7 @@ struct pane_entry {
 	void		 (*click)(struct blktop *, const struct ui_rect *,
 			     int y, int x);
 	void		 (*free)(void);
+	struct ui_tab	*(*tab)(void);	/* a table pane's sort and columns, or NULL */
 };
 /* What every pane needs to know of the view: set by ui.c, read by panes. */
 struct ui_view {
@@ -1214,7 +1254,7 @@ void		 ui_heatmap(struct _win_st *, int y, int x, unsigned nrows,
 		     unsigned ncols, const uint64_t *hists);
 int		 ui_filter_match(const char *);
 unsigned	 ui_table(struct _win_st *, const struct ui_rect *,
-		     const struct ui_col *, unsigned ncols, unsigned nrows,
+		     const struct ui_col *, unsigned ncols, uint32_t hidden, unsigned nrows,
 		     unsigned sel, unsigned *top, int sortcol, int invert,
 		     void (*)(unsigned, unsigned, char *, size_t, void *), void *);
 uint64_t	 ui_view_nclosed(const struct blktop *);
@@ -1264,19 +1304,34 @@ struct ui_state {
 };
 extern struct ui_state ui;
 void		 ui_next_theme(void);
+
+/* ui-config.c: the view's settings in the config file. */
+int		 ui_config(struct blktop *, const char *key, const char *value,
+		     int apply, char **errp);
+int		 ui_config_text(const struct blktop *, char *, size_t);
+void		 ui_config_save(struct blktop *);
 void		 ui_draw_all(struct blktop *);
 void		 ui_key_cb(int fd, short what, void *arg);
 
 /* ui-keys.c: the one table of key bindings. */
-extern const struct ui_key ui_keys[];
-extern const unsigned ui_nkeys;
+#define UI_KEYS_MAX	128
+extern struct ui_key ui_keys[UI_KEYS_MAX];
+extern unsigned ui_nkeys;
+extern const struct ui_action_info ui_actions[];
+extern const unsigned ui_nactions;
+unsigned	 ui_keys_count(void);
 int		 ui_keys_lookup(int key);
+int		 ui_keys_action(const char *name);
+int		 ui_keys_bind(enum ui_action, const int *keys, unsigned n);
+int		 ui_keys_parse(const char *name);
+unsigned	 ui_keys_of(enum ui_action, char *buf, size_t len);
 const char	*ui_keys_name(int key, char *buf, size_t len);
 unsigned	 ui_keys_help(char lines[][96], unsigned max);
+void		 ui_keys_hints(char *, size_t);
 
 /* ui-layout.c: pure layout and formatting for the panes. */
-unsigned	 ui_layout_cols(const struct ui_col *, unsigned ncols, int width,
-		     int *widths);
+unsigned	 ui_layout_cols(const struct ui_col *, unsigned ncols, uint32_t hidden,
+		     int width, int *widths);
 unsigned	 ui_layout_dev_rows(unsigned ndevs, int height, int zoomed,
 		     unsigned *heat_rows, unsigned *spark_rows);
 unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
@@ -1298,6 +1353,7 @@ struct ui_tab {
 	unsigned	 norder;
 	int		 sortcol;
 	int		 invert;
+	uint32_t	 hidden;	/* 1 << column: not shown (config file) */
 	unsigned	 sel;		/* in order */
 	unsigned	 top;		/* first row shown */
 	const struct ui_col *cols;

@@ -32,6 +32,18 @@ privs_id(const char *s, unsigned long *v)
 	return (0);
 }
 
+/* Started through sudo and still root: the user who ran sudo, 0; else -1. */
+int
+privs_sudo_uid(uid_t *uidp)
+{
+	unsigned long	 su;
+
+	if (getuid() != 0 || geteuid() != 0 || privs_id(getenv("SUDO_UID"), &su) != 0)
+		return (-1);
+	*uidp = (uid_t)su;
+	return (0);
+}
+
 /*
  * Open a file the user named (-t THEME) as that user: started through sudo
  * and still root, the open runs with the effective ids and only the group of

@@ -15,6 +15,9 @@ check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; f
 # blktop started through sudo becomes the user who ran sudo: tests run as
 # whatever root they were started as, and privs.sh sets these itself.
 unset SUDO_UID SUDO_GID SUDO_USER SUDO_COMMAND
+# The UI's config file: none, whatever the tester keeps in ~/.config
+# (config.sh points it elsewhere).
+export XDG_CONFIG_HOME=$TEST_TMP/no-config
 
 # Everything a test set up goes away on every exit path.
 test_cleanup() {

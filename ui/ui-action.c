@@ -125,6 +125,9 @@ ui_action(struct blktop *b, enum ui_action a)
 		ui_status("heatmap of %s", ui_view.opmask == 0 ? "all requests" :
 		    ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
 		break;
+	case UI_SAVE:
+		ui_config_save(b);
+		break;
 	case UI_THEME:
 		ui_next_theme();
 		break;

@@ -119,9 +119,9 @@ ui_draw_status(void)
 		ui_put(y, 0, THEME_HI_FG, ui.status);
 		return;
 	}
-	snprintf(buf, sizeof buf, "q quit  ? help  Tab pane  Enter drill  "
-	    "Space pause  +/- time  / filter%s%s", ui.filter[0] != '\0' ?
-	    ": " : "", ui.filter);
+	ui_keys_hints(buf, sizeof buf);
+	if (ui.filter[0] != '\0')
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": %s", ui.filter);
 	ui_put(y, 0, THEME_INACTIVE_FG, buf);
 }
 

@@ -1,58 +1,142 @@
 /* ui-keys.c: the one table of key bindings, from which the help screen is generated. */
 
 #include <curses.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "blktop.h"
 
 #define UI_KEY_ESC	0x1b
 #define UI_KEY_TAB	'\t'
 
-/* Every binding; a NULL help puts the key on the line of the binding above. */
-const struct ui_key ui_keys[] = {
-	{ 'q',		UI_QUIT,	"quit" },
-	{ '?',		UI_HELP,	"this help (any key closes it)" },
-	{ 'h',		UI_HELP,	NULL },
-	{ KEY_F(1),	UI_HELP,	NULL },
-	{ UI_KEY_TAB,	UI_NEXT_PANE,	"next pane" },
-	{ '1',		UI_PANE_DEV,	"devices pane" },
-	{ '2',		UI_PANE_PROC,	"processes pane" },
-	{ '3',		UI_PANE_FILE,	"files pane" },
-	{ KEY_UP,	UI_UP,		"select the row above" },
-	{ 'k',		UI_UP,		NULL },
-	{ KEY_DOWN,	UI_DOWN,	"select the row below" },
-	{ 'j',		UI_DOWN,	NULL },
-	{ KEY_PPAGE,	UI_PAGE_UP,	"page up" },
-	{ KEY_NPAGE,	UI_PAGE_DOWN,	"page down" },
-	{ KEY_HOME,	UI_HOME,	"first row" },
-	{ KEY_END,	UI_END,		"last row" },
-	{ '\n',		UI_ENTER,	"drill down: device fills the pane, process details" },
-	{ KEY_ENTER,	UI_ENTER,	NULL },
-	{ UI_KEY_ESC,	UI_BACK,	"back from a drill-down, clear the filter" },
-	{ KEY_BACKSPACE, UI_BACK,	NULL },
-	{ '<',		UI_SORT_LEFT,	"sort by the column to the left" },
-	{ KEY_LEFT,	UI_SORT_LEFT,	NULL },
-	{ '>',		UI_SORT_RIGHT,	"sort by the column to the right" },
-	{ KEY_RIGHT,	UI_SORT_RIGHT,	NULL },
-	{ 'I',		UI_SORT_INVERT,	"invert the sort order" },
-	{ 'c',		UI_GROUP,	"processes: group by cgroup, or back to one row per process" },
-	{ ' ',		UI_PAUSE,	"pause the display (collection goes on)" },
-	{ '+',		UI_ZOOM_OUT,	"more time per heatmap column (up to 60 s)" },
-	{ '-',		UI_ZOOM_IN,	"less time per heatmap column (down to 1 s)" },
-	{ 'o',		UI_OPS,		"heatmap of reads, writes or both" },
-	{ 't',		UI_THEME,	"next theme" },
-	{ 'L' & 0x1f,	UI_REDRAW,	"repaint the whole screen" },
-	{ '/',		UI_FILTER,	"filter by device, process name or path" },
-	{ 'r',		UI_RECORD,	"record events to a file" },
-	{ '.',		UI_STEP,	"replay: one tick forward (pauses)" },
-	{ '[',		UI_SEEK_BACK,	"replay: 10 s back" },
-	{ ']',		UI_SEEK_FWD,	"replay: 10 s forward" },
-	{ 'g',		UI_SEEK_START,	"replay: to the start" },
-	{ 'G',		UI_SEEK_END,	"replay: to the end" },
-	{ 's',		UI_SLOWER,	"replay: half the speed (down to 0.25x)" },
-	{ 'S',		UI_FASTER,	"replay: twice the speed (up to 64x, then as fast as possible)" },
+/*
+ * The actions, in the order of the help screen: the config file's name of
+ * each (key.NAME = KEYS) and its help line.
+ */
+const struct ui_action_info ui_actions[] = {
+	{ UI_QUIT,	"quit",		"quit" },
+	{ UI_HELP,	"help",		"this help (any key closes it)" },
+	{ UI_NEXT_PANE,	"next_pane",	"next pane" },
+	{ UI_PANE_DEV,	"pane_devices",	"devices pane" },
+	{ UI_PANE_PROC,	"pane_processes", "processes pane" },
+	{ UI_PANE_FILE,	"pane_files",	"files pane" },
+	{ UI_UP,	"up",		"select the row above" },
+	{ UI_DOWN,	"down",		"select the row below" },
+	{ UI_PAGE_UP,	"page_up",	"page up" },
+	{ UI_PAGE_DOWN,	"page_down",	"page down" },
+	{ UI_HOME,	"home",		"first row" },
+	{ UI_END,	"end",		"last row" },
+	{ UI_ENTER,	"enter",	"drill down: device fills the pane, process details" },
+	{ UI_BACK,	"back",		"back from a drill-down, clear the filter" },
+	{ UI_SORT_LEFT,	"sort_left",	"sort by the column to the left" },
+	{ UI_SORT_RIGHT, "sort_right",	"sort by the column to the right" },
+	{ UI_SORT_INVERT, "sort_invert", "invert the sort order" },
+	{ UI_GROUP,	"group",	"processes: group by cgroup, or back to one row per process" },
+	{ UI_PAUSE,	"pause",	"pause the display (collection goes on)" },
+	{ UI_ZOOM_OUT,	"zoom_out",	"more time per heatmap column (up to 60 s)" },
+	{ UI_ZOOM_IN,	"zoom_in",	"less time per heatmap column (down to 1 s)" },
+	{ UI_OPS,	"ops",		"heatmap of reads, writes or both" },
+	{ UI_THEME,	"theme",	"next theme" },
+	{ UI_REDRAW,	"redraw",	"repaint the whole screen" },
+	{ UI_FILTER,	"filter",	"filter by device, process name or path" },
+	{ UI_RECORD,	"record",	"record events to a file" },
+	{ UI_SAVE,	"save",		"write these settings to the config file" },
+	{ UI_STEP,	"step",		"replay: one tick forward (pauses)" },
+	{ UI_SEEK_BACK,	"seek_back",	"replay: 10 s back" },
+	{ UI_SEEK_FWD,	"seek_forward",	"replay: 10 s forward" },
+	{ UI_SEEK_START, "seek_start",	"replay: to the start" },
+	{ UI_SEEK_END,	"seek_end",	"replay: to the end" },
+	{ UI_SLOWER,	"slower",	"replay: half the speed (down to 0.25x)" },
+	{ UI_FASTER,	"faster",	"replay: twice the speed (up to 64x, then as fast as possible)" },
 };
-const unsigned ui_nkeys = nitems(ui_keys);
+const unsigned ui_nactions = nitems(ui_actions);
+
+/* The bindings of a config file with no key.NAME lines. */
+static const struct ui_key ui_keys_default[] = {
+	{ 'q', UI_QUIT }, { '?', UI_HELP }, { 'h', UI_HELP }, { KEY_F(1), UI_HELP },
+	{ UI_KEY_TAB, UI_NEXT_PANE }, { '1', UI_PANE_DEV }, { '2', UI_PANE_PROC },
+	{ '3', UI_PANE_FILE }, { KEY_UP, UI_UP }, { 'k', UI_UP },
+	{ KEY_DOWN, UI_DOWN }, { 'j', UI_DOWN }, { KEY_PPAGE, UI_PAGE_UP },
+	{ KEY_NPAGE, UI_PAGE_DOWN }, { KEY_HOME, UI_HOME }, { KEY_END, UI_END },
+	{ '\n', UI_ENTER }, { KEY_ENTER, UI_ENTER }, { UI_KEY_ESC, UI_BACK },
+	{ KEY_BACKSPACE, UI_BACK }, { '<', UI_SORT_LEFT }, { KEY_LEFT, UI_SORT_LEFT },
+	{ '>', UI_SORT_RIGHT }, { KEY_RIGHT, UI_SORT_RIGHT }, { 'I', UI_SORT_INVERT },
+	{ 'c', UI_GROUP }, { ' ', UI_PAUSE }, { '+', UI_ZOOM_OUT }, { '-', UI_ZOOM_IN },
+	{ 'o', UI_OPS }, { 't', UI_THEME }, { 'L' & 0x1f, UI_REDRAW },
+	{ '/', UI_FILTER }, { 'r', UI_RECORD }, { 'W', UI_SAVE }, { '.', UI_STEP },
+	{ '[', UI_SEEK_BACK }, { ']', UI_SEEK_FWD }, { 'g', UI_SEEK_START },
+	{ 'G', UI_SEEK_END }, { 's', UI_SLOWER }, { 'S', UI_FASTER },
+};
+
+/* Every binding: the defaults, then what the config file's key.NAME lines say. */
+struct ui_key ui_keys[UI_KEYS_MAX];
+unsigned ui_nkeys;
+static int ui_keys_ready;
+
+/* The table of the defaults, before its first use. */
+static void
+ui_keys_init(void)
+{
+	if (ui_keys_ready)
+		return;
+	memcpy(ui_keys, ui_keys_default, sizeof ui_keys_default);
+	ui_nkeys = nitems(ui_keys_default);
+	ui_keys_ready = 1;
+}
+
+/* The number of bindings (the table ready). */
+unsigned
+ui_keys_count(void)
+{
+	ui_keys_init();
+	return (ui_nkeys);
+}
+
+/* The action named so in the config file (key.NAME), or -1. */
+int
+ui_keys_action(const char *name)
+{
+	unsigned	 i;
+
+	for (i = 0; i < ui_nactions; i++) {
+		if (strcasecmp(ui_actions[i].name, name) == 0)
+			return ((int)ui_actions[i].action);
+	}
+	return (-1);
+}
+
+/*
+ * Bind keys[0..n) to action a, and only them: its old keys go, and each of
+ * these keys leaves the action it was bound to. -1 if the table would be full.
+ */
+int
+ui_keys_bind(enum ui_action a, const int *keys, unsigned n)
+{
+	unsigned	 i, j, k, pass;
+
+	ui_keys_init();
+	for (pass = 0; pass < 2; pass++) {
+		for (i = j = 0; i < ui_nkeys; i++) {
+			for (k = 0; k < n && keys[k] != ui_keys[i].key; k++)
+				;
+			if (ui_keys[i].action == a || k < n)
+				continue;
+			if (pass == 1)
+				ui_keys[j] = ui_keys[i];
+			j++;
+		}
+		if (j + n > UI_KEYS_MAX)	/* the table as it was */
+			return (-1);
+	}
+	ui_nkeys = j;
+	for (k = 0; k < n; k++) {
+		ui_keys[ui_nkeys].key = keys[k];
+		ui_keys[ui_nkeys++].action = a;
+	}
+	return (0);
+}
 
 /* The action bound to a key, or -1. */
 int
@@ -62,6 +146,7 @@ ui_keys_lookup(int key)
 
 	if (key == '\r')
 		key = '\n';
+	ui_keys_init();
 	for (i = 0; i < ui_nkeys; i++) {
 		if (ui_keys[i].key == key)
 			return ((int)ui_keys[i].action);
@@ -69,25 +154,27 @@ ui_keys_lookup(int key)
 	return (-1);
 }
 
+/* The names of keys that are not one printable character. */
+static const struct {
+	int		 key;
+	const char	*name;
+} ui_key_names[] = {
+	{ UI_KEY_TAB, "Tab" }, { '\n', "Enter" }, { KEY_ENTER, "KP-Enter" },
+	{ UI_KEY_ESC, "Esc" }, { ' ', "Space" }, { KEY_UP, "Up" },
+	{ KEY_DOWN, "Down" }, { KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" },
+	{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" }, { KEY_HOME, "Home" },
+	{ KEY_END, "End" }, { KEY_BACKSPACE, "BkSp" },
+};
+
 /* A key's name as the help screen shows it. */
 const char *
 ui_keys_name(int key, char *buf, size_t len)
 {
-	static const struct {
-		int		 key;
-		const char	*name;
-	} names[] = {
-		{ UI_KEY_TAB, "Tab" }, { '\n', "Enter" }, { KEY_ENTER, "KP-Enter" },
-		{ UI_KEY_ESC, "Esc" }, { ' ', "Space" }, { KEY_UP, "Up" },
-		{ KEY_DOWN, "Down" }, { KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" },
-		{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" }, { KEY_HOME, "Home" },
-		{ KEY_END, "End" }, { KEY_BACKSPACE, "BkSp" },
-	};
 	unsigned	 i;
 
-	for (i = 0; i < nitems(names); i++) {
-		if (names[i].key == key) {
-			snprintf(buf, len, "%s", names[i].name);
+	for (i = 0; i < nitems(ui_key_names); i++) {
+		if (ui_key_names[i].key == key) {
+			snprintf(buf, len, "%s", ui_key_names[i].name);
 			return (buf);
 		}
 	}
@@ -102,29 +189,110 @@ ui_keys_name(int key, char *buf, size_t len)
 	return (buf);
 }
 
+/* A key from its name as ui_keys_name writes it (or a character), or -1. */
+int
+ui_keys_parse(const char *s)
+{
+	unsigned	 i;
+	long		 v;
+	char		*end;
+
+	for (i = 0; i < nitems(ui_key_names); i++) {
+		if (strcasecmp(ui_key_names[i].name, s) == 0)
+			return (ui_key_names[i].key);
+	}
+	if (s[0] != '\0' && s[1] == '\0')
+		return (s[0] > 0x20 && s[0] < 0x7f ? s[0] : -1);
+	if (s[0] == '^' && s[2] == '\0' && s[1] >= '@' && s[1] <= '_')
+		return (s[1] - '@');
+	if (s[0] == '^' && s[2] == '\0' && s[1] >= 'a' && s[1] <= 'z')
+		return (s[1] - 'a' + 1);
+	if ((s[0] == 'F' || s[0] == 'f' || s[0] == '#') && s[1] >= '0' && s[1] <= '9') {
+		errno = 0;
+		v = strtol(s + 1, &end, 10);
+		if (errno != 0 || *end != '\0')
+			return (-1);
+		if (s[0] != '#')
+			return (v >= 1 && v <= 12 ? KEY_F(v) : -1);
+		return (v > 0 && v <= KEY_MAX ? (int)v : -1);
+	}
+	return (-1);
+}
+
 /*
- * Write the help text into lines, one per action: the keys joined by commas,
- * then the help. Returns the number of lines (at most max).
+ * The keys bound to action a, by their names, space apart, into buf; the
+ * number of keys.
+ */
+unsigned
+ui_keys_of(enum ui_action a, char *buf, size_t len)
+{
+	char		 name[16];
+	unsigned	 i, n = 0;
+
+	ui_keys_init();
+	buf[0] = '\0';
+	for (i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].action != a)
+			continue;
+		if (n++ > 0)
+			strncat(buf, " ", len - strlen(buf) - 1);
+		strncat(buf, ui_keys_name(ui_keys[i].key, name, sizeof name),
+		    len - strlen(buf) - 1);
+	}
+	return (n);
+}
+
+/*
+ * The status line's reminder of the main keys, as bound now:
+ * "q quit  ? help  Tab pane  Enter drill  Space pause  +/- time  / filter".
+ */
+void
+ui_keys_hints(char *buf, size_t len)
+{
+	static const struct {
+		enum ui_action	 action, with;	/* with: a second key, after a '/' */
+		const char	*what;
+	} hints[] = {
+		{ UI_QUIT, UI_ACTION_MAX, "quit" }, { UI_HELP, UI_ACTION_MAX, "help" },
+		{ UI_NEXT_PANE, UI_ACTION_MAX, "pane" }, { UI_ENTER, UI_ACTION_MAX, "drill" },
+		{ UI_PAUSE, UI_ACTION_MAX, "pause" }, { UI_ZOOM_OUT, UI_ZOOM_IN, "time" },
+		{ UI_FILTER, UI_ACTION_MAX, "filter" },
+	};
+	char		 a[16], b[16];
+	unsigned	 i, j;
+	size_t		 off = 0;
+
+	ui_keys_init();
+	buf[0] = '\0';
+	for (i = 0; i < nitems(hints) && off < len; i++) {
+		a[0] = b[0] = '\0';
+		for (j = ui_nkeys; j-- > 0;) {	/* the first of its keys */
+			if (ui_keys[j].action == hints[i].action)
+				ui_keys_name(ui_keys[j].key, a, sizeof a);
+			if (ui_keys[j].action == hints[i].with)
+				ui_keys_name(ui_keys[j].key, b, sizeof b);
+		}
+		if (a[0] == '\0')
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s %s",
+		    off > 0 ? "  " : "", a, b[0] != '\0' ? "/" : "", b, hints[i].what);
+	}
+}
+
+/*
+ * Write the help text into lines, one per action with a key: its keys, then
+ * its help. Returns the number of lines (at most max).
  */
 unsigned
 ui_keys_help(char lines[][96], unsigned max)
 {
-	char		 keys[48], name[16];
-	unsigned	 i, j, n = 0;
+	char		 keys[48];
+	unsigned	 i, n = 0;
 
-	for (i = 0; i < ui_nkeys && n < max; i++) {
-		if (ui_keys[i].help == NULL)
+	for (i = 0; i < ui_nactions && n < max; i++) {
+		if (ui_keys_of(ui_actions[i].action, keys, sizeof keys) == 0)
 			continue;
-		keys[0] = '\0';
-		for (j = i; j < ui_nkeys; j++) {
-			if (j > i && ui_keys[j].help != NULL)
-				break;
-			if (j > i)
-				strncat(keys, " ", sizeof keys - strlen(keys) - 1);
-			strncat(keys, ui_keys_name(ui_keys[j].key, name,
-			    sizeof name), sizeof keys - strlen(keys) - 1);
-		}
-		snprintf(lines[n++], 96, "%-16s %s", keys, ui_keys[i].help);
+		snprintf(lines[n++], 96, "%-16s %s", keys, ui_actions[i].help);
 	}
 	return (n);
 }

@@ -12,11 +12,11 @@ static const unsigned ui_layout_zooms[] = { 1, 2, 5, 10, 15, 30, 60 };
  * Fit table columns into width: fixed columns left to right while they fit,
  * one space apart, keeping at least 8 columns for the flexible one (width 0)
  * if there is one; it gets what is left. widths[i] is set for every column,
- * 0 for those left out. Returns how many columns are shown.
+ * 0 for those left out and those hidden (a fixed column's bit in hidden). Returns how many columns are shown.
  */
 unsigned
-ui_layout_cols(const struct ui_col *cols, unsigned ncols, int width,
-    int *widths)
+ui_layout_cols(const struct ui_col *cols, unsigned ncols, uint32_t hidden,
+    int width, int *widths)
 {
 	unsigned	 i, shown = 0;
 	int		 used = 0, flex = -1, reserve = 0, full = 0;
@@ -29,7 +29,7 @@ ui_layout_cols(const struct ui_col *cols, unsigned ncols, int width,
 	}
 	for (i = 0; i < ncols; i++) {
 		widths[i] = 0;
-		if (cols[i].width == 0 || full)
+		if (cols[i].width == 0 || full || (i < 32 && (hidden >> i & 1)))
 			continue;
 		if (used + (used > 0) + cols[i].width + reserve > width) {
 			full = 1;

@@ -251,7 +251,8 @@ ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	if (ui_file.rows == NULL)
 		return;
 	ui_pane_file_order(0);
-	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.norder, ui_file.tab.sel,
+	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.hidden,
+	    ui_file.tab.norder, ui_file.tab.sel,
 	    &ui_file.tab.top, ui_file.tab.sortcol, ui_file.tab.invert, ui_pane_file_cell,
 	    NULL);
 	if (ui_file.tab.norder == 0)
@@ -294,6 +295,13 @@ ui_pane_file_free(void)
 	ui_file.tab = ui_file_tab;
 }
 
+/* The table's sort and columns, for the config file. */
+static struct ui_tab *
+ui_pane_file_tab(void)
+{
+	return (&ui_file.tab);
+}
+
 const struct pane_entry ui_pane_file = {
 	.name = "files",
 	.title = "Files",
@@ -302,4 +310,5 @@ const struct pane_entry ui_pane_file = {
 	.key = ui_pane_file_key,
 	.click = ui_pane_file_click,
 	.free = ui_pane_file_free,
+	.tab = ui_pane_file_tab,
 };

@@ -476,7 +476,7 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 		    "no file activity of this process in the last interval");
 		return;
 	}
-	ui_table(win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols),
+	ui_table(win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols), 0,
 	    ui_proc.nfiles, (unsigned)-1, &ui_proc.ftop, -1, 0,
 	    ui_pane_proc_file_cell, NULL);
 }
@@ -492,7 +492,8 @@ ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	if (ui_proc.rows == NULL)
 		return;
 	ui_pane_proc_order(0);
-	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.norder, ui_proc.tab.sel,
+	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.hidden,
+	    ui_proc.tab.norder, ui_proc.tab.sel,
 	    &ui_proc.tab.top, ui_proc.tab.sortcol, ui_proc.tab.invert, ui_pane_proc_cell,
 	    NULL);
 	if (ui_proc.tab.norder == 0)
@@ -584,6 +585,13 @@ ui_pane_proc_free(void)
 	ui_proc.tab = ui_proc_tab;
 }
 
+/* The table's sort and columns, for the config file. */
+static struct ui_tab *
+ui_pane_proc_tab(void)
+{
+	return (&ui_proc.tab);
+}
+
 const struct pane_entry ui_pane_proc = {
 	.name = "processes",
 	.title = "Processes",
@@ -592,4 +600,5 @@ const struct pane_entry ui_pane_proc = {
 	.key = ui_pane_proc_key,
 	.click = ui_pane_proc_click,
 	.free = ui_pane_proc_free,
+	.tab = ui_pane_proc_tab,
 };

@@ -48,9 +48,16 @@ ui_tab_order(struct ui_tab *t, void *rows, unsigned nrows, int sort)
 int
 ui_tab_key(struct ui_tab *t, enum ui_action a, void *rows, unsigned nrows)
 {
+	int	 i;
+
 	if (!ui_layout_table_key(a, &t->sel, t->norder, &t->sortcol, t->ncols,
 	    &t->invert))
 		return (0);
+	/* A hidden column is not sorted by: on to the next shown one. */
+	for (i = 0; i < t->ncols && t->sortcol < 32 && (t->hidden >> t->sortcol & 1) &&
+	    (a == UI_SORT_LEFT || a == UI_SORT_RIGHT); i++)
+		ui_layout_table_key(a, &t->sel, t->norder, &t->sortcol, t->ncols,
+		    &t->invert);
 	if (t->sel < t->norder)
 		t->remember(t->order[t->sel]);
 	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {

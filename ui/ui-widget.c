@@ -109,7 +109,7 @@ ui_fit(char *buf, size_t len, const char *s, int w, int left)
  */
 unsigned
 ui_table(WINDOW *win, const struct ui_rect *r, const struct ui_col *cols,
-    unsigned ncols, unsigned nrows, unsigned sel, unsigned *top, int sortcol,
+    unsigned ncols, uint32_t hidden, unsigned nrows, unsigned sel, unsigned *top, int sortcol,
     int invert, void (*cell)(unsigned, unsigned, char *, size_t, void *),
     void *arg)
 {
@@ -120,7 +120,7 @@ ui_table(WINDOW *win, const struct ui_rect *r, const struct ui_col *cols,
 
 	if (r->h < 1 || ncols > nitems(widths))
 		return (0);
-	ui_layout_cols(cols, ncols, r->w, widths);
+	ui_layout_cols(cols, ncols, hidden, r->w, widths);
 	x = r->x;
 	for (c = 0; c < ncols; c++) {
 		if (widths[c] == 0)

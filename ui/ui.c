@@ -281,8 +281,7 @@ ui_start(struct blktop *b, char **errp)
 		snprintf(ui.host, sizeof ui.host, "%.63s", u.nodename);
 		snprintf(ui.kernel, sizeof ui.kernel, "%.63s", u.release);
 	}
-	ui_view.col_secs = 1;
-	ui_view.col_ticks = ui_layout_col_ticks(1, b->tick_ns);
+	ui_view.col_ticks = ui_layout_col_ticks(ui_view.col_secs, b->tick_ns);
 	ui_view.filter = ui.filter;
 	ui.last_ts = b->win.tick_start;
 	ui.last_events = b->events;
@@ -299,6 +298,8 @@ ui_start(struct blktop *b, char **errp)
 		if (ui_panes[i]->collect != NULL)
 			ui_panes[i]->collect(b, 0);
 	}
+	if (b->config_note[0] != '\0')	/* also on stderr, under the screen */
+		ui_status("%s", b->config_note);
 	ui_redraw();
 	return (0);
 }
@@ -379,6 +380,7 @@ const struct sink_entry sink_ui = {
 	.report = ui_sink_report,
 	.end = ui_sink_end,
 	.stop = ui_sink_stop,
+	.config = ui_config,
 };
 
 /* Put the terminal back as it was and free the UI. */

@@ -14,13 +14,13 @@ test_keys(void)
 	unsigned	 i, j, n, found, a;
 	int		 dup = 0, bound[UI_ACTION_MAX] = { 0 }, helped[UI_ACTION_MAX] = { 0 };
 
-	for (i = 0; i < ui_nkeys; i++) {
+	for (i = 0; i < ui_keys_count(); i++) {
 		bound[ui_keys[i].action] = 1;
-		if (ui_keys[i].help != NULL)
-			helped[ui_keys[i].action]++;
 		for (j = 0; j < i; j++)
 			dup |= ui_keys[i].key == ui_keys[j].key;
 	}
+	for (i = 0; i < ui_nactions; i++)
+		helped[ui_actions[i].action]++;
 	CHECK("keys: no key bound twice", !dup);
 	for (a = 0; a < UI_ACTION_MAX; a++) {
 		if (!bound[a] || helped[a] != 1) {
@@ -31,8 +31,6 @@ test_keys(void)
 	}
 	CHECK("keys: every action bound, with exactly one help text",
 	    a == UI_ACTION_MAX);
-	CHECK("keys: the first binding of an action has the help",
-	    ui_keys[0].help != NULL);
 
 	CHECK("lookup q", ui_keys_lookup('q') == UI_QUIT);
 	CHECK("lookup ? h F1", ui_keys_lookup('?') == UI_HELP &&
@@ -86,6 +84,66 @@ test_keys(void)
 	    strstr(lines[1], "help") != NULL);
 }
 
+/* Key names read back as the keys they name; key.NAME lines rebind, the help follows. */
+static void
+test_rebind(void)
+{
+	char		 name[16], lines[64][96], keys[96];
+	unsigned	 i, n, back = 0;
+	int		 k[3];
+
+	for (i = 0; i < ui_keys_count(); i++) {
+		ui_keys_name(ui_keys[i].key, name, sizeof name);
+		if (ui_keys_parse(name) == ui_keys[i].key)
+			back++;
+		else
+			printf("key %s does not read back\n", name);
+	}
+	CHECK("names: every bound key's name reads back as the key",
+	    back == ui_keys_count());
+	CHECK("names: ^X, F12, #300, f5, space", ui_keys_parse("^X") == 0x18 &&
+	    ui_keys_parse("F12") == KEY_F(12) && ui_keys_parse("#300") == 300 &&
+	    ui_keys_parse("f5") == KEY_F(5) && ui_keys_parse("SPACE") == ' ');
+	CHECK("names: refused", ui_keys_parse("F13") == -1 &&
+	    ui_keys_parse("F0") == -1 && ui_keys_parse("Ctrl") == -1 &&
+	    ui_keys_parse("^") == '^' && ui_keys_parse("^1") == -1 &&
+	    ui_keys_parse("#0") == -1 && ui_keys_parse("#99999999999999999999") == -1 &&
+	    ui_keys_parse("") == -1 && ui_keys_parse("\x01") == -1);
+	CHECK("actions by name", ui_keys_action("quit") == UI_QUIT &&
+	    ui_keys_action("SEEK_FORWARD") == UI_SEEK_FWD &&
+	    ui_keys_action("save") == UI_SAVE && ui_keys_action("nope") == -1);
+
+	ui_keys_hints(keys, sizeof keys);
+	CHECK("hints: the default keys", strcmp(keys, "q quit  ? help  Tab pane  "
+	    "Enter drill  Space pause  +/- time  / filter") == 0);
+	/* quit on x and F10 only; then t (the theme's) to help. */
+	k[0] = 'x';
+	k[1] = KEY_F(10);
+	CHECK("rebind quit", ui_keys_bind(UI_QUIT, k, 2) == 0 &&
+	    ui_keys_lookup('x') == UI_QUIT && ui_keys_lookup(KEY_F(10)) == UI_QUIT &&
+	    ui_keys_lookup('q') == -1);
+	k[0] = 't';
+	CHECK("rebind help to t: the theme loses t", ui_keys_bind(UI_HELP, k, 1) == 0 &&
+	    ui_keys_lookup('t') == UI_HELP && ui_keys_lookup('?') == -1 &&
+	    ui_keys_of(UI_THEME, keys, sizeof keys) == 0);
+	CHECK("keys of quit", ui_keys_of(UI_QUIT, keys, sizeof keys) == 2 &&
+	    strcmp(keys, "x F10") == 0);
+	ui_keys_hints(keys, sizeof keys);
+	CHECK("hints follow", strncmp(keys, "x quit  t help  Tab pane", 24) == 0);
+	n = ui_keys_help(lines, 64);
+	CHECK("help follows: quit on x F10, help on t, no line for the theme",
+	    n == UI_ACTION_MAX - 1 && strncmp(lines[0], "x F10 ", 6) == 0 &&
+	    strstr(lines[0], "quit") != NULL && strncmp(lines[1], "t ", 2) == 0 &&
+	    strstr(lines[1], "help") != NULL);
+	for (i = 0, n = 0; i < ui_keys_count(); i++) {
+		unsigned j;
+
+		for (j = 0; j < i; j++)
+			n += ui_keys[i].key == ui_keys[j].key;
+	}
+	CHECK("no key twice after rebinding", n == 0);
+}
+
 /* Table columns fit left to right; the flexible one takes the rest. */
 static void
 test_cols(void)
@@ -95,14 +153,14 @@ test_cols(void)
 	};
 	int	 w[4];
 
-	CHECK("cols: all fit", ui_layout_cols(cols, 4, 80, w) == 4 &&
+	CHECK("cols: all fit", ui_layout_cols(cols, 4, 0, 80, w) == 4 &&
 	    w[0] == 5 && w[1] == 6 && w[3] == 4 && w[2] == 80 - 5 - 6 - 4 - 3);
-	CHECK("cols: narrow keeps 8 for the path", ui_layout_cols(cols, 4, 24,
+	CHECK("cols: narrow keeps 8 for the path", ui_layout_cols(cols, 4, 0, 24,
 	    w) == 3 && w[0] == 5 && w[1] == 6 && w[3] == 0 && w[2] == 11);
-	CHECK("cols: very narrow: only the path", ui_layout_cols(cols, 4, 10,
+	CHECK("cols: very narrow: only the path", ui_layout_cols(cols, 4, 0, 10,
 	    w) == 1 && w[0] == 0 && w[2] == 10);
 	CHECK("cols: stop at the first that does not fit",
-	    ui_layout_cols(cols, 2, 8, w) == 1 && w[0] == 5 && w[1] == 0);
+	    ui_layout_cols(cols, 2, 0, 8, w) == 1 && w[0] == 5 && w[1] == 0);
 }
 
 /* Device blocks: as many as fit, heatmaps shrinking to 4 rows first. */
@@ -169,6 +227,7 @@ int
 main(void)
 {
 	test_keys();
+	test_rebind();
 	test_cols();
 	test_dev_rows();
 	test_misc();

@@ -1,0 +1,184 @@
+/* test-config.c: the config file's parser, reader and writer (src/config.c). */
+
+#include <sys/stat.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+#include "check.h"
+
+static struct config	 c;
+
+/* Parse text (len bytes); 0 or -1, the error in why (freed by the next call). */
+static int
+parse(const char *text, size_t len, char **why)
+{
+	free(*why);
+	*why = NULL;
+	return (config_parse(&c, text, len, why));
+}
+
+/* The value of key, or NULL. */
+static const char *
+value(const char *key)
+{
+	unsigned	 i;
+
+	for (i = 0; i < c.nitems; i++) {
+		if (strcmp(c.items[i].key, key) == 0)
+			return (c.items[i].value);
+	}
+	return (NULL);
+}
+
+static void
+test_parse(void)
+{
+	const char	*good = "# comment\n\n  theme = light  \r\n"
+	    "interval=0.5\n\tkey.quit = x F10\nTHEME = mono\n   # indented comment\n"
+	    "processes.columns = PID, COMMAND r/s\nlast = no newline";
+	char		*why = NULL, big[CONFIG_VALUE_MAX + 32];
+	char		*many;
+	unsigned	 i;
+	size_t		 off;
+
+	CHECK("parse: a good file", parse(good, strlen(good), &why) == 0 &&
+	    c.nitems == 5);
+	CHECK("parse: a key met twice: the later value, one item",
+	    value("theme") != NULL && strcmp(value("theme"), "mono") == 0);
+	CHECK("parse: spaces and CR around the value go",
+	    strcmp(value("interval"), "0.5") == 0 &&
+	    strcmp(value("key.quit"), "x F10") == 0);
+	CHECK("parse: the line of a setting", c.items[2].line == 5);
+	CHECK("parse: a last line with no newline",
+	    strcmp(value("last"), "no newline") == 0);
+	CHECK("parse: empty text", parse("", 0, &why) == 0 && c.nitems == 0);
+
+	CHECK("parse: no '='", parse("# a\ntheme light\n", 16, &why) == -1 &&
+	    strcmp(why, "line 2: not KEY = VALUE") == 0);
+	CHECK("parse: no key", parse("= x\n", 4, &why) == -1 &&
+	    strcmp(why, "line 1: not KEY = VALUE") == 0);
+	CHECK("parse: a bad character in the key", parse("th/eme = x", 10, &why) == -1);
+	CHECK("parse: no value", parse("theme =  \n", 10, &why) == -1 &&
+	    strcmp(why, "line 1: theme has no value") == 0);
+	CHECK("parse: a NUL byte", parse("theme = a\0b\n", 12, &why) == -1 &&
+	    strstr(why, "NUL") != NULL);
+	memset(big, 'v', sizeof big);
+	memcpy(big, "k = ", 4);
+	CHECK("parse: a value too long", parse(big, sizeof big, &why) == -1 &&
+	    strstr(why, "a value longer than") != NULL);
+	memset(big, 'k', sizeof big);
+	memcpy(big + CONFIG_KEY_MAX + 1, " = v", 4);
+	CHECK("parse: a key too long", parse(big, CONFIG_KEY_MAX + 5, &why) == -1 &&
+	    strstr(why, "a key longer than") != NULL);
+	many = malloc(CONFIG_ITEMS_MAX * 16 + 16);
+	for (i = 0, off = 0; i < CONFIG_ITEMS_MAX; i++)
+		off += (size_t)sprintf(many + off, "k%u = %u\n", i, i);
+	CHECK("parse: as many settings as allowed", parse(many, off, &why) == 0 &&
+	    c.nitems == CONFIG_ITEMS_MAX);
+	off += (size_t)sprintf(many + off, "k%u = %u\n", i, i);
+	CHECK("parse: one more", parse(many, off, &why) == -1 &&
+	    strstr(why, "more than") != NULL);
+	free(many);
+	free(why);
+}
+
+static void
+test_files(void)
+{
+	char		 dir[] = "/tmp/test-config-XXXXXX", path[PATH_MAX], other[PATH_MAX];
+	char		*why = NULL, buf[64];
+	struct stat	 sb;
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd, n;
+
+	if (mkdtemp(dir) == NULL) {
+		CHECK("files: a temporary directory", 0);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/cfg/blktop/blktoprc", dir);
+	CHECK("read: no file", config_read(&c, path, &why) == 1);
+	CHECK("write: makes the directories and the file",
+	    config_write(path, "theme = light\n", &why) == 0 &&
+	    stat(path, &sb) == 0 && S_ISREG(sb.st_mode));
+	CHECK("write: the file is 0600", (sb.st_mode & 07777) == 0600);
+	snprintf(other, sizeof other, "%s/cfg/blktop", dir);
+	CHECK("write: its directory is 0700", stat(other, &sb) == 0 &&
+	    (sb.st_mode & 07777) == 0700);
+	CHECK("read: what was written", config_read(&c, path, &why) == 0 &&
+	    c.nitems == 1 && strcmp(value("theme"), "light") == 0);
+	CHECK("write: over the old file", config_write(path, "pane = files\n", &why) == 0 &&
+	    config_read(&c, path, &why) == 0 && c.nitems == 1 &&
+	    strcmp(value("pane"), "files") == 0);
+
+	/* A link where the file goes is replaced, never written through. */
+	snprintf(other, sizeof other, "%s/target", dir);
+	fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd != -1)
+		close(fd);
+	unlink(path);
+	CHECK("write: replaces a link, leaves its target", symlink(other, path) == 0 &&
+	    config_write(path, "pane = files\n", &why) == 0 &&
+	    lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    stat(other, &sb) == 0 && sb.st_size == 0);
+	unlink(other);
+
+	/* Not regular files: refused at once, a FIFO without blocking. */
+	snprintf(other, sizeof other, "%s/fifo", dir);
+	CHECK("read: a FIFO is refused", mkfifo(other, 0600) == 0 &&
+	    config_read(&c, other, &why) == -1 && strstr(why, "not a regular file") != NULL);
+	unlink(other);
+	free(why);
+	why = NULL;
+	snprintf(other, sizeof other, "%s/cfg", dir);
+	CHECK("read: a directory is refused", config_read(&c, other, &why) == -1);
+	free(why);
+	why = NULL;
+
+	/* Larger than allowed. */
+	snprintf(other, sizeof other, "%s/big", dir);
+	fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK("read: a file too large", fd != -1 &&
+	    ftruncate(fd, CONFIG_FILE_MAX + 1) == 0 && close(fd) == 0 &&
+	    config_read(&c, other, &why) == -1 && strstr(why, "larger than") != NULL);
+	unlink(other);
+	free(why);
+	why = NULL;
+
+	/* A write into a directory that cannot be: the error names it. */
+	snprintf(other, sizeof other, "%s/file/x/blktoprc", dir);
+	snprintf(buf, sizeof buf, "%s/file", dir);
+	fd = open(buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd != -1)
+		close(fd);
+	CHECK("write: under a file: an error, nothing made",
+	    config_write(other, "a = b\n", &why) == -1 && why != NULL);
+	unlink(buf);
+	snprintf(other, sizeof other, "%s/cfg/blktop", dir);
+	n = 0;
+	if ((d = opendir(other)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			n += de->d_name[0] != '.';
+		closedir(d);
+	}
+	CHECK("write: no temporary file left beside the config", n == 1);
+	free(why);
+
+	snprintf(other, sizeof other, "rm -rf '%s'", dir);
+	if (system(other) != 0)
+		printf("could not remove %s\n", dir);
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_files();
+	CHECK_EXIT();
+}
