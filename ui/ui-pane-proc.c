@@ -9,6 +9,16 @@
 
 #define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
 #define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */
+/*
+ * The past of the processes doing block I/O, for a drill-down to start with:
+ * UI_PROC_PAST of them (the first in the table's order each interval, the
+ * least recently seen giving way), UI_PROC_PAST_LEN intervals each, one
+ * count per power of two of latency (what the heatmap's rows resolve).
+ * 64 x 300 x 29 x 4 bytes: 2.2 MB, whatever the number of processes.
+ */
+#define UI_PROC_PAST		64
+#define UI_PROC_PAST_LEN	300
+#define UI_PROC_PAST_NB		(HIST_POWERS + 2)
 
 /* One process (or, grouped, one cgroup) as it was over the last display interval. */
 struct ui_proc_row {
@@ -69,6 +79,14 @@ static const enum proc_key ui_proc_keys[UI_PC_MAX] = {
 	[UI_PC_OPEN] = PROC_KEY_OPENS, [UI_PC_VP99] = PROC_KEY_LAT,
 };
 
+/* One process's past: a ring of coarse histograms, by interval. */
+struct ui_proc_past {
+	uint32_t	 id;		/* 0: a free slot */
+	uint64_t	 first;		/* interval of its first column */
+	uint64_t	 last;		/* interval of its last column */
+	uint32_t	(*h)[UI_PROC_PAST_NB];	/* UI_PROC_PAST_LEN, by interval */
+};
+
 /* The snapshot, the selection and the drill-down of the processes pane. */
 static int	 ui_pane_proc_cmp(const void *, const void *, int);
 static const char *ui_pane_proc_name(const void *);
@@ -94,6 +112,9 @@ static struct {
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
 	unsigned	 hist_n;	/* intervals recorded */
+	uint64_t	 intervals;	/* collected so far */
+	struct ui_proc_past past[UI_PROC_PAST];
+	uint32_t	(*past_pool)[UI_PROC_PAST_NB];
 	uint64_t	*hcols;		/* sub-row columns for ui_heatmap */
 	struct ui_proc_file *files;
 	unsigned	 nfiles;
@@ -283,6 +304,103 @@ ui_pane_proc_group(const struct blktop *b)
 	ui_proc.nrows = n;
 }
 
+/* A full histogram folded to one count per power of two. */
+static int
+ui_pane_proc_coarse(const uint32_t *lat, uint32_t *c)
+{
+	unsigned	 i, k;
+	int		 any = 0;
+
+	memset(c, 0, UI_PROC_PAST_NB * sizeof *c);
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (lat[i] == 0)
+			continue;
+		k = i == 0 ? 0 : i == HIST_NBUCKETS - 1 ? UI_PROC_PAST_NB - 1 :
+		    1 + (i - 1) / HIST_SUB;
+		c[k] += lat[i];
+		any = 1;
+	}
+	return (any);
+}
+
+/*
+ * Keep interval now of a process with block I/O in the last interval: in
+ * its slot, or in a free one or the least recently seen one. Intervals it
+ * was not seen in since its last are zero. All slots taken this interval:
+ * not kept.
+ */
+static void
+ui_pane_proc_past_note(uint32_t id, const uint32_t *lat, uint64_t now)
+{
+	struct ui_proc_past	*p, *victim = NULL;
+	uint32_t		 c[UI_PROC_PAST_NB];
+	uint64_t		 t;
+	unsigned		 i;
+
+	if (!ui_pane_proc_coarse(lat, c))
+		return;
+	for (i = 0; i < UI_PROC_PAST; i++) {
+		p = &ui_proc.past[i];
+		if (p->id == id)
+			break;
+		if (p->h == NULL)	/* not set up */
+			return;
+		if (p->id == 0) {	/* the first free slot */
+			if (victim == NULL || victim->id != 0)
+				victim = p;
+		} else if (p->last != now && (victim == NULL ||
+		    (victim->id != 0 && p->last < victim->last)))
+			victim = p;
+	}
+	if (i == UI_PROC_PAST) {
+		if (victim == NULL)
+			return;
+		p = victim;
+		p->id = id;
+		p->first = now;
+		p->last = now;
+	}
+	for (t = p->last + 1; t < now && t - p->last <= UI_PROC_PAST_LEN; t++)
+		memset(p->h[t % UI_PROC_PAST_LEN], 0, sizeof *p->h);
+	memcpy(p->h[now % UI_PROC_PAST_LEN], c, sizeof c);
+	p->last = now;
+}
+
+/*
+ * Start a drill-down's heatmap with the process's past, up to interval now:
+ * the number of intervals put in ui_proc.hist (0 if none is kept).
+ */
+static unsigned
+ui_pane_proc_past_fill(uint32_t id, uint64_t now)
+{
+	struct ui_proc_past	*p;
+	uint64_t		 t, start;
+	uint32_t		*c;
+	unsigned		 i, k, j, n;
+
+	for (i = 0; i < UI_PROC_PAST && ui_proc.past[i].id != id; i++)
+		;
+	if (i == UI_PROC_PAST || now < ui_proc.past[i].last)
+		return (0);
+	p = &ui_proc.past[i];
+	start = p->first;
+	if (now - start >= UI_PROC_PAST_LEN)
+		start = now - UI_PROC_PAST_LEN + 1;
+	if (p->last + UI_PROC_PAST_LEN <= now)	/* all of it too old */
+		return (0);
+	n = (unsigned)(now - start + 1);
+	for (t = start, j = 0; t <= now; t++, j++) {
+		if (t > p->last || p->last - t >= UI_PROC_PAST_LEN)
+			continue;
+		c = p->h[t % UI_PROC_PAST_LEN];
+		for (k = 0; k < UI_PROC_PAST_NB; k++)	/* mid-power: its row */
+			ui_proc.hist[j % UI_PROC_HISTORY][k == 0 ? 0 :
+			    k == UI_PROC_PAST_NB - 1 ? HIST_NBUCKETS - 1 :
+			    1 + (k - 1) * HIST_SUB + HIST_SUB / 2] = c[k];
+	}
+	return (n);
+}
+
 /* End of a display interval: copy the busiest processes out of the table. */
 static void
 ui_pane_proc_collect(struct blktop *b, double secs)
@@ -298,6 +416,10 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		ui_proc.rows = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.rows);
 		ui_proc.tab.order = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.tab.order);
 		ui_proc.files = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.files);
+		ui_proc.past_pool = xcalloc((size_t)UI_PROC_PAST * UI_PROC_PAST_LEN,
+		    sizeof *ui_proc.past_pool);
+		for (i = 0; i < UI_PROC_PAST; i++)
+			ui_proc.past[i].h = ui_proc.past_pool + (size_t)i * UI_PROC_PAST_LEN;
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
@@ -317,6 +439,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
+		ui_pane_proc_past_note(p->id, p->blk_lat, ui_proc.intervals);
 		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
 			ui_proc.drill_row = *r;
 			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
@@ -337,6 +460,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		ui_proc.hist_n++;
 		ui_pane_proc_collect_files(b);
 	}
+	ui_proc.intervals++;
 	ui_pane_proc_order(1);
 }
 
@@ -511,14 +635,19 @@ ui_pane_proc_drill(uint32_t id)
 	if (ui_proc.hist == NULL)
 		ui_proc.hist = xcalloc(UI_PROC_HISTORY, sizeof *ui_proc.hist);
 	memset(ui_proc.hist, 0, UI_PROC_HISTORY * sizeof *ui_proc.hist);
-	ui_proc.hist_n = 0;
+	ui_proc.hist_n = ui_proc.intervals == 0 ? 0 :
+	    ui_pane_proc_past_fill(id, ui_proc.intervals - 1);
 	ui_proc.nfiles = 0;
 	ui_proc.drill = id;
 	memset(&ui_proc.drill_row, 0, sizeof ui_proc.drill_row);
 	if (ui_proc.tab.sel < ui_proc.tab.norder)
 		ui_proc.drill_row = ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]];
-	ui_status("following PID %u; its heatmap fills one column per interval",
-	    id);
+	if (ui_proc.hist_n > 0)
+		ui_status("following PID %u: %u intervals of its past, then one "
+		    "column per interval", id, ui_proc.hist_n);
+	else
+		ui_status("following PID %u; its heatmap fills one column per "
+		    "interval", id);
 }
 
 /* Keys of the processes pane: move, sort, drill down and back. */
@@ -581,6 +710,7 @@ ui_pane_proc_free(void)
 	free(ui_proc.files);
 	free(ui_proc.hist);
 	free(ui_proc.hcols);
+	free(ui_proc.past_pool);
 	memset(&ui_proc, 0, sizeof ui_proc);
 	ui_proc.tab = ui_proc_tab;
 }

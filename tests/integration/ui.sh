@@ -76,8 +76,28 @@ screen >"$TEST_TMP/dev.txt"
 "${TMUX_CMD[@]}" send-keys -t ui Tab
 check "Tab: process pane" wait_screen 5 "PID COMMAND"
 check "process pane shows fio" wait_screen 5 "^ *[0-9]+ fio "
+sleep 4		# a past of 4 intervals or more for the drill-down to start with
 "${TMUX_CMD[@]}" send-keys -t ui Enter
 check "Enter: drill into a process" wait_screen 5 "^PID [0-9]+ .*Esc back"
+# The drill-down starts with the past the pane kept for the process, not
+# empty: the status line says how many intervals, and as many heatmap columns
+# are drawn at once (the heatmap's rows under the title, past the axis labels).
+screen >"$TEST_TMP/drill.txt"
+past=$(sed -n 's/.*following PID [0-9]*: \([0-9]*\) intervals of its past.*/\1/p' "$TEST_TMP/drill.txt")
+cols=$(python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+t = [i for i, l in enumerate(lines) if l.startswith("PID ") and "Esc back" in l]
+rows = []
+for l in (lines[t[0] + 1:t[0] + 17] if t else []):
+    if "PATH" in l or "no file activity" in l:	# the files table under it
+        break
+    rows.append(l[int(sys.argv[2]):])
+w = max([len(r) for r in rows] or [0])
+print(sum(1 for c in range(w) if any(c < len(r) and r[c] != " " for r in rows)))' \
+    "$TEST_TMP/drill.txt" 6)
+check "Enter: the drill-down starts with the process's past (${past:-no} intervals, $cols heatmap columns drawn at once)" \
+    [ "${past:-0}" -ge 3 -a "$cols" -ge 3 -a "$cols" -le "$((${past:-0} + 1))" ]
 "${TMUX_CMD[@]}" send-keys -t ui Escape
 check "Esc: back to the table" wait_screen 5 "PID COMMAND"
 "${TMUX_CMD[@]}" send-keys -t ui '>'
