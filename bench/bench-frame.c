@@ -1,4 +1,4 @@
-/* bench-frame.c: CPU time of one UI frame at 200x60 with 16 devices, 10,000 processes and 100,000 files. */
+/* bench-frame.c: CPU time of one UI frame at 200x60 with 16 devices (BENCH_DEVS up to 64), 10,000 processes and 100,000 files. */
 
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -17,7 +17,7 @@
 
 #define BENCH_COLS	200
 #define BENCH_ROWS	60
-#define BENCH_DEVS	16
+#define BENCH_DEVS	16		/* the default of $BENCH_DEVS */
 #define BENCH_PROCS	10000
 #define BENCH_FILES	100000
 #define BENCH_TICKS	600		/* history filled before measuring */
@@ -28,6 +28,8 @@ struct blktop bt;
 
 /* A source that never has anything: the bench feeds the stream itself. */
 static const struct source_entry bench_source = { .name = "bench" };
+
+static unsigned bench_devs = BENCH_DEVS;
 
 static uint64_t bench_rand_state = 0x9e3779b97f4a7c15ULL;
 
@@ -68,7 +70,7 @@ bench_block_tick(struct blktop *b, uint64_t now)
 
 	memset(&ev, 0, sizeof ev);
 	ev.type = EV_BLOCK;
-	for (d = 0; d < BENCH_DEVS; d++) {
+	for (d = 0; d < bench_devs; d++) {
 		for (i = 0; i < BENCH_EVS; i++) {
 			pid = 1000 + (unsigned)(bench_rand() % BENCH_PROCS);
 			ev.dev = DEV_MKDEV(259, d);
@@ -138,7 +140,8 @@ main(int argc, char **argv)
 	struct blktop	*b = &bt;
 	struct winsize	 ws = { .ws_row = BENCH_ROWS, .ws_col = BENCH_COLS };
 	uint64_t	*t, *tc;
-	static const char *names[] = { "devices", "processes", "files" };
+	static const char *names[] = { "devices", "processes", "files", "overview" };
+	struct rusage	 ru;
 	uint64_t	 now = NSEC_PER_SEC, t0;
 	char		 buf[4096], *err;
 	int		 master, slave, out, pane, status;
@@ -148,13 +151,17 @@ main(int argc, char **argv)
 	FILE		*res;
 
 	if (argc > 1) {
-		for (only = 0; only < 3 && strcmp(argv[1], names[only]) != 0; only++)
+		for (only = 0; only < 4 && strcmp(argv[1], names[only]) != 0; only++)
 			;
-		if (only == 3)
-			fatalx("usage: bench-frame [devices|processes|files [FRAMES]]");
+		if (only == 4)
+			fatalx("usage: bench-frame [devices|processes|files|overview [FRAMES]]");
 	}
 	if (argc > 2 && (nframes = (unsigned)atoi(argv[2])) < 1)
 		nframes = 1;
+	if (getenv("BENCH_DEVS") != NULL &&
+	    ((bench_devs = (unsigned)atoi(getenv("BENCH_DEVS"))) < 1 ||
+	    bench_devs > WINDOWS_MAX_DEVS))
+		fatalx("BENCH_DEVS: 1 to %d", WINDOWS_MAX_DEVS);
 	t = xcalloc(nframes, sizeof *t);
 	tc = xcalloc(nframes, sizeof *tc);
 
@@ -213,7 +220,7 @@ main(int argc, char **argv)
 
 		memset(&ev, 0, sizeof ev);
 		ev.type = EV_BLOCK;
-		ev.dev = DEV_MKDEV(259, i % BENCH_DEVS);
+		ev.dev = DEV_MKDEV(259, i % bench_devs);
 		ev.ts_start = ev.ts_issue = now;
 		ev.ts_done = now + bench_lat();
 		ev.bytes = 4096;
@@ -227,11 +234,13 @@ main(int argc, char **argv)
 
 	fprintf(res, "bench-frame: %dx%d, %d devices (%d ticks of history), "
 	    "%d processes, %d files, median of %d frames per pane\n",
-	    BENCH_COLS, BENCH_ROWS, BENCH_DEVS, BENCH_TICKS, BENCH_PROCS,
+	    BENCH_COLS, BENCH_ROWS, bench_devs, BENCH_TICKS, BENCH_PROCS,
 	    BENCH_FILES, nframes);
-	for (pane = 0; pane < 3; pane++) {
+	for (pane = 0; pane < 4; pane++) {
 		if (only != -1 && pane != only)
 			continue;
+		/* devices: a heatmap each (as before the overview); overview: a line each. */
+		ui_pane_dev_view(pane == 3 ? 1 : 2);
 		for (f = 0; f < nframes; f++) {
 			/* One tick of new data: every column moves. */
 			now += NSEC_PER_SEC;
@@ -246,7 +255,7 @@ main(int argc, char **argv)
 			}
 			tc[f] = bench_cpu() - t0;
 			t0 = bench_cpu();
-			ui_frame(b, pane);
+			ui_frame(b, pane == 3 ? 0 : pane);
 			t[f] = bench_cpu() - t0;
 		}
 		qsort(t, nframes, sizeof *t, bench_cmp);
@@ -258,6 +267,8 @@ main(int argc, char **argv)
 		    (double)t[nframes - 1] / 1e6,
 		    (double)tc[nframes / 2] / 1e6);
 	}
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		fprintf(res, "  peak RSS %ld kB\n", ru.ru_maxrss);
 	stream_stop(b);
 	source_free(b->src);
 	proc_free(b->procs);

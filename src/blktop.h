@@ -1193,6 +1193,7 @@ enum ui_action {
 	UI_REDRAW,			/* repaint the whole terminal */
 	UI_GROUP,			/* processes: one row per cgroup, or per process */
 	UI_SAVE,			/* write the settings to the config file */
+	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
@@ -1336,6 +1337,11 @@ unsigned	 ui_layout_dev_rows(unsigned ndevs, int height, int zoomed,
 		     unsigned *heat_rows, unsigned *spark_rows);
 unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 		     unsigned n);
+#define UI_LAYOUT_LINE_MIN	59	/* the narrowest line of the devices' overview */
+unsigned	 ui_layout_dev_lines(unsigned n, int width, int height,
+		     unsigned *ncolumns, int *w);
+int		 ui_pane_dev_view(int);
+void		 ui_fit(char *, size_t, const char *, int w, int left);
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
 unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
 char		*ui_layout_rate(char *buf, size_t len, double v);

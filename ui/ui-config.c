@@ -19,6 +19,9 @@ static const struct {
 	{ "all", 0 }, { "reads", 1u << OPC_READ }, { "writes", 1u << OPC_WRITE },
 };
 
+/* devices.view values, by ui_pane_dev_view's number. */
+static const char *const ui_config_views[] = { "auto", "lines", "heatmaps" };
+
 /* The table pane whose settings "NAME.what" are, or NULL. */
 static struct ui_tab *
 ui_config_tab(const char *key, size_t len)
@@ -209,6 +212,19 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			ui_view.col_secs = (unsigned)v;
 		return (1);
 	}
+	if (strcasecmp(key, "devices.view") == 0) {
+		for (i = 0; i < nitems(ui_config_views); i++) {
+			if (strcasecmp(ui_config_views[i], value) == 0)
+				break;
+		}
+		if (i == nitems(ui_config_views)) {
+			xasprintf(errp, "'%s' is not auto, lines or heatmaps", value);
+			return (-1);
+		}
+		if (apply)
+			ui_pane_dev_view((int)i);
+		return (1);
+	}
 	if (strcasecmp(key, "heatmap.ops") == 0) {
 		for (i = 0; i < nitems(ui_config_ops); i++) {
 			if (strcasecmp(ui_config_ops[i].name, value) == 0)
@@ -292,6 +308,8 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 	    ui.themes[ui.theme_idx] : "default");
 	ui_config_put(buf, &off, "interval = %g\n", b->interval);
 	ui_config_put(buf, &off, "pane = %s\n", ui_panes[ui.pane]->name);
+	ui_config_put(buf, &off, "devices.view = %s\n",
+	    ui_config_views[ui_pane_dev_view(-1) % nitems(ui_config_views)]);
 	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", ui_view.col_secs);
 	for (i = 0; i < nitems(ui_config_ops) &&
 	    ui_config_ops[i].opmask != ui_view.opmask; i++)

@@ -86,6 +86,34 @@ ui_layout_dev_rows(unsigned ndevs, int height, int zoomed,
 	return (fit < ndevs ? fit : ndevs);
 }
 
+/*
+ * The devices pane's overview: n devices, one line each, in columns (filled
+ * top to bottom, then left to right, as ls does) of lines width wide and
+ * height rows high (below a title). As many columns as all devices need to
+ * fit, if each can be UI_LAYOUT_LINE_MIN wide; else as many as the width
+ * holds, the lines then taller than height (the pane scrolls). Returns the
+ * lines per column (0 if nothing fits), with the columns and their width.
+ */
+unsigned
+ui_layout_dev_lines(unsigned n, int width, int height, unsigned *ncolumns, int *w)
+{
+	unsigned	 k, maxk;
+
+	*ncolumns = 0;
+	*w = 0;
+	if (n == 0 || height < 1 || width < 1)
+		return (0);
+	maxk = (unsigned)(width + 1) / (UI_LAYOUT_LINE_MIN + 1);
+	if (maxk == 0)
+		maxk = 1;
+	k = (n + (unsigned)height - 1) / (unsigned)height;
+	if (k > maxk)
+		k = maxk;
+	*ncolumns = k;
+	*w = (width + 1) / (int)k - 1;
+	return ((n + k - 1) / k);
+}
+
 /* First row to show so that sel is visible, moving top as little as possible. */
 unsigned
 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible, unsigned n)

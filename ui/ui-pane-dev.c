@@ -9,6 +9,9 @@
 
 #define UI_DEV_SCALE_W	7		/* right margin: sparkline scale ("12.3k") */
 #define UI_DEV_NOGROUP	UINT64_MAX
+#define UI_DEV_LINE_FIX	49		/* overview: a device line but its sparkline */
+#define UI_DEV_LINE_LEFT 38		/* ... the part before the sparkline */
+#define UI_DEV_SPARK_MAX 1281		/* overview: 1 + 64 log2(1 s / 1 us + 1) */
 
 /*
  * Columns of closed tick groups never change: each device drawn keeps them
@@ -21,7 +24,11 @@ struct ui_dev_cache {
 	uint64_t	*sub;		/* cap x nsub */
 	uint64_t	*qd;
 	uint64_t	*iops;
+	uint64_t	*p99;		/* ns, 0 where no request was timed */
 };
+
+/* How devices are drawn: as the space allows, one line each, a heatmap each. */
+enum { UI_DEV_AUTO, UI_DEV_LINES, UI_DEV_BLOCKS };
 
 /* Selection and buffers of the devices pane. */
 static struct {
@@ -37,7 +44,13 @@ static struct {
 	size_t		 sub_len;	/* entries allocated in sub */
 	uint64_t	*qd;		/* per column: aqu-sz x 100 */
 	uint64_t	*iops;		/* per column: IOPS x 10 */
+	uint64_t	*p99;		/* per column: p99 latency, ns */
+	uint64_t	*spark;		/* per column: what the overview's sparkline draws */
 	size_t		 nvals;
+	int		 lines;		/* UI_DEV_AUTO, _LINES (overview), _BLOCKS */
+	int		 overview;	/* as drawn last: one line per device */
+	unsigned	 ov_rows;	/* overview: lines per column of devices */
+	unsigned	 ov_w;		/* overview: width of one device's line */
 	struct draw_cell *cells;
 	size_t		 ncells;
 	struct ui_dev_cache cache[WINDOWS_MAX_DEVS];	/* by index in windows.devs */
@@ -94,6 +107,9 @@ ui_pane_dev_grow(unsigned ncols, unsigned nsub)
 		ui_dev.qd = xreallocarray(ui_dev.qd, ncols, sizeof *ui_dev.qd);
 		ui_dev.iops = xreallocarray(ui_dev.iops, ncols,
 		    sizeof *ui_dev.iops);
+		ui_dev.p99 = xreallocarray(ui_dev.p99, ncols, sizeof *ui_dev.p99);
+		ui_dev.spark = xreallocarray(ui_dev.spark, ncols,
+		    sizeof *ui_dev.spark);
 	}
 }
 
@@ -108,6 +124,7 @@ ui_pane_dev_cache_free(void)
 		free(ui_dev.cache[i].sub);
 		free(ui_dev.cache[i].qd);
 		free(ui_dev.cache[i].iops);
+		free(ui_dev.cache[i].p99);
 		memset(&ui_dev.cache[i], 0, sizeof ui_dev.cache[i]);
 	}
 }
@@ -141,6 +158,7 @@ ui_pane_dev_cache(unsigned i)
 		    sizeof *c->sub);
 		c->qd = xcalloc(ui_dev.cache_cap, sizeof *c->qd);
 		c->iops = xcalloc(ui_dev.cache_cap, sizeof *c->iops);
+		c->p99 = xcalloc(ui_dev.cache_cap, sizeof *c->p99);
 	}
 	return (c);
 }
@@ -155,7 +173,7 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 	const struct tick	*t;
 	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
 	unsigned		 o, i;
-	uint64_t		 a, ios = 0, dur = 0, wait = 0;
+	uint64_t		 a, ios = 0, dur = 0, wait = 0, timed = 0;
 
 	if (mask == 0)
 		mask = (1u << OPC_MAX) - 1;
@@ -176,6 +194,9 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 	}
 	draw_heat_column(h, ui_dev.cache_nsub,
 	    cc->sub + (size_t)s * ui_dev.cache_nsub);
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		timed += h[i];
+	cc->p99[s] = timed > 0 ? (uint64_t)hist_percentile(h, timed, 99) : 0;
 	cc->qd[s] = cc->iops[s] = 0;
 	if (dur > 0) {
 		cc->qd[s] = (uint64_t)((double)wait / (double)dur * 100 + 0.5);
@@ -204,6 +225,7 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
 	cc = ui_pane_dev_cache(di);
 	memset(ui_dev.qd, 0, ncols * sizeof *ui_dev.qd);
 	memset(ui_dev.iops, 0, ncols * sizeof *ui_dev.iops);
+	memset(ui_dev.p99, 0, ncols * sizeof *ui_dev.p99);
 	newest = view > 0 ? (view - 1) / ct : 0;
 	for (c = 0; c < ncols; c++) {
 		h = ui_dev.sub + (size_t)c * nsub;
@@ -218,7 +240,19 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
 		memcpy(h, cc->sub + (size_t)s * nsub, nsub * sizeof *h);
 		ui_dev.qd[c] = cc->qd[s];
 		ui_dev.iops[c] = cc->iops[s];
+		ui_dev.p99[c] = cc->p99[s];
 	}
+}
+
+/* A percentile of an operation's latencies, "-" if none was timed (not "0ns"). */
+static char *
+ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
+{
+	if (o->timed == 0) {
+		snprintf(buf, len, "%*s", DRAW_LAT_WIDTH, "-");
+		return (buf);
+	}
+	return (draw_fmt_lat(buf, len, (uint64_t)hist_percentile(o->lat, o->timed, pct)));
 }
 
 /* The iostat-like summary of a device over the last display interval. */
@@ -242,14 +276,10 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 	    ui_layout_rate(f[1], sizeof f[1], (double)w->ios / secs),
 	    ui_layout_rate(f[2], sizeof f[2], (double)r->bytes / secs / 1e6),
 	    ui_layout_rate(f[3], sizeof f[3], (double)w->bytes / secs / 1e6),
-	    draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(r->lat,
-	    r->timed, 50)),
-	    draw_fmt_lat(f[5], sizeof f[5], (uint64_t)hist_percentile(r->lat,
-	    r->timed, 99)),
-	    draw_fmt_lat(f[6], sizeof f[6], (uint64_t)hist_percentile(w->lat,
-	    w->timed, 50)),
-	    draw_fmt_lat(f[7], sizeof f[7], (uint64_t)hist_percentile(w->lat,
-	    w->timed, 99)),
+	    ui_pane_dev_lat(f[4], sizeof f[4], r, 50),
+	    ui_pane_dev_lat(f[5], sizeof f[5], r, 99),
+	    ui_pane_dev_lat(f[6], sizeof f[6], w, 50),
+	    ui_pane_dev_lat(f[7], sizeof f[7], w, 99),
 	    (double)s.wait_sum / 1e9 / secs,
 	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0), s.qd_max);
 }
@@ -294,6 +324,109 @@ ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
 	    THEME_GRAPH_TEXT, THEME_MAIN_BG, buf);
 }
 
+/* Overview: the sparkline value of a p99 latency, log-scaled from 1 us to 1 s. */
+static uint64_t
+ui_pane_dev_p99_step(uint64_t ns)
+{
+	uint64_t	 v;
+
+	if (ns == 0)
+		return (0);
+	v = 1 + (uint64_t)(log2((double)ns / 1000.0 + 1) * 64);
+	return (v < UI_DEV_SPARK_MAX ? v : UI_DEV_SPARK_MAX);
+}
+
+/*
+ * Overview: one device's line, w wide, at y, x: name, r/s, w/s, MB/s and
+ * p99 over the last display interval ("-" where no request was timed), its
+ * p99 over time as a sparkline (blank where there was no I/O), aqu-sz, %util.
+ */
+static void
+ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
+    unsigned i, uint64_t view, int selected)
+{
+	static struct sum	 s;
+	static uint64_t		 h[HIST_NBUCKETS];
+	const struct devwin	*dw = ui_dev.shown[i];
+	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1, o, k, c;
+	unsigned		 ncols = w > UI_DEV_LINE_FIX ? (unsigned)(w - UI_DEV_LINE_FIX) : 0;
+	uint64_t		 timed = 0;
+	double			 secs;
+	char			 line[1024], fitted[1024], f[5][16];
+	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
+	enum theme_colour	 bg = selected ? THEME_SELECTED_BG : THEME_MAIN_BG;
+
+	windows_sum(&b->win, dw, ago, b->ticks_per_report, &s);
+	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
+	memset(h, 0, sizeof h);
+	for (o = 0; o < OPC_MAX; o++) {
+		timed += s.op[o].timed;
+		for (k = 0; k < HIST_NBUCKETS; k++)
+			h[k] += s.op[o].lat[k];
+	}
+	if (timed > 0)
+		draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(h, timed, 99));
+	else
+		snprintf(f[4], sizeof f[4], "%*s", DRAW_LAT_WIDTH, "-");
+	snprintf(line, sizeof line, "%-10.10s %s %s %s %s %*s %5.2f %3.0f%%",
+	    device_name(dw->dev),
+	    ui_layout_rate(f[0], sizeof f[0], (double)s.op[OPC_READ].ios / secs),
+	    ui_layout_rate(f[1], sizeof f[1], (double)s.op[OPC_WRITE].ios / secs),
+	    ui_layout_rate(f[2], sizeof f[2], (double)(s.op[OPC_READ].bytes +
+	    s.op[OPC_WRITE].bytes) / secs / 1e6), f[4], (int)ncols, "",
+	    (double)s.wait_sum / 1e9 / secs,
+	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
+	ui_fit(fitted, sizeof fitted, line, w, 1);
+	ui_text(win, y, x, fg, bg, fitted);
+	if (ncols == 0)
+		return;
+	ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2, view);
+	for (c = 0; c < ncols; c++)
+		ui_dev.spark[c] = ui_pane_dev_p99_step(ui_dev.p99[c]);
+	if (ui_dev.ncells < ncols) {
+		ui_dev.cells = xreallocarray(ui_dev.cells, ncols, sizeof *ui_dev.cells);
+		ui_dev.ncells = ncols;
+	}
+	draw_spark(ui_dev.spark, ncols, UI_DEV_SPARK_MAX, (ui_view.flags & DRAW_UTF8) ?
+	    DRAW_SPARK_BLOCK : DRAW_SPARK_ASCII, 1, THEME_HEAT_0, ui_dev.cells);
+	ui_draw_cells(win, y, x + UI_DEV_LINE_LEFT, ui_dev.cells, 1, ncols);
+}
+
+/* Overview: the devices in columns of lines, as many as fit. */
+static void
+ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
+    unsigned sel, uint64_t view)
+{
+	unsigned	 ncolumns, col, row, i;
+	int		 w, x, spark;
+	char		 title[1024], head[1024];
+
+	ui_dev.ov_rows = ui_layout_dev_lines(ui_dev.nshown, r->w, r->h - 1,
+	    &ncolumns, &w);
+	ui_dev.ov_w = (unsigned)w;
+	if (ui_dev.ov_rows == 0)
+		return;
+	ui_dev.top = ui_layout_scroll(sel % ui_dev.ov_rows, ui_dev.top,
+	    (unsigned)(r->h - 1), ui_dev.ov_rows);
+	spark = w > UI_DEV_LINE_FIX ? w - UI_DEV_LINE_FIX : 0;
+	ui_pane_dev_grow(spark > 0 ? (unsigned)spark : 1, 2);
+	snprintf(head, sizeof head, "%-10s %6s %6s %6s %5s %-*.*s %5s %4s", "Device",
+	    "r/s", "w/s", "MB/s", "p99", spark, spark, "p99 trend", "aqu", "util");
+	ui_fit(title, sizeof title, head, w, 1);
+	for (col = 0; col < ncolumns; col++) {
+		x = r->x + (int)col * (w + 1);
+		ui_text(win, r->y, x, THEME_TITLE, THEME_MAIN_BG, title);
+		for (row = ui_dev.top; row < ui_dev.top + (unsigned)(r->h - 1) &&
+		    row < ui_dev.ov_rows; row++) {
+			i = col * ui_dev.ov_rows + row;
+			if (i >= ui_dev.nshown)
+				break;
+			ui_pane_dev_line(b, win, r->y + 1 + (int)(row - ui_dev.top), x, w,
+			    i, view, i == sel);
+		}
+	}
+}
+
 /* Draw the devices pane. */
 static void
 ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
@@ -305,13 +438,6 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	char			 line[256], ops[32];
 
 	ui_pane_dev_list(b);
-	snprintf(ops, sizeof ops, "  latency of %s", ui_view.opmask == 0 ?
-	    "all" : ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
-	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
-	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
-	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
-	    r->w >= 100 ? ops : "");
-	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
 	if (ui_dev.nshown == 0) {
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->win.ndevs == 0 ? "no block I/O seen yet" :
@@ -321,6 +447,21 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	sel = ui_pane_dev_sel();
 	fit = ui_layout_dev_rows(ui_dev.zoomed ? 1 : ui_dev.nshown, r->h - 1,
 	    ui_dev.zoomed, &heat, &spark);
+	/* One line per device when asked, or when the heatmaps do not all fit. */
+	ui_dev.overview = !ui_dev.zoomed && (ui_dev.lines == UI_DEV_LINES ||
+	    (ui_dev.lines == UI_DEV_AUTO && ui_dev.nshown > 1 &&
+	    (fit < ui_dev.nshown || heat == 0)));
+	if (ui_dev.overview) {
+		ui_pane_dev_overview(b, win, r, sel, view);
+		return;
+	}
+	snprintf(ops, sizeof ops, "  latency of %s", ui_view.opmask == 0 ?
+	    "all" : ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
+	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
+	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
+	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
+	    r->w >= 100 ? ops : "");
+	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
 	if (fit == 0)
 		return;
 	ui_dev.block_h = (int)(1 + heat + 2 * spark);
@@ -396,6 +537,12 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 	case UI_ENTER:
 		ui_dev.zoomed = !ui_dev.zoomed;
 		return (1);
+	case UI_DEV_VIEW:
+		ui_dev.zoomed = 0;
+		ui_dev.lines = ui_dev.overview ? UI_DEV_BLOCKS : UI_DEV_LINES;
+		ui_status("devices: %s", ui_dev.lines == UI_DEV_LINES ?
+		    "one line each" : "a heatmap each");
+		return (1);
 	case UI_BACK:
 		if (!ui_dev.zoomed)
 			return (0);
@@ -411,29 +558,55 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 
 /* A click selects the device whose block it falls in. */
 static void
-ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y,
-    __unused int x)
+ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y, int x)
 {
 	unsigned	 i;
 
 	ui_pane_dev_list(b);
-	if (ui_dev.zoomed || ui_dev.block_h <= 0 || y <= r->y)
+	if (ui_dev.zoomed || y <= r->y)
 		return;
-	i = ui_dev.first_shown + (unsigned)((y - r->y - 1) / ui_dev.block_h);
+	if (ui_dev.overview) {
+		if (ui_dev.ov_rows == 0 || x < r->x)
+			return;
+		i = (unsigned)(x - r->x) / (ui_dev.ov_w + 1) * ui_dev.ov_rows +
+		    ui_dev.top + (unsigned)(y - r->y - 1);
+		if (ui_dev.top + (unsigned)(y - r->y - 1) >= ui_dev.ov_rows)
+			return;
+	} else if (ui_dev.block_h <= 0)
+		return;
+	else
+		i = ui_dev.first_shown + (unsigned)((y - r->y - 1) / ui_dev.block_h);
 	if (i < ui_dev.nshown)
 		ui_dev.sel_dev = ui_dev.shown[i]->dev;
+}
+
+/*
+ * The config file's devices.view: set it to v (0 auto, 1 lines, 2 heatmaps)
+ * if v >= 0; what it is.
+ */
+int
+ui_pane_dev_view(int v)
+{
+	if (v >= 0)
+		ui_dev.lines = v;
+	return (ui_dev.lines);
 }
 
 /* Free the buffers. */
 static void
 ui_pane_dev_free(void)
 {
+	int	 lines = ui_dev.lines;
+
 	free(ui_dev.sub);
 	free(ui_dev.qd);
 	free(ui_dev.iops);
+	free(ui_dev.p99);
+	free(ui_dev.spark);
 	free(ui_dev.cells);
 	ui_pane_dev_cache_free();
 	memset(&ui_dev, 0, sizeof ui_dev);
+	ui_dev.lines = lines;
 }
 
 const struct pane_entry ui_pane_dev = {

@@ -85,7 +85,7 @@ ui_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
 }
 
 /* Pad or cut s to exactly w columns into buf (s is ASCII or already made safe). */
-static void
+void
 ui_fit(char *buf, size_t len, const char *s, int w, int left)
 {
 	int	 n = (int)draw_text_width(s);

@@ -165,6 +165,29 @@ test_cols(void)
 
 /* Device blocks: as many as fit, heatmaps shrinking to 4 rows first. */
 static void
+test_dev_lines(void)
+{
+	unsigned	 k, n;
+	int		 w;
+
+	n = ui_layout_dev_lines(64, 120, 46, &k, &w);
+	CHECK("dev lines: 64 devices at 120x46 in 2 columns of 32, 59 wide",
+	    n == 32 && k == 2 && w == 59);
+	n = ui_layout_dev_lines(64, 160, 46, &k, &w);
+	CHECK("dev lines: at 160 wide, 2 columns of 79", n == 32 && k == 2 && w == 79);
+	n = ui_layout_dev_lines(32, 120, 46, &k, &w);
+	CHECK("dev lines: 32 fit in one column, full width", n == 32 && k == 1 && w == 120);
+	n = ui_layout_dev_lines(64, 100, 46, &k, &w);
+	CHECK("dev lines: too narrow for 2: one column of 64, scrolled",
+	    n == 64 && k == 1 && w == 100);
+	n = ui_layout_dev_lines(64, 200, 10, &k, &w);
+	CHECK("dev lines: at most as many columns as the width holds (3 at 200)",
+	    n == 22 && k == 3 && w == 66);
+	CHECK("dev lines: none, or no room", ui_layout_dev_lines(0, 120, 46, &k, &w) == 0 &&
+	    ui_layout_dev_lines(5, 120, 0, &k, &w) == 0);
+}
+
+static void
 test_dev_rows(void)
 {
 	unsigned	 heat, spark, n;
@@ -230,6 +253,7 @@ main(void)
 	test_rebind();
 	test_cols();
 	test_dev_rows();
+	test_dev_lines();
 	test_misc();
 	/* The keys all tables share. */
 	{
