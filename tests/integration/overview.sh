@@ -1,6 +1,6 @@
 #!/bin/bash
 # overview.sh: the devices pane with many devices: one line each, with a p99
-# trend; Enter opens one's heatmap, Esc comes back, v switches. First 63
+# trend; Enter opens one's heatmap, Esc comes back, v switches. First 64
 # devices of an imported log (no privileges), then 32 loop devices under fio.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
@@ -71,7 +71,7 @@ wait_lines() {
 	return 1
 }
 
-# ---- 63 devices of an imported log, each doing 20 requests a second.
+# ---- 64 devices of an imported log, each doing 20 requests a second.
 python3 - "$TEST_TMP/many.txt" <<'PY'
 import sys
 t0 = 4867000000000
@@ -79,15 +79,15 @@ with open(sys.argv[1], "w") as f:
     f.write("TIMESTAMP TIME PID COMM DONEPID DONECOMM DISK T SECTOR BYTES LAT(ns)\n")
     i = 0
     for s in range(60 * 20):
-        for d in range(63):
+        for d in range(64):
             lat = 100000 + (d * 37 % 50) * 20000
             f.write("%d 2022-02-05T20:27:46.000000000 %d app 0 kw vd%02d %d %d 4096 %d\n"
                     % (t0 + s * 50000000 + d * 1000, 100 + d, d, s % 2, i * 8, lat))
             i += 1
 PY
-names=$(seq -f 'vd%02g' 0 62)
+names=$(seq -f 'vd%02g' 0 63)
 start -r "$TEST_TMP/many.txt" --speed 2
-check "import: 63 devices at 120x50 all shown, one line each, each with its p99 trend" \
+check "import: 64 devices at 120x50 all shown, one line each, each with its p99 trend" \
     wait_lines 15 $names
 grep MISSING "$TEST_TMP/lines.out" | head -5
 check "import: two columns of devices" sh -c "grep -c 'Device .*p99 trend.* Device .*p99 trend' '$TEST_TMP/screen.txt' | grep -qx 1"
