@@ -1315,7 +1315,7 @@ void		 ui_draw_all(struct blktop *);
 void		 ui_key_cb(int fd, short what, void *arg);
 
 /* ui-keys.c: the one table of key bindings. */
-#define UI_KEYS_MAX	128
+#define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
 extern struct ui_key ui_keys[UI_KEYS_MAX];
 extern unsigned ui_nkeys;
 extern const struct ui_action_info ui_actions[];

@@ -175,10 +175,50 @@ test_files(void)
 		printf("could not remove %s\n", dir);
 }
 
+/*
+ * Random text (a fixed seed): the parser ends on each, with 0 or one "line N:"
+ * error, every item inside its bounds. ASan and UBSan watch the rest.
+ */
+static void
+test_random(void)
+{
+	static const char	 any[] = "ab.=_-# \t\r\n\0\x01\xff=k";
+	static const char	 text_only[] = "ab.=_-#  \t\n\n=kv";
+	static char		 text[4096];
+	uint64_t		 x = 0x2545f4914f6cdd1dULL;
+	char			*why = NULL;
+	unsigned		 i, j, n, len, ok = 0, errs = 0, bad = 0;
+
+	for (i = 0; i < 20000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		len = (unsigned)(x % (i % 4 == 1 ? 64 : sizeof text));
+		for (j = 0; j < len; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			text[j] = i % 2 ? text_only[x % (sizeof text_only - 1)] :
+			    any[x % (sizeof any - 1)];
+		}
+		if (parse(text, len, &why) == 0) {
+			ok++;
+			for (n = 0; n < c.nitems; n++)
+				bad += strlen(c.items[n].key) >= CONFIG_KEY_MAX ||
+				    strlen(c.items[n].value) >= CONFIG_VALUE_MAX ||
+				    c.items[n].value[0] == '\0';
+		} else {
+			errs++;
+			bad += why == NULL || strncmp(why, "line ", 5) != 0;
+		}
+	}
+	free(why);
+	printf("random: %u parsed, %u refused\n", ok, errs);
+	CHECK("random text: every file parsed or refused with its line, items in bounds",
+	    bad == 0 && ok + errs == 20000);
+}
+
 int
 main(void)
 {
 	test_parse();
+	test_random();
 	test_files();
 	CHECK_EXIT();
 }

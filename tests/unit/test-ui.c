@@ -142,6 +142,32 @@ test_rebind(void)
 			n += ui_keys[i].key == ui_keys[j].key;
 	}
 	CHECK("no key twice after rebinding", n == 0);
+
+	/* Every action on 16 keys of its own, over and over: never full. */
+	{
+		unsigned a2, round, fails = 0, code = 1;
+		int many[16];
+
+		for (round = 0; round < 4; round++) {
+			for (a2 = 0; a2 < UI_ACTION_MAX; a2++) {
+				for (i = 0; i < 16; i++) {
+					many[i] = (int)code;
+					code = code % KEY_MAX + 1;
+				}
+				fails += ui_keys_bind((enum ui_action)a2, many, 16) != 0;
+			}
+		}
+		for (i = 0, n = 0; i < ui_keys_count(); i++) {
+			unsigned j;
+
+			for (j = 0; j < i; j++)
+				n += ui_keys[i].key == ui_keys[j].key;
+		}
+		CHECK("bind: 16 keys for every action, 4 rounds over every key code: "
+		    "no failure, no key twice, the last binding holds", fails == 0 &&
+		    n == 0 && ui_keys_count() <= UI_KEYS_MAX &&
+		    ui_keys_lookup(many[15]) == UI_ACTION_MAX - 1);
+	}
 }
 
 /* Table columns fit left to right; the flexible one takes the rest. */
