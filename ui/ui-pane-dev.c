@@ -244,6 +244,21 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
 	}
 }
 
+/*
+ * Sum the ticks of the heatmaps' newest column (a group of col_ticks ticks,
+ * the newest maybe partly closed): the summary says what the last column
+ * shows, never zeros beside a column with requests in it.
+ */
+static void
+ui_pane_dev_sum(const struct blktop *b, const struct devwin *dw, uint64_t view,
+    struct sum *s)
+{
+	unsigned	 ago = (unsigned)(b->win.nclosed - view) + 1;
+	unsigned	 n = view > 0 ? (unsigned)((view - 1) % ui_view.col_ticks) + 1 : 1;
+
+	windows_sum(&b->win, dw, ago, n, s);
+}
+
 /* A percentile of an operation's latencies, "-" if none was timed (not "0ns"). */
 static char *
 ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
@@ -255,7 +270,7 @@ ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
 	return (draw_fmt_lat(buf, len, (uint64_t)hist_percentile(o->lat, o->timed, pct)));
 }
 
-/* The iostat-like summary of a device over the last display interval. */
+/* The iostat-like summary of a device over the heatmaps' newest column. */
 static void
 ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
     uint64_t view, char *buf, size_t len)
@@ -264,9 +279,8 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 	const struct sum_op	*r, *w;
 	double			 secs;
 	char			 f[8][16];
-	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1;
 
-	windows_sum(&b->win, dw, ago, b->ticks_per_report, &s);
+	ui_pane_dev_sum(b, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	r = &s.op[OPC_READ];
 	w = &s.op[OPC_WRITE];
@@ -348,7 +362,7 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	static struct sum	 s;
 	static uint64_t		 h[HIST_NBUCKETS];
 	const struct devwin	*dw = ui_dev.shown[i];
-	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1, o, k, c;
+	unsigned		 o, k, c;
 	unsigned		 ncols = w > UI_DEV_LINE_FIX ? (unsigned)(w - UI_DEV_LINE_FIX) : 0;
 	uint64_t		 timed = 0;
 	double			 secs;
@@ -356,7 +370,7 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
 	enum theme_colour	 bg = selected ? THEME_SELECTED_BG : THEME_MAIN_BG;
 
-	windows_sum(&b->win, dw, ago, b->ticks_per_report, &s);
+	ui_pane_dev_sum(b, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	memset(h, 0, sizeof h);
 	for (o = 0; o < OPC_MAX; o++) {

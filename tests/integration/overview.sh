@@ -80,6 +80,8 @@ with open(sys.argv[1], "w") as f:
     i = 0
     for s in range(60 * 20):
         for d in range(64):
+            if d == 63 and (s // 20) % 3 != 0:	# vd63: 1 s in 3 only
+                continue
             lat = 100000 + (d * 37 % 50) * 20000
             f.write("%d 2022-02-05T20:27:46.000000000 %d app 0 kw vd%02d %d %d 4096 %d\n"
                     % (t0 + s * 50000000 + d * 1000, 100 + d, d, s % 2, i * 8, lat))
@@ -104,6 +106,41 @@ check "import: v: a heatmap each" wait_screen 5 "devices: a heatmap each"
 check "import: ... the heatmap blocks' header" wait_screen 2 "r_p50 r_p99"
 key v
 check "import: v again: one line each" wait_screen 5 "p99 trend"
+
+# The line says what the trend's last cell shows: with 2 s columns, paused,
+# stepped a tick at a time, vd63 (reads 1 s in 3) has a p99 exactly when its
+# last cell is not blank (the newest column, not the last tick: with the last
+# tick, a column of [reads, none] showed "-" beside a drawn cell).
+# last_cell: "P99 CELL" of vd63's line, CELL "x" if drawn, "_" if blank.
+last_cell() {
+	screen | python3 -c '
+import re, sys
+rows = sys.stdin.read().split("\n")
+head = [r for r in rows if r.startswith("Device ") and "p99 trend" in r][0]
+starts = [m.start() for m in re.finditer(r"Device ", head)]
+w = starts[1] - starts[0] - 1 if len(starts) > 1 else 120
+for r in rows:
+    for s in starts:
+        if r[s:s + 5] == "vd63 ":
+            seg = r[s:s + w].ljust(w)
+            print(seg[32:37].strip(), "_" if seg[38 + w - 49 - 1] == " " else "x")'
+}
+key + Space
+check "import: 2 s columns, paused" wait_screen 5 "paused"
+agree=0 differ="" seen=""
+for i in $(seq 1 12); do
+	key .
+	sleep 0.4
+	c=$(last_cell)
+	seen="$seen|$c"
+	case "$c" in
+	"- _"|[0-9]*" x") agree=$((agree + 1)) ;;
+	*) differ="$differ $c" ;;
+	esac
+done
+check "import: stepped 12 ticks, vd63's p99 and its last trend cell agree every time ($seen)" \
+    [ "$agree" = 12 ]
+check "import: ... both states seen" sh -c "echo '$seen' | grep -q -- '- _' && echo '$seen' | grep -qE '[0-9]+[a-z]+ x'"
 key q
 check "import: q exits 0" stopped
 
