@@ -8,6 +8,8 @@
 #       "biolatency=biolatency"
 # FIO_ARGS overrides the job (default: 4k random reads, direct, iodepth 8, libaio).
 # The loop device is backed by /dev/shm and removed on every exit path.
+# WORK=readloop measures per read() call instead: bench/bench-readloop (READLOOP=)
+# reads a cached 64 MiB file in 4 KiB calls for SECS, and the divisor is its calls.
 set -u
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-4}
@@ -27,6 +29,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 sysctl -qw kernel.bpf_stats_enabled=1
 dd if=/dev/zero of="$loop" bs=1M count=512 status=none oflag=direct
+WORK=${WORK:-fio}
+READLOOP=${READLOOP:-$(dirname "$0")/bench-readloop}
+if [ "$WORK" = readloop ]; then
+	cached=/dev/shm/blktop-bpfcost-$$.dir/data/set-01/cached.bin
+	mkdir -p "${cached%/*}"
+	head -c $((64 << 20)) /dev/urandom >"$cached"
+	trap 'cleanup; rm -rf /dev/shm/blktop-bpfcost-$$.dir' EXIT
+fi
 
 # prog_ids: the ids of the BPF programs loaded now.
 prog_ids() { bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys; print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'; }
@@ -58,21 +68,30 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		done
 		# shellcheck disable=SC2086
 		read -r ns0 cnt0 < <(prog_ns $ids)
-		ios0=$(awk -v d="$dev" '$3 == d { print $4 + $8 }' /proc/diskstats)
-		# shellcheck disable=SC2086
-		fio --name=b --filename="$loop" $FIO_ARGS --runtime="$SECS" --time_based \
-		    --output=/dev/null >/dev/null 2>&1
-		# shellcheck disable=SC2086
-		read -r ns1 cnt1 < <(prog_ns $ids)
-		ios1=$(awk -v d="$dev" '$3 == d { print $4 + $8 }' /proc/diskstats)
+		if [ "$WORK" = readloop ]; then
+			rate=$(taskset -c 1 "$READLOOP" "$cached" "$SECS")
+			# shellcheck disable=SC2086
+			read -r ns1 cnt1 < <(prog_ns $ids)
+			ios=$(python3 -c "print(round($rate * $SECS))")
+			unit="read() call"
+		else
+			ios0=$(awk -v d="$dev" '$3 == d { print $4 + $8 }' /proc/diskstats)
+			# shellcheck disable=SC2086
+			fio --name=b --filename="$loop" $FIO_ARGS --runtime="$SECS" --time_based \
+			    --output=/dev/null >/dev/null 2>&1
+			# shellcheck disable=SC2086
+			read -r ns1 cnt1 < <(prog_ns $ids)
+			ios1=$(awk -v d="$dev" '$3 == d { print $4 + $8 }' /proc/diskstats)
+			ios=$((ios1 - ios0))
+			unit=request
+		fi
 		kill -INT "$tpid"; wait "$tpid" 2>/dev/null; tpid=
-		ios=$((ios1 - ios0))
 		per=$(python3 -c "print(round(($ns1 - $ns0) / max($ios, 1), 1))")
-		echo "round $r $name: $ios requests, $((cnt1 - cnt0)) program runs, $per ns of BPF per request"
+		echo "round $r $name: $ios ${unit}s, $((cnt1 - cnt0)) program runs, $per ns of BPF per $unit"
 		res[$name]="${res[$name]:-} $per"
 	done
 done
 for spec in "$@"; do
 	name=${spec%%=*}
-	python3 -c "import statistics, sys; v = [float(x) for x in sys.argv[2:]]; print('median %s: %.1f ns per request (%s)' % (sys.argv[1], statistics.median(v), ' '.join(sys.argv[2:])))" "$name" ${res[$name]}
+	python3 -c "import statistics, sys; v = [float(x) for x in sys.argv[2:]]; print('median %s: %.1f ns per event (%s)' % (sys.argv[1], statistics.median(v), ' '.join(sys.argv[2:])))" "$name" ${res[$name]}
 done

@@ -162,6 +162,11 @@ enum blktop_vfs_ftype {
 #define VFS_PF_FD_CHANGED	(1u << 5)	/* no longer set (was: fd pointed elsewhere at exit) */
 #define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
 #define VFS_PF_DIRECT		(1u << 7)	/* ev_rw: file open with O_DIRECT: bytes done went to or from the device */
+#define VFS_PF_CACHED		(1u << 8)	/* ev_rw from the kernel only: no path, user space has it in slot - 1 */
+
+/* Path slots (bpf/vfs.bpf.c vfs_pslots, src/vfs.c): a power of two. */
+#define VFS_PSLOTS		16384
+#define VFS_PSLOT_PATH		256	/* user space keeps paths shorter than this; longer ones are always sent */
 
 /* One open/creat/openat/openat2, emitted at syscall exit. */
 struct ev_open {
@@ -207,7 +212,7 @@ struct ev_rw {
 	__u16 ftype;		/* enum blktop_vfs_ftype */
 	__u16 path_flags;	/* VFS_PF_* */
 	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
-	__u16 pad;
+	__u16 slot;		/* from the kernel: 1 + its path slot (VFS_PF_CACHED), else 0; 0 in the stream */
 	char comm[BLKTOP_COMM_LEN];
 	char path[];		/* path_len bytes, then a NUL */
 };

@@ -74,6 +74,7 @@ static __always_inline bool span_read(__u8 *buf, const void *obj, __u32 lo, __u3
 /* What the exits report of an open file. */
 struct finfo {
 	struct path path;
+	struct inode *inode;
 	__u64 ino;
 	__u32 dev, rdev, nlink;
 	__u32 flags;		/* f_flags: O_DIRECT and the rest */
@@ -117,13 +118,50 @@ static __always_inline void file_info(struct scratch *s, struct file *f, struct 
 	}
 	fi->dev = BPF_CORE_READ(sb, s_dev);
 	fi->ftype = mode_ftype(mode);
+	fi->inode = ino;
 }
 
-static __always_inline __u16 file_ftype(struct file *f)
+/*
+ * At a read/write's entry: f's inode and flags into *in (one probe read), and
+ * its type, from its path slot when the slot holds f and that inode (then
+ * in->hit names the slot), else from the inode (one more).
+ */
+static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct inflight *in)
 {
+	__u32 lo = MIN2(SPAN_LO(struct file, f_inode, f_path), FOFF(struct file, f_flags));
+	__u32 hi = MAX2(SPAN_HI(struct file, f_inode, f_path), FEND(struct file, f_flags));
+	struct inode *ino;
+	struct path p;
+	struct pslot *ps;
+	__u32 i, seq;
+
+	in->hit = 0;
 	if (!f)
 		return VFS_FT_NONE;
-	return mode_ftype(BPF_CORE_READ(f, f_inode, i_mode));
+	if (span_read(s->span, f, lo, hi)) {
+		ino = SPAN_GET(s->span, lo, struct file, f_inode);
+		p = SPAN_GET(s->span, lo, struct file, f_path);
+		in->fflags = SPAN_GET(s->span, lo, struct file, f_flags);
+	} else {
+		ino = BPF_CORE_READ(f, f_inode);
+		BPF_CORE_READ_INTO(&p, f, f_path);
+		in->fflags = BPF_CORE_READ(f, f_flags);
+	}
+	if (path_cache) {
+		i = pslot_of(f);
+		ps = bpf_map_lookup_elem(&vfs_pslots, &i);
+		if (ps) {
+			seq = *(volatile __u32 *)&ps->seq;
+			if (!(seq & 1) && ps->file == (__u64)f && ps->inode == (__u64)ino &&
+			    ps->dentry == (__u64)p.dentry && ps->mnt == (__u64)p.mnt &&
+			    ps->epoch == path_epoch) {
+				in->hit = i + 1;
+				in->seq = seq;
+				return ps->ftype;
+			}
+		}
+	}
+	return mode_ftype(BPF_CORE_READ(ino, i_mode));
 }
 
 /* A mount's root dentry, parent mount and mountpoint, in one probe read where they sit close. */

@@ -59,6 +59,7 @@ const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
 const volatile bool trace_pages = false;	/* the page_* programs are loaded */
 const volatile bool trace_uring = false;	/* the uring_* programs are loaded */
 const volatile bool trace_aio = false;		/* the aio_* programs are loaded */
+const volatile bool path_cache = true;		/* send a path once per open file (vfs_pslots) */
 
 #define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
 __u64 last_wakeup = 0;
@@ -90,8 +91,10 @@ struct inflight {
 	__u64 ts;
 	__u64 arg[4];
 	__u64 file;		/* struct file * at entry (read/write family) */
+	__u32 fflags;		/* its f_flags (file_peek) */
+	__u32 hit;		/* 1 + its path slot when file_peek found it there, else 0 */
+	__u32 seq;		/* that slot's sequence number then */
 	__u32 sys;
-	__u32 pad;
 };
 
 /*
@@ -145,6 +148,52 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } vfs_scratch SEC(".maps");
+
+/*
+ * Paths already sent, by open file (struct file), so that a read or write
+ * walks its path once, not per call: a direct-mapped table indexed by a hash
+ * of the struct file. A record whose path user space has is sent without it,
+ * flagged VFS_PF_CACHED and naming its slot (ev_rw.slot); user space keeps
+ * the path each full record of a slot carried (src/vfs.c) and puts it back,
+ * so every sink sees whole records.
+ *  - A slot is filled only after its full record is in the ring buffer, so
+ *    a record sent from it is behind that one in the ring.
+ *  - A record sent from a slot carries the slot's dev and ino: user space
+ *    takes the path only if its own slot holds the same file, else it asks
+ *    for every path again by moving path_epoch on (slots of another epoch
+ *    are not used).
+ *  - A slot is checked at entry against the struct file, its inode and its
+ *    f_path (a freed struct file reused for another file, or for another
+ *    name of the same inode: a hard link, a bind mount, differs there), and
+ *    again at exit by its sequence number, odd while a writer fills it (a
+ *    seqlock: the reader takes the slot only if it was even and unchanged
+ *    before and after its copy).
+ */
+struct pslot {
+	__u32 seq;		/* odd while written */
+	__u32 epoch;		/* path_epoch when the path was sent */
+	__u64 file;		/* struct file * */
+	__u64 inode;		/* its f_inode */
+	__u64 dentry;		/* its f_path */
+	__u64 mnt;
+	__u64 ino;
+	__u32 dev, rdev;
+	__u16 ftype, pad[3];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, VFS_PSLOTS);
+	__type(key, __u32);
+	__type(value, struct pslot);
+} vfs_pslots SEC(".maps");
+__u32 path_epoch = 1;		/* user space moves it on to have every path sent again */
+
+static __always_inline __u32 pslot_of(const struct file *f)
+{
+	__u64 h = (__u64)f;
+
+	return (__u32)((h >> 8) ^ (h >> 22)) & (VFS_PSLOTS - 1);
+}
 
 /* Add one to a per-CPU counter. */
 static __always_inline void count(void *map, __u32 idx)
@@ -263,17 +312,20 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 	__u32 tid = (__u32)id;
 	struct inflight in = {};
 	struct file *f = NULL;
+	__u32 zero = 0;
+	struct scratch *s;
 
 	if (!wanted(id >> 32))
 		return 0;
 	if (sys_is_rw(sys)) {
-		f = fd_file((int)a0);
-		if (!include_all) {
-			__u16 ft = file_ftype(f);
+		__u16 ft;
 
-			if (ft != VFS_FT_REG && ft != VFS_FT_BLK)
-				return 0;
-		}
+		if (!(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
+			return 0;
+		f = fd_file((int)a0);
+		ft = file_peek(s, f, &in);
+		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
+			return 0;
 	}
 	in.sys = sys;
 	in.arg[0] = a0;
@@ -304,13 +356,62 @@ static __always_inline __u64 wake_flags(__u64 now)
 	return BPF_RB_NO_WAKEUP;
 }
 
-/* Hand a finished record of size bytes to the ring buffer; count a loss. */
-static __always_inline void emit(struct scratch *s, __u32 size, __u64 now)
+/* Hand a finished record of size bytes to the ring buffer; count a loss. True if sent. */
+static __always_inline bool emit(struct scratch *s, __u32 size, __u64 now)
 {
 	if (size > sizeof(struct ev_rw) + VFS_PATH_MAX)
-		return;
-	if (bpf_ringbuf_output(&events, s->buf, size, wake_flags(now)))
+		return false;
+	if (bpf_ringbuf_output(&events, s->buf, size, wake_flags(now))) {
 		count(&counters, CNT_LOST);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The call's path slot, found at entry (in->hit), still holds its file: copy
+ * the file's identity into *e and name the slot; false if another file took
+ * the slot meanwhile.
+ */
+static __always_inline bool pslot_take(const struct inflight *in, struct ev_rw *e)
+{
+	__u32 i = in->hit - 1;
+	struct pslot *ps = bpf_map_lookup_elem(&vfs_pslots, &i);
+
+	if (!ps || *(volatile __u32 *)&ps->seq != in->seq)
+		return false;
+	e->ino = ps->ino;
+	e->dev = ps->dev;
+	e->ftype = ps->ftype;
+	e->rdev = e->ftype == VFS_FT_BLK ? ps->rdev : 0;
+	if (*(volatile __u32 *)&ps->seq != in->seq)
+		return false;
+	e->slot = i + 1;
+	return true;
+}
+
+/* The path of f went out in a full record: its slot says so from now on. */
+static __always_inline void pslot_fill(const struct file *f, const struct finfo *fi, __u32 epoch)
+{
+	__u32 i = pslot_of(f);
+	struct pslot *ps = bpf_map_lookup_elem(&vfs_pslots, &i);
+
+	if (!ps)
+		return;
+	/* Two writers of one slot (two CPUs, each a first call of a file) may mix
+	 * their fields: the seq of each then ends odd or moved on twice, and the
+	 * readers' checks against file, inode and f_path at entry catch a mix. */
+	__sync_fetch_and_add(&ps->seq, 1);
+	ps->file = (__u64)f;
+	ps->inode = (__u64)fi->inode;
+	ps->dentry = (__u64)fi->path.dentry;
+	ps->mnt = (__u64)fi->path.mnt;
+	ps->ino = fi->ino;
+	ps->dev = fi->dev;
+	ps->rdev = fi->rdev;
+	ps->ftype = fi->ftype;
+	ps->epoch = epoch;
+	__sync_fetch_and_add(&ps->seq, 1);
 }
 
 /* Exit of an open: resolve the new fd (or the failed string) and emit. */
@@ -445,6 +546,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u16 pflags = 0;
 	__u32 len, base = sizeof(struct ev_rw);
+	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
 
 	if (!s)
 		return 0;
@@ -499,6 +601,15 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	f = (struct file *)in->file;
 	e->fd = in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE ? -1 : (int)in->arg[0];
 	e->ftype = VFS_FT_NONE;
+	if (in->hit && pslot_take(in, e)) {
+		if (in->fflags & O_DIRECT_FLAG)
+			pflags |= VFS_PF_DIRECT;
+		e->path_len = 0;
+		e->path_flags = pflags | VFS_PF_CACHED;
+		s->buf[base] = '\0';
+		emit(s, base + 1, now);
+		return 0;
+	}
 	if (f) {
 		file_info(s, f, &fi);
 		e->ftype = fi.ftype;
@@ -515,7 +626,11 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	s->buf[(base + len) & BUF_MASK] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
-	emit(s, base + len + 1, now);
+	if (path_cache && f && len < VFS_PSLOT_PATH &&
+	    !(pflags & (VFS_PF_NOPATH | VFS_PF_AS_PASSED)))
+		e->slot = pslot_of(f) + 1;
+	if (emit(s, base + len + 1, now) && e->slot)
+		pslot_fill(f, &fi, epoch);
 	return 0;
 }
 
@@ -620,6 +735,31 @@ TP_PAIR(preadv2, VFS_SYS_PREADV2, trace_rw, 6)
 TP_PAIR(pwritev2, VFS_SYS_PWRITEV2, trace_rw, 6)
 
 /*
+ * A rename or an unlink may change the path of any open file (a directory's
+ * rename, of every file below it) or make it deleted: every path is sent
+ * again (loaded beside any variant, each where the kernel has its
+ * tracepoint; the path slots are used only where renameat2 and unlinkat
+ * have theirs, src/vfs.c). io_uring's renames and unlinks: uring_submit.
+ */
+static __always_inline int paths_stale(long ret)
+{
+	if (ret == 0)
+		__sync_fetch_and_add(&path_epoch, 1);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_rename")
+int names_rename(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+SEC("tracepoint/syscalls/sys_exit_renameat")
+int names_renameat(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+SEC("tracepoint/syscalls/sys_exit_renameat2")
+int names_renameat2(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+SEC("tracepoint/syscalls/sys_exit_unlink")
+int names_unlink(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+SEC("tracepoint/syscalls/sys_exit_unlinkat")
+int names_unlinkat(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+
+/*
  * Variant fentry: vfs_read/vfs_write see the file directly (also reads done by
  * the kernel on behalf of a task, e.g. exec); do_filp_open sees opens but not
  * the fd, so ret is 0 or -errno there.
@@ -629,15 +769,15 @@ static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct inflight in = {};
+	__u32 zero = 0;
+	struct scratch *s;
+	__u16 ft;
 
-	if (!trace_rw || !wanted(id >> 32))
+	if (!trace_rw || !wanted(id >> 32) || !(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
 		return 0;
-	if (!include_all) {
-		__u16 ft = file_ftype(f);
-
-		if (ft != VFS_FT_REG && ft != VFS_FT_BLK)
-			return 0;
-	}
+	ft = file_peek(s, f, &in);
+	if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
+		return 0;
 	in.sys = sys;
 	in.arg[0] = -1;
 	in.arg[2] = n;
@@ -815,7 +955,12 @@ int BPF_PROG(uring_submit, struct io_kiocb *req)
 	__u64 id = bpf_get_current_pid_tgid(), key;
 	struct uring_sub sub = {};
 
-	if (!trace_uring || !wanted(id >> 32))
+	if (!trace_uring)
+		return 0;
+	if (req->opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_RENAMEAT) ||
+	    req->opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_UNLINKAT))
+		return paths_stale(0);	/* before it is done: the slots of its file go stale */
+	if (!wanted(id >> 32))
 		return 0;
 	sub.sys = uring_sys(req->opcode);
 	if (!sub.sys)

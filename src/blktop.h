@@ -300,6 +300,8 @@ struct prog_cost {
 	uint64_t	 run_ns;	/* 0 while statistics are off */
 	uint64_t	 runs;
 	uint64_t	 misses;	/* runs skipped: the program would have nested */
+	uint64_t	 paths_reused;	/* read/write records sent without their path, put back */
+	uint64_t	 paths_missed;	/* ... whose path user space did not have */
 };
 struct bpf_object;
 void		 cost_add_object(struct bpf_object *, struct prog_cost *);
@@ -317,6 +319,8 @@ struct self_cost {
 	uint64_t	 bpf_ns;	/* run time of its BPF programs */
 	uint64_t	 bpf_runs;
 	double		 bpf_pct;	/* that run time, % of one CPU */
+	uint64_t	 paths_reused;	/* prog_cost's, over the report */
+	uint64_t	 paths_missed;
 };
 
 /* Where a source stands, for the UI's header. */
@@ -703,10 +707,12 @@ const char	*vfs_hook(void);
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
+#define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
 unsigned	 vfs_pages_loaded(const char **why);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
+const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
 

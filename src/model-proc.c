@@ -299,9 +299,16 @@ proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
 	unsigned		 d = ev->op == BLK_OP_WRITE;
 
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
-	f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
-	    ev->tgid, ev->ts);
-	proc_file_set_ino(t, f, ev->dev, ev->ino);
+	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
+	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
+		/* A file whose path did not come (src/vfs.c): its row by inode. */
+		f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+		proc_file_add_pid(f, ev->tgid);
+	} else {
+		f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		    ev->ino, ev->tgid, ev->ts);
+		proc_file_set_ino(t, f, ev->dev, ev->ino);
+	}
 	proc_count_rw(&p->iv, ev, d);
 	proc_count_rw(&p->tot, ev, d);
 	proc_count_rw(&f->iv, ev, d);

@@ -70,6 +70,8 @@ self_sample(struct blktop *b)
 			sc->bpf_ns = bpf.run_ns - self_prev.bpf.run_ns;
 			sc->bpf_runs = bpf.runs - self_prev.bpf.runs;
 			sc->bpf_pct = (double)sc->bpf_ns / 1e9 / secs * 100.0;
+			sc->paths_reused = bpf.paths_reused - self_prev.bpf.paths_reused;
+			sc->paths_missed = bpf.paths_missed - self_prev.bpf.paths_missed;
 		}
 	}
 	self_prev.have = 1;

@@ -273,6 +273,8 @@ batch_json_self(FILE *f, const struct blktop *b)
 	    sc->bpf_runs != 0 ? (double)sc->bpf_ns / (double)sc->bpf_runs : 0);
 	batch_json_num(f, "bpf_ns_per_event", bpf && sc->events != 0, 1,
 	    sc->events != 0 ? (double)sc->bpf_ns / (double)sc->events : 0);
+	batch_json_num(f, "paths_reused", bpf, 0, (double)sc->paths_reused);
+	batch_json_num(f, "paths_missed", bpf, 0, (double)sc->paths_missed);
 	fprintf(f, "}");
 }
 

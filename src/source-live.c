@@ -288,7 +288,11 @@ live_print_probe(FILE *f)
 static int
 live_rb_record(void *ctx, void *data, size_t len)
 {
-	stream_event(ctx, data, len);
+	const void	*rec = data;
+
+	if (live.vfs_loaded)
+		rec = vfs_record(data, &len);	/* a path sent once is put back */
+	stream_event(ctx, rec, len);
 	return (0);
 }
 

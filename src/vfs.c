@@ -47,6 +47,26 @@ static char		 vfs_err[256];
 static unsigned		 vfs_pages;			/* VFS_PAGES_* loaded */
 static char		 vfs_pages_why[128];		/* why a page hook is not */
 
+/*
+ * The paths of the kernel's path slots (bpf/vfs.bpf.c vfs_pslots): each full
+ * read/write record naming a slot leaves its path here, and a record sent
+ * without one (VFS_PF_CACHED) gets it back before the stream sees it.
+ */
+struct vfs_pslot {
+	uint64_t	 ino;
+	uint32_t	 dev;
+	uint16_t	 flags;		/* VFS_PF_TRUNC, _DELETED, _UNREACHABLE of the walk */
+	uint16_t	 len;		/* < VFS_PSLOT_PATH (an empty slot: dev 0, no file's) */
+	char		 path[VFS_PSLOT_PATH];
+};
+static struct vfs_pslot	*vfs_pslots;
+static union {
+	struct ev_rw	 ev;
+	char		 buf[EV_RW_SIZE(VFS_PATH_MAX)];
+} vfs_whole;					/* the record handed on */
+static uint64_t		 vfs_nmisses;		/* records whose path was not here */
+static uint64_t		 vfs_nreused;		/* records whose path was put back */
+
 /* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
 static const struct {
 	const char	*prog;		/* program name */
@@ -62,6 +82,12 @@ static const struct {
 	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO },
 	{ "aio_pgetevents_enter", "syscalls/sys_enter_io_pgetevents", VFS_PAGES_AIO },
 	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO },
+	/* Each where the kernel has it (an architecture lacks rename and unlink). */
+	{ "names_rename", "syscalls/sys_exit_rename", VFS_PAGES_NAMES },
+	{ "names_renameat", "syscalls/sys_exit_renameat", VFS_PAGES_NAMES },
+	{ "names_renameat2", "syscalls/sys_exit_renameat2", VFS_PAGES_NAMES },
+	{ "names_unlink", "syscalls/sys_exit_unlink", VFS_PAGES_NAMES },
+	{ "names_unlinkat", "syscalls/sys_exit_unlinkat", VFS_PAGES_NAMES },
 };
 
 /* Whether the kernel has extra program i's tracepoint: typed by BTF, classic in tracefs. */
@@ -140,6 +166,12 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	for (i = 0; i < (int)nitems(vfs_page_progs); i++) {
 		if (vfs_page_tp(vmlinux, i))
 			continue;
+		if (vfs_page_progs[i].bit == VFS_PAGES_NAMES) {
+			/* The path slots need these two; the others load where they exist. */
+			if (strcmp(vfs_page_progs[i].prog, "names_renameat2") != 0 &&
+			    strcmp(vfs_page_progs[i].prog, "names_unlinkat") != 0)
+				continue;
+		}
 		vfs_pages &= ~vfs_page_progs[i].bit;
 		if (vfs_pages_why[0] == '\0')
 			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no tracepoint %s%s",
@@ -147,7 +179,8 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	}
 	bpf_object__for_each_program(prog, skel->obj) {
 		if ((i = vfs_page_prog(prog)) >= 0)
-			bpf_program__set_autoload(prog, (vfs_pages & vfs_page_progs[i].bit) != 0);
+			bpf_program__set_autoload(prog, (vfs_pages & vfs_page_progs[i].bit) != 0 &&
+			    (vfs_page_progs[i].bit != VFS_PAGES_NAMES || vfs_page_tp(vmlinux, i)));
 	}
 	skel->rodata->trace_pages = (vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
 	skel->rodata->trace_uring = (vfs_pages & VFS_PAGES_URING) != 0;
@@ -204,7 +237,11 @@ vfs_probe_pages(FILE *fp)
 				    "io_uring reads/writes: completion, file, bytes",
 				    "libaio: iocbs submitted", "libaio: reaped (io_getevents)",
 				    "libaio: reaped (io_getevents)", "libaio: reaped (io_pgetevents)",
-				    "libaio: reaped (io_pgetevents)" };
+				    "libaio: reaped (io_pgetevents)",
+				    "paths sent again after a rename", "paths sent again after a rename",
+				    "paths sent again after a rename (needed)",
+				    "paths sent again after an unlink",
+				    "paths sent again after an unlink (needed)" };
 	struct btf		*vmlinux = btf__load_vmlinux_btf();
 	unsigned		 i;
 
@@ -455,6 +492,9 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 		goto fail;
 	}
 	vfs_select_pages(skel, !o->no_pages);
+	/* Without the names programs, every call walks its path. */
+	skel->rodata->path_cache = vfs_pslots != NULL && !o->no_pages &&
+	    (vfs_pages & VFS_PAGES_NAMES) != 0;
 	if (vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
 		snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s has no program for this kernel",
 		    vfs_variants[v].name);
@@ -549,9 +589,16 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
 {
 	const char	*err;
 
+	const char	*pc = getenv("BLKTOP_PATH_CACHE");
+
 	*errp = NULL;
+	/* BLKTOP_PATH_CACHE=0: every record with its path, walked per call (to compare). */
+	if (vfs_pslots == NULL && (pc == NULL || strcmp(pc, "0") != 0))
+		vfs_pslots = xcalloc(VFS_PSLOTS, sizeof *vfs_pslots);
 	if ((err = vfs_load_any(events_fd, counters_fd, o)) == NULL)
 		return 0;
+	free(vfs_pslots);
+	vfs_pslots = NULL;
 	*errp = xstrdup(err);
 	return -1;
 }
@@ -581,12 +628,66 @@ vfs_inflight_full(void)
 	return cost_percpu_sum(bpf_map__fd(vfs_skel->maps.vfs_counters), 0);
 }
 
+/*
+ * A read/write record of the ring buffer as the stream takes it: whole, the
+ * path put back into one the kernel sent without it. No allocation, no
+ * system call; the result is valid until the next call. Anything else, or a
+ * record too short for what it says, is handed on as it is (the stream
+ * judges it).
+ */
+const void *
+vfs_record(const void *rec, size_t *lenp)
+{
+	const struct ev_rw	*e = rec;
+	struct ev_rw		*w = &vfs_whole.ev;
+	struct vfs_pslot	*ps;
+
+	if (vfs_pslots == NULL || *lenp < sizeof *e || e->type != EV_RW || e->slot == 0 ||
+	    e->slot > VFS_PSLOTS || *lenp < EV_RW_SIZE(e->path_len))
+		return (rec);
+	ps = &vfs_pslots[e->slot - 1];
+	if (!(e->path_flags & VFS_PF_CACHED)) {
+		if (e->path_len < VFS_PSLOT_PATH) {
+			ps->ino = e->ino;
+			ps->dev = e->dev;
+			ps->flags = e->path_flags &
+			    (VFS_PF_TRUNC | VFS_PF_DELETED | VFS_PF_UNREACHABLE);
+			ps->len = e->path_len;
+			memcpy(ps->path, e->path, e->path_len);
+		}
+		memcpy(w, e, EV_RW_SIZE(e->path_len));
+		w->slot = 0;
+		return (w);
+	}
+	memcpy(w, e, sizeof *w);
+	w->slot = 0;
+	w->path_flags &= ~VFS_PF_CACHED;
+	if (ps->len < VFS_PSLOT_PATH && ps->dev == e->dev && ps->ino == e->ino) {
+		vfs_nreused++;
+		memcpy(w->path, ps->path, ps->len);
+		w->path_len = ps->len;
+		w->path_flags |= ps->flags;
+	} else {
+		/* Lost with a lost record, or its slot taken meanwhile: all paths again. */
+		vfs_nmisses++;
+		if (vfs_skel != NULL && vfs_skel->data != NULL)
+			vfs_skel->data->path_epoch++;
+		w->path_len = 0;
+		w->path_flags |= VFS_PF_NOPATH;
+	}
+	w->path[w->path_len] = '\0';
+	*lenp = EV_RW_SIZE(w->path_len);
+	return (w);
+}
+
 /* Add what the loaded programs cost to *st. */
 void
 vfs_cost(struct prog_cost *st)
 {
 	if (vfs_skel != NULL)
 		cost_add_object(vfs_skel->obj, st);
+	st->paths_reused += vfs_nreused;
+	st->paths_missed += vfs_nmisses;
 }
 
 /* Detach and free everything vfs_load set up. */
@@ -598,5 +699,7 @@ vfs_unload(void)
 	vfs_destroy(vfs_skel);
 	vfs_skel = NULL;
 	vfs_chosen = -1;
+	free(vfs_pslots);
+	vfs_pslots = NULL;
 	vfs_pages = 0;
 }

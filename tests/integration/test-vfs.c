@@ -38,6 +38,7 @@ struct tally {
 	uint64_t	 preads, pread_bytes;
 	uint64_t	 writes, write_bytes, write_asked;
 	uint64_t	 zero_lat, bad_size, basename_only;
+	uint64_t	 reused, path_missed;	/* records sent without their path; not put back */
 	const char	*comm;		/* expected comm when -c, else NULL */
 };
 
@@ -50,9 +51,21 @@ static int
 tally_event(void *ctx, void *data, size_t size)
 {
 	struct tally		*t = ctx;
-	const struct ev_open	*o = data;
-	const struct ev_rw	*w = data;
+	const struct ev_open	*o;
+	const struct ev_rw	*w;
 	uint32_t		 type = *(const uint32_t *)data;
+
+	/* As blktop takes them: a path sent once is put back (src/vfs.c). */
+	if (type == EV_RW && size >= sizeof(*w) &&
+	    (((const struct ev_rw *)data)->path_flags & VFS_PF_CACHED))
+		t->reused++;
+	data = (void *)vfs_record(data, &size);
+	o = data;
+	w = data;
+	if (type == EV_RW && (w->slot != 0 || (w->path_flags & VFS_PF_CACHED)))
+		t->bad_size++;	/* never in the stream */
+	if (type == EV_RW && (w->path_flags & VFS_PF_NOPATH) && w->ftype == VFS_FT_REG)
+		t->path_missed++;
 
 	if (type == EV_OPEN) {
 		if (size < sizeof(*o) || size < EV_OPEN_SIZE(o->path_len) ||
@@ -274,6 +287,8 @@ run_case(const char *hook, const char *what, int use_pid, const char *comm, int 
 	C("read() bytes asked", t.read_asked == RBYTES);
 	C("O_DIRECT pread64 call and bytes", t.preads == 1 && t.pread_bytes == 4096);
 	C("latencies measured", t.zero_lat == 0);
+	/* iowork's reads and writes on one open file: its path went once, then came back. */
+	C("paths sent once per open file, put back", t.reused >= RCALLS && t.path_missed == 0);
 #undef C
 }
 
