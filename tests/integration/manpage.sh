@@ -36,3 +36,13 @@ check "synopsis names every option${missing_syn:+ (missing:$missing_syn)}" [ -z 
 check "OPTIONS describes every long option${missing_opt:+ (missing:$missing_opt)}" [ -z "$missing_opt" ]
 check "version matches the binary" \
     grep -qF "blktop $("$BLKTOP" --version | awk '{print $2}')" "$MAN"
+# KEYS names every printable key of the default key table (ui/ui-keys.c), each as a word.
+keys=$(sed -n '/^KEYS/,/^CONFIG FILE/p' "$TEST_TMP/wide.txt" | tr -s ' ;,\t' '\n\n\n\n')
+table=$(sed -n '/ui_keys_default\[\] = {/,/^};/p' "$BLKTOP_SRCDIR/ui/ui-keys.c" |
+    grep -o "{ '[^\\\\']'," | sed "s/{ '\(.\)',/\1/" | grep -v '^ $')
+missing_key=""
+while read -r k; do
+	grep -qxF -e "$k" <<<"$keys" || missing_key="$missing_key $k"
+done <<<"$table"
+check "KEYS names every key of the default key table ($(wc -l <<<"$table") keys)${missing_key:+ (missing:$missing_key)}" \
+    [ -z "$missing_key" -a "$(wc -l <<<"$table")" -ge 25 ]
