@@ -92,6 +92,8 @@ fake_cost(struct source *src __unused, struct prog_cost *st)
 	st->run_ns = n * 250000;
 	st->runs = n * 1000;
 	st->misses = 0;
+	st->paths_reused = n * 700;
+	st->paths_missed = n * 2;
 	return (0);
 }
 static const struct source_entry fake_source = { .name = "fake", .cost = fake_cost };
@@ -181,7 +183,8 @@ main(void)
 	CHECK("self: the 101 records taken counted (not the refused one)", b->self.valid && b->self.events == 101);
 	CHECK("self: BPF figures null without a source that knows them",
 	    strstr(buf, "\"bpf_pct\":null,\"bpf_ns\":null,\"bpf_runs\":null,"
-	    "\"bpf_ns_per_run\":null,\"bpf_ns_per_event\":null}") != NULL);
+	    "\"bpf_ns_per_run\":null,\"bpf_ns_per_event\":null,\"paths_reused\":null,"
+	    "\"paths_missed\":null}") != NULL);
 	{
 		struct source	 fake = { .entry = &fake_source, .b = b };
 		uint64_t	 ts;
@@ -205,7 +208,9 @@ main(void)
 		fflush(b->out);
 		CHECK("self: BPF run time and runs between two looks",
 		    strstr(buf, "\"bpf_ns\":250000,\"bpf_runs\":1000,\"bpf_ns_per_run\":250.0,"
-		    "\"bpf_ns_per_event\":25000.0}") != NULL);
+		    "\"bpf_ns_per_event\":25000.0,") != NULL);
+		CHECK("self: paths put back and missed between two looks",
+		    strstr(buf, "\"paths_reused\":700,\"paths_missed\":2}") != NULL);
 		b->src = NULL;
 	}
 
