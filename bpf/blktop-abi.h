@@ -20,6 +20,7 @@ enum blktop_ev_type {
 	EV_OPEN = 2,		/* reserved: open/openat/openat2 (per-process issue) */
 	EV_RW = 3,		/* reserved: read/write family (per-process issue) */
 	EV_PAGE = 4,		/* a page-cache page dirtied, or a file mapping faulted */
+	EV_FOP = 5,		/* a file's lifecycle: mknod, unlink, rename, mkdir, rmdir, close, mmap, munmap */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 };
@@ -137,7 +138,20 @@ enum blktop_vfs_sys {
 	VFS_SYS_URING_WRITE = 18,	/* io_uring write, writev, write_fixed */
 	VFS_SYS_AIO_READ = 19,		/* libaio pread/preadv: io_submit to the io_getevents that reaped it */
 	VFS_SYS_AIO_WRITE = 20,		/* libaio pwrite/pwritev */
-	VFS_SYS_MAX = 21,
+	VFS_SYS_CLOSE = 21,		/* the rest: struct ev_fop */
+	VFS_SYS_UNLINK = 22,
+	VFS_SYS_UNLINKAT = 23,		/* with AT_REMOVEDIR: FOP_RMDIR */
+	VFS_SYS_RENAME = 24,
+	VFS_SYS_RENAMEAT = 25,
+	VFS_SYS_RENAMEAT2 = 26,
+	VFS_SYS_MKDIR = 27,
+	VFS_SYS_MKDIRAT = 28,
+	VFS_SYS_RMDIR = 29,
+	VFS_SYS_MKNOD = 30,
+	VFS_SYS_MKNODAT = 31,
+	VFS_SYS_MMAP = 32,
+	VFS_SYS_MUNMAP = 33,
+	VFS_SYS_MAX = 34,
 };
 
 /* File types, from the inode's i_mode. */
@@ -163,6 +177,9 @@ enum blktop_vfs_ftype {
 #define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
 #define VFS_PF_DIRECT		(1u << 7)	/* ev_rw: file open with O_DIRECT: bytes done went to or from the device */
 #define VFS_PF_CACHED		(1u << 8)	/* ev_rw from the kernel only: no path, user space has it in slot - 1 */
+#define VFS_PF_CREATED		(1u << 9)	/* ev_open: this open created the file (FMODE_CREATED) */
+#define VFS_PF_PSEUDO		(1u << 10)	/* path is the name of a pseudo file's dentry ("[eventfd]"): anon inode, pipe, socket */
+#define VFS_PF_BASENAME		(1u << 11)	/* imported: the log has only the file's last component */
 
 /* Path slots (bpf/vfs.bpf.c vfs_pslots, src/vfs.c): a power of two. */
 #define VFS_PSLOTS		16384
@@ -242,6 +259,56 @@ struct ev_page {
 	__u16 pad;
 	char comm[BLKTOP_COMM_LEN];
 };
+
+/*
+ * A file's lifecycle (bpf/vfs.bpf.c, emitted at syscall exit; imports of
+ * openat/close/mmap/create-delete logs). Opens that created their file are
+ * EV_OPEN records with VFS_PF_CREATED, not these.
+ */
+enum blktop_fop {
+	FOP_MKNOD = 0,		/* mknod/mknodat: a create that is not an open */
+	FOP_UNLINK = 1,
+	FOP_RENAME = 2,		/* path: the old name; path2: the new one */
+	FOP_MKDIR = 3,
+	FOP_RMDIR = 4,
+	FOP_CLOSE = 5,
+	FOP_MMAP = 6,		/* of a file (anonymous mappings are not sent) */
+	FOP_MUNMAP = 7,		/* of a file mapping: the file of the first mapping in the range */
+	FOP_MAX = 8,
+};
+
+/*
+ * Record: the header, path_len bytes and a NUL, then path2_len bytes and a
+ * NUL (rename's new name; empty otherwise). By-name calls (unlink, rename,
+ * mkdir, rmdir, mknod) carry the string as passed joined to the cwd or dirfd
+ * path if relative (VFS_PF_AS_PASSED) and no inode; close, mmap and munmap
+ * carry the file's resolved path, dev and ino, like EV_RW.
+ */
+struct ev_fop {
+	__u32 type;		/* EV_FOP */
+	__u32 dev;		/* kernel dev_t of the file's filesystem, 0 if not known */
+	__u64 ts;		/* CLOCK_MONOTONIC ns at syscall exit */
+	__u64 lat_ns;		/* syscall entry to exit; 0 if not known */
+	__u64 cgroup;
+	__u64 ino;		/* 0 if not known */
+	__u64 addr;		/* FOP_MMAP: the address returned; FOP_MUNMAP: as passed */
+	__u64 len;		/* FOP_MMAP, FOP_MUNMAP: bytes as passed */
+	__u32 pid;
+	__u32 tgid;
+	__s32 error;		/* negative errno, 0 on success */
+	__s32 fd;		/* FOP_CLOSE, FOP_MMAP: the fd; else -1 */
+	__u32 mode;		/* FOP_MKDIR, FOP_MKNOD: mode as passed; FOP_MMAP: prot */
+	__u32 flags;		/* FOP_MMAP: MAP_* flags; FOP_RENAME: renameat2 flags; FOP_UNLINK/RMDIR: unlinkat flags */
+	__u16 op;		/* enum blktop_fop */
+	__u16 sys;		/* enum blktop_vfs_sys */
+	__u16 ftype;		/* enum blktop_vfs_ftype; VFS_FT_NONE when by name */
+	__u16 path_flags;	/* VFS_PF_* of path */
+	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
+	__u16 path2_len;	/* bytes in path2, NUL excluded; < VFS_PATH_MAX */
+	char comm[BLKTOP_COMM_LEN];
+	char path[];		/* path, NUL, path2, NUL */
+};
+#define EV_FOP_SIZE(len, len2)	(sizeof(struct ev_fop) + (len) + (len2) + 2)
 
 /* Counters the BPF side keeps in a per-CPU array, indexed by these. */
 enum blktop_counter {

@@ -64,6 +64,7 @@ replay_rec_ts(const void *rec, size_t len)
 	case EV_OPEN:
 	case EV_RW:
 	case EV_PAGE:
+	case EV_FOP:
 		if (len < 16)
 			return (0);
 		memcpy(&ts, (const char *)rec + 8, sizeof ts);

@@ -150,6 +150,8 @@ stream_min_len(uint32_t type)
 		return (sizeof(struct ev_rw));
 	case EV_PAGE:
 		return (sizeof(struct ev_page));
+	case EV_FOP:
+		return (sizeof(struct ev_fop));
 	default:
 		return (0);
 	}
@@ -242,6 +244,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 	case EV_OPEN:
 	case EV_RW:
 	case EV_PAGE:
+	case EV_FOP:
 		b->events++;
 		break;
 	case EV_LOST: {
