@@ -305,6 +305,7 @@ struct ev_fop {
 	__u16 path_flags;	/* VFS_PF_* of path */
 	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
 	__u16 path2_len;	/* bytes in path2, NUL excluded; < VFS_PATH_MAX */
+	__u32 pad;
 	char comm[BLKTOP_COMM_LEN];
 	char path[];		/* path, NUL, path2, NUL */
 };

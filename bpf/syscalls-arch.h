@@ -30,6 +30,19 @@
 #define NR_preadv2	327
 #define NR_pwritev2	328
 #define NR_openat2	437
+#define NR_close	3
+#define NR_mmap		9
+#define NR_munmap	11
+#define NR_rename	82
+#define NR_mkdir	83
+#define NR_rmdir	84
+#define NR_unlink	87
+#define NR_mknod	133
+#define NR_mkdirat	258
+#define NR_mknodat	259
+#define NR_unlinkat	263
+#define NR_renameat	264
+#define NR_renameat2	316
 #define REGS_ID(btf, r)	RREAD(btf, r, orig_ax)
 /* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
 #define REGS_COMPAT(btf, r)	(RREAD(btf, r, cs) == 0x23)	/* __USER32_CS */
@@ -37,6 +50,7 @@
 	a = RREAD(btf, r, di); b = RREAD(btf, r, si);				\
 	c = RREAD(btf, r, dx); d = RREAD(btf, r, r10);				\
 } while (0)
+#define REGS_ARG4(btf, r)	RREAD(btf, r, r8)
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_read		63
 #define NR_write	64
@@ -52,12 +66,26 @@
 #define NR_preadv2	286
 #define NR_pwritev2	287
 #define NR_openat2	437
+#define NR_close	57
+#define NR_mmap		222
+#define NR_munmap	215
+#define NR_rename	-3	/* arm64 has only the *at forms */
+#define NR_mkdir	-4
+#define NR_rmdir	-5
+#define NR_unlink	-6
+#define NR_mknod	-7
+#define NR_mkdirat	34
+#define NR_mknodat	33
+#define NR_unlinkat	35
+#define NR_renameat	38
+#define NR_renameat2	276
 #define REGS_ID(btf, r)	RREAD(btf, r, syscallno)
 #define REGS_COMPAT(btf, r)	((RREAD(btf, r, pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
 #define REGS_ARG(btf, r, a, b, c, d)	do {					\
 	a = RREAD(btf, r, orig_x0); b = RREAD(btf, r, regs[1]);			\
 	c = RREAD(btf, r, regs[2]); d = RREAD(btf, r, regs[3]);			\
 } while (0)
+#define REGS_ARG4(btf, r)	RREAD(btf, r, regs[4])
 #else
 #error "unsupported architecture"
 #endif
@@ -80,6 +108,19 @@ static __always_inline int nr_to_sys(long nr)
 	case NR_creat:		return trace_open ? VFS_SYS_CREAT : -1;
 	case NR_openat:		return trace_open ? VFS_SYS_OPENAT : -1;
 	case NR_openat2:	return trace_open ? VFS_SYS_OPENAT2 : -1;
+	case NR_close:		return trace_life ? VFS_SYS_CLOSE : -1;
+	case NR_mmap:		return trace_life ? VFS_SYS_MMAP : -1;
+	case NR_munmap:		return trace_life ? VFS_SYS_MUNMAP : -1;
+	case NR_rename:		return trace_life ? VFS_SYS_RENAME : -1;
+	case NR_mkdir:		return trace_life ? VFS_SYS_MKDIR : -1;
+	case NR_rmdir:		return trace_life ? VFS_SYS_RMDIR : -1;
+	case NR_unlink:		return trace_life ? VFS_SYS_UNLINK : -1;
+	case NR_mknod:		return trace_life ? VFS_SYS_MKNOD : -1;
+	case NR_mkdirat:	return trace_life ? VFS_SYS_MKDIRAT : -1;
+	case NR_mknodat:	return trace_life ? VFS_SYS_MKNODAT : -1;
+	case NR_unlinkat:	return trace_life ? VFS_SYS_UNLINKAT : -1;
+	case NR_renameat:	return trace_life ? VFS_SYS_RENAMEAT : -1;
+	case NR_renameat2:	return trace_life ? VFS_SYS_RENAMEAT2 : -1;
 	}
 	return -1;
 }

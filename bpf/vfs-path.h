@@ -253,6 +253,23 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 			BPF_CORE_READ_INTO(&q, dentry, d_name);
 		}
 		if (parent == dentry || !parent) {
+			/*
+			 * A dentry of its own (alloc_file_pseudo: eventfd,
+			 * memfd, pipes; a disconnected one): its name, if it
+			 * has one, is the path's only component.
+			 */
+			char c = '/';
+
+			len = q.len & NAME_MASK;
+			if (len > 0)
+				bpf_probe_read_kernel(&c, 1, q.name);
+			if (c != '/') {
+				n = s->n & (MAX_DEPTH - 1);
+				s->name[n] = q.name;
+				s->len[n] = len;
+				s->total += len + 1;
+				s->n++;
+			}
 			s->pflags |= VFS_PF_UNREACHABLE;
 			done = true;
 			break;
@@ -315,9 +332,13 @@ static __always_inline __u32 file_path(struct scratch *s, __u32 base, const stru
 	off = walk_split(walk_path(s, base, (__u64)fi->path.dentry, (__u64)fi->path.mnt), pflags);
 	if ((fi->ftype == VFS_FT_FIFO || fi->ftype == VFS_FT_SOCK || fi->ftype == VFS_FT_OTHER) &&
 	    (*pflags & VFS_PF_UNREACHABLE)) {
-		/* pipe:[ino], socket:[ino], anon_inode:[...]: user space names them. */
-		*pflags |= VFS_PF_NOPATH;
-		return 0;
+		/*
+		 * A pseudo file: its dentry's own name ("[eventfd]"; a pipe's is
+		 * empty) goes out as the path; user space makes pipe:[ino],
+		 * socket:[ino], anon_inode:[eventfd] of it.
+		 */
+		*pflags |= VFS_PF_PSEUDO;
+		return off - base;
 	}
 	if (fi->nlink == 0 && fi->ftype == VFS_FT_REG)
 		*pflags |= VFS_PF_DELETED;

@@ -31,6 +31,9 @@
 #define O_WRONLY	01
 #define O_CREAT		0100
 #define O_TRUNC		01000
+#define AT_REMOVEDIR	0x200
+#define MAP_ANONYMOUS	0x20
+#define FMODE_CREATED	0x100000	/* include/linux/fs.h, unchanged from 4.19 to 6.18 */
 #if defined(__TARGET_ARCH_arm64)
 #define O_DIRECT_FLAG	0200000		/* arch/arm64/include/uapi/asm/fcntl.h */
 #else
@@ -49,6 +52,7 @@
 /* Options, set by the loader before load. */
 const volatile bool trace_open = true;
 const volatile bool trace_rw = true;
+const volatile bool trace_life = true;		/* closes, mmaps, unlinks, renames, mkdirs... (EV_FOP) */
 const volatile bool include_all = false;	/* all file types, not only regular and block */
 const volatile bool filter_tgid = false;	/* only the tgids in vfs_tgids */
 const volatile __u32 ncomms = 0;		/* only these comms when > 0 */
@@ -298,6 +302,29 @@ static __always_inline bool sys_is_rw(__u32 sys)
 	return sys >= VFS_SYS_READ && sys <= VFS_SYS_PWRITEV2;
 }
 
+/*
+ * The file mapped at addr in the current task (the first mapping of a munmap
+ * range), or NULL: bpf_find_vma (5.17+; a CO-RE constant, so older kernels
+ * never see the call and their munmaps are not sent).
+ */
+static long vma_file_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	/* A probe read: a plain scalar, not a typed pointer (pslot_of hashes it). */
+	bpf_probe_read_kernel(data, sizeof(struct file *), &vma->vm_file);
+	return 0;
+}
+
+static __always_inline struct file *vma_file(__u64 addr)
+{
+	struct file *f = NULL;
+
+	if (!HAVE_TASK_BTF || !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
+		return NULL;
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_file_cb, &f, 0) != 0)
+		return NULL;
+	return f;
+}
+
 static __always_inline bool sys_is_write(__u32 sys)
 {
 	return sys == VFS_SYS_WRITE || sys == VFS_SYS_PWRITE64 || sys == VFS_SYS_WRITEV ||
@@ -326,7 +353,19 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 		ft = file_peek(s, f, &in);
 		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
 			return 0;
-	}
+	} else if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP) {
+		__u16 ft;
+
+		if (!(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
+			return 0;
+		f = sys == VFS_SYS_CLOSE ? fd_file((int)a0) : vma_file(a0);
+		if (!f)
+			return 0;	/* a bad fd is an error of nothing; an anonymous mapping, no file's */
+		ft = file_peek(s, f, &in);
+		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
+			return 0;
+	} else if (sys == VFS_SYS_MMAP && (a3 & MAP_ANONYMOUS))
+		return 0;
 	in.sys = sys;
 	in.arg[0] = a0;
 	in.arg[1] = a1;
@@ -414,6 +453,71 @@ static __always_inline void pslot_fill(const struct file *f, const struct finfo 
 	__sync_fetch_and_add(&ps->seq, 1);
 }
 
+/* An open file's type, identity and path (at buf[base..]) for a record; the path's length. */
+static __always_inline __u32 file_record(struct scratch *s, __u32 base, struct file *f,
+    __u16 *ftype, __u64 *ino, __u32 *dev, __u16 *pflags)
+{
+	struct finfo fi;
+
+	file_info(s, f, &fi);
+	*ftype = fi.ftype;
+	*ino = fi.ino;
+	*dev = fi.dev;
+	return file_path(s, base, &fi, pflags);
+}
+
+/* The start of a call's record: type, times, who made the call. */
+#define CALL_RECORD(e, t, now, in, id) do {					\
+	__builtin_memset((e), 0, sizeof(*(e)));					\
+	(e)->type = (t);							\
+	(e)->ts = (now);							\
+	(e)->lat_ns = (now) - (in)->ts;						\
+	task_owner(&(e)->cgroup, (e)->comm);					\
+	(e)->pid = (__u32)(id);							\
+	(e)->tgid = (id) >> 32;							\
+} while (0)
+
+/*
+ * A path as passed to a system call, joined to the cwd's or dirfd's path if
+ * relative, written at buf[off..]; returns the offset after it (no NUL).
+ */
+static __always_inline __u32 upath_at(struct scratch *s, __u32 off, int dfd, const char *upath,
+    __u16 *pflags)
+{
+	__u32 base = off;
+	char c = 0;
+	long n;
+
+	bpf_probe_read_user(&c, 1, upath);
+	if (c != '/') {
+		struct dentry *d;
+		struct vfsmount *m;
+
+		if (dfd == AT_FDCWD) {
+			struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+			d = BPF_CORE_READ(t, fs, pwd.dentry);
+			m = BPF_CORE_READ(t, fs, pwd.mnt);
+		} else {
+			struct file *df = fd_file(dfd);
+
+			d = BPF_CORE_READ(df, f_path.dentry);
+			m = BPF_CORE_READ(df, f_path.mnt);
+		}
+		if (d && m) {
+			off = walk_split(walk_path(s, off, (__u64)d, (__u64)m), pflags);
+			if (off > base + 1) {
+				s->buf[off & BUF_MASK] = '/';
+				off++;
+			}
+		}
+	}
+	n = bpf_probe_read_user_str(&s->buf[off & BUF_MASK], VFS_PATH_MAX, upath);
+	if (n > 0)
+		off += n - 1;	/* n counts the NUL */
+	return off;
+}
+
 /* Exit of an open: resolve the new fd (or the failed string) and emit. */
 static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long ret,
     struct file *opened)
@@ -430,13 +534,7 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	if (!s)
 		return 0;
 	e = (struct ev_open *)s->buf;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->type = EV_OPEN;
-	e->ts = now;
-	e->lat_ns = now - in->ts;
-	task_owner(&e->cgroup, e->comm);
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
+	CALL_RECORD(e, EV_OPEN, now, in, id);
 	e->ret = ret;
 	e->sys = in->sys;
 
@@ -474,51 +572,21 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	if (!f && ret >= 0 && in->sys != VFS_SYS_FILP_OPEN)
 		f = fd_file(ret);
 	if (f) {
-		struct finfo fi;
+		len = file_record(s, base, f, &e->ftype, &e->ino, &e->dev, &pflags);
+		if (e->flags & O_CREAT) {
+			unsigned int fm = BPF_CORE_READ(f, f_mode);
 
-		file_info(s, f, &fi);
-		e->ftype = fi.ftype;
-		e->ino = fi.ino;
-		e->dev = fi.dev;
-		len = file_path(s, base, &fi, &pflags);
+			if (fm & FMODE_CREATED)
+				pflags |= VFS_PF_CREATED;
+		}
 	} else if (upath) {
 		/* Failed: the string as passed, joined to the cwd/dirfd path if relative. */
-		char c = 0;
-		__u32 off = base;
-		long n;
+		int dfd = (in->sys == VFS_SYS_OPENAT || in->sys == VFS_SYS_OPENAT2) ?
+		    (int)in->arg[0] : AT_FDCWD;
 
 		e->ftype = VFS_FT_NONE;
 		pflags |= VFS_PF_AS_PASSED;
-		bpf_probe_read_user(&c, 1, upath);
-		if (c != '/') {
-			int dfd = (in->sys == VFS_SYS_OPENAT || in->sys == VFS_SYS_OPENAT2) ?
-			    (int)in->arg[0] : AT_FDCWD;
-			struct dentry *d;
-			struct vfsmount *m;
-
-			if (dfd == AT_FDCWD) {
-				struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-
-				d = BPF_CORE_READ(t, fs, pwd.dentry);
-				m = BPF_CORE_READ(t, fs, pwd.mnt);
-			} else {
-				struct file *df = fd_file(dfd);
-
-				d = BPF_CORE_READ(df, f_path.dentry);
-				m = BPF_CORE_READ(df, f_path.mnt);
-			}
-			if (d && m) {
-				off = walk_split(walk_path(s, off, (__u64)d, (__u64)m), &pflags);
-				if (off > base + 1) {
-					s->buf[off & BUF_MASK] = '/';
-					off++;
-				}
-			}
-		}
-		n = bpf_probe_read_user_str(&s->buf[off & BUF_MASK], VFS_PATH_MAX, upath);
-		if (n > 0)
-			off += n - 1;	/* n counts the NUL */
-		len = off - base;
+		len = upath_at(s, base, dfd, upath, &pflags) - base;
 		if (len >= VFS_PATH_MAX - 1) {
 			pflags |= VFS_PF_TRUNC;
 			len = VFS_PATH_MAX - 1;
@@ -551,13 +619,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	if (!s)
 		return 0;
 	e = (struct ev_rw *)s->buf;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->type = EV_RW;
-	e->ts = now;
-	e->lat_ns = now - in->ts;
-	task_owner(&e->cgroup, e->comm);
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
+	CALL_RECORD(e, EV_RW, now, in, id);
 	e->sys = in->sys;
 	e->op = sys_is_write(in->sys) ? BLK_OP_WRITE : BLK_OP_READ;
 	e->pos = -1;
@@ -634,6 +696,139 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	return 0;
 }
 
+/*
+ * Exit of a lifecycle call (EV_FOP): close, mmap and munmap name their file
+ * like a read does (its path walked; the file is still there at close's exit:
+ * its last reference goes only on the way back to user space); the by-name
+ * calls send the path(s) as passed, joined to the cwd or dirfd.
+ */
+static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long ret)
+{
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct ev_fop *e;
+	struct file *f = NULL;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u16 pflags = 0, pflags2 = 0;
+	__u32 len = 0, len2 = 0, base = sizeof(struct ev_fop), off2;
+	const char *up = NULL, *up2 = NULL;
+	int dfd = AT_FDCWD, dfd2 = AT_FDCWD;
+	bool at;
+	__u64 next;
+
+	if (!s)
+		return 0;
+	e = (struct ev_fop *)s->buf;
+	CALL_RECORD(e, EV_FOP, now, in, id);
+	e->error = ret < 0 && ret >= -4095 ? (__s32)ret : 0;
+	e->fd = -1;
+	e->sys = in->sys;
+	e->ftype = VFS_FT_NONE;
+
+	switch (in->sys) {
+	case VFS_SYS_CLOSE:
+		e->op = FOP_CLOSE;
+		e->fd = (__s32)in->arg[0];
+		f = (struct file *)in->file;
+		break;
+	case VFS_SYS_MMAP:
+		e->op = FOP_MMAP;
+		e->len = in->arg[1];
+		e->mode = (__u32)in->arg[2];
+		e->flags = (__u32)in->arg[3];
+		e->fd = (__s32)(in->arg[2] >> 32);
+		if (e->error == 0) {
+			e->addr = (__u64)ret;
+			f = fd_file(e->fd);
+		}
+		break;
+	case VFS_SYS_MUNMAP:
+		e->op = FOP_MUNMAP;
+		e->addr = in->arg[0];
+		e->len = in->arg[1];
+		f = (struct file *)in->file;
+		break;
+	default:
+		/*
+		 * By name: the *at forms take a dirfd first, then the
+		 * plain form's arguments (renameat: a second dirfd between
+		 * the names).
+		 */
+		at = in->sys == VFS_SYS_UNLINKAT || in->sys == VFS_SYS_MKDIRAT ||
+		    in->sys == VFS_SYS_MKNODAT || in->sys == VFS_SYS_RENAMEAT ||
+		    in->sys == VFS_SYS_RENAMEAT2;
+		if (at)
+			dfd = (int)in->arg[0];
+		up = (const char *)(at ? in->arg[1] : in->arg[0]);
+		next = at ? in->arg[2] : in->arg[1];
+		switch (in->sys) {
+		case VFS_SYS_UNLINK:
+			e->op = FOP_UNLINK;
+			break;
+		case VFS_SYS_UNLINKAT:
+			e->flags = (__u32)next;
+			e->op = (e->flags & AT_REMOVEDIR) ? FOP_RMDIR : FOP_UNLINK;
+			break;
+		case VFS_SYS_RMDIR:
+			e->op = FOP_RMDIR;
+			break;
+		case VFS_SYS_MKDIR:
+		case VFS_SYS_MKDIRAT:
+			e->op = FOP_MKDIR;
+			e->mode = (__u32)next;
+			break;
+		case VFS_SYS_MKNOD:
+		case VFS_SYS_MKNODAT:
+			e->op = FOP_MKNOD;
+			e->mode = (__u32)next;
+			break;
+		case VFS_SYS_RENAME:
+			e->op = FOP_RENAME;
+			up2 = (const char *)next;
+			break;
+		case VFS_SYS_RENAMEAT:
+		case VFS_SYS_RENAMEAT2:
+			e->op = FOP_RENAME;
+			dfd2 = (int)in->arg[2];
+			up2 = (const char *)in->arg[3];
+			break;
+		default:
+			return 0;
+		}
+		break;
+	}
+
+	if (f)
+		len = file_record(s, base, f, &e->ftype, &e->ino, &e->dev, &pflags);
+	else if (up) {
+		pflags |= VFS_PF_AS_PASSED;
+		len = upath_at(s, base, dfd, up, &pflags) - base;
+	} else
+		pflags |= VFS_PF_NOPATH;
+	if (len >= VFS_PATH_MAX - 1) {
+		pflags |= VFS_PF_TRUNC;
+		len = VFS_PATH_MAX - 2;
+	}
+	len &= PATH_MASK;
+	s->buf[(base + len) & BUF_MASK] = '\0';
+	off2 = base + len + 1;
+	if (up2) {
+		/* The new name: what room the old one left (both fit one record). */
+		len2 = upath_at(s, off2, dfd2, up2, &pflags2) - off2;
+		if (len + len2 >= VFS_PATH_MAX - 2) {
+			pflags |= VFS_PF_TRUNC;
+			len2 = len < VFS_PATH_MAX - 2 ? VFS_PATH_MAX - 2 - len - 1 : 0;
+		}
+	}
+	len2 &= PATH_MASK;
+	s->buf[(off2 + len2) & BUF_MASK] = '\0';
+	e->path_len = len;
+	e->path2_len = len2;
+	e->path_flags = pflags | (pflags2 & (VFS_PF_TRUNC | VFS_PF_UNREACHABLE));
+	emit(s, base + len + len2 + 2, now);
+	return 0;
+}
+
 /* Syscall exit: finish the call this thread started, if any. */
 static __always_inline int vfs_exit(long ret)
 {
@@ -645,6 +840,8 @@ static __always_inline int vfs_exit(long ret)
 		return 0;
 	if (sys_is_rw(in.sys))
 		return vfs_exit_rw(&in, now, ret);
+	if (in.sys >= VFS_SYS_CLOSE)
+		return vfs_exit_life(&in, now, ret);
 	return vfs_exit_open(&in, now, ret, NULL);
 }
 
@@ -658,6 +855,8 @@ static __always_inline int regs_enter(struct pt_regs *regs, long nr, bool btf)
 	if (sys < 0 || REGS_COMPAT(btf, regs))
 		return 0;
 	REGS_ARG(btf, regs, a0, a1, a2, a3);
+	if (sys == VFS_SYS_MMAP)	/* prot's upper half carries the fd (the 5th argument) */
+		a2 = (__u32)a2 | (__u64)(__u32)REGS_ARG4(btf, regs) << 32;
 	return vfs_enter(sys, a0, a1, a2, a3);
 }
 
@@ -733,6 +932,34 @@ TP_PAIR(preadv, VFS_SYS_PREADV, trace_rw, 5)
 TP_PAIR(pwritev, VFS_SYS_PWRITEV, trace_rw, 5)
 TP_PAIR(preadv2, VFS_SYS_PREADV2, trace_rw, 6)
 TP_PAIR(pwritev2, VFS_SYS_PWRITEV2, trace_rw, 6)
+TP_PAIR(close, VFS_SYS_CLOSE, trace_life, 1)
+TP_PAIR(munmap, VFS_SYS_MUNMAP, trace_life, 2)
+TP_PAIR(unlink, VFS_SYS_UNLINK, trace_life, 1)
+TP_PAIR(unlinkat, VFS_SYS_UNLINKAT, trace_life, 3)
+TP_PAIR(rmdir, VFS_SYS_RMDIR, trace_life, 1)
+TP_PAIR(mkdir, VFS_SYS_MKDIR, trace_life, 2)
+TP_PAIR(mkdirat, VFS_SYS_MKDIRAT, trace_life, 3)
+TP_PAIR(mknod, VFS_SYS_MKNOD, trace_life, 3)
+TP_PAIR(mknodat, VFS_SYS_MKNODAT, trace_life, 4)
+TP_PAIR(rename, VFS_SYS_RENAME, trace_life, 2)
+TP_PAIR(renameat, VFS_SYS_RENAMEAT, trace_life, 4)
+TP_PAIR(renameat2, VFS_SYS_RENAMEAT2, trace_life, 5)
+
+SEC("tracepoint/syscalls/sys_enter_mmap")
+int vfs_tp_enter_mmap(struct sc_enter *ctx)
+{
+	if (!trace_life)
+		return 0;
+	return vfs_enter(VFS_SYS_MMAP, ctx->args[0], ctx->args[1],
+	    (__u32)ctx->args[2] | (__u64)(__u32)ctx->args[4] << 32, ctx->args[3]);
+}
+SEC("tracepoint/syscalls/sys_exit_mmap")
+int vfs_tp_exit_mmap(struct sc_exit *ctx)
+{
+	if (!trace_life)
+		return 0;
+	return vfs_exit(ctx->ret);
+}
 
 /*
  * A rename or an unlink may change the path of any open file (a directory's

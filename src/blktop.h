@@ -703,6 +703,7 @@ const char	*vfs_hook(void);
 #define HAVE_VFS	0x8		/* read/write call records */
 #define HAVE_URING	0x10		/* io_uring read/write records */
 #define HAVE_AIO	0x20		/* libaio read/write records */
+#define HAVE_LIFE	0x40		/* lifecycle records (EV_FOP) and created opens */
 #define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
@@ -1054,6 +1055,11 @@ struct proc_counts {
 	uint64_t	 mmap_faults;	/* faults served by a file mapping */
 	uint64_t	 uring_calls[2];	/* of vfs_calls: io_uring reads, writes */
 	uint64_t	 aio_calls[2];	/* of vfs_calls: libaio reads, writes */
+	/* Lifecycle (EV_FOP; creates also from opens that made their file). */
+	uint64_t	 fops[FOP_MAX];	/* calls by enum blktop_fop, failed ones included */
+	uint64_t	 creates;	/* opens that created the file, mknods */
+	uint64_t	 fop_errors;	/* lifecycle calls that failed */
+	uint64_t	 fop_lat_sum;	/* ns, lifecycle calls */
 };
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {
@@ -1069,7 +1075,7 @@ struct proc_entry {
 	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency */
 	uint32_t		 vfs_lat[HIST_NBUCKETS];	/* interval: read/write call latency */
 };
-/* A file, by path (pathless ones as pipe:[ino], socket:[ino], anon:[ino]). */
+/* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
 struct file_entry {
 	uint64_t		 hash;		/* private to model-file.c */
 	uint64_t		 ino;
@@ -1118,6 +1124,7 @@ struct proc_table {
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
 	char			 name[64];	/* names of pathless files, built here */
+	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };
 struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_thread);
 void		 proc_free(struct proc_table *);
@@ -1127,6 +1134,7 @@ void		 proc_add_block(struct proc_table *, const struct ev_block *);
 void		 proc_add_open(struct proc_table *, const struct ev_open *);
 void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
 void		 proc_add_page(struct proc_table *, const struct ev_page *);
+void		 proc_add_fop(struct proc_table *, const struct ev_fop *);
 void		 proc_interval(struct proc_table *);
 const struct proc_counts *proc_entry_counts(const struct proc_table *,
 		     const struct proc_entry *, int total);

@@ -234,22 +234,63 @@ proc_file_add_pid(struct file_entry *f, uint32_t tgid)
 		f->pids_more = 1;
 }
 
-/* The path a VFS event is filed under: its own, or a name for pathless files. */
+/* The last component of a path of len bytes, and its length. */
+static const char *
+proc_file_last(const char *path, size_t len, size_t *lenp)
+{
+	const char *p = path + len;
+
+	while (p > path && p[-1] != '/')
+		p--;
+	*lenp = len - (size_t)(p - path);
+	return p;
+}
+
+/*
+ * The name a VFS event is filed under: its path; a deleted file's last path
+ * with " (deleted)"; pseudo and pathless files named by what they are, as
+ * /proc/PID/fd shows them: pipe:[ino], socket:[ino], anon_inode:[eventfd],
+ * memfd:NAME.
+ */
 static const char *
 proc_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
     uint16_t ftype, uint64_t ino, size_t *lenp)
 {
-	const char *kind;
+	const char	*kind, *last;
+	size_t		 n;
+	int		 w;
 
-	if (len > 0 && !(pflags & VFS_PF_NOPATH)) {
-		*lenp = len;
-		return path;
+	last = proc_file_last(path, len, &n);
+	if (ftype == VFS_FT_REG && (pflags & VFS_PF_UNREACHABLE) && n > 6 &&
+	    memcmp(last, "memfd:", 6) == 0) {
+		*lenp = n;
+		return last;
+	}
+	if (len > 0 && !(pflags & (VFS_PF_NOPATH | VFS_PF_PSEUDO))) {
+		if (!(pflags & VFS_PF_DELETED) || ftype != VFS_FT_REG ||
+		    (size_t)len + sizeof " (deleted)" > sizeof t->name2) {
+			*lenp = len;
+			return path;
+		}
+		memcpy(t->name2, path, len);
+		memcpy(t->name2 + len, " (deleted)", sizeof " (deleted)");
+		*lenp = len + sizeof " (deleted)" - 1;
+		return t->name2;
 	}
 	switch (ftype) {
 	case VFS_FT_FIFO:	kind = "pipe"; break;
 	case VFS_FT_SOCK:	kind = "socket"; break;
 	case VFS_FT_NONE:	kind = "closed"; break;
-	default:		kind = "anon"; break;
+	default:
+		if ((pflags & VFS_PF_PSEUDO) && n > 0 && n < sizeof t->name - 12) {
+			/* An anon inode's dentry is its class: "[eventfd]". */
+			w = snprintf(t->name, sizeof t->name, "%s%.*s",
+			    last[0] == '[' ? "anon_inode:" : "", (int)n, last);
+			*lenp = (size_t)w;
+			return t->name;
+		}
+		kind = "anon_inode";
+		break;
 	}
 	*lenp = snprintf(t->name, sizeof(t->name), "%s:[%llu]", kind, (unsigned long long)ino);
 	return t->name;

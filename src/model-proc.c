@@ -265,10 +265,61 @@ proc_add_open(struct proc_table *t, const struct ev_open *ev)
 	if (ev->ret >= 0) {
 		COUNT2(p, opens, += 1);
 		COUNT2(f, opens, += 1);
+		if (ev->path_flags & VFS_PF_CREATED) {
+			COUNT2(p, creates, += 1);
+			COUNT2(f, creates, += 1);
+		}
 		proc_file_set_ino(t, f, ev->dev, ev->ino);
 	} else {
 		COUNT2(p, open_fails, += 1);
 		COUNT2(f, open_fails, += 1);
+	}
+}
+
+/* A lifecycle call into one set of counters. */
+static void
+proc_count_fop(struct proc_counts *c, const struct ev_fop *ev)
+{
+	c->fops[ev->op] += 1;
+	if (ev->error != 0)
+		c->fop_errors += 1;
+	else if (ev->op == FOP_MKNOD)
+		c->creates += 1;
+	c->fop_lat_sum += ev->lat_ns;
+}
+
+/*
+ * A lifecycle call: on the process, and on the file it named (a rename on
+ * both names' rows); a file whose path did not come, by inode.
+ */
+void
+proc_add_fop(struct proc_table *t, const struct ev_fop *ev)
+{
+	struct proc_entry	*p;
+	struct file_entry	*f;
+
+	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
+	proc_count_fop(&p->iv, ev);
+	proc_count_fop(&p->tot, ev);
+	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
+	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
+		f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+		proc_file_add_pid(f, ev->tgid);
+	} else if (ev->path_len == 0 && (ev->path_flags & VFS_PF_NOPATH) && ev->ino == 0)
+		return;		/* nothing names it (an imported close): the process only */
+	else {
+		f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		    ev->ino, ev->tgid, ev->ts);
+		if (ev->ino != 0)
+			proc_file_set_ino(t, f, ev->dev, ev->ino);
+	}
+	proc_count_fop(&f->iv, ev);
+	proc_count_fop(&f->tot, ev);
+	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
+		f = proc_file_event(t, ev->path + ev->path_len + 1, ev->path2_len,
+		    ev->path_flags & ~VFS_PF_NOPATH, ev->ftype, 0, ev->tgid, ev->ts);
+		proc_count_fop(&f->iv, ev);
+		proc_count_fop(&f->tot, ev);
 	}
 }
 
@@ -362,6 +413,17 @@ proc_add(struct proc_table *t, const void *rec, size_t len)
 		if (len < sizeof(*ev) || ev->kind > PAGE_FAULT)
 			goto bad;
 		proc_add_page(t, ev);
+		return 0;
+	}
+	case EV_FOP: {
+		const struct ev_fop *ev = rec;
+
+		if (len < sizeof(*ev) || ev->op >= FOP_MAX || ev->path_len >= VFS_PATH_MAX ||
+		    ev->path2_len >= VFS_PATH_MAX || len < EV_FOP_SIZE(ev->path_len, ev->path2_len) ||
+		    ev->path[ev->path_len] != '\0' ||
+		    ev->path[ev->path_len + 1 + ev->path2_len] != '\0')
+			goto bad;
+		proc_add_fop(t, ev);
 		return 0;
 	}
 	}

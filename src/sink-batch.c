@@ -305,6 +305,29 @@ batch_json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, in
 	batch_json_num(f, "aio_writes", b->have & HAVE_AIO, 0, (double)c->aio_calls[1]);
 }
 
+/* The lifecycle fields of a process or file; null where the source has no lifecycle records. */
+static void
+batch_json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
+{
+	static const char	*names[FOP_MAX] = {
+		[FOP_MKNOD] = "mknods", [FOP_UNLINK] = "unlinks", [FOP_RENAME] = "renames",
+		[FOP_MKDIR] = "mkdirs", [FOP_RMDIR] = "rmdirs", [FOP_CLOSE] = "closes",
+		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps",
+	};
+	int			 known = (b->have & HAVE_LIFE) != 0;
+	uint64_t		 n = 0;
+	unsigned		 i;
+
+	batch_json_num(f, "creates", known, 0, (double)c->creates);
+	for (i = 0; i < FOP_MAX; i++) {
+		batch_json_num(f, names[i], known, 0, (double)c->fops[i]);
+		n += c->fops[i];
+	}
+	batch_json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
+	batch_json_num(f, "lifecycle_lat_us", known && n > 0, 1,
+	    n > 0 ? (double)c->fop_lat_sum / (double)n / 1e3 : 0);
+}
+
 static void
 batch_json_tables(FILE *f, const struct blktop *b)
 {
@@ -342,6 +365,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		    (double)proc_entry_lat(b->procs, pe[i], 0, 50) / 1e3,
 		    (double)proc_entry_lat(b->procs, pe[i], 0, 99) / 1e3);
 		batch_json_disk(f, b, c, 0);
+		batch_json_life(f, b, c);
 		fputc('}', f);
 	}
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
@@ -363,6 +387,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
 		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3);
 		batch_json_disk(f, b, c, 1);
+		batch_json_life(f, b, c);
 		if (c->disk_ios[0] + c->disk_ios[1] > 0)
 			fprintf(f, ",\"disk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
 			    (double)proc_file_blk_lat(b->procs, fe[i], 50) / 1e3,

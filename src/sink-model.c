@@ -74,6 +74,12 @@ model_event(struct sink *s, const void *rec, size_t len)
 		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
 		break;
 	}
+	case EV_FOP: {
+		const struct ev_fop *ev = rec;
+
+		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
+		break;
+	}
 	}
 }
 

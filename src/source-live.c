@@ -429,6 +429,11 @@ live_start_vfs(struct blktop *b)
 	snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
 	    strlen(b->plan_text), "+%s", vfs_hook());
 	b->have |= HAVE_VFS;
+	if (!vo.no_open) {
+		b->have |= HAVE_LIFE;
+		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
+		    strlen(b->plan_text), "+life");
+	}
 	pages = vfs_pages_loaded(&why);
 	if (pages & VFS_PAGES_DIRTY) {
 		b->have |= HAVE_DIRTY;

@@ -494,6 +494,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			have |= HAVE_URING;
 		else if (k == 3 && strncmp(p, "aio", 3) == 0)
 			have |= HAVE_AIO;
+		else if (k == 4 && strncmp(p, "life", 4) == 0)
+			have |= HAVE_LIFE;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}

@@ -1,6 +1,7 @@
 /* stream.c: the one entry point every source hands its records to, and the loop over the sinks. */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,11 @@ stream_set_ticks(struct blktop *b, double history_secs)
 	if (b->nticks < b->ticks_per_report + 1)
 		b->nticks = b->ticks_per_report + 1;
 }
+
+/* Records with a path: the path starts where the header ends (no tail padding). */
+_Static_assert(offsetof(struct ev_open, path) == sizeof(struct ev_open), "ev_open padding");
+_Static_assert(offsetof(struct ev_rw, path) == sizeof(struct ev_rw), "ev_rw padding");
+_Static_assert(offsetof(struct ev_fop, path) == sizeof(struct ev_fop), "ev_fop padding");
 
 /* The smallest length a record of this type may have; 0 for types of later versions. */
 static size_t

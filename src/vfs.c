@@ -188,13 +188,20 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 	btf__free(vmlinux);
 }
 
-/* Whether a program is one of the opens (else: read/write family). */
+/* Whether a program is one of the opens or a lifecycle call (else: read/write family). */
 static bool
 vfs_prog_is_open(const struct bpf_program *prog)
 {
-	const char *sec = bpf_program__section_name(prog);
+	static const char	*names[] = { "open", "creat", "close", "mmap", "unlink",
+				    "rename", "mkdir", "rmdir", "mknod" };
+	const char		*sec = bpf_program__section_name(prog);
+	unsigned		 i;
 
-	return strstr(sec, "open") != NULL || strstr(sec, "creat") != NULL;
+	for (i = 0; i < nitems(names); i++) {
+		if (strstr(sec, names[i]) != NULL)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -467,6 +474,7 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	}
 	skel->rodata->trace_open = !o->no_open;
 	skel->rodata->trace_rw = !o->no_rw;
+	skel->rodata->trace_life = !o->no_open;
 	skel->rodata->include_all = o->all_files != 0;
 	skel->rodata->filter_tgid = o->ntgids > 0;
 	skel->rodata->filter_cgroup = o->cgroup;

@@ -1,0 +1,139 @@
+#!/bin/bash
+# lifecycle.sh: a file's lifecycle, live (issue 14, item 1): creates (opens
+# that made their file, mknod), unlinks, renames (both names), mkdir/rmdir,
+# closes, mmaps and munmaps, per file and per process, exact against a
+# workload with known counts (tests/workload/lifecycle.c); pseudo files named
+# for what they are (anon_inode:[eventfd], memfd:NAME, pipe:[ino], a deleted
+# file's last path with " (deleted)"); and the capture of the run replays to
+# the same figures.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd python3 python3
+
+WORK=$BLKTOP_BUILDDIR/tests/workload/lifecycle
+DIR=$TEST_TMP/lc
+K=20
+mkdir -p "$DIR"
+
+# run NAME [BLKTOP-ARGS...]: blktop -J around the workload; reports in
+# $TEST_TMP/NAME.jsonl, capture NAME.cap, the workload's pid in NAME.pid.
+run() {
+	local name=$1 out=$TEST_TMP/$1.jsonl pid
+	shift
+	# -c: the tables hold the workload's rows only, whatever else the machine does.
+	"$BLKTOP" -J -d 0.5 --top 200 -c lifecycle -w "$TEST_TMP/$name.cap" "$@" >"$out" \
+	    2>"$TEST_TMP/$name.err" &
+	pid=$!
+	TEST_PIDS="$TEST_PIDS $pid"
+	wait_for "$out" 20 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	"$WORK" "$DIR" "$K" >"$TEST_TMP/$name.pid" || fail "$name: the workload ran"
+	sleep 1.2
+	kill -INT "$pid"
+	wait "$pid"
+	rm -rf "${DIR:?}"/*
+}
+
+run all --all-files
+run regular
+BLKTOP_VFS_HOOK=tracepoint run tp --all-files
+"$BLKTOP" -r "$TEST_TMP/all.cap" -J -d 0.5 --top 200 >"$TEST_TMP/replay.jsonl" \
+    2>"$TEST_TMP/replay.err" || fail "replay of the capture"
+
+python3 - "$TEST_TMP" "$DIR" "$K" <<'EOF'
+import json, sys
+tmp, d, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+KEYS = ["opens", "open_fails", "creates", "closes", "mmaps", "munmaps", "unlinks",
+        "renames", "mkdirs", "rmdirs", "mknods", "lifecycle_errors", "reads", "writes",
+        "vfs_reads", "vfs_writes"]
+
+def check(ok, text):
+    print(("PASS: " if ok else "FAIL: ") + "lifecycle: " + text)
+
+def tally(name, pid):
+    """The workload process's counts and its files' counts, summed over every report."""
+    proc, files, lat = {}, {}, []
+    for line in open("%s/%s.jsonl" % (tmp, name)):
+        r = json.loads(line)
+        for p in r.get("processes", []):
+            if p["tgid"] == pid:
+                for key in KEYS:
+                    if p.get(key) is not None:
+                        proc[key] = proc.get(key, 0) + p[key]
+                if p.get("lifecycle_lat_us") is not None:
+                    lat.append(p["lifecycle_lat_us"])
+        for f in r.get("files", []):
+            if pid in f["pids"]:
+                path = f["path"][len(d):] if f["path"].startswith(d + "/") else f["path"]
+                if path.startswith("pipe:[") and path[6:-1].isdigit():
+                    path = "pipe:[ino]"	# another number each run
+                c = files.setdefault(path, {})
+                for key in KEYS:
+                    if f.get(key):
+                        c[key] = c.get(key, 0) + f[key]
+    return proc, files, lat
+
+pid = int(open(tmp + "/all.pid").read())
+proc, files, lat = tally("all", pid)
+want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
+        "mmaps": k, "munmaps": k, "unlinks": k + 4, "renames": k, "mkdirs": 3, "rmdirs": 3,
+        "mknods": 1, "lifecycle_errors": 1}
+got = {key: proc.get(key) for key in want}
+check(got == want, "the process: %s (%s)" % (want, got if got != want else "equal"))
+check(len(lat) > 0 and all(v > 0 for v in lat), "the process: lifecycle latency known (%s us)" % lat[:3])
+
+def row(path, expect):
+    c = {key: v for key, v in files.get(path, {}).items() if key in expect or v}
+    c.pop("vfs_reads", None)
+    c.pop("vfs_writes", None)
+    return c == expect, c
+
+bad = []
+for i in range(k):
+    for path, expect in (("/t/a/b/f%03d" % i, {"opens": 1, "creates": 1, "closes": 1,
+                                                "renames": 1, "writes": 1}),
+                         ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
+                                                "munmaps": 1, "unlinks": 1, "renames": 1})):
+        ok, c = row(path, expect)
+        if not ok:
+            bad.append((path, c))
+check(not bad, "%d files created, written, closed, renamed (both names), mapped, unmapped, "
+      "closed, unlinked: each row exact (wrong: %s)" % (2 * k, bad[:2]))
+for path, expect in (("/t", {"mkdirs": 1, "rmdirs": 1}), ("/t/a/b", {"mkdirs": 1, "rmdirs": 1}),
+                     ("/t/x", {"opens": 2, "creates": 1, "closes": 2, "unlinks": 1}),
+                     ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
+                     ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
+                     ("/t/d", {"opens": 1, "creates": 1, "unlinks": 1}),
+                     ("/t/d (deleted)", {"writes": 1, "closes": 1}),
+                     ("anon_inode:[eventfd]", {"writes": 1, "closes": 1}),
+                     ("memfd:blkmemfd", {"writes": 1, "closes": 1})):
+    ok, c = row(path, expect)
+    check(ok, "%s: %s (%s)" % (path, expect, "equal" if ok else c))
+pipes = [p for p in files if p.startswith("pipe:")]
+check(len(pipes) == 1 and row(pipes[0], {"reads": 1, "writes": 1, "closes": 2})[0],
+      "one pipe:[ino] row, both ends' closes on it, one read, one write (%s)" %
+      [(p, files[p]) for p in pipes])
+check("" not in files and not any(p.startswith("anon_inode:[") and p[12].isdigit() for p in files),
+      "no file row without a name, no anon inode named by number (%s)" %
+      [p for p in files if p == "" or p.startswith("anon")])
+
+# The capture replays to the same figures.
+rproc, rfiles, _ = tally("replay", pid)
+check({key: rproc.get(key) for key in want} == want and rfiles == files,
+      "the capture replays to the same process and file figures (%s)" %
+      ("equal" if rfiles == files else sorted(set(rfiles) ^ set(files))[:4]))
+
+# The classic tracepoint variant (one tracepoint per system call) sees the same.
+proc, files2, _ = tally("tp", int(open(tmp + "/tp.pid").read()))
+got = {key: proc.get(key) for key in want}
+check(got == want and files2 == files, "hook tracepoint: the same process and file figures (%s)" %
+      ("equal" if got == want and files2 == files else str((got, sorted(set(files2) ^ set(files))[:4],
+      [(p, files[p], files2.get(p)) for p in files if files[p] != files2.get(p)][:3]))))
+
+# Without --all-files: regular files only; the memfd is one, the pipe and eventfd are not.
+pid = int(open(tmp + "/regular.pid").read())
+proc, files, _ = tally("regular", pid)
+check(proc.get("closes") == 2 * k + 4 and "memfd:blkmemfd" in files and
+      not any(p.startswith(("pipe:", "anon_inode:")) for p in files),
+      "regular files only: %d closes (%s), memfd kept, no pipe or eventfd rows" %
+      (2 * k + 4, proc.get("closes")))
+EOF
