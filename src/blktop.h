@@ -748,6 +748,8 @@ struct capture_header {
 	char			*kernel;	/* uname -r */
 	char			*plan;		/* probe plan */
 	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */
+	int			 has_clock;	/* clock_offset is known (a whole capture
+						   header, a log with dated times), not 0 */
 	uint64_t		 created;	/* wall ns when recording began */
 	unsigned		 ndevs;
 	struct capture_dev	*devs;
