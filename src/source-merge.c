@@ -10,28 +10,32 @@
 /*
  * Basename join: a vfs read/write log has only the file's last component
  * (VFS_PF_BASENAME); an openat log has the path as passed. The latest
- * successful open of each (process, basename) is kept, at most
- * MERGE_NAMES_MAX of them, the oldest giving way; a read or write of that
- * basename by that process takes the open's path.
+ * successful opens, at most MERGE_NAMES_MAX of them and their paths in a
+ * ring of MERGE_NAMES_POOL bytes, the oldest giving way, are kept by
+ * (process, basename); a read or write of that basename by that process
+ * takes the open's path.
  */
 #define MERGE_NAMES_BUCKETS	(MERGE_NAMES_MAX * 2)	/* a power of two */
+#define MERGE_NAMES_POOL	(1024 * 1024)		/* path bytes, >= VFS_PATH_MAX */
 #define MERGE_NIL		(-1)
 
 struct merge_name {
 	uint32_t	 tgid;
 	uint32_t	 hash;		/* of tgid and the basename */
 	int32_t		 next;		/* in its bucket, MERGE_NIL at the end */
+	uint32_t	 off;		/* the path in the pool, NUL-terminated */
 	uint16_t	 path_len;
-	uint16_t	 base_off;	/* where the basename starts in path */
+	uint16_t	 base_off;	/* where the basename starts in the path */
 	uint16_t	 path_flags;	/* the open's VFS_PF_* */
-	int		 used;
-	char		 path[VFS_PATH_MAX];
 };
 
 struct merge_names {
-	struct merge_name	*e;		/* MERGE_NAMES_MAX, allocated at the first open */
+	struct merge_name	 e[MERGE_NAMES_MAX];	/* a ring, oldest first */
+	unsigned		 oldest;
+	unsigned		 count;
+	char			*pool;		/* allocated at the first open */
+	uint32_t		 head;		/* where the next path goes */
 	int32_t			 bucket[MERGE_NAMES_BUCKETS];
-	unsigned		 oldest;	/* the slot the next open takes */
 	uint64_t		 joined;	/* records given a path */
 };
 
@@ -95,7 +99,7 @@ merge_names_free(struct merge_names *t)
 {
 	if (t == NULL)
 		return;
-	free(t->e);
+	free(t->pool);
 	free(t);
 }
 
@@ -106,17 +110,44 @@ merge_names_joined(const struct merge_names *t)
 	return (t->joined);
 }
 
-/* Take a slot out of its bucket's chain. */
+/* Forget the oldest open: out of its bucket's chain and the ring. */
 static void
-merge_names_unlink(struct merge_names *t, int32_t slot)
+merge_names_evict(struct merge_names *t)
 {
+	int32_t	 slot = (int32_t)t->oldest;
 	int32_t	*p = &t->bucket[t->e[slot].hash & (MERGE_NAMES_BUCKETS - 1)];
 
 	while (*p != MERGE_NIL && *p != slot)
 		p = &t->e[*p].next;
 	if (*p == slot)
 		*p = t->e[slot].next;
-	t->e[slot].used = 0;
+	t->oldest = (t->oldest + 1) % MERGE_NAMES_MAX;
+	t->count--;
+}
+
+/*
+ * Room for len path bytes in the pool: at head, or at 0 if they do not fit
+ * before the end; the oldest opens whose paths lie in what is taken (or
+ * skipped at the end) give way, as do any past MERGE_NAMES_MAX. The offset.
+ */
+static uint32_t
+merge_names_room(struct merge_names *t, uint32_t len)
+{
+	uint32_t	 off = t->head, reach, dist;
+
+	if (off + len > MERGE_NAMES_POOL)
+		off = 0;
+	/* How far past head, going round, the new path ends. */
+	reach = off == t->head ? len : MERGE_NAMES_POOL - t->head + len;
+	while (t->count > 0) {
+		dist = (t->e[t->oldest].off + MERGE_NAMES_POOL - t->head) %
+		    MERGE_NAMES_POOL;
+		if (t->count < MERGE_NAMES_MAX && dist >= reach)
+			break;
+		merge_names_evict(t);
+	}
+	t->head = off + len;
+	return (off);
 }
 
 /* Remember a successful EV_OPEN's path under its process and basename. */
@@ -138,21 +169,20 @@ merge_names_open(struct merge_names *t, const void *rec, size_t len)
 	base = slash != NULL ? (size_t)(slash - ev->path) + 1 : 0;
 	if (base == ev->path_len)
 		return;			/* "dir/": no last component */
-	if (t->e == NULL)
-		t->e = xcalloc(MERGE_NAMES_MAX, sizeof *t->e);
-	slot = (int32_t)t->oldest;
-	t->oldest = (t->oldest + 1) % MERGE_NAMES_MAX;
-	if (t->e[slot].used)
-		merge_names_unlink(t, slot);
+	if (t->pool == NULL)
+		t->pool = xmalloc(MERGE_NAMES_POOL);
+	b = merge_names_room(t, (uint32_t)ev->path_len + 1);
+	slot = (int32_t)((t->oldest + t->count) % MERGE_NAMES_MAX);
 	e = &t->e[slot];
+	e->off = b;
+	memcpy(t->pool + b, ev->path, ev->path_len);
+	t->pool[b + ev->path_len] = '\0';
 	e->tgid = ev->tgid;
 	e->hash = merge_names_hash(ev->tgid, ev->path + base, ev->path_len - base);
 	e->path_len = ev->path_len;
 	e->base_off = (uint16_t)base;
 	e->path_flags = ev->path_flags;
-	memcpy(e->path, ev->path, ev->path_len);
-	e->path[ev->path_len] = '\0';
-	e->used = 1;
+	t->count++;
 	/* At the head of its chain: the latest open is found first. */
 	b = e->hash & (MERGE_NAMES_BUCKETS - 1);
 	e->next = t->bucket[b];
@@ -170,11 +200,12 @@ merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
 {
 	const struct ev_rw	*ev = rec;
 	struct ev_rw		*o = out;
-	const struct merge_name	*e;
+	const struct merge_name	*e = NULL;
+	const char		*path = NULL;
 	uint32_t		 h;
 	int32_t			 slot;
 
-	if (t->e == NULL || len < sizeof *ev || ev->type != EV_RW ||
+	if (t->count == 0 || len < sizeof *ev || ev->type != EV_RW ||
 	    !(ev->path_flags & VFS_PF_BASENAME) || ev->path_len == 0 ||
 	    EV_RW_SIZE(ev->path_len) > len)
 		return (0);
@@ -182,9 +213,10 @@ merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
 	for (slot = t->bucket[h & (MERGE_NAMES_BUCKETS - 1)]; slot != MERGE_NIL;
 	    slot = t->e[slot].next) {
 		e = &t->e[slot];
+		path = t->pool + e->off;
 		if (e->hash == h && e->tgid == ev->tgid &&
 		    e->path_len - e->base_off == ev->path_len &&
-		    memcmp(e->path + e->base_off, ev->path, ev->path_len) == 0)
+		    memcmp(path + e->base_off, ev->path, ev->path_len) == 0)
 			break;
 	}
 	if (slot == MERGE_NIL || EV_RW_SIZE(e->path_len) > size)
@@ -193,7 +225,7 @@ merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
 	o->path_flags = (ev->path_flags & ~VFS_PF_BASENAME) |
 	    (e->path_flags & (VFS_PF_AS_PASSED | VFS_PF_TRUNC));
 	o->path_len = e->path_len;
-	memcpy(o->path, e->path, e->path_len);
+	memcpy(o->path, path, e->path_len);
 	o->path[e->path_len] = '\0';
 	*outlen = EV_RW_SIZE(e->path_len);
 	t->joined++;

@@ -263,6 +263,21 @@ join(struct merge_names *t, uint32_t tgid, const char *name, int base)
 	return (o->path);
 }
 
+/* A path of 3000 to 3089 bytes, /NNNNNNNNNN/ then a letter's run, then /longI. */
+static void
+long_path(char *buf, unsigned i)
+{
+	char	 name[32];
+	size_t	 n = 3000 + i % 90, k;
+
+	k = (size_t)snprintf(name, sizeof name, "/long%u", i);
+	memset(buf, 'a' + i % 26, n);
+	buf[n] = '\0';
+	snprintf(buf, 12, "/%010u", i);
+	buf[11] = '/';
+	memcpy(buf + n - k, name, k);
+}
+
 /* The basename join on hand-made records: who, which open, what is forgotten. */
 static void
 test_join(void)
@@ -332,6 +347,42 @@ test_join(void)
 			ok = 0;
 	}
 	CHECK("join: after slots are reused, each basename finds its latest open", ok);
+
+	/*
+	 * Long paths: 1 MiB of them holds about 300 of 3 KiB; five rounds
+	 * round the pool, each path found whole until its bytes are taken.
+	 */
+	{
+		static char	 big[VFS_PATH_MAX];
+		unsigned	 found = 0, gone = 0, whole = 1;
+
+		for (i = 0; i < 1500; i++) {
+			long_path(big, i);
+			len = make_open(rec, 12, big, 3, 8);
+			merge_names_open(t, rec, len);
+		}
+		for (i = 0; i < 1500; i++) {
+			snprintf(name, sizeof name, "long%u", i);
+			p = join(t, 12, name, 1);
+			if (p == NULL) {
+				gone++;
+				continue;
+			}
+			found++;
+			long_path(big, i);
+			if (strcmp(p, big) != 0)
+				whole = 0;
+		}
+		printf("# long paths: %u found, %u gone\n", found, gone);
+		CHECK("join: 3 KiB paths round the 1 MiB pool: the newest ~340 found, "
+		    "the rest gone", found > 300 && found < 360 && found + gone == 1500);
+		CHECK("join: every path found is whole (none overwritten)", whole);
+		CHECK("join: the newest long path is found",
+		    join(t, 12, "long1499", 1) != NULL);
+		CHECK("join: the oldest long path is gone", join(t, 12, "long0", 1) == NULL);
+		CHECK("join: the short opens before them gave way to the pool",
+		    join(t, 11, "g0", 1) == NULL);
+	}
 	merge_names_free(t);
 }
 
