@@ -60,7 +60,9 @@ struct merge {
 	struct merge_names	*names;
 	uint64_t		 tmp[CAPTURE_REC_MAX / 8 + 1];
 	uint64_t		 tick_ns;	/* ticks made here, when n > 1 */
-	uint64_t		 next_tick;	/* 0: not started */
+	uint64_t		 next_tick;	/* the next tick's time, once started */
+	int			 started;
+	int			 no_ticks;	/* the next tick would be past 2^64 ns */
 	uint64_t		 start;		/* stream time of the run's start */
 	int			 any;		/* a record was handed out */
 	int			 done;		/* the last tick was handed out */
@@ -565,6 +567,16 @@ merge_tick(void *buf, size_t size, size_t *lenp, uint64_t ts)
 	return (1);
 }
 
+/* The next tick a tick after t; none past 2^64 ns (times near it: a log's, wrapped). */
+static void
+merge_tick_after(struct merge *m, uint64_t t)
+{
+	if (t > UINT64_MAX - m->tick_ns)
+		m->no_ticks = 1;
+	else
+		m->next_tick = t + m->tick_ns;
+}
+
 /*
  * The run's next record into buf; 1, or 0 at the end. Several files: the
  * head with the earliest time goes first (a file's own order is kept), and a
@@ -593,25 +605,26 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (s->have && (best == NULL || s->key < best->key))
 				best = s;
 		}
-		if (m->next_tick == 0) {
+		if (!m->started) {
+			m->started = 1;
 			t = m->start;
 			if (best != NULL && best->key < t)
 				t = best->key;
 			if (t == UINT64_MAX)
 				t = 0;
-			m->next_tick = t + m->tick_ns;
+			merge_tick_after(m, t);
 		}
 		if (best == NULL) {
-			if (!m->any || m->done)
+			if (!m->any || m->done || m->no_ticks)
 				return (0);
 			m->done = 1;
 			return (merge_tick(buf, size, lenp, m->next_tick));
 		}
-		if (best->key >= m->next_tick) {
+		if (!m->no_ticks && best->key >= m->next_tick) {
 			t = m->next_tick;
 			if (best->key - t >= MERGE_GAP_NS)
 				t += (best->key - t) / m->tick_ns * m->tick_ns;
-			m->next_tick = t + m->tick_ns;
+			merge_tick_after(m, t);
 			return (merge_tick(buf, size, lenp, t));
 		}
 		r = merge_out(m, best->head, best->len, buf, size, lenp);

@@ -386,10 +386,11 @@ test_join(void)
 	merge_names_free(t);
 }
 
-/* Write a capture of records with a device table and a clock; its path. */
+/* Write a capture starting at start with a device table and a clock; its path. */
 static const char *
-write_capture(const char *name, int64_t clock, const struct capture_dev *devs,
-    unsigned ndevs, void **recs, size_t *lens, unsigned n)
+write_capture(const char *name, uint64_t start, int64_t clock,
+    const struct capture_dev *devs, unsigned ndevs, void **recs, size_t *lens,
+    unsigned n)
 {
 	const char		*path = test_path(name);
 	struct capture_header	 hdr;
@@ -403,7 +404,7 @@ write_capture(const char *name, int64_t clock, const struct capture_dev *devs,
 	hdr.kernel = "6.1";
 	hdr.plan = "tp_btf:io_start+tracepoint";
 	hdr.clock_offset = clock;
-	hdr.created = (uint64_t)((int64_t)BASE + clock);
+	hdr.created = (uint64_t)((int64_t)start + clock);
 	hdr.interval_ns = S;
 	hdr.devs = (struct capture_dev *)devs;
 	hdr.ndevs = ndevs;
@@ -466,9 +467,9 @@ test_files(void)
 	l2[0] = make_rw(r2[0], 7, "a.npy", 1, BASE + 200 * MS);
 	l2[1] = make_block(r2[1], DEV_MKDEV(7, 6), BASE + 250 * MS, 22);
 	l2[2] = make_block(r2[2], DEV_MKDEV(8, 0), BASE + 300 * MS, 33);
-	paths[0] = write_capture("one.blkcap", clock1, devs1, 1, p1, l1, 2);
+	paths[0] = write_capture("one.blkcap", BASE, clock1, devs1, 1, p1, l1, 2);
 	/* Five seconds off: the first clock is kept. */
-	paths[1] = write_capture("two.blkcap", clock1 + 5 * (int64_t)S, devs2, 2,
+	paths[1] = write_capture("two.blkcap", BASE, clock1 + 5 * (int64_t)S, devs2, 2,
 	    p2, l2, 3);
 	bio_line(log, sizeof log, 400, "loop6", 44);
 	paths[2] = write_text("noclock.log", log);
@@ -528,6 +529,38 @@ test_files(void)
 	CHECK("files: a log without a clock takes the capture's, whatever the order",
 	    m != NULL && merge_header(m)->clock_offset == clock1);
 	merge_close(m, 0, 0);
+
+	/*
+	 * Times near 2^64: two captures starting 0.8 s into the last whole
+	 * second of the clock: the tick a second after their start does not fit
+	 * in 64 bits. The run ends, its records all there, no tick wrapped.
+	 */
+	{
+		uint64_t	 h1[CAPTURE_REC_MAX / 8 + 1], h2[CAPTURE_REC_MAX / 8 + 1];
+		void		*ph1[1] = { h1 }, *ph2[1] = { h2 };
+		size_t		 lh1[1], lh2[1];
+		struct seq	 q;
+		unsigned	 recs = 0, wrapped = 0;
+		uint64_t	 x = 18446744072800000000ULL;
+
+		lh1[0] = make_block(h1, DEV_MKDEV(7, 6), x + MS, 55);
+		lh2[0] = make_block(h2, DEV_MKDEV(7, 6), x + 900 * MS, 66);
+		paths[0] = write_capture("high1.blkcap", x, 0, devs1, 1, ph1, lh1, 1);
+		paths[1] = write_capture("high2.blkcap", x, 0, devs1, 1, ph2, lh2, 1);
+		m = merge_open(paths, 2, 1, &err);
+		CHECK("2^64: two captures near it open", m != NULL);
+		if (m != NULL) {
+			merge_set_tick(m, S);
+			CHECK("2^64: the run ends", read_run(m, &q) == 0);
+			for (i = 0; i < q.n; i++) {
+				recs += q.tag[i] != 0;
+				wrapped += q.tag[i] == 0 && q.ts[i] < x;
+			}
+			CHECK("2^64: both records, no tick wrapped past 0 (no tick fits)",
+			    recs == 2 && wrapped == 0);
+			merge_close(m, 0, 0);
+		}
+	}
 
 	/* A file that does not open fails the run, named. */
 	paths[1] = test_path("missing.blkcap");
