@@ -222,3 +222,14 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	skip "UI checks: needs tmux"
 fi
+
+# ---- damage: counted per file and named, as one file's is.
+sz=$(stat -c %s "$CAP")
+head -c $((sz / 2)) "$CAP" > "$T/cut.blkcap"
+run cut-alone -r "$T/cut.blkcap" -J
+lost=$(grep -o 'lost [0-9]* bytes at the end' "$T/cut-alone.err")
+for mode in -J --dump; do
+	run cut -r "$VFS" "$T/cut.blkcap" $mode
+	check "damage $mode: the cut capture's loss named with it, as alone ($lost)" \
+	    sh -c "[ -n '$lost' ] && grep -q 'cut.blkcap: replayed [0-9]* events; skipped 0 damaged chunks; $lost' '$T/cut.err' && [ \$(grep -c 'damaged chunks' '$T/cut.err') = 1 ]"
+done
