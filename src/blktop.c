@@ -90,7 +90,7 @@ blktop_usage(FILE *f)
 	fprintf(f,
 "usage: blktop [-bJv] [-d SECS] [-n COUNT] [-D DEVICE]... [-t THEME] [--hooks PLAN]\n"
 "              [--history SECS] [--probe] [--version]\n"
-"              [-r FILE [--speed X] [--dump [--format csv|jsonl]]] [-w FILE]\n"
+"              [-r FILE [FILE...] [--speed X] [--dump [--format csv|jsonl]]] [-w FILE]\n"
 "              [--record-dir DIR] [--flight SECS] [--trigger-p99 MS[:DEVICE]]\n"
 "              [--report OUT.html|OUT.json] [--listen [ADDR:]PORT] [--headless]\n"
 "  -b, --batch        no UI: print one report per interval (like top -b)\n"
@@ -105,7 +105,9 @@ blktop_usage(FILE *f)
 "      --history SECS seconds of history kept per device (default 600)\n"
 "  -t, --theme NAME   UI colours: a theme name or a theme file's path\n"
 "  -v, --verbose      libbpf's messages (twice: debug)\n"
-"  -r, --read FILE    replay a capture (or import a bpftrace text log); no privileges\n"
+"  -r, --read FILE    replay a capture (or import a bpftrace text log); no privileges;\n"
+"                     repeated, or with more files after it (every argument that is\n"
+"                     not an option), the files of one run merged in time order\n"
 "      --speed X      replay speed, 0.25 to 64, or max (UI default 1, batch max)\n"
 "      --dump         with -r: every event as a row on stdout\n"
 "      --format F     --dump rows as csv (default) or jsonl\n"
@@ -217,6 +219,33 @@ blktop_parse_speed(const char *s)
 		blktop_usage_error("--speed: '%s' is not a speed from %g to %g or max",
 		    s, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
 	return (v);
+}
+
+/* One more file for -r (a run of at most MERGE_MAX_FILES). */
+static void
+blktop_add_replay(struct blktop *b, const char *path)
+{
+	if (b->nreplay_files == MERGE_MAX_FILES)
+		blktop_usage_error("-r: at most %d files in one replay", MERGE_MAX_FILES);
+	b->replay_files[b->nreplay_files++] = path;
+}
+
+/* The replay's name in reports: its file, or its files joined by commas. */
+static void
+blktop_replay_name(struct blktop *b)
+{
+	char		*name, *s;
+	unsigned	 i;
+
+	if (b->nreplay_files == 0)
+		return;
+	name = xstrdup(b->replay_files[0]);
+	for (i = 1; i < b->nreplay_files; i++) {
+		xasprintf(&s, "%s, %s", name, b->replay_files[i]);
+		free(name);
+		name = s;
+	}
+	b->replay_path = name;	/* for the whole run */
 }
 
 /* Close one tick: drain the source first so the tick holds all it can. */
@@ -342,7 +371,7 @@ main(int argc, char **argv)
 			b->dev_args[b->ndev_args++] = optarg;
 			break;
 		case 'r':
-			b->replay_path = optarg;
+			blktop_add_replay(b, optarg);
 			break;
 		case 'w':
 			b->record_path = optarg;
@@ -430,8 +459,12 @@ main(int argc, char **argv)
 			blktop_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc)
+	/* With -r, the arguments that are not options are more files of the run. */
+	if (optind != argc && b->nreplay_files == 0)
 		blktop_usage_error("unexpected argument '%s'", argv[optind]);
+	for (; optind < argc; optind++)
+		blktop_add_replay(b, argv[optind]);
+	blktop_replay_name(b);
 	if (b->dump != 0 && b->replay_path == NULL)
 		blktop_usage_error("--dump and --format need -r FILE");
 	if (b->dump != 0 && b->report_path != NULL)

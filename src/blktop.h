@@ -396,6 +396,11 @@ struct sink {
 #define STREAM_MAX_SINKS 8
 
 #define FILTER_MAX_PIDS	64	/* at most VFS_MAX_TGIDS */
+/* -r FILE...: files merged into one replay at most, and source-merge.c's limits. */
+#define MERGE_MAX_FILES		64
+#define MERGE_MAJOR		4094		/* devices renumbered for a clash */
+#define MERGE_GAP_NS		(3600 * NSEC_PER_SEC)	/* longer silences: one tick */
+#define MERGE_NAMES_MAX		4096		/* opens kept for the basename join */
 
 /* Everything one run of blktop knows. */
 struct blktop {
@@ -465,7 +470,9 @@ struct blktop {
 	char			 config_note[256];	/* what was wrong with it, for the view */
 
 	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
-	const char		*replay_path;	/* -r */
+	const char		*replay_path;	/* -r: the file, or the files' names joined */
+	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
+	unsigned		 nreplay_files;	/* 0: replay_path alone */
 	const char		*record_path;	/* -w */
 	const char		*record_dir;	/* --record-dir */
 	int			 flight_secs;	/* --flight, 0 = off; -1 = default */
@@ -579,6 +586,25 @@ int		 replay_header_device(const struct capture_header *, const char *arg,
 		     uint32_t *dev, char **errp);
 int		 replay_resolve_devs(struct blktop *, const struct capture_header *,
 		     char **errp);
+const char *const *replay_paths(const struct blktop *, unsigned *np);
+
+/* source-merge.c: the files of one run (-r FILE...) as one stream in time order. */
+struct merge;
+struct merge_names;
+struct merge	*merge_open(const char *const *paths, unsigned n, int quiet,
+		     char **errp);
+const struct capture_header *merge_header(struct merge *);
+unsigned	 merge_nfiles(struct merge *);
+const struct capture_header *merge_file_header(struct merge *, unsigned);
+void		 merge_set_tick(struct merge *, uint64_t tick_ns);
+int		 merge_next(struct merge *, void *buf, size_t size, size_t *lenp);
+void		 merge_close(struct merge *, int report, uint64_t fed);
+struct merge_names *merge_names_create(void);
+void		 merge_names_free(struct merge_names *);
+void		 merge_names_open(struct merge_names *, const void *rec, size_t len);
+int		 merge_names_join(struct merge_names *, const void *rec, size_t len,
+		     void *out, size_t size, size_t *outlen);
+uint64_t	 merge_names_joined(const struct merge_names *);
 
 /* source-dump.c: --dump, every record of a file as CSV or JSON Lines. */
 #define REPLAY_DUMP_CSV		1
@@ -749,6 +775,8 @@ struct capture_header {
 	char			*kernel;	/* uname -r */
 	char			*plan;		/* probe plan */
 	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */
+	int			 has_clock;	/* clock_offset is known (a whole capture
+						   header, a log with dated times), not 0 */
 	uint64_t		 created;	/* wall ns when recording began */
 	unsigned		 ndevs;
 	struct capture_dev	*devs;

@@ -1,4 +1,4 @@
-/* source-dump.c: --dump: every record of a capture or a log as a CSV row or a JSON line. */
+/* source-dump.c: --dump: every record of the replay's files (merged) as a CSV row or a JSON line. */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -222,36 +222,44 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 int
 replay_dump(struct blktop *b)
 {
-	struct replay_file		*f;
+	struct merge			*m;
 	const struct capture_header	*hdr;
+	const char *const		*paths;
 	struct replay_row		 row;
 	uint64_t			 rec[CAPTURE_REC_MAX / 8 + 1];
-	uint64_t			 rows = 0, fed = 0, skipped = 0, tail_lost = 0;
+	uint64_t			 rows = 0, fed = 0;
 	size_t				 len;
 	char				*err;
-	unsigned			 i;
+	unsigned			 i, npaths;
 	int				 json = b->dump == REPLAY_DUMP_JSONL, rv = 0;
 
-	if ((f = replay_file_open(b->replay_path, 0, &err)) == NULL) {
+	paths = replay_paths(b, &npaths);
+	if ((m = merge_open(paths, npaths, 0, &err)) == NULL) {
 		log_warnx("%s", err);
 		free(err);
 		return (1);
 	}
-	hdr = replay_file_header(f);
+	hdr = merge_header(m);
 	for (i = 0; i < hdr->ndevs; i++)
 		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
 	if (replay_resolve_devs(b, hdr, &err) != 0) {
 		log_warnx("%s", err);
 		free(err);
-		replay_file_close(f, &skipped, &tail_lost);
+		merge_close(m, 0, 0);
 		return (1);
 	}
+	/* Several files: ticks as a replay of them makes them, from -d or the first file's interval. */
+	if (!b->interval_set && hdr->interval_ns >= NSEC_PER_SEC / 100 &&
+	    hdr->interval_ns <= 3600 * NSEC_PER_SEC)
+		b->interval = (double)hdr->interval_ns / 1e9;
+	stream_set_ticks(b, 0);
+	merge_set_tick(m, b->tick_ns);
 	if (!json) {
 		for (i = 0; i < nitems(replay_dump_cols); i++)
 			printf("%s%s", i ? "," : "", replay_dump_cols[i]);
 		putchar('\n');
 	}
-	while (replay_file_next(f, rec, sizeof rec, &len) == 1) {
+	while (merge_next(m, rec, sizeof rec, &len) == 1) {
 		fed++;
 		if (replay_dump_fill(b, rec, len, &row)) {
 			replay_dump_row(stdout, &row, hdr->clock_offset, json);
@@ -262,10 +270,6 @@ replay_dump(struct blktop *b)
 		log_warnx("stdout: %s", strerror(errno));
 		rv = 1;
 	}
-	replay_file_close(f, &skipped, &tail_lost);
-	if (rv == 0 && (skipped != 0 || tail_lost != 0))
-		log_warnx("replayed %" PRIu64 " events; skipped %" PRIu64
-		    " damaged chunks; lost %" PRIu64 " bytes at the end",
-		    fed, skipped, tail_lost);
+	merge_close(m, rv == 0, fed);
 	return (rv);
 }

@@ -715,8 +715,10 @@ import_open(const char *path, char **errp)
 		r = import_parse(im, im->format, im->pend, &len, &ts, &wall, &why);
 		if (r == 1) {
 			/* Modulo 2^64, as stream times past 2^63 are. */
-			if (valid++ == 0 && wall != 0)
+			if (valid++ == 0 && wall != 0) {
 				offset = (int64_t)((uint64_t)wall - ts);
+				im->hdr.has_clock = 1;
+			}
 			if (ts < first)
 				first = ts;
 		} else if (r == -1 && bad++ == 0) {

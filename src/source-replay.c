@@ -1,4 +1,4 @@
-/* source-replay.c: the replay source: a capture file or an imported text log, paced, with pause, step and seek. */
+/* source-replay.c: the replay source: captures and imported text logs of one run, paced, with pause, step and seek. */
 
 #include <sys/stat.h>
 
@@ -29,7 +29,7 @@ struct replay_file {
 struct replay {
 	struct source		*src;
 	struct blktop		*b;
-	struct replay_file	*file;
+	struct merge		*run;		/* the files, merged in time order */
 	uint64_t		 rec[CAPTURE_REC_MAX / 8 + 1];	/* the pending record */
 	size_t			 len;
 	int			 have;		/* rec holds a record not yet fed */
@@ -43,7 +43,6 @@ struct replay {
 	uint64_t		 anchor_ts;	/* stream time then */
 	struct event		*ev;
 	uint64_t		 fed;		/* records handed to the stream */
-	uint64_t		 skipped, tail_lost;
 };
 
 /* The stream time a record happened at; 0 if it carries none. */
@@ -216,16 +215,16 @@ replay_device(struct source *src, const char *arg, uint32_t *dev, char **errp)
 {
 	struct replay	*r = src->data;
 
-	return (replay_header_device(r->file != NULL ? r->file->hdr : NULL, arg,
-	    dev, errp));
+	return (replay_header_device(r->run != NULL ? merge_header(r->run) : NULL,
+	    arg, dev, errp));
 }
 
 /* Read the next record into rec; 0 at the end. */
 static int
 replay_read(struct replay *r)
 {
-	if (!r->eof && r->file != NULL &&
-	    replay_file_next(r->file, r->rec, sizeof r->rec, &r->len) == 1) {
+	if (!r->eof && r->run != NULL &&
+	    merge_next(r->run, r->rec, sizeof r->rec, &r->len) == 1) {
 		r->have = 1;
 		return (1);
 	}
@@ -412,12 +411,12 @@ replay_filter(struct replay *r, char **errp)
 	unsigned			 ma, mi, i;
 	int				 n;
 
-	if (replay_resolve_devs(b, r->file->hdr, errp) != 0)
+	hdr = merge_header(r->run);
+	if (replay_resolve_devs(b, hdr, errp) != 0)
 		return (-1);
 	if (b->ndev_args != 0)
 		return (0);
 	/* No -D now: the recording's own filter. */
-	hdr = r->file->hdr;
 	if (hdr->interval_ns != 0) {
 		for (i = 0; i < hdr->nfilter && b->ndevs < FILTER_MAX_DEVS; i++)
 			b->devs[b->ndevs++] = hdr->filter_devs[i];
@@ -457,7 +456,7 @@ replay_interval(struct replay *r)
 	char				*end;
 
 	history = (double)b->nticks * (double)b->tick_ns / 1e9;
-	hdr = r->file->hdr;
+	hdr = merge_header(r->run);
 	d = 0;
 	if (hdr->interval_ns != 0)
 		d = (double)hdr->interval_ns / 1e9;
@@ -470,6 +469,7 @@ replay_interval(struct replay *r)
 	if (!b->interval_set && isfinite(d) && d >= 0.01 && d <= 3600)
 		b->interval = d;
 	stream_set_ticks(b, history);
+	merge_set_tick(r->run, b->tick_ns);
 }
 
 /*
@@ -502,24 +502,38 @@ replay_have(const struct capture_header *hdr, size_t n)
 	return (have);
 }
 
-/* Open the file, set names, clocks and windows from its header, start feeding. */
+/* The files of the replay: -r FILE... as given, or replay_path alone. */
+const char *const *
+replay_paths(const struct blktop *b, unsigned *np)
+{
+	if (b->nreplay_files == 0) {
+		*np = 1;
+		return (&b->replay_path);
+	}
+	*np = b->nreplay_files;
+	return (b->replay_files);
+}
+
+/* Open the files, set names, clocks and windows from their header, start feeding. */
 static int
 replay_start(struct source *src, char **errp)
 {
 	struct blktop			*b = src->b;
 	struct replay			*r;
-	const struct capture_header	*hdr;
+	const struct capture_header	*hdr, *fh;
+	const char *const		*paths;
 	uint64_t			 first;
-	unsigned			 i;
+	unsigned			 i, npaths;
 	size_t				 n;
 
 	*errp = NULL;
 	r = src->data = xcalloc(1, sizeof *r);
 	r->src = src;
 	r->b = b;
-	if ((r->file = replay_file_open(b->replay_path, 0, errp)) == NULL)
+	paths = replay_paths(b, &npaths);
+	if ((r->run = merge_open(paths, npaths, 0, errp)) == NULL)
 		return (-1);
-	hdr = r->file->hdr;
+	hdr = merge_header(r->run);
 	for (i = 0; i < hdr->ndevs; i++)
 		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
 	if (replay_filter(r, errp) != 0)
@@ -528,7 +542,11 @@ replay_start(struct source *src, char **errp)
 	n = strcspn(hdr->plan, " ");
 	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
 	    hdr->plan);
-	b->have = replay_have(hdr, n);
+	b->have = 0;
+	for (i = 0; i < merge_nfiles(r->run); i++) {
+		fh = merge_file_header(r->run, i);
+		b->have |= replay_have(fh, strcspn(fh->plan, " "));
+	}
 	replay_interval(r);
 
 	/* The windows open when the recording began, or at the first record (flight data). */
@@ -552,13 +570,13 @@ replay_start(struct source *src, char **errp)
 	return (0);
 }
 
-/* Nothing waits in a file between ticks: ticks come from the file itself. */
+/* Nothing waits in a file between ticks: ticks come from the file itself (or the merge). */
 static void
 replay_drain(__unused struct source *src)
 {
 }
 
-/* Close the file; say what was skipped or lost, if anything. */
+/* Close the files; say what was skipped or lost, if anything. */
 static void
 replay_stop(struct source *src)
 {
@@ -568,31 +586,30 @@ replay_stop(struct source *src)
 		return;
 	if (r->ev != NULL)
 		event_free(r->ev);
-	replay_file_close(r->file, &r->skipped, &r->tail_lost);
-	if (r->skipped != 0 || r->tail_lost != 0)
-		log_warnx("replayed %" PRIu64 " events; skipped %" PRIu64
-		    " damaged chunks; lost %" PRIu64 " bytes at the end",
-		    r->fed, r->skipped, r->tail_lost);
+	merge_close(r->run, 1, r->fed);
 	free(r);
 	src->data = NULL;
 }
 
-/* Reopen the file and feed it silently up to stream time target. */
+/* Reopen the files and feed them silently up to stream time target. */
 static void
 replay_rewind(struct replay *r, uint64_t target)
 {
-	char	*err;
+	const char *const	*paths;
+	unsigned		 npaths;
+	char			*err;
 
-	replay_file_close(r->file, &r->skipped, &r->tail_lost);
-	r->skipped = r->tail_lost = 0;
+	merge_close(r->run, 0, 0);
 	r->eof = 0;
-	if ((r->file = replay_file_open(r->b->replay_path, 1, &err)) == NULL) {
+	paths = replay_paths(r->b, &npaths);
+	if ((r->run = merge_open(paths, npaths, 1, &err)) == NULL) {
 		stream_notice(r->b, "cannot reopen: %s", err);
 		free(err);
 		r->have = 0;
 		r->eof = 1;
 		return;
 	}
+	merge_set_tick(r->run, r->b->tick_ns);
 	replay_read(r);
 	replay_reset(r);
 	replay_run_silent(r, target);
@@ -684,7 +701,8 @@ replay_status(struct source *src, struct source_status *st)
 	struct replay	*r = src->data;
 
 	st->pos_ns = r->pos;
-	st->wall_ns = (int64_t)r->pos + (r->file != NULL ? r->file->hdr->clock_offset : 0);
+	st->wall_ns = (int64_t)r->pos + (r->run != NULL ?
+	    merge_header(r->run)->clock_offset : 0);
 	st->speed = r->speed;
 	st->paused = r->paused;
 	st->at_end = r->at_end;

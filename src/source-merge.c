@@ -1,0 +1,676 @@
+/* source-merge.c: several files of one run (captures and logs) as one stream in time order, names joined. */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "blktop.h"
+
+/*
+ * Basename join: a vfs read/write log has only the file's last component
+ * (VFS_PF_BASENAME); an openat log has the path as passed. The latest
+ * successful opens, at most MERGE_NAMES_MAX of them and their paths in a
+ * ring of MERGE_NAMES_POOL bytes, the oldest giving way, are kept by
+ * (process, basename); a read or write of that basename by that process
+ * takes the open's path.
+ */
+#define MERGE_NAMES_BUCKETS	(MERGE_NAMES_MAX * 2)	/* a power of two */
+#define MERGE_NAMES_POOL	(1024 * 1024)		/* path bytes, >= VFS_PATH_MAX */
+#define MERGE_NIL		(-1)
+
+struct merge_name {
+	uint32_t	 tgid;
+	uint32_t	 hash;		/* of tgid and the basename */
+	int32_t		 next;		/* in its bucket, MERGE_NIL at the end */
+	uint32_t	 off;		/* the path in the pool, NUL-terminated */
+	uint16_t	 path_len;
+	uint16_t	 base_off;	/* where the basename starts in the path */
+	uint16_t	 path_flags;	/* the open's VFS_PF_* */
+};
+
+struct merge_names {
+	struct merge_name	 e[MERGE_NAMES_MAX];	/* a ring, oldest first */
+	unsigned		 oldest;
+	unsigned		 count;
+	char			*pool;		/* allocated at the first open */
+	uint32_t		 head;		/* where the next path goes */
+	int32_t			 bucket[MERGE_NAMES_BUCKETS];
+	uint64_t		 joined;	/* records given a path */
+};
+
+/* A file of the run and the record it would hand out next. */
+struct merge_src {
+	struct replay_file	*f;
+	const char		*path;
+	uint64_t		 head[CAPTURE_REC_MAX / 8 + 1];
+	size_t			 len;
+	int			 have;
+	uint64_t		 key;		/* the head's time (the last one if it has none) */
+	uint32_t		*remap_from;	/* its dev_t -> the run's */
+	uint32_t		*remap_to;
+	unsigned		 nremap;
+	uint64_t		 fed;		/* records handed out */
+};
+
+struct merge {
+	unsigned		 n;
+	struct merge_src	 s[MERGE_MAX_FILES];
+	struct capture_header	 hdr;		/* the run's, when n > 1 */
+	struct merge_names	*names;
+	uint64_t		 tmp[CAPTURE_REC_MAX / 8 + 1];
+	uint64_t		 tick_ns;	/* ticks made here, when n > 1 */
+	uint64_t		 next_tick;	/* the next tick's time, once started */
+	int			 started;
+	int			 no_ticks;	/* the next tick would be past 2^64 ns */
+	uint64_t		 start;		/* stream time of the run's start */
+	int			 any;		/* a record was handed out */
+	int			 done;		/* the last tick was handed out */
+};
+
+/* FNV-1a of a basename, mixed with the process id. */
+static uint32_t
+merge_names_hash(uint32_t tgid, const char *s, size_t len)
+{
+	uint32_t	 h = 2166136261u ^ tgid;
+	size_t		 i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return (h ^ (h >> 15));
+}
+
+/* A new, empty table of opened names. */
+struct merge_names *
+merge_names_create(void)
+{
+	struct merge_names	*t;
+	unsigned		 i;
+
+	t = xcalloc(1, sizeof *t);
+	for (i = 0; i < MERGE_NAMES_BUCKETS; i++)
+		t->bucket[i] = MERGE_NIL;
+	return (t);
+}
+
+/* Free a table of opened names. */
+void
+merge_names_free(struct merge_names *t)
+{
+	if (t == NULL)
+		return;
+	free(t->pool);
+	free(t);
+}
+
+/* How many reads and writes were given a full path. */
+uint64_t
+merge_names_joined(const struct merge_names *t)
+{
+	return (t->joined);
+}
+
+/* Forget the oldest open: out of its bucket's chain and the ring. */
+static void
+merge_names_evict(struct merge_names *t)
+{
+	int32_t	 slot = (int32_t)t->oldest;
+	int32_t	*p = &t->bucket[t->e[slot].hash & (MERGE_NAMES_BUCKETS - 1)];
+
+	while (*p != MERGE_NIL && *p != slot)
+		p = &t->e[*p].next;
+	if (*p == slot)
+		*p = t->e[slot].next;
+	t->oldest = (t->oldest + 1) % MERGE_NAMES_MAX;
+	t->count--;
+}
+
+/*
+ * Room for len path bytes in the pool: at head, or at 0 if they do not fit
+ * before the end; the oldest opens whose paths lie in what is taken (or
+ * skipped at the end) give way, as do any past MERGE_NAMES_MAX. The offset.
+ */
+static uint32_t
+merge_names_room(struct merge_names *t, uint32_t len)
+{
+	uint32_t	 off = t->head, reach, dist;
+
+	if (off + len > MERGE_NAMES_POOL)
+		off = 0;
+	/* How far past head, going round, the new path ends. */
+	reach = off == t->head ? len : MERGE_NAMES_POOL - t->head + len;
+	while (t->count > 0) {
+		dist = (t->e[t->oldest].off + MERGE_NAMES_POOL - t->head) %
+		    MERGE_NAMES_POOL;
+		if (t->count < MERGE_NAMES_MAX && dist >= reach)
+			break;
+		merge_names_evict(t);
+	}
+	t->head = off + len;
+	return (off);
+}
+
+/* Remember a successful EV_OPEN's path under its process and basename. */
+void
+merge_names_open(struct merge_names *t, const void *rec, size_t len)
+{
+	const struct ev_open	*ev = rec;
+	struct merge_name	*e;
+	const char		*slash;
+	size_t			 base;
+	int32_t			 slot;
+	uint32_t		 b;
+
+	if (len < sizeof *ev || ev->type != EV_OPEN || ev->ret < 0 ||
+	    ev->path_len == 0 || ev->path_len >= VFS_PATH_MAX ||
+	    EV_OPEN_SIZE(ev->path_len) > len)
+		return;
+	slash = memrchr(ev->path, '/', ev->path_len);
+	base = slash != NULL ? (size_t)(slash - ev->path) + 1 : 0;
+	if (base == ev->path_len)
+		return;			/* "dir/": no last component */
+	if (t->pool == NULL)
+		t->pool = xmalloc(MERGE_NAMES_POOL);
+	b = merge_names_room(t, (uint32_t)ev->path_len + 1);
+	slot = (int32_t)((t->oldest + t->count) % MERGE_NAMES_MAX);
+	e = &t->e[slot];
+	e->off = b;
+	memcpy(t->pool + b, ev->path, ev->path_len);
+	t->pool[b + ev->path_len] = '\0';
+	e->tgid = ev->tgid;
+	e->hash = merge_names_hash(ev->tgid, ev->path + base, ev->path_len - base);
+	e->path_len = ev->path_len;
+	e->base_off = (uint16_t)base;
+	e->path_flags = ev->path_flags;
+	t->count++;
+	/* At the head of its chain: the latest open is found first. */
+	b = e->hash & (MERGE_NAMES_BUCKETS - 1);
+	e->next = t->bucket[b];
+	t->bucket[b] = slot;
+}
+
+/*
+ * An EV_RW with only a basename whose process opened a file of that
+ * basename: the record again in out with the open's path and the flag
+ * cleared; 1, or 0 if there is nothing to join (out untouched).
+ */
+int
+merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
+    size_t size, size_t *outlen)
+{
+	const struct ev_rw	*ev = rec;
+	struct ev_rw		*o = out;
+	const struct merge_name	*e = NULL;
+	const char		*path = NULL;
+	uint32_t		 h;
+	int32_t			 slot;
+
+	if (t->count == 0 || len < sizeof *ev || ev->type != EV_RW ||
+	    !(ev->path_flags & VFS_PF_BASENAME) || ev->path_len == 0 ||
+	    EV_RW_SIZE(ev->path_len) > len)
+		return (0);
+	h = merge_names_hash(ev->tgid, ev->path, ev->path_len);
+	for (slot = t->bucket[h & (MERGE_NAMES_BUCKETS - 1)]; slot != MERGE_NIL;
+	    slot = t->e[slot].next) {
+		e = &t->e[slot];
+		path = t->pool + e->off;
+		if (e->hash == h && e->tgid == ev->tgid &&
+		    e->path_len - e->base_off == ev->path_len &&
+		    memcmp(path + e->base_off, ev->path, ev->path_len) == 0)
+			break;
+	}
+	if (slot == MERGE_NIL || EV_RW_SIZE(e->path_len) > size)
+		return (0);
+	memcpy(o, ev, sizeof *ev);
+	o->path_flags = (ev->path_flags & ~VFS_PF_BASENAME) |
+	    (e->path_flags & (VFS_PF_AS_PASSED | VFS_PF_TRUNC));
+	o->path_len = e->path_len;
+	memcpy(o->path, path, e->path_len);
+	o->path[e->path_len] = '\0';
+	*outlen = EV_RW_SIZE(e->path_len);
+	t->joined++;
+	return (1);
+}
+
+/* The run's number for device dev of file s. */
+static uint32_t
+merge_remap_dev(const struct merge_src *s, uint32_t dev)
+{
+	unsigned	 i;
+
+	for (i = 0; i < s->nremap; i++) {
+		if (s->remap_from[i] == dev)
+			return (s->remap_to[i]);
+	}
+	return (dev);
+}
+
+/* Renumber the devices of a record as the run's table has them. */
+static void
+merge_remap(const struct merge_src *s, void *rec, size_t len)
+{
+	uint32_t	 type;
+
+	memcpy(&type, rec, sizeof type);
+	switch (type) {
+	case EV_BLOCK:
+		if (len >= sizeof(struct ev_block)) {
+			struct ev_block *e = rec;
+
+			e->dev = merge_remap_dev(s, e->dev);
+			e->fsdev = merge_remap_dev(s, e->fsdev);
+		}
+		break;
+	case EV_OPEN:
+		if (len >= sizeof(struct ev_open)) {
+			struct ev_open *e = rec;
+
+			e->dev = merge_remap_dev(s, e->dev);
+		}
+		break;
+	case EV_RW:
+		if (len >= sizeof(struct ev_rw)) {
+			struct ev_rw *e = rec;
+
+			e->dev = merge_remap_dev(s, e->dev);
+			e->rdev = merge_remap_dev(s, e->rdev);
+		}
+		break;
+	case EV_PAGE:
+		if (len >= sizeof(struct ev_page)) {
+			struct ev_page *e = rec;
+
+			e->dev = merge_remap_dev(s, e->dev);
+		}
+		break;
+	case EV_FOP:
+		if (len >= sizeof(struct ev_fop)) {
+			struct ev_fop *e = rec;
+
+			e->dev = merge_remap_dev(s, e->dev);
+		}
+		break;
+	}
+}
+
+/* Read file s's next record that is not a tick into its head. */
+static void
+merge_fill(struct merge *m, struct merge_src *s)
+{
+	uint32_t	 type;
+	uint64_t	 ts;
+
+	while ((s->have = replay_file_next(s->f, s->head, sizeof s->head,
+	    &s->len)) == 1) {
+		memcpy(&type, s->head, sizeof type);
+		if (type == EV_TICK && m->n > 1)
+			continue;	/* the run's ticks are made in merge_next */
+		if ((ts = replay_rec_ts(s->head, s->len)) != 0)
+			s->key = ts;
+		if (s->nremap != 0)
+			merge_remap(s, s->head, s->len);
+		return;
+	}
+}
+
+/* A free device number for name, of major MERGE_MAJOR. */
+static uint32_t
+merge_free_dev(const struct capture_header *hdr, const char *name)
+{
+	uint32_t	 minor, dev;
+	unsigned	 i;
+
+	minor = (uint32_t)crc32(0, (const unsigned char *)name,
+	    (unsigned)strlen(name)) & ((1u << 20) - 1);
+again:
+	dev = DEV_MKDEV(MERGE_MAJOR, minor);
+	for (i = 0; i < hdr->ndevs; i++) {
+		if (hdr->devs[i].dev == dev) {
+			minor = (minor + 1) & ((1u << 20) - 1);
+			goto again;
+		}
+	}
+	return (dev);
+}
+
+/*
+ * The run's device table: a name seen before is the same device (its number
+ * as the first file had it); a number another name holds already is moved
+ * to a free one of major MERGE_MAJOR. Records are renumbered as they pass.
+ */
+static void
+merge_devs(struct merge *m, int quiet)
+{
+	struct capture_header		*hdr = &m->hdr;
+	const struct capture_header	*fh;
+	struct merge_src		*s;
+	uint32_t			 dev;
+	unsigned			 i, d, k;
+
+	for (i = 0; i < m->n; i++) {
+		s = &m->s[i];
+		fh = replay_file_header(s->f);
+		for (d = 0; d < fh->ndevs; d++) {
+			dev = fh->devs[d].dev;
+			for (k = 0; k < hdr->ndevs; k++) {
+				if (strcmp(hdr->devs[k].name, fh->devs[d].name) == 0)
+					break;
+			}
+			if (k == hdr->ndevs) {
+				for (k = 0; k < hdr->ndevs && hdr->devs[k].dev != dev; k++)
+					;
+				if (k < hdr->ndevs) {
+					dev = merge_free_dev(hdr, fh->devs[d].name);
+					if (!quiet)
+						log_warnx("%s: device %s is %u:%u, which is "
+						    "%s in a file before it: renumbered %u:%u",
+						    s->path, fh->devs[d].name,
+						    DEV_MAJOR(fh->devs[d].dev),
+						    DEV_MINOR(fh->devs[d].dev),
+						    hdr->devs[k].name, DEV_MAJOR(dev),
+						    DEV_MINOR(dev));
+				}
+				hdr->devs = xreallocarray(hdr->devs, hdr->ndevs + 1,
+				    sizeof *hdr->devs);
+				hdr->devs[hdr->ndevs].dev = dev;
+				memcpy(hdr->devs[hdr->ndevs].name, fh->devs[d].name,
+				    DEVNAME_MAX);
+				hdr->ndevs++;
+			} else
+				dev = hdr->devs[k].dev;
+			if (dev != fh->devs[d].dev) {
+				s->remap_from = xreallocarray(s->remap_from,
+				    s->nremap + 1, sizeof *s->remap_from);
+				s->remap_to = xreallocarray(s->remap_to,
+				    s->nremap + 1, sizeof *s->remap_to);
+				s->remap_from[s->nremap] = fh->devs[d].dev;
+				s->remap_to[s->nremap++] = dev;
+			}
+		}
+	}
+}
+
+/*
+ * The run's header: the first known clock (a warning if another known one
+ * is more than a second away), the earliest start, the merged device table,
+ * the first interval; the device filter only if every file had one.
+ */
+static void
+merge_header_build(struct merge *m, int quiet)
+{
+	struct capture_header		*hdr = &m->hdr;
+	const struct capture_header	*fh, *first = replay_file_header(m->s[0].f);
+	const char			*clock_from = NULL;
+	char				*plan, *s;
+	uint64_t			 start, fstart;
+	int64_t				 d;
+	unsigned			 i, k, all_filter = 1;
+	int				 warned = 0;
+
+	hdr->major = first->major;
+	hdr->minor = first->minor;
+	hdr->version = xstrdup(first->version != NULL ? first->version : "");
+	hdr->host = xstrdup(first->host != NULL ? first->host : "");
+	hdr->kernel = xstrdup(first->kernel != NULL ? first->kernel : "");
+	for (i = 0; i < m->n; i++) {
+		fh = replay_file_header(m->s[i].f);
+		if (!fh->has_clock)
+			continue;
+		if (clock_from == NULL) {
+			clock_from = m->s[i].path;
+			hdr->clock_offset = fh->clock_offset;
+			hdr->has_clock = 1;
+			continue;
+		}
+		d = fh->clock_offset - hdr->clock_offset;
+		if ((d > (int64_t)NSEC_PER_SEC || d < -(int64_t)NSEC_PER_SEC) &&
+		    !warned++ && !quiet)
+			log_warnx("%s: its wall clock is %.3f s from %s's: the run "
+			    "takes %s's", m->s[i].path, (double)d / 1e9, clock_from,
+			    clock_from);
+	}
+	/* The earliest start, in stream time; created as the run's clock says. */
+	start = UINT64_MAX;
+	plan = NULL;
+	for (i = 0; i < m->n; i++) {
+		fh = replay_file_header(m->s[i].f);
+		fstart = (uint64_t)((int64_t)fh->created - fh->clock_offset);
+		if (fh->created != 0 && fstart < start)
+			start = fstart;
+		if (hdr->interval_ns == 0)
+			hdr->interval_ns = fh->interval_ns;
+		if (fh->interval_ns == 0 || fh->nfilter == 0)
+			all_filter = 0;
+		k = (unsigned)strcspn(fh->plan != NULL ? fh->plan : "", " ");
+		xasprintf(&s, "%s%s%.*s", plan != NULL ? plan : "", plan != NULL ?
+		    "," : "", (int)k, fh->plan != NULL ? fh->plan : "");
+		free(plan);
+		plan = s;
+	}
+	hdr->plan = plan;
+	m->start = start;
+	hdr->created = start == UINT64_MAX ? 0 :
+	    (uint64_t)((int64_t)start + hdr->clock_offset);
+	merge_devs(m, quiet);
+	if (!all_filter)
+		return;
+	for (i = 0; i < m->n; i++) {
+		fh = replay_file_header(m->s[i].f);
+		for (k = 0; k < fh->nfilter; k++) {
+			hdr->filter_devs = xreallocarray(hdr->filter_devs,
+			    hdr->nfilter + 1, sizeof *hdr->filter_devs);
+			hdr->filter_devs[hdr->nfilter++] =
+			    merge_remap_dev(&m->s[i], fh->filter_devs[k]);
+		}
+	}
+}
+
+/*
+ * Open the files of a run (at most MERGE_MAX_FILES); the first that fails
+ * fails it all, *errp naming it. quiet: no warnings (a reopen to seek).
+ */
+struct merge *
+merge_open(const char *const *paths, unsigned n, int quiet, char **errp)
+{
+	struct merge	*m;
+	unsigned	 i;
+
+	*errp = NULL;
+	if (n == 0 || n > MERGE_MAX_FILES) {
+		xasprintf(errp, "%u files to replay: from 1 to %d", n, MERGE_MAX_FILES);
+		return (NULL);
+	}
+	m = xcalloc(1, sizeof *m);
+	m->n = n;
+	m->names = merge_names_create();
+	m->tick_ns = NSEC_PER_SEC;
+	for (i = 0; i < n; i++) {
+		m->s[i].path = paths[i];
+		if ((m->s[i].f = replay_file_open(paths[i], quiet, errp)) == NULL) {
+			merge_close(m, 0, 0);
+			return (NULL);
+		}
+	}
+	if (n > 1) {
+		merge_header_build(m, quiet);
+		for (i = 0; i < n; i++)
+			merge_fill(m, &m->s[i]);
+	}
+	return (m);
+}
+
+/* The run's header (one file: its own). */
+const struct capture_header *
+merge_header(struct merge *m)
+{
+	return (m->n == 1 ? replay_file_header(m->s[0].f) : &m->hdr);
+}
+
+/* How many files the run has. */
+unsigned
+merge_nfiles(struct merge *m)
+{
+	return (m->n);
+}
+
+/* The header of file i as it is in the file. */
+const struct capture_header *
+merge_file_header(struct merge *m, unsigned i)
+{
+	return (replay_file_header(m->s[i].f));
+}
+
+/* The tick length of a run of several files (one file keeps its own ticks). */
+void
+merge_set_tick(struct merge *m, uint64_t tick_ns)
+{
+	if (tick_ns != 0)
+		m->tick_ns = tick_ns;
+}
+
+/* Hand out rec as the next record: opens are remembered, reads and writes joined. */
+static int
+merge_out(struct merge *m, const void *rec, size_t len, void *buf, size_t size,
+    size_t *lenp)
+{
+	uint32_t	 type;
+	size_t		 jlen;
+
+	memcpy(&type, rec, sizeof type);
+	if (type == EV_OPEN)
+		merge_names_open(m->names, rec, len);
+	else if (type == EV_RW && merge_names_join(m->names, rec, len, m->tmp,
+	    sizeof m->tmp, &jlen) == 1 && jlen <= size) {
+		rec = m->tmp;
+		len = jlen;
+	}
+	if (len > size)
+		return (-1);
+	if (rec != buf)
+		memmove(buf, rec, len);
+	*lenp = len;
+	return (1);
+}
+
+/* An EV_TICK at ts into buf. */
+static int
+merge_tick(void *buf, size_t size, size_t *lenp, uint64_t ts)
+{
+	struct ev_tick	 t = { .type = EV_TICK, .ts = ts };
+
+	if (size < sizeof t)
+		return (-1);
+	memcpy(buf, &t, sizeof t);
+	*lenp = sizeof t;
+	return (1);
+}
+
+/* The next tick a tick after t; none past 2^64 ns (times near it: a log's, wrapped). */
+static void
+merge_tick_after(struct merge *m, uint64_t t)
+{
+	if (t > UINT64_MAX - m->tick_ns)
+		m->no_ticks = 1;
+	else
+		m->next_tick = t + m->tick_ns;
+}
+
+/*
+ * The run's next record into buf; 1, or 0 at the end. Several files: the
+ * head with the earliest time goes first (a file's own order is kept), and a
+ * tick is made at every tick_ns from the run's start, a silence of an hour
+ * or more taking one, and one after the last record.
+ */
+int
+merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
+{
+	struct merge_src	*s, *best;
+	uint64_t		 t;
+	unsigned		 i;
+	int			 r;
+
+	/* One file: exactly what it holds, its ticks, no join (a log has opens or reads, not both). */
+	if (m->n == 1) {
+		if (replay_file_next(m->s[0].f, buf, size, lenp) != 1)
+			return (0);
+		m->s[0].fed++;
+		return (1);
+	}
+	for (;;) {
+		best = NULL;
+		for (i = 0; i < m->n; i++) {
+			s = &m->s[i];
+			if (s->have && (best == NULL || s->key < best->key))
+				best = s;
+		}
+		if (!m->started) {
+			m->started = 1;
+			t = m->start;
+			if (best != NULL && best->key < t)
+				t = best->key;
+			if (t == UINT64_MAX)
+				t = 0;
+			merge_tick_after(m, t);
+		}
+		if (best == NULL) {
+			if (!m->any || m->done || m->no_ticks)
+				return (0);
+			m->done = 1;
+			return (merge_tick(buf, size, lenp, m->next_tick));
+		}
+		if (!m->no_ticks && best->key >= m->next_tick) {
+			t = m->next_tick;
+			if (best->key - t >= MERGE_GAP_NS)
+				t += (best->key - t) / m->tick_ns * m->tick_ns;
+			merge_tick_after(m, t);
+			return (merge_tick(buf, size, lenp, t));
+		}
+		r = merge_out(m, best->head, best->len, buf, size, lenp);
+		if (r == 1)
+			best->fed++;
+		merge_fill(m, best);
+		if (r == 1) {
+			m->any = 1;
+			return (1);
+		}
+	}
+}
+
+/*
+ * Close the run's files. report: say what a file skipped or lost, one line
+ * (a single file as ever: fed records, damaged chunks, bytes lost; several:
+ * a line per damaged file, named).
+ */
+void
+merge_close(struct merge *m, int report, uint64_t fed)
+{
+	uint64_t	 skipped, tail_lost;
+	unsigned	 i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->n; i++) {
+		free(m->s[i].remap_from);
+		free(m->s[i].remap_to);
+		if (m->s[i].f == NULL)
+			continue;
+		skipped = tail_lost = 0;
+		replay_file_close(m->s[i].f, &skipped, &tail_lost);
+		if (!report || (skipped == 0 && tail_lost == 0))
+			continue;
+		if (m->n == 1) {
+			log_warnx("replayed %" PRIu64 " events; skipped %" PRIu64
+			    " damaged chunks; lost %" PRIu64 " bytes at the end",
+			    fed, skipped, tail_lost);
+		} else {
+			log_warnx("%s: replayed %" PRIu64 " events; skipped %" PRIu64
+			    " damaged chunks; lost %" PRIu64 " bytes at the end",
+			    m->s[i].path, m->s[i].fed, skipped, tail_lost);
+		}
+	}
+	merge_names_free(m->names);
+	capture_header_free(&m->hdr);
+	free(m);
+}
