@@ -521,8 +521,12 @@ import_excerpt(struct import *im)
 		s++;
 	len = im->len < IMPORT_LINE_MAX ? im->len : IMPORT_LINE_MAX;
 	len -= (size_t)(s - im->line);
+	/*
+	 * Printable ASCII only: bytes past 0x7f may spell, in UTF-8, C1
+	 * controls (U+0080-U+009F, a CSI among them) that a terminal obeys.
+	 */
 	for (n = 0; n < len && n < IMPORT_EXCERPT; n++) {
-		if ((unsigned char)s[n] < 0x20 || s[n] == 0x7f)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f)
 			out[n] = '?';
 		else
 			out[n] = s[n];

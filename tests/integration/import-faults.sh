@@ -125,11 +125,25 @@ run garbage 5 -r "$TEST_TMP/garbage.txt" -J
 check "70 garbage lines: exit 1, one line (status $st)" [ "$st" = 1 -a "$(wc -l < "$TEST_TMP/garbage.err")" = 1 ]
 check "70 garbage lines: names line 1 and why" \
     grep -q "garbage.txt:1: not a text log blktop can import: neither block_rq_issue (not 5 comma-separated fields), biosnoop (too few fields) nor vfs_rw (too few fields): garbage line 1" "$TEST_TMP/garbage.err"
-# Binary junk: one line, control characters not sent to the terminal.
-head -c 100000 /dev/urandom > "$TEST_TMP/random.bin"
-run random 5 -r "$TEST_TMP/random.bin" -J
-check "random bytes: exit 1, one line (status $st)" [ "$st" = 1 -a "$(wc -l < "$TEST_TMP/random.err")" = 1 ]
-check "random bytes: no control character in the message" sh -c "! grep -q '[[:cntrl:]]' '$TEST_TMP/random.err'"
+# Binary junk: one line, control characters not sent to the terminal, C1
+# controls spelled in UTF-8 (C2 80-9F) included: 40 files of random bytes from
+# fixed seeds (from /dev/urandom, 1 run in 40 once failed here).
+bad_exit=0 bad_cntrl=0
+for seed in $(seq 40); do
+	python3 -c "import random, sys; r = random.Random($seed); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(100000)))" > "$TEST_TMP/random.bin"
+	run random 5 -r "$TEST_TMP/random.bin" -J > /dev/null
+	[ "$st" = 1 -a "$(wc -l < "$TEST_TMP/random.err")" = 1 ] || bad_exit=$((bad_exit + 1))
+	grep -q '[[:cntrl:]]' "$TEST_TMP/random.err" && bad_cntrl=$((bad_cntrl + 1))
+	LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$TEST_TMP/random.err" && bad_cntrl=$((bad_cntrl + 1))
+done
+# A first line that spells a C1 CSI (U+009B) in UTF-8, then an SGR sequence.
+printf 'x \xc2\x9b31mred \xc2\x85 \xe2\x80\xae tail\n' > "$TEST_TMP/c1.bin"
+run c1 5 -r "$TEST_TMP/c1.bin" -J > /dev/null
+grep -q '[[:cntrl:]]' "$TEST_TMP/c1.err" && bad_cntrl=$((bad_cntrl + 1))
+LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$TEST_TMP/c1.err" && bad_cntrl=$((bad_cntrl + 1))
+check "random bytes (40 seeds): exit 1, one line ($bad_exit did not)" [ "$bad_exit" = 0 ]
+check "random bytes (40 seeds) and a line of UTF-8 C1 controls: none in the message ($bad_cntrl had one)" \
+    [ "$bad_cntrl" = 0 ]
 check "random bytes: no sanitizer report" sh -c "! grep -q 'runtime error\|Sanitizer' '$TEST_TMP/random.err'"
 # Only a header: no record.
 echo "$HDR" > "$TEST_TMP/hdr.log"
