@@ -748,6 +748,10 @@ struct capture_header {
 	char			*kernel;	/* uname -r */
 	char			*plan;		/* probe plan */
 	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */
+	int			 has_clock;	/* clock_offset is known: a capture whose header
+						   was read and says one (not 0), a log with
+						   dates in its TIME column, a clock alignment
+						   log; not written, set by the readers */
 	uint64_t		 created;	/* wall ns when recording began */
 	unsigned		 ndevs;
 	struct capture_dev	*devs;
