@@ -596,9 +596,21 @@ const char	*record_status(const struct blktop *);
 /* source-import.c: text logs of bpftrace scripts as event records. */
 struct import;
 struct capture_header;
+/* What import_open found in a log's lines. */
+struct import_counts {
+	uint64_t	 records;	/* lines imported (alignment lines: used) */
+	uint64_t	 malformed;	/* lines of the format that do not parse */
+	unsigned long	 first_malformed; /* the first one's line number, 0 if none */
+	uint64_t	 skipped;	/* lines that are no record: bpftrace's own (Attaching,
+					   WARNING, ERROR, Lost), headers, blank lines,
+					   anonymous mmaps */
+	uint64_t	 notes;		/* ... of them bpftrace's WARNING and ERROR lines */
+	uint64_t	 lost;		/* events bpftrace said it lost (EV_LOST records) */
+};
 struct import	*import_open(const char *path, char **errp);
 int		 import_next(struct import *, void *buf, size_t size, size_t *lenp);
 const struct capture_header *import_header(struct import *);
+const struct import_counts *import_counts(const struct import *);
 void		 import_close(struct import *);
 
 /* sink-batch.c */
