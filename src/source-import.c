@@ -1129,8 +1129,11 @@ import_cmp_i64(const void *x, const void *y)
 }
 
 /*
- * The clock offset of a time alignment log: the median of the estimates
- * (import_align_add), else the middle of the bounds. Times without a date
+ * The clock offset of a time alignment log into *offp: the middle of the
+ * bounds every line puts on it (import_align_add) when they agree, *precp
+ * half their width; where they do not (lines out of order, a TIME printed
+ * late: bpftrace's time() is formatted when user space reads the event), the
+ * median of the estimates, *precp -1. Times without a date
  * count from the first line's midnight, 86400 s a day (a change of summer
  * time within the log is not seen); the date is the one that puts the last
  * line nearest the file's mtime (the log is written as it goes; a copy that
@@ -1138,7 +1141,8 @@ import_cmp_i64(const void *x, const void *y)
  * date is out of range.
  */
 static int
-import_align_done(struct import *im, int64_t *offp, char *date, size_t datelen)
+import_align_done(struct import *im, int64_t *offp, int64_t *precp, char *date,
+    size_t datelen)
 {
 	struct import_align	*a = &im->align;
 	struct stat		 st;
@@ -1147,7 +1151,11 @@ import_align_done(struct import *im, int64_t *offp, char *date, size_t datelen)
 	int64_t			 off, best = INT64_MAX, d;
 	int			 i, bestd = 0;
 
-	if (a->nest > 0) {
+	*precp = -1;
+	if (a->lo < a->hi) {
+		*precp = (a->hi - a->lo) / 2;
+		off = a->lo + *precp;
+	} else if (a->nest > 0) {
 		qsort(a->est, a->nest, sizeof *a->est, import_cmp_i64);
 		off = a->est[a->nest / 2];
 	} else
@@ -1595,9 +1603,9 @@ import_open(const char *path, char **errp)
 	struct import		*im;
 	struct import_counts	*c;
 	const char		*why;
-	char			*first_bad = NULL, date[32], lost[64];
+	char			*first_bad = NULL, date[32], lost[64], precs[64];
 	uint64_t		 ts, first = UINT64_MAX;
-	int64_t			 wall, offset = 0;
+	int64_t			 wall, offset = 0, prec;
 	size_t			 len;
 	int			 r, has_clock = 0;
 
@@ -1676,20 +1684,28 @@ import_open(const char *path, char **errp)
 	}
 	free(first_bad);
 	if (im->format == IMPORT_TIMEALIGN) {
-		if (import_align_done(im, &offset, date, sizeof date) != 0) {
+		if (import_align_done(im, &offset, &prec, date, sizeof date) != 0) {
 			xasprintf(errp, "%s: no date puts its times between 1970 and "
 			    "2262", path);
 			import_close(im);
 			return (NULL);
 		}
 		has_clock = 1;
+		if (prec >= 0)
+			snprintf(precs, sizeof precs, "within %" PRId64 ".%06" PRId64
+			    " s", prec / (int64_t)NSEC_PER_SEC, prec %
+			    (int64_t)NSEC_PER_SEC / 1000);
+		else
+			snprintf(precs, sizeof precs, "lines disagree: the median "
+			    "of %zu estimates", im->align.nest);
 		log_warnx("%s: a clock alignment log (%" PRIu64 " lines%s%s): wall "
-		    "time = CLOCK_MONOTONIC + %s%" PRIu64 ".%09" PRIu64 " s; no events",
-		    path, c->records, *date != '\0' ? ", dated from the file's mtime: "
-		    "the first line's day is " : "", date, offset < 0 ? "-" : "",
+		    "time = CLOCK_MONOTONIC + %s%" PRIu64 ".%09" PRIu64 " s (%s); no "
+		    "events", path, c->records, *date != '\0' ? ", dated from the "
+		    "file's mtime: the first line's day is " : "", date, offset < 0 ?
+		    "-" : "",
 		    (uint64_t)((offset < 0 ? 0 - (uint64_t)offset : (uint64_t)offset) /
 		    NSEC_PER_SEC), (uint64_t)((offset < 0 ? 0 - (uint64_t)offset :
-		    (uint64_t)offset) % NSEC_PER_SEC));
+		    (uint64_t)offset) % NSEC_PER_SEC), precs);
 	}
 	import_rewind(im);
 
