@@ -1535,27 +1535,21 @@ import_detect(struct import *im)
 	const char	*why[IMPORT_VFS_RW + 1], *bad, *glued;
 	char		*err = NULL, *line;
 	unsigned	 looked = 0;
-	uint64_t	 ts, nlost;
+	uint64_t	 ts;
 	int64_t		 wall;
 	size_t		 len;
 	int		 rd = 0, r, aux;
 
 	while (im->format == IMPORT_NONE && looked < IMPORT_DETECT_LINES &&
 	    (rd = import_read(im)) == 1) {
-		/* A header, a block marker or a create/delete call names its format. */
+		/* A header or a block marker names its format. */
+		line = NULL;
 		if (import_bad_line(im) == NULL) {
 			memcpy(im->work, im->line, im->len + 1);
 			line = import_trim(im->work);
 			if ((im->format = import_head_format(line, &aux, &glued)) !=
 			    IMPORT_NONE)
 				break;
-			if (import_skip_kind(line, &nlost) == 0 &&
-			    (strstr(line, " mkdir() ") != NULL ||
-			    strstr(line, " rmdir() ") != NULL ||
-			    strstr(line, " unlink() ") != NULL)) {
-				im->format = IMPORT_CREATEDEL;
-				break;
-			}
 		}
 		for (fmt = IMPORT_ISSUE; fmt <= IMPORT_VFS_RW; fmt++) {
 			r = import_parse(im, fmt, im->pend, &len, &ts, &wall, &why[fmt]);
@@ -1566,7 +1560,20 @@ import_detect(struct import *im)
 				break;
 			}
 		}
-		if (fmt <= IMPORT_VFS_RW || looked++ != 0)
+		if (fmt <= IMPORT_VFS_RW)
+			continue;
+		/* A line of none of those that names a create/delete call. */
+		if (line != NULL) {
+			memcpy(im->work, im->line, im->len + 1);
+			line = import_trim(im->work);
+			if (strstr(line, " mkdir() ") != NULL ||
+			    strstr(line, " rmdir() ") != NULL ||
+			    strstr(line, " unlink() ") != NULL) {
+				im->format = IMPORT_CREATEDEL;
+				break;
+			}
+		}
+		if (looked++ != 0)
 			continue;
 		if ((bad = import_bad_line(im)) != NULL) {
 			xasprintf(&err, "%s:%lu: not a text log blktop can import: "

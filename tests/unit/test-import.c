@@ -405,6 +405,13 @@ test_vfs_basename(void)
 	    strcmp((&g.rec[0].rw)->path, "case 1.npy") == 0);
 	CHECK("vfs_rw: a path is not",
 	    (&g.rec[1].rw)->path_flags == VFS_PF_AS_PASSED);
+
+	/* A file named like a create/delete call is still a vfs_rw log's. */
+	log = "1000000000 1 python R 10 4096 4096 my unlink() file\n";
+	write_log(log, strlen(log));
+	CHECK("vfs_rw: a file named 'my unlink() file': a read, not create/delete",
+	    import_got(&g, &err) == 0 && g.n == 1 && g.rec[0].rw.type == EV_RW &&
+	    strcmp(g.rec[0].rw.path, "my unlink() file") == 0);
 }
 
 int
