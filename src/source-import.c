@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -697,8 +698,10 @@ import_fop(void *rec, uint16_t op, uint16_t sys, uint64_t ts, uint64_t lat,
 	ev->path_flags = plen == 0 ? VFS_PF_NOPATH : pflags;
 	ev->path_len = (uint16_t)plen;
 	memcpy(ev->path, path, plen);
-	ev->path[plen] = '\0';
-	ev->path[plen + 1] = '\0';
+	/* The NULs of path and path2, and the record's last bytes: path[] starts
+	   inside the struct's tail padding, EV_FOP_SIZE counts past them. */
+	memset(ev->path + plen, 0, EV_FOP_SIZE(plen, 0) -
+	    offsetof(struct ev_fop, path) - plen);
 	return (EV_FOP_SIZE(plen, 0));
 }
 
