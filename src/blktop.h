@@ -622,9 +622,21 @@ const char	*record_status(const struct blktop *);
 /* source-import.c: text logs of bpftrace scripts as event records. */
 struct import;
 struct capture_header;
+/* What import_open found in a log's lines. */
+struct import_counts {
+	uint64_t	 records;	/* lines imported (alignment lines: used) */
+	uint64_t	 malformed;	/* lines of the format that do not parse */
+	unsigned long	 first_malformed; /* the first one's line number, 0 if none */
+	uint64_t	 skipped;	/* lines that are no record: bpftrace's own (Attaching,
+					   WARNING, ERROR, Lost), headers, blank lines,
+					   anonymous mmaps */
+	uint64_t	 notes;		/* ... of them bpftrace's WARNING and ERROR lines */
+	uint64_t	 lost;		/* events bpftrace said it lost (EV_LOST records) */
+};
 struct import	*import_open(const char *path, char **errp);
 int		 import_next(struct import *, void *buf, size_t size, size_t *lenp);
 const struct capture_header *import_header(struct import *);
+const struct import_counts *import_counts(const struct import *);
 void		 import_close(struct import *);
 
 /* sink-batch.c */
@@ -775,8 +787,10 @@ struct capture_header {
 	char			*kernel;	/* uname -r */
 	char			*plan;		/* probe plan */
 	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */
-	int			 has_clock;	/* clock_offset is known (a whole capture
-						   header, a log with dated times), not 0 */
+	int			 has_clock;	/* clock_offset is known: a capture whose header
+						   was read and says one (not 0), a log with
+						   dates in its TIME column, a clock alignment
+						   log; not written, set by the readers */
 	uint64_t		 created;	/* wall ns when recording began */
 	unsigned		 ndevs;
 	struct capture_dev	*devs;

@@ -180,6 +180,8 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 	    capture_getvar(&p, end, &v) != 0)
 		return ("damaged header");
 	hdr->clock_offset = (int64_t)capture_unzigzag(v);
+	/* A writer always knows its clock: 0 is a capture of a log that had none. */
+	hdr->has_clock = hdr->clock_offset != 0;
 	if (capture_getvar(&p, end, &hdr->created) != 0 ||
 	    capture_getvar(&p, end, &ndevs) != 0 || ndevs > HDR_DEVS_MAX)
 		return ("damaged header");

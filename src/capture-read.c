@@ -626,9 +626,8 @@ capture_open_common(const void *base, size_t size, size_t mapped,
 	r->mapped = mapped;
 	if (inflateInit(&r->z) != Z_OK)
 		fatalx("inflateInit failed");
-	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) == NULL)
-		r->hdr.has_clock = 1;	/* a recovered header knows no clock */
-	else if (capture_header_recover(r, err) == 0)
+	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) != NULL &&
+	    capture_header_recover(r, err) == 0)
 		err = NULL;
 	if (err != NULL) {
 		if (strcmp(err, "unsupported capture format version") == 0) {

@@ -88,6 +88,9 @@ proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
 	p->epoch = t->epoch;
 }
 
+/* The name of a process no record named (an imported log without COMM). */
+static const char proc_unknown_comm[BLKTOP_COMM_LEN] = "[unknown]";
+
 /* Find or create the process entry for an event; refreshes its LRU place. */
 static struct proc_entry *
 proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, uint64_t cgroup,
@@ -100,8 +103,12 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	if (e != MODEL_NIL) {
 		p = &t->procs[e];
 		model_index_touch(&t->pi, e);
-		/* In the folded view the main thread names the process. */
-		if (t->by_thread || pid == tgid || p->comm[0] == '\0')
+		/*
+		 * In the folded view the main thread names the process. An
+		 * empty comm (an imported log without one) renames nothing.
+		 */
+		if (comm[0] != '\0' && (t->by_thread || pid == tgid ||
+		    p->comm[0] == '\0' || strcmp(p->comm, proc_unknown_comm) == 0))
 			memcpy(p->comm, comm, sizeof(p->comm));
 		p->comm[sizeof(p->comm) - 1] = '\0';
 		p->last_ts = ts;
@@ -116,7 +123,7 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	memset(p, 0, sizeof(*p));
 	p->id = id;
 	p->tgid = tgid;
-	memcpy(p->comm, comm, sizeof(p->comm));
+	memcpy(p->comm, comm[0] != '\0' ? comm : proc_unknown_comm, sizeof(p->comm));
 	p->comm[sizeof(p->comm) - 1] = '\0';
 	p->cgroup = cgroup;
 	p->first_ts = p->last_ts = ts;

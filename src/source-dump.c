@@ -31,11 +31,20 @@ replay_dump_str(FILE *f, const char *s, size_t max, int json)
 	fputc('"', f);
 }
 
-/* One dump row, fields in the order of replay_dump_cols. */
+/*
+ * One dump row, fields in the order of replay_dump_cols. Columns are only
+ * ever added at the end, so a consumer's column numbers keep working; JSON
+ * leaves out fd, addr and len where a row has none and path2 but for renames.
+ */
 static const char *replay_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
-	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino"
+	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
+	"fd", "addr", "len", "path2"
+};
+/* enum blktop_fop, as the dump's type column names them. */
+static const char *replay_dump_fop[FOP_MAX] = {
+	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
 static const char *replay_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
@@ -49,6 +58,12 @@ struct replay_row {
 	const char	*comm;		/* BLKTOP_COMM_LEN bytes, or NULL */
 	const char	*path;		/* NUL-terminated, or NULL */
 	size_t		 pathlen;
+	int		 has_fd;	/* file lifecycle rows: */
+	int64_t		 fd;
+	int		 has_map;	/* mmap, munmap */
+	uint64_t	 addr, len;
+	const char	*path2;		/* rename's new name, or NULL */
+	size_t		 path2len;
 };
 
 /* Print one row as CSV or a JSON object. */
@@ -100,6 +115,23 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	else
 		COL("%s", json ? "\"\"" : "");
 	COL("%" PRIu64, r->ino);
+	/* Since EV_FOP. */
+#define COL_IF(cond, fmt, ...) do {					\
+	if (cond)							\
+		COL(fmt, __VA_ARGS__);					\
+	else if (!json)							\
+		COL("%s", "");						\
+	else								\
+		i++;							\
+} while (0)
+	COL_IF(r->has_fd, "%" PRId64, r->fd);
+	COL_IF(r->has_map, "%" PRIu64, r->addr);
+	COL_IF(r->has_map, "%" PRIu64, r->len);
+	if (r->path2 != NULL || !json) {
+		COL("%s", "");
+		replay_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
+	}
+#undef COL_IF
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
 }
@@ -210,6 +242,40 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 		r->pathlen = e->path_len;
 		r->fsdev = e->dev;
 		r->ino = e->ino;
+		return (1);
+	}
+	case EV_FOP: {
+		const struct ev_fop *e = rec;
+
+		if (len < sizeof *e || e->path_len >= VFS_PATH_MAX ||
+		    e->path2_len >= VFS_PATH_MAX ||
+		    EV_FOP_SIZE(e->path_len, e->path2_len) > len)
+			return (0);
+		r->type = e->op < FOP_MAX ? replay_dump_fop[e->op] : "fop";
+		r->ts = e->ts;
+		r->dev = e->dev;
+		r->flags = e->flags;
+		r->lat = e->lat_ns;
+		r->pid = e->pid;
+		r->tgid = e->tgid;
+		r->comm = e->comm;
+		r->error = e->error;
+		r->cgroup = e->cgroup;
+		r->path = e->path;
+		r->pathlen = e->path_len;
+		r->fsdev = e->dev;
+		r->ino = e->ino;
+		r->has_fd = 1;
+		r->fd = e->fd;
+		if (e->op == FOP_MMAP || e->op == FOP_MUNMAP) {
+			r->has_map = 1;
+			r->addr = e->addr;
+			r->len = e->len;
+		}
+		if (e->op == FOP_RENAME) {
+			r->path2 = e->path + e->path_len + 1;
+			r->path2len = e->path2_len;
+		}
 		return (1);
 	}
 	default:

@@ -405,6 +405,7 @@ test_header_fields(void)
 	    strcmp(h->plan, hdr.plan) == 0);
 	CHECK("header: clock offset and creation time",
 	    h->clock_offset == hdr.clock_offset && h->created == hdr.created);
+	CHECK("header: a clock offset read is a known clock", h->has_clock == 1);
 	CHECK("header: device table",
 	    h->ndevs == 2 && h->devs[0].dev == DEV_MKDEV(259, 0) &&
 	    strcmp(h->devs[0].name, "nvme0n1") == 0 &&

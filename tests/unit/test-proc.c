@@ -160,6 +160,17 @@ test_folding(void)
 	CHECK("per-thread view: top by vfs_writes",
 	    proc_top(t, PROC_KEY_VFS_WRITES, 0, top, 1) == 1 && top[0]->id == 102);
 	proc_free(t);
+
+	/* Imported logs without COMM (openat, close): an empty comm renames nothing. */
+	t = proc_create(16, 16, 0);
+	add_rw(t, 200, 200, "", "/data/a", 0, 4096, 1000);
+	p = find_proc(t, 200);
+	CHECK("no comm: a new process is [unknown]", p && strcmp(p->comm, "[unknown]") == 0);
+	add_rw(t, 200, 200, "python", "/data/a", 0, 4096, 1000);
+	add_rw(t, 200, 200, "", "/data/a", 0, 4096, 1000);
+	p = find_proc(t, 200);
+	CHECK("no comm: the name a record gave stays", p && strcmp(p->comm, "python") == 0);
+	proc_free(t);
 }
 
 static void
