@@ -8,12 +8,14 @@
 #include "blktop.h"
 
 /*
- * Basename join: a vfs read/write log has only the file's last component
- * (VFS_PF_BASENAME); an openat log has the path as passed. The latest
- * successful opens, at most MERGE_NAMES_MAX of them and their paths in a
- * ring of MERGE_NAMES_POOL bytes, the oldest giving way, are kept by
- * (process, basename); a read or write of that basename by that process
- * takes the open's path.
+ * Name join: a vfs read/write log has only the file's last component
+ * (VFS_PF_BASENAME), a close log only the fd, an mmap log both; an openat
+ * log has the path as passed and the fd it returned. The latest successful
+ * opens, at most MERGE_NAMES_MAX of them and their paths in a ring of
+ * MERGE_NAMES_POOL bytes, the oldest giving way, are kept by (process,
+ * basename) and by (process, fd): a read, write, mmap or munmap of that
+ * basename by that process, or a close or mmap of that fd, takes the open's
+ * path; a close ends the fd's (the number may come back for another file).
  */
 #define MERGE_NAMES_BUCKETS	(MERGE_NAMES_MAX * 2)	/* a power of two */
 #define MERGE_NAMES_POOL	(1024 * 1024)		/* path bytes, >= VFS_PATH_MAX */
@@ -23,6 +25,9 @@ struct merge_name {
 	uint32_t	 tgid;
 	uint32_t	 hash;		/* of tgid and the basename */
 	int32_t		 next;		/* in its bucket, MERGE_NIL at the end */
+	int32_t		 fd;		/* the open's fd, -1 once closed */
+	int32_t		 fd_next;	/* in its fd bucket */
+	uint32_t	 fd_bucket;	/* which, fixed when made */
 	uint32_t	 off;		/* the path in the pool, NUL-terminated */
 	uint16_t	 path_len;
 	uint16_t	 base_off;	/* where the basename starts in the path */
@@ -36,6 +41,7 @@ struct merge_names {
 	char			*pool;		/* allocated at the first open */
 	uint32_t		 head;		/* where the next path goes */
 	int32_t			 bucket[MERGE_NAMES_BUCKETS];
+	int32_t			 fd_bucket[MERGE_NAMES_BUCKETS];
 	uint64_t		 joined;	/* records given a path */
 };
 
@@ -91,7 +97,7 @@ merge_names_create(void)
 
 	t = xcalloc(1, sizeof *t);
 	for (i = 0; i < MERGE_NAMES_BUCKETS; i++)
-		t->bucket[i] = MERGE_NIL;
+		t->bucket[i] = t->fd_bucket[i] = MERGE_NIL;
 	return (t);
 }
 
@@ -112,7 +118,16 @@ merge_names_joined(const struct merge_names *t)
 	return (t->joined);
 }
 
-/* Forget the oldest open: out of its bucket's chain and the ring. */
+/* The fd bucket of (tgid, fd). */
+static uint32_t
+merge_names_fd_bucket(uint32_t tgid, int32_t fd)
+{
+	uint32_t h = (tgid * 2654435761u) ^ ((uint32_t)fd * 40503u);
+
+	return ((h ^ (h >> 16)) & (MERGE_NAMES_BUCKETS - 1));
+}
+
+/* Forget the oldest open: out of its buckets' chains and the ring. */
 static void
 merge_names_evict(struct merge_names *t)
 {
@@ -123,6 +138,11 @@ merge_names_evict(struct merge_names *t)
 		p = &t->e[*p].next;
 	if (*p == slot)
 		*p = t->e[slot].next;
+	p = &t->fd_bucket[t->e[slot].fd_bucket];
+	while (*p != MERGE_NIL && *p != slot)
+		p = &t->e[*p].fd_next;
+	if (*p == slot)
+		*p = t->e[slot].fd_next;
 	t->oldest = (t->oldest + 1) % MERGE_NAMES_MAX;
 	t->count--;
 }
@@ -185,16 +205,92 @@ merge_names_open(struct merge_names *t, const void *rec, size_t len)
 	e->base_off = (uint16_t)base;
 	e->path_flags = ev->path_flags;
 	t->count++;
-	/* At the head of its chain: the latest open is found first. */
+	e->fd = ev->ret;
+	/* At the head of its chains: the latest open is found first. */
 	b = e->hash & (MERGE_NAMES_BUCKETS - 1);
 	e->next = t->bucket[b];
 	t->bucket[b] = slot;
+	e->fd_bucket = merge_names_fd_bucket(ev->tgid, ev->ret);
+	e->fd_next = t->fd_bucket[e->fd_bucket];
+	t->fd_bucket[e->fd_bucket] = slot;
+}
+
+/* The latest open of basename name by tgid, or NULL. */
+static struct merge_name *
+merge_names_by_base(struct merge_names *t, uint32_t tgid, const char *name, size_t len)
+{
+	uint32_t		 h = merge_names_hash(tgid, name, len);
+	struct merge_name	*e;
+	int32_t			 slot;
+
+	for (slot = t->bucket[h & (MERGE_NAMES_BUCKETS - 1)]; slot != MERGE_NIL;
+	    slot = e->next) {
+		e = &t->e[slot];
+		if (e->hash == h && e->tgid == tgid && (size_t)(e->path_len - e->base_off) == len &&
+		    memcmp(t->pool + e->off + e->base_off, name, len) == 0)
+			return (e);
+	}
+	return (NULL);
+}
+
+/* The open fd of tgid stands for, or NULL. */
+static struct merge_name *
+merge_names_by_fd(struct merge_names *t, uint32_t tgid, int32_t fd)
+{
+	struct merge_name	*e;
+	int32_t			 slot;
+
+	if (fd < 0)
+		return (NULL);
+	for (slot = t->fd_bucket[merge_names_fd_bucket(tgid, fd)]; slot != MERGE_NIL;
+	    slot = e->fd_next) {
+		e = &t->e[slot];
+		if (e->tgid == tgid && e->fd == fd)
+			return (e);
+	}
+	return (NULL);
 }
 
 /*
- * An EV_RW with only a basename whose process opened a file of that
- * basename: the record again in out with the open's path and the flag
- * cleared; 1, or 0 if there is nothing to join (out untouched).
+ * A lifecycle record named by fd (close, mmap) or by basename (mmap,
+ * munmap): again in out with the open's path; 1, or 0 (out untouched).
+ */
+static int
+merge_names_join_fop(struct merge_names *t, const struct ev_fop *ev, size_t len, void *out,
+    size_t size, size_t *outlen)
+{
+	struct ev_fop		*o = out;
+	struct merge_name	*e = NULL;
+
+	if (len < sizeof *ev || ev->path_len >= VFS_PATH_MAX || ev->path2_len != 0 ||
+	    EV_FOP_SIZE(ev->path_len, 0) > len)
+		return (0);
+	if ((ev->op == FOP_CLOSE || ev->op == FOP_MMAP) &&
+	    (ev->path_flags & (VFS_PF_NOPATH | VFS_PF_BASENAME)))
+		e = merge_names_by_fd(t, ev->tgid, ev->fd);
+	if (e == NULL && (ev->op == FOP_MMAP || ev->op == FOP_MUNMAP) &&
+	    (ev->path_flags & VFS_PF_BASENAME) && ev->path_len > 0)
+		e = merge_names_by_base(t, ev->tgid, ev->path, ev->path_len);
+	if (e == NULL || EV_FOP_SIZE(e->path_len, 0) > size)
+		return (0);
+	memcpy(o, ev, sizeof *ev);
+	o->path_flags = (ev->path_flags & ~(VFS_PF_BASENAME | VFS_PF_NOPATH)) |
+	    (e->path_flags & (VFS_PF_AS_PASSED | VFS_PF_TRUNC));
+	o->path_len = e->path_len;
+	memcpy(o->path, t->pool + e->off, e->path_len);
+	o->path[e->path_len] = '\0';
+	o->path[e->path_len + 1] = '\0';
+	*outlen = EV_FOP_SIZE(e->path_len, 0);
+	if (ev->op == FOP_CLOSE && ev->error == 0)
+		e->fd = -1;
+	t->joined++;
+	return (1);
+}
+
+/*
+ * A record that names its file only by basename or fd (EV_RW, EV_FOP) whose
+ * process opened that file: the record again in out with the open's path
+ * and the flag cleared; 1, or 0 if there is nothing to join (out untouched).
  */
 int
 merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
@@ -202,32 +298,26 @@ merge_names_join(struct merge_names *t, const void *rec, size_t len, void *out,
 {
 	const struct ev_rw	*ev = rec;
 	struct ev_rw		*o = out;
-	const struct merge_name	*e = NULL;
-	const char		*path = NULL;
-	uint32_t		 h;
-	int32_t			 slot;
+	const struct merge_name	*e;
+	uint32_t		 type;
 
-	if (t->count == 0 || len < sizeof *ev || ev->type != EV_RW ||
-	    !(ev->path_flags & VFS_PF_BASENAME) || ev->path_len == 0 ||
-	    EV_RW_SIZE(ev->path_len) > len)
+	if (t->count == 0 || len < sizeof type)
 		return (0);
-	h = merge_names_hash(ev->tgid, ev->path, ev->path_len);
-	for (slot = t->bucket[h & (MERGE_NAMES_BUCKETS - 1)]; slot != MERGE_NIL;
-	    slot = t->e[slot].next) {
-		e = &t->e[slot];
-		path = t->pool + e->off;
-		if (e->hash == h && e->tgid == ev->tgid &&
-		    e->path_len - e->base_off == ev->path_len &&
-		    memcmp(path + e->base_off, ev->path, ev->path_len) == 0)
-			break;
-	}
-	if (slot == MERGE_NIL || EV_RW_SIZE(e->path_len) > size)
+	memcpy(&type, rec, sizeof type);
+	if (type == EV_FOP)
+		return (merge_names_join_fop(t, rec, len, out, size, outlen));
+	if (len < sizeof *ev || ev->type != EV_RW ||
+	    !(ev->path_flags & VFS_PF_BASENAME) || ev->path_len == 0 ||
+	    ev->path_len >= VFS_PATH_MAX || EV_RW_SIZE(ev->path_len) > len)
+		return (0);
+	if ((e = merge_names_by_base(t, ev->tgid, ev->path, ev->path_len)) == NULL ||
+	    EV_RW_SIZE(e->path_len) > size)
 		return (0);
 	memcpy(o, ev, sizeof *ev);
 	o->path_flags = (ev->path_flags & ~VFS_PF_BASENAME) |
 	    (e->path_flags & (VFS_PF_AS_PASSED | VFS_PF_TRUNC));
 	o->path_len = e->path_len;
-	memcpy(o->path, path, e->path_len);
+	memcpy(o->path, t->pool + e->off, e->path_len);
 	o->path[e->path_len] = '\0';
 	*outlen = EV_RW_SIZE(e->path_len);
 	t->joined++;
@@ -541,8 +631,9 @@ merge_out(struct merge *m, const void *rec, size_t len, void *buf, size_t size,
 	memcpy(&type, rec, sizeof type);
 	if (type == EV_OPEN)
 		merge_names_open(m->names, rec, len);
-	else if (type == EV_RW && merge_names_join(m->names, rec, len, m->tmp,
-	    sizeof m->tmp, &jlen) == 1 && jlen <= size) {
+	else if ((type == EV_RW || type == EV_FOP) &&
+	    merge_names_join(m->names, rec, len, m->tmp, sizeof m->tmp, &jlen) == 1 &&
+	    jlen <= size) {
 		rec = m->tmp;
 		len = jlen;
 	}

@@ -6,6 +6,9 @@ BIO=$F/import-bio.txt
 VFS=$F/import-vfs.txt
 CAP=$F/small.blkcap
 T=$TEST_TMP
+# The logs' local times (ISO TIME columns, the alignment log) are read in the
+# local zone: one zone, whatever the machine's.
+export TZ=UTC
 
 # run NAME ARGS...: blktop ARGS; stdout in $T/NAME.out, stderr in .err, status in $st.
 run() {
@@ -233,3 +236,46 @@ for mode in -J --dump; do
 	check "damage $mode: the cut capture's loss named with it, as alone ($lost)" \
 	    sh -c "[ -n '$lost' ] && grep -q 'cut.blkcap: replayed [0-9]* events; skipped 0 damaged chunks; $lost' '$T/cut.err' && [ \$(grep -c 'damaged chunks' '$T/cut.err') = 1 ]"
 done
+
+# ---- the seven real bpftrace logs of one run (tests/fixtures/bpftrace, tracepoint-only
+# scripts: this machine has no kprobes) given together: every file's opens, reads,
+# writes, closes, mmaps, munmaps and unlink on one row, joined by basename and by
+# fd; the clock from the alignment log; the counts of its README.
+BT=$BLKTOP_SRCDIR/tests/fixtures/bpftrace
+# The alignment log's TIME has no date: it is dated by its mtime, in the local zone.
+cp "$BT/time_align.log" "$T/time_align.log"
+touch -d '2026-11-25 12:10:00 UTC' "$T/time_align.log"
+run bt7 -r "$BT/openat.log" "$BT/vfs_rw.log" "$BT/close.log" "$BT/create_del.log" \
+    "$BT/mmap.log" "$T/time_align.log" "$BT/bio.log" -J -d 1000
+python3 - "$T/bt7.out" <<'EOF'
+import json, sys, time
+def check(ok, text):
+    print(("PASS: " if ok else "FAIL: ") + "merge: seven bpftrace logs: " + text)
+reports = [json.loads(l) for l in open(sys.argv[1])]
+files, proc = {}, {}
+for r in reports:
+    for f in r["files"]:
+        c = files.setdefault(f["path"], {})
+        for k, v in f.items():
+            if isinstance(v, int) and k not in ("pids",):
+                c[k] = c.get(k, 0) + v
+    for p in r["processes"]:
+        if p["tgid"] == 24654:
+            for k, v in p.items():
+                if isinstance(v, int):
+                    proc[k] = proc.get(k, 0) + v
+row = {"opens": 1, "reads": 2, "writes": 1, "read_bytes": 4096, "write_bytes": 4096,
+       "closes": 1, "mmaps": 1, "munmaps": 1, "unlinks": 1}
+bad = [(p, {k: files.get(p, {}).get(k) for k in row}) for p in
+       ["lc/a/b/file%d.dat" % i for i in range(5)]
+       if any(files.get(p, {}).get(k) != v for k, v in row.items())]
+check(not bad, "each of the 5 files on one row: %s (wrong: %s)" % (row, bad[:2]))
+check(not [p for p in files if "/" not in p and p.endswith(".dat")],
+      "no row left under a basename (%s)" % [p for p in files if "/" not in p][:4])
+want = {"opens": 5, "open_fails": 1, "vfs_reads": 10, "vfs_writes": 5, "closes": 5, "mmaps": 5,
+        "munmaps": 6, "mkdirs": 3, "rmdirs": 3, "unlinks": 5, "read_ios": 9, "write_ios": 20}
+got = {k: proc.get(k) for k in want}
+check(got == want, "the process: %s (%s)" % (want, "equal" if got == want else got))
+day = time.strftime("%Y-%m-%d", time.gmtime(reports[0]["ts"])) if reports else "-"
+check(day == "2026-11-25", "the reports' wall clock from the alignment log: %s" % day)
+EOF

@@ -264,6 +264,64 @@ join(struct merge_names *t, uint32_t tgid, const char *name, int base)
 }
 
 /* A path of 3000 to 3089 bytes, /NNNNNNNNNN/ then a letter's run, then /longI. */
+/* Join an EV_FOP (op, fd, name with VFS_PF_BASENAME, or none) by tgid; its path, or NULL. */
+static const char *
+join_fop(struct merge_names *t, uint32_t tgid, uint16_t op, int32_t fd, const char *name)
+{
+	static uint64_t	 out[CAPTURE_REC_MAX / 8 + 1];
+	uint64_t	 in[CAPTURE_REC_MAX / 8 + 1];
+	struct ev_fop	*e = (struct ev_fop *)in, *o = (struct ev_fop *)out;
+	size_t		 n = strlen(name), olen;
+
+	memset(e, 0, EV_FOP_SIZE(n, 0));
+	e->type = EV_FOP;
+	e->tgid = e->pid = tgid;
+	e->op = op;
+	e->fd = fd;
+	e->lat_ns = 555;
+	e->path_flags = n > 0 ? VFS_PF_BASENAME : VFS_PF_NOPATH;
+	e->path_len = (uint16_t)n;
+	memcpy(e->path, name, n);
+	if (merge_names_join(t, in, EV_FOP_SIZE(n, 0), out, sizeof out, &olen) != 1)
+		return (NULL);
+	if (olen != EV_FOP_SIZE(o->path_len, 0) || (o->path_flags & (VFS_PF_BASENAME |
+	    VFS_PF_NOPATH)) || o->lat_ns != 555 || o->fd != fd || o->op != op ||
+	    strlen(o->path) != o->path_len || o->path[o->path_len + 1] != '\0')
+		return ("(record broken)");
+	return (o->path);
+}
+
+/* Closes and mmaps by fd, mmaps and munmaps by basename; a close ends its fd's name. */
+static void
+test_join_fop(void)
+{
+	struct merge_names	*t = merge_names_create();
+	uint64_t		 rec[CAPTURE_REC_MAX / 8 + 1];
+	const char		*p;
+
+	merge_names_open(t, rec, make_open(rec, 7, "lc/a/file0.dat", 3, 1));
+	merge_names_open(t, rec, make_open(rec, 7, "lc/b/file1.dat", 4, 2));
+	merge_names_open(t, rec, make_open(rec, 8, "other/x", 3, 3));
+	p = join_fop(t, 7, FOP_MMAP, 4, "");
+	CHECK("join fop: an mmap of fd 4 takes the path of the open that returned it",
+	    p != NULL && strcmp(p, "lc/b/file1.dat") == 0);
+	p = join_fop(t, 7, FOP_MUNMAP, -1, "file0.dat");
+	CHECK("join fop: a munmap named file0.dat takes its process's open of it",
+	    p != NULL && strcmp(p, "lc/a/file0.dat") == 0);
+	p = join_fop(t, 8, FOP_CLOSE, 3, "");
+	CHECK("join fop: a close of fd 3 takes its own process's open (not another's fd 3)",
+	    p != NULL && strcmp(p, "other/x") == 0);
+	CHECK("join fop: the fd's name ends with its close", join_fop(t, 8, FOP_CLOSE, 3, "") == NULL);
+	merge_names_open(t, rec, make_open(rec, 8, "other/y", 3, 4));
+	p = join_fop(t, 8, FOP_CLOSE, 3, "");
+	CHECK("join fop: the fd number reused by a later open names that file",
+	    p != NULL && strcmp(p, "other/y") == 0);
+	CHECK("join fop: an unlink is not joined", join_fop(t, 7, FOP_UNLINK, -1, "file0.dat") == NULL);
+	CHECK("join fop: a close of an fd never opened in the logs is left as it is",
+	    join_fop(t, 7, FOP_CLOSE, 9, "") == NULL);
+	merge_names_free(t);
+}
+
 static void
 long_path(char *buf, unsigned i)
 {
@@ -583,6 +641,7 @@ main(void)
 		return (1);
 	test_order();
 	test_join();
+	test_join_fop();
 	test_files();
 	{
 		char	 cmd[64];
