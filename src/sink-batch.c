@@ -65,6 +65,27 @@ batch_comm(char *out, const char *comm)
 	out[i] = '\0';
 }
 
+/* The processes that touched a file, as "12,345,+" (more than fit, or than were kept). */
+static void
+batch_pids(char *buf, size_t size, const struct file_entry *fe)
+{
+	size_t		 off = 0;
+	unsigned	 k;
+	int		 w;
+
+	buf[0] = '\0';
+	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++) {
+		w = snprintf(buf + off, size - off, "%s%u", k ? "," : "", fe->pids[k]);
+		if (w < 0 || (size_t)w >= size - off - 2) {
+			buf[off] = '\0';
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (k < fe->npids || fe->pids_more)
+		snprintf(buf + off, size - off, "%s+", off ? "," : "");
+}
+
 /* The top processes and files of the interval, under the device table. */
 static void
 batch_text_tables(FILE *f, const struct blktop *b)
@@ -72,7 +93,7 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
-	char			 comm[BLKTOP_COMM_LEN], path[4096], *p;
+	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24];
 	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
 
 	if (b->procs == NULL)
@@ -97,8 +118,8 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	}
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
 	if (n > 0)
-		fprintf(f, "\n%6s %8s %8s %10s %10s %9s %9s  %s\n", "opens", "reads",
-		    "writes", "rd_bytes", "wr_bytes", "lat_p50", "lat_p99", "PATH");
+		fprintf(f, "\n%6s %8s %8s %10s %10s %9s %9s  %-23s %s\n", "opens", "reads",
+		    "writes", "rd_bytes", "wr_bytes", "lat_p50", "lat_p99", "PIDS", "PATH");
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		proc_file_path(b->procs, fe[i], path, sizeof path);
@@ -106,12 +127,13 @@ batch_text_tables(FILE *f, const struct blktop *b)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				*p = '?';
 		}
-		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %9.1f %9.1f  %s\n",
+		batch_pids(pids, sizeof pids, fe[i]);
+		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %9.1f %9.1f  %-23s %s\n",
 		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
 		    (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
 		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
-		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3, path);
+		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3, pids, path);
 	}
 }
 
