@@ -1165,6 +1165,7 @@ struct proc_table {
 	uint32_t		 chunk_free;	/* free chunks, chained through next */
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
+	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };
@@ -1178,6 +1179,7 @@ void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
 void		 proc_add_page(struct proc_table *, const struct ev_page *);
 void		 proc_add_fop(struct proc_table *, const struct ev_fop *);
 void		 proc_interval(struct proc_table *);
+const struct proc_counts *proc_sum(const struct proc_table *);
 const struct proc_counts *proc_entry_counts(const struct proc_table *,
 		     const struct proc_entry *, int total);
 const struct proc_counts *proc_file_counts(const struct proc_table *,

@@ -271,14 +271,17 @@ proc_add_open(struct proc_table *t, const struct ev_open *ev)
 	    ev->tgid, ev->ts);
 	if (ev->ret >= 0) {
 		COUNT2(p, opens, += 1);
+		t->sum.opens++;
 		COUNT2(f, opens, += 1);
 		if (ev->path_flags & VFS_PF_CREATED) {
 			COUNT2(p, creates, += 1);
+			t->sum.creates++;
 			COUNT2(f, creates, += 1);
 		}
 		proc_file_set_ino(t, f, ev->dev, ev->ino);
 	} else {
 		COUNT2(p, open_fails, += 1);
+		t->sum.open_fails++;
 		COUNT2(f, open_fails, += 1);
 	}
 }
@@ -308,6 +311,7 @@ proc_add_fop(struct proc_table *t, const struct ev_fop *ev)
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
 	proc_count_fop(&p->iv, ev);
 	proc_count_fop(&p->tot, ev);
+	proc_count_fop(&t->sum, ev);
 	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
 	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
 		f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
@@ -369,6 +373,7 @@ proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
 	}
 	proc_count_rw(&p->iv, ev, d);
 	proc_count_rw(&p->tot, ev, d);
+	proc_count_rw(&t->sum, ev, d);
 	proc_count_rw(&f->iv, ev, d);
 	proc_count_rw(&f->tot, ev, d);
 	/* Direct I/O: the bytes done moved to or from the device for this file. */
@@ -445,6 +450,14 @@ void
 proc_interval(struct proc_table *t)
 {
 	t->epoch++;
+	memset(&t->sum, 0, sizeof t->sum);
+}
+
+/* The calls of every process in the current interval (opens, reads and writes, lifecycle). */
+const struct proc_counts *
+proc_sum(const struct proc_table *t)
+{
+	return (&t->sum);
 }
 
 /* The counters an entry has for the current interval (zeros if idle), or since first seen. */

@@ -93,7 +93,7 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
-	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24];
+	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
 	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
 
 	if (b->procs == NULL)
@@ -116,10 +116,22 @@ batch_text_tables(FILE *f, const struct blktop *b)
 		    (double)proc_entry_lat(b->procs, pe[i], 1, 50) / 1e3,
 		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3);
 	}
+	c = proc_sum(b->procs);
+	if (c->opens + c->open_fails + c->vfs_calls[0] + c->vfs_calls[1] > 0 ||
+	    (b->have & HAVE_LIFE))
+		fprintf(f, "\ncalls: %llu opens (%llu failed, %llu created), %llu reads, %llu writes, "
+		    "%llu closes, %llu mmaps, %llu unlinks, %llu renames, %llu mkdirs, %llu rmdirs\n",
+		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
+		    (unsigned long long)c->creates, (unsigned long long)c->vfs_calls[0],
+		    (unsigned long long)c->vfs_calls[1], (unsigned long long)c->fops[FOP_CLOSE],
+		    (unsigned long long)c->fops[FOP_MMAP], (unsigned long long)c->fops[FOP_UNLINK],
+		    (unsigned long long)c->fops[FOP_RENAME], (unsigned long long)c->fops[FOP_MKDIR],
+		    (unsigned long long)c->fops[FOP_RMDIR]);
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
 	if (n > 0)
-		fprintf(f, "\n%6s %8s %8s %10s %10s %9s %9s  %-23s %s\n", "opens", "reads",
-		    "writes", "rd_bytes", "wr_bytes", "lat_p50", "lat_p99", "PIDS", "PATH");
+		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s  %-23s %s\n", "opens",
+		    "reads", "writes", "rd_bytes", "wr_bytes", "dsk_rd_B", "dsk_wr_B", "lat_p50",
+		    "lat_p99", "PIDS", "PATH");
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		proc_file_path(b->procs, fe[i], path, sizeof path);
@@ -128,10 +140,16 @@ batch_text_tables(FILE *f, const struct blktop *b)
 				*p = '?';
 		}
 		batch_pids(pids, sizeof pids, fe[i]);
-		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %9.1f %9.1f  %-23s %s\n",
+		if (b->have & HAVE_FILES)
+			snprintf(disk, sizeof disk, "%10llu %10llu",
+			    (unsigned long long)c->disk_bytes[0],
+			    (unsigned long long)c->disk_bytes[1]);
+		else
+			snprintf(disk, sizeof disk, "%10s %10s", "-", "-");
+		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %s %9.1f %9.1f  %-23s %s\n",
 		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
 		    (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1], disk,
 		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
 		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3, pids, path);
 	}
@@ -420,9 +438,18 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	}
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
-	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu}",
+	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu",
 	    st.procs, st.max_procs, st.files, st.max_files,
 	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted);
+	/* Every process's calls of the interval, not only the top rows'. */
+	c = proc_sum(b->procs);
+	fprintf(f, ",\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,\"writes\":%llu,"
+	    "\"read_bytes\":%llu,\"write_bytes\":%llu",
+	    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
+	    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
+	    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1]);
+	batch_json_life(f, b, c);
+	fputc('}', f);
 }
 
 /* One JSON object per interval, on one line. */
