@@ -116,6 +116,15 @@ check("" not in files and not any(p.startswith("anon_inode:[") and p[12].isdigit
       "no file row without a name, no anon inode named by number (%s)" %
       [p for p in files if p == "" or p.startswith("anon")])
 
+# The tables' sums are every process's calls (each report lists them all: --top 200).
+bad = []
+for line in open(tmp + "/all.jsonl"):
+    r = json.loads(line)
+    for key in ("opens", "open_fails", "creates", "closes", "mmaps", "unlinks", "renames", "mkdirs"):
+        if r["tables"].get(key) != sum(p.get(key) or 0 for p in r["processes"]):
+            bad.append((r["ts"], key, r["tables"].get(key)))
+check(not bad, "every report's tables sums equal its processes' calls (%s)" % bad[:3])
+
 # The capture replays to the same figures.
 rproc, rfiles, _ = tally("replay", pid)
 check({key: rproc.get(key) for key in want} == want and rfiles == files,
