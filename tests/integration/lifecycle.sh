@@ -39,6 +39,9 @@ BLKTOP_VFS_HOOK=tracepoint run tp --all-files
 "$BLKTOP" -r "$TEST_TMP/all.cap" -J -d 0.5 --top 200 >"$TEST_TMP/replay.jsonl" \
     2>"$TEST_TMP/replay.err" || fail "replay of the capture"
 
+"$BLKTOP" -r "$TEST_TMP/all.cap" --dump --format jsonl >"$TEST_TMP/all.dump" 2>/dev/null ||
+    fail "--dump of the capture"
+
 python3 - "$TEST_TMP" "$DIR" "$K" <<'EOF'
 import json, sys
 tmp, d, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -124,6 +127,22 @@ for line in open(tmp + "/all.jsonl"):
         if r["tables"].get(key) != sum(p.get(key) or 0 for p in r["processes"]):
             bad.append((r["ts"], key, r["tables"].get(key)))
 check(not bad, "every report's tables sums equal its processes' calls (%s)" % bad[:3])
+
+# --dump: the lifecycle rows of the workload, one per call, a rename with both names.
+rows = {}
+renames = []
+for line in open(tmp + "/all.dump"):
+    r = json.loads(line)
+    if r.get("tgid") == pid and r["type"] in ("close", "mmap", "munmap", "unlink", "rename",
+                                               "mkdir", "rmdir", "mknod"):
+        rows[r["type"]] = rows.get(r["type"], 0) + 1
+        if r["type"] == "rename":
+            renames.append((r["path"][len(d):], r.get("path2", "")[len(d):]))
+want_rows = {"close": 2 * k + 7, "mmap": k, "munmap": k, "unlink": k + 4, "rename": k,
+             "mkdir": 3, "rmdir": 3, "mknod": 1}
+check(rows == want_rows, "--dump: one row per call %s (%s)" % (want_rows, "equal" if rows == want_rows else rows))
+check(renames == [("/t/a/b/f%03d" % i, "/t/a/b/g%03d" % i) for i in range(k)],
+      "--dump: each rename row names the old path and the new one (path2) (%s)" % renames[:2])
 
 # The capture replays to the same figures.
 rproc, rfiles, _ = tally("replay", pid)
