@@ -13,6 +13,10 @@
 # Needs root, bpftrace, cc, losetup, mkfs.ext4. Exits 2 if one is missing.
 # BTLIFECYCLE=path uses a built workload (its name must stay btlifecycle);
 # otherwise it is compiled with ${CC:-cc} into a scratch directory.
+# BLKTOP_CAPTURE=PATH (with BLKTOP=the binary) also records the same run live:
+# `$BLKTOP -J -d 1 -c btlifecycle -D LOOPDEV -w PATH` is started before the
+# scripts (its reports go to PATH.jsonl, its stderr to PATH.err) and stopped
+# with SIGINT with them, after the workload.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,19 +32,23 @@ OUT=$1
 command -v bpftrace >/dev/null 2>&1 ||
 	missing "bpftrace is not installed (apt-get install bpftrace); cannot make the logs"
 [ "$(id -u)" -eq 0 ] || missing "needs root (bpftrace, losetup, mount)"
-for c in losetup mkfs.ext4 mount umount truncate; do
+for c in losetup mkfs.ext4 mount umount truncate blockdev; do
 	command -v $c >/dev/null 2>&1 || missing "$c is not installed"
 done
 for s in $SCRIPTS; do
 	[ -r "$BT_DIR/$s.bt" ] || missing "no $BT_DIR/$s.bt"
 done
+if [ -n "${BLKTOP_CAPTURE:-}" ]; then
+	[ -x "${BLKTOP:-}" ] || missing "BLKTOP_CAPTURE needs BLKTOP=the blktop binary"
+	[ -e "$BLKTOP_CAPTURE" ] && die "$BLKTOP_CAPTURE exists"
+fi
 mkdir -p "$OUT" || die "cannot make $OUT"
 
-TMP= IMG= LOOP= MNT= WPID=
+TMP= IMG= LOOP= MNT= WPID= BLKPID=
 BTPIDS=()
 cleanup() {
 	local p
-	for p in "${BTPIDS[@]}"; do
+	for p in "${BTPIDS[@]}" $BLKPID; do
 		kill -INT "$p" 2>/dev/null
 	done
 	for p in "${BTPIDS[@]}"; do
@@ -49,6 +57,11 @@ cleanup() {
 		wait "$p" 2>/dev/null
 	done
 	BTPIDS=()
+	if [ -n "$BLKPID" ]; then
+		for _ in $(seq 100); do kill -0 "$BLKPID" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$BLKPID" 2>/dev/null
+		wait "$BLKPID" 2>/dev/null
+	fi
 	if [ -n "$WPID" ]; then
 		kill -KILL "$WPID" 2>/dev/null
 		wait "$WPID" 2>/dev/null
@@ -97,6 +110,24 @@ WPID=$!
 for _ in $(seq 100); do grep -q ready "$TMP/work.out" && break; sleep 0.1; done
 grep -q ready "$TMP/work.out" || die "btlifecycle did not start: $(cat "$TMP/work.err")"
 
+# The workload's metadata reads are those of blocks not in the loop device's
+# page cache when it starts. Mount's inode table readahead leaves 3 blocks
+# there, and an `echo 3 > drop_caches` anywhere on the machine (tests that do
+# it may run alongside) in the seconds the scripts take to start evicted them
+# in 1 run of 5: 3 reads more. Start from an empty cache instead: nothing
+# reads the file system until the signal, so it stays empty.
+blockdev --flushbufs "$LOOP" || die "blockdev --flushbufs $LOOP failed"
+
+# blktop, live, attached once it printed its first report.
+if [ -n "${BLKTOP_CAPTURE:-}" ]; then
+	"$BLKTOP" -J -d 1 -c btlifecycle -D "$DISK" -w "$BLKTOP_CAPTURE" \
+	    >"$BLKTOP_CAPTURE.jsonl" 2>"$BLKTOP_CAPTURE.err" &
+	BLKPID=$!
+	for _ in $(seq 200); do [ -s "$BLKTOP_CAPTURE.jsonl" ] && break; sleep 0.1; done
+	[ -s "$BLKTOP_CAPTURE.jsonl" ] ||
+		die "blktop did not start: $(head -5 "$BLKTOP_CAPTURE.err")"
+fi
+
 # Start every script; each is ready once BEGIN printed its headers (after attaching).
 for s in $SCRIPTS; do
 	args=()
@@ -123,13 +154,19 @@ rc=$?
 echo "lifecycle-logs: btlifecycle pid $WPID on $DISK (dev $DEV)"
 sleep 0.5
 
-for p in "${BTPIDS[@]}"; do
+for p in "${BTPIDS[@]}" $BLKPID; do
 	kill -INT "$p"
 done
 for p in "${BTPIDS[@]}"; do
 	wait "$p"
 done
 BTPIDS=()
+if [ -n "$BLKPID" ]; then
+	wait "$BLKPID"
+	rc=$?
+	BLKPID=
+	[ $rc -eq 0 ] || die "blktop exited $rc: $(head -5 "$BLKTOP_CAPTURE.err")"
+fi
 
 for s in $SCRIPTS; do
 	[ "$s" = mmap ] && continue
