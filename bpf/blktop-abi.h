@@ -176,7 +176,7 @@ enum blktop_vfs_ftype {
 #define VFS_PF_FD_CHANGED	(1u << 5)	/* no longer set (was: fd pointed elsewhere at exit) */
 #define VFS_PF_ASKED_PARTIAL	(1u << 6)	/* ev_rw: iovec longer than the kernel side sums */
 #define VFS_PF_DIRECT		(1u << 7)	/* ev_rw: file open with O_DIRECT: bytes done went to or from the device */
-#define VFS_PF_CACHED		(1u << 8)	/* ev_rw from the kernel only: no path, user space has it in slot - 1 */
+#define VFS_PF_CACHED		(1u << 8)	/* ev_rw, ev_fop from the kernel only: no path, user space has it in slot - 1 */
 #define VFS_PF_CREATED		(1u << 9)	/* ev_open: this open created the file (FMODE_CREATED) */
 #define VFS_PF_PSEUDO		(1u << 10)	/* path is the name of a pseudo file's dentry ("[eventfd]"): anon inode, pipe, socket */
 #define VFS_PF_BASENAME		(1u << 11)	/* imported: the log has only the file's last component */
@@ -202,7 +202,8 @@ struct ev_open {
 	__u16 ftype;		/* enum blktop_vfs_ftype of the opened file */
 	__u16 path_flags;	/* VFS_PF_* */
 	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
-	__u32 pad;
+	__u16 slot;		/* from the kernel: 1 + the path slot this open fills, else 0; 0 in the stream */
+	__u16 pad;
 	char comm[BLKTOP_COMM_LEN];
 	char path[];		/* path_len bytes, then a NUL */
 };
@@ -305,7 +306,8 @@ struct ev_fop {
 	__u16 path_flags;	/* VFS_PF_* of path */
 	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
 	__u16 path2_len;	/* bytes in path2, NUL excluded; < VFS_PATH_MAX */
-	__u32 pad;
+	__u16 slot;		/* from the kernel: 1 + its path slot (VFS_PF_CACHED: close, munmap, mmap), else 0; 0 in the stream */
+	__u16 pad;
 	char comm[BLKTOP_COMM_LEN];
 	char path[];		/* path, NUL, path2, NUL */
 };

@@ -412,20 +412,26 @@ static __always_inline bool emit(struct scratch *s, __u32 size, __u64 now)
  * the file's identity into *e and name the slot; false if another file took
  * the slot meanwhile.
  */
-static __always_inline bool pslot_take(const struct inflight *in, struct ev_rw *e)
+static __always_inline bool pslot_get(const struct inflight *in, __u64 *ino, __u32 *dev,
+    __u16 *ftype, __u32 *rdev)
 {
 	__u32 i = in->hit - 1;
 	struct pslot *ps = bpf_map_lookup_elem(&vfs_pslots, &i);
 
 	if (!ps || *(volatile __u32 *)&ps->seq != in->seq)
 		return false;
-	e->ino = ps->ino;
-	e->dev = ps->dev;
-	e->ftype = ps->ftype;
-	e->rdev = e->ftype == VFS_FT_BLK ? ps->rdev : 0;
-	if (*(volatile __u32 *)&ps->seq != in->seq)
+	*ino = ps->ino;
+	*dev = ps->dev;
+	*ftype = ps->ftype;
+	*rdev = *ftype == VFS_FT_BLK ? ps->rdev : 0;
+	return *(volatile __u32 *)&ps->seq == in->seq;
+}
+
+static __always_inline bool pslot_take(const struct inflight *in, struct ev_rw *e)
+{
+	if (!pslot_get(in, &e->ino, &e->dev, &e->ftype, &e->rdev))
 		return false;
-	e->slot = i + 1;
+	e->slot = in->hit;
 	return true;
 }
 
@@ -455,15 +461,13 @@ static __always_inline void pslot_fill(const struct file *f, const struct finfo 
 
 /* An open file's type, identity and path (at buf[base..]) for a record; the path's length. */
 static __always_inline __u32 file_record(struct scratch *s, __u32 base, struct file *f,
-    __u16 *ftype, __u64 *ino, __u32 *dev, __u16 *pflags)
+    struct finfo *fi, __u16 *ftype, __u64 *ino, __u32 *dev, __u16 *pflags)
 {
-	struct finfo fi;
-
-	file_info(s, f, &fi);
-	*ftype = fi.ftype;
-	*ino = fi.ino;
-	*dev = fi.dev;
-	return file_path(s, base, &fi, pflags);
+	file_info(s, f, fi);
+	*ftype = fi->ftype;
+	*ino = fi->ino;
+	*dev = fi->dev;
+	return file_path(s, base, fi, pflags);
 }
 
 /* The start of a call's record: type, times, who made the call. */
@@ -526,6 +530,8 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
 	struct ev_open *e;
 	struct file *f = opened;
+	struct finfo fi = {};
+	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
 	__u64 id = bpf_get_current_pid_tgid();
 	__u16 pflags = 0;
 	__u32 len = 0, base = sizeof(struct ev_open);
@@ -572,7 +578,7 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	if (!f && ret >= 0 && in->sys != VFS_SYS_FILP_OPEN)
 		f = fd_file(ret);
 	if (f) {
-		len = file_record(s, base, f, &e->ftype, &e->ino, &e->dev, &pflags);
+		len = file_record(s, base, f, &fi, &e->ftype, &e->ino, &e->dev, &pflags);
 		if (e->flags & O_CREAT) {
 			unsigned int fm = BPF_CORE_READ(f, f_mode);
 
@@ -599,7 +605,12 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	s->buf[(base + len) & BUF_MASK] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
-	emit(s, base + len + 1, now);
+	/* The new file's path, sent here: its reads, close and maps need not walk it. */
+	if (path_cache && f && ret >= 0 && len < VFS_PSLOT_PATH &&
+	    !(pflags & (VFS_PF_NOPATH | VFS_PF_AS_PASSED)))
+		e->slot = pslot_of(f) + 1;
+	if (emit(s, base + len + 1, now) && e->slot)
+		pslot_fill(f, &fi, epoch);
 	return 0;
 }
 
@@ -715,6 +726,8 @@ static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long re
 	int dfd = AT_FDCWD, dfd2 = AT_FDCWD;
 	bool at;
 	__u64 next;
+	struct finfo fi;
+	__u32 rdev;
 
 	if (!s)
 		return 0;
@@ -798,8 +811,24 @@ static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long re
 		break;
 	}
 
+	if (f && in->sys == VFS_SYS_MMAP) {
+		/* Close and munmap peeked at entry, and filtered there. */
+		__u16 ft = file_peek(s, f, in);
+
+		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
+			return 0;
+	}
+	if (f && in->hit && pslot_get(in, &e->ino, &e->dev, &e->ftype, &rdev)) {
+		/* Its path went out already (its open, a read): user space puts it back. */
+		e->slot = in->hit;
+		e->path_flags = VFS_PF_CACHED;
+		s->buf[base] = '\0';
+		s->buf[base + 1] = '\0';
+		emit(s, base + 2, now);
+		return 0;
+	}
 	if (f)
-		len = file_record(s, base, f, &e->ftype, &e->ino, &e->dev, &pflags);
+		len = file_record(s, base, f, &fi, &e->ftype, &e->ino, &e->dev, &pflags);
 	else if (up) {
 		pflags |= VFS_PF_AS_PASSED;
 		len = upath_at(s, base, dfd, up, &pflags) - base;

@@ -55,7 +55,7 @@ static char		 vfs_pages_why[128];		/* why a page hook is not */
 struct vfs_pslot {
 	uint64_t	 ino;
 	uint32_t	 dev;
-	uint16_t	 flags;		/* VFS_PF_TRUNC, _DELETED, _UNREACHABLE of the walk */
+	uint16_t	 flags;		/* VFS_PF_TRUNC, _DELETED, _UNREACHABLE, _PSEUDO of the walk */
 	uint16_t	 len;		/* < VFS_PSLOT_PATH (an empty slot: dev 0, no file's) */
 	char		 path[VFS_PSLOT_PATH];
 };
@@ -636,54 +636,101 @@ vfs_inflight_full(void)
 	return cost_percpu_sum(bpf_map__fd(vfs_skel->maps.vfs_counters), 0);
 }
 
+/* What a full record with a path slot sent: the slot's path from now on. */
+static void
+vfs_slot_keep(uint16_t slot, uint64_t ino, uint32_t dev, uint16_t pflags, const char *path,
+    uint16_t len)
+{
+	struct vfs_pslot	*ps = &vfs_pslots[slot - 1];
+
+	if (len >= VFS_PSLOT_PATH)
+		return;
+	ps->ino = ino;
+	ps->dev = dev;
+	ps->flags = pflags & (VFS_PF_TRUNC | VFS_PF_DELETED | VFS_PF_UNREACHABLE | VFS_PF_PSEUDO);
+	ps->len = len;
+	memcpy(ps->path, path, len);
+}
+
 /*
- * A read/write record of the ring buffer as the stream takes it: whole, the
- * path put back into one the kernel sent without it. No allocation, no
- * system call; the result is valid until the next call. Anything else, or a
- * record too short for what it says, is handed on as it is (the stream
- * judges it).
+ * The path of a record sent without it (VFS_PF_CACHED) from its slot, into
+ * path (*lenp, *pflags); else none, and every path is asked for again.
+ */
+static void
+vfs_slot_put(uint16_t slot, uint64_t ino, uint32_t dev, char *path, uint16_t *lenp,
+    uint16_t *pflags)
+{
+	struct vfs_pslot	*ps = &vfs_pslots[slot - 1];
+
+	*pflags &= ~VFS_PF_CACHED;
+	if (ps->len < VFS_PSLOT_PATH && ps->dev == dev && ps->ino == ino) {
+		vfs_nreused++;
+		memcpy(path, ps->path, ps->len);
+		*lenp = ps->len;
+		*pflags |= ps->flags;
+	} else {
+		/* Lost with a lost record, or its slot taken meanwhile: all paths again. */
+		vfs_nmisses++;
+		if (vfs_skel != NULL && vfs_skel->data != NULL)
+			vfs_skel->data->path_epoch++;
+		*lenp = 0;
+		*pflags |= VFS_PF_NOPATH;
+	}
+	path[*lenp] = '\0';
+}
+
+/*
+ * A record of the ring buffer as the stream takes it: whole, the path put
+ * back into a read/write, close or map the kernel sent without it, the
+ * path of an open or read that filled a slot kept. No allocation, no system
+ * call; the result is valid until the next call. Anything else, or a record
+ * too short for what it says, is handed on as it is (the stream judges it).
  */
 const void *
 vfs_record(const void *rec, size_t *lenp)
 {
 	const struct ev_rw	*e = rec;
+	const struct ev_open	*o = rec;
+	const struct ev_fop	*fo = rec;
 	struct ev_rw		*w = &vfs_whole.ev;
-	struct vfs_pslot	*ps;
+	struct ev_fop		*wf = (struct ev_fop *)vfs_whole.buf;
+	uint32_t		 type;
 
-	if (vfs_pslots == NULL || *lenp < sizeof *e || e->type != EV_RW || e->slot == 0 ||
+	if (vfs_pslots == NULL || *lenp < sizeof type)
+		return (rec);
+	memcpy(&type, rec, sizeof type);
+	if (type == EV_OPEN) {
+		if (*lenp < sizeof *o || o->slot == 0 || o->slot > VFS_PSLOTS ||
+		    *lenp < EV_OPEN_SIZE(o->path_len))
+			return (rec);
+		vfs_slot_keep(o->slot, o->ino, o->dev, o->path_flags, o->path, o->path_len);
+		memcpy(vfs_whole.buf, o, EV_OPEN_SIZE(o->path_len));
+		((struct ev_open *)vfs_whole.buf)->slot = 0;
+		return (vfs_whole.buf);
+	}
+	if (type == EV_FOP) {
+		if (*lenp < sizeof *fo || fo->slot == 0 || fo->slot > VFS_PSLOTS ||
+		    !(fo->path_flags & VFS_PF_CACHED) || fo->path_len != 0 || fo->path2_len != 0)
+			return (rec);
+		memcpy(wf, fo, sizeof *wf);
+		wf->slot = 0;
+		vfs_slot_put(fo->slot, fo->ino, fo->dev, wf->path, &wf->path_len, &wf->path_flags);
+		wf->path[wf->path_len + 1] = '\0';	/* path2: empty */
+		*lenp = EV_FOP_SIZE(wf->path_len, 0);
+		return (wf);
+	}
+	if (*lenp < sizeof *e || type != EV_RW || e->slot == 0 ||
 	    e->slot > VFS_PSLOTS || *lenp < EV_RW_SIZE(e->path_len))
 		return (rec);
-	ps = &vfs_pslots[e->slot - 1];
 	if (!(e->path_flags & VFS_PF_CACHED)) {
-		if (e->path_len < VFS_PSLOT_PATH) {
-			ps->ino = e->ino;
-			ps->dev = e->dev;
-			ps->flags = e->path_flags &
-			    (VFS_PF_TRUNC | VFS_PF_DELETED | VFS_PF_UNREACHABLE);
-			ps->len = e->path_len;
-			memcpy(ps->path, e->path, e->path_len);
-		}
+		vfs_slot_keep(e->slot, e->ino, e->dev, e->path_flags, e->path, e->path_len);
 		memcpy(w, e, EV_RW_SIZE(e->path_len));
 		w->slot = 0;
 		return (w);
 	}
 	memcpy(w, e, sizeof *w);
 	w->slot = 0;
-	w->path_flags &= ~VFS_PF_CACHED;
-	if (ps->len < VFS_PSLOT_PATH && ps->dev == e->dev && ps->ino == e->ino) {
-		vfs_nreused++;
-		memcpy(w->path, ps->path, ps->len);
-		w->path_len = ps->len;
-		w->path_flags |= ps->flags;
-	} else {
-		/* Lost with a lost record, or its slot taken meanwhile: all paths again. */
-		vfs_nmisses++;
-		if (vfs_skel != NULL && vfs_skel->data != NULL)
-			vfs_skel->data->path_epoch++;
-		w->path_len = 0;
-		w->path_flags |= VFS_PF_NOPATH;
-	}
-	w->path[w->path_len] = '\0';
+	vfs_slot_put(e->slot, e->ino, e->dev, w->path, &w->path_len, &w->path_flags);
 	*lenp = EV_RW_SIZE(w->path_len);
 	return (w);
 }
