@@ -81,6 +81,7 @@ enum import_close_col { IMPORT_COL_NONE, IMPORT_COL_RET, IMPORT_COL_FILENAME };
 #define IMPORT_MAP_PATH		256		/* longer file names are not remembered */
 #define IMPORT_ALIGN_SAMPLES	65536		/* clock estimates kept (then every 2nd, 4th...) */
 #define IMPORT_DAY_NS		(86400 * (int64_t)NSEC_PER_SEC)
+#define IMPORT_PTIME_KEY	40		/* bytes of a TIME whose strptime is remembered */
 /* The largest record a line makes. */
 #define IMPORT_REC_WORDS	((sizeof(struct ev_rw) + sizeof(struct ev_open) + \
 				    sizeof(struct ev_fop) + VFS_PATH_MAX + 2) / 8 + 1)
@@ -138,6 +139,9 @@ struct import {
 	struct tm		 wall_tm;	/* the last local time converted, */
 	time_t			 wall_t;	/* and what mktime made of it */
 	int			 have_wall;
+	char			 ptime_key[IMPORT_PTIME_KEY]; /* what strptime read last, */
+	size_t			 ptime_len;	/* its length (0: none), */
+	struct tm		 ptime_tm;	/* and what it made of it */
 	enum import_skip	 skip;		/* what the line import_parse passed over is */
 	uint64_t		 skip_lost;	/* IMPORT_SKIP_LOST: the events lost */
 	uint64_t		 first_ts;	/* the first record's time (after import_open) */
@@ -353,10 +357,23 @@ import_wall(struct import *im, const char *s, int64_t *wallp, unsigned *digitsp)
 	time_t		 t;
 
 	*wallp = 0;
-	memset(&tm, 0, sizeof tm);
-	if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL &&
-	    (p = strptime(s, "%Y-%m-%d %H:%M:%S", &tm)) == NULL)
-		return (0);
+	if (im->ptime_len != 0 && strncmp(s, im->ptime_key, im->ptime_len) == 0) {
+		/* strptime reads no further than the byte after what it parsed:
+		 * the same bytes, the same result. */
+		tm = im->ptime_tm;
+		p = s + im->ptime_len - 1;
+	} else {
+		memset(&tm, 0, sizeof tm);
+		if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL &&
+		    (p = strptime(s, "%Y-%m-%d %H:%M:%S", &tm)) == NULL)
+			return (0);
+		im->ptime_len = 0;
+		if ((size_t)(p - s) < sizeof im->ptime_key && *p != '\0') {
+			im->ptime_len = (size_t)(p - s) + 1;
+			memcpy(im->ptime_key, s, im->ptime_len);
+			im->ptime_tm = tm;
+		}
+	}
 	if (*p == '.') {
 		for (p++; isdigit((unsigned char)*p) && scale > 0; p++, scale /= 10) {
 			ns += (*p - '0') * scale;
@@ -474,7 +491,7 @@ import_parse_bio(struct import *im, char *line, void *rec, size_t *lenp,
 	ev->bytes = (uint32_t)bytes;
 	ev->pid = ev->tgid = (uint32_t)pid;
 	ev->flags = BLK_F_NOSTART;
-	snprintf(ev->comm, sizeof ev->comm, "%s", comm);
+	memcpy(ev->comm, comm, strnlen(comm, sizeof ev->comm - 1));	/* ev is zeroed */
 	*lenp = sizeof *ev;
 	return (0);
 }
@@ -544,7 +561,7 @@ import_parse_vfs(char *line, void *rec, size_t *lenp, const char **timep,
 	ev->ftype = VFS_FT_OTHER;
 	ev->path_flags = VFS_PF_AS_PASSED | import_name_flags(file);
 	ev->path_len = (uint16_t)plen;
-	snprintf(ev->comm, sizeof ev->comm, "%s", comm);
+	memcpy(ev->comm, comm, strnlen(comm, sizeof ev->comm - 1));	/* ev is zeroed */
 	memcpy(ev->path, file, plen);
 	ev->path[plen] = '\0';
 	*lenp = EV_RW_SIZE(plen);
