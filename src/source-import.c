@@ -1039,7 +1039,10 @@ import_parse_align(struct import *im, char *line, const char **whyp)
 			*whyp = "too many fields";
 			return (-1);
 		}
-		snprintf(buf, sizeof buf, "%s %s", tok[1], rest);
+		if (snprintf(buf, sizeof buf, "%s %s", tok[1], rest) >= (int)sizeof buf) {
+			*whyp = "too many fields";	/* not reached: measured above */
+			return (-1);
+		}
 		time = buf;
 	}
 	if (import_wall(im, time, &wall, &digits) != 0) {
