@@ -435,6 +435,15 @@ static __always_inline bool pslot_take(const struct inflight *in, struct ev_rw *
 	return true;
 }
 
+/* The slot (1 + index) a full record of f with this path fills, or 0 if it fills none. */
+static __always_inline __u16 pslot_for(const struct file *f, __u32 len, __u16 pflags)
+{
+	if (!path_cache || !f || len >= VFS_PSLOT_PATH ||
+	    (pflags & (VFS_PF_NOPATH | VFS_PF_AS_PASSED)))
+		return 0;
+	return pslot_of(f) + 1;
+}
+
 /* The path of f went out in a full record: its slot says so from now on. */
 static __always_inline void pslot_fill(const struct file *f, const struct finfo *fi, __u32 epoch)
 {
@@ -606,9 +615,8 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	e->path_len = len;
 	e->path_flags = pflags;
 	/* The new file's path, sent here: its reads, close and maps need not walk it. */
-	if (path_cache && f && ret >= 0 && len < VFS_PSLOT_PATH &&
-	    !(pflags & (VFS_PF_NOPATH | VFS_PF_AS_PASSED)))
-		e->slot = pslot_of(f) + 1;
+	if (ret >= 0)
+		e->slot = pslot_for(f, len, pflags);
 	if (emit(s, base + len + 1, now) && e->slot)
 		pslot_fill(f, &fi, epoch);
 	return 0;
@@ -699,9 +707,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	s->buf[(base + len) & BUF_MASK] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
-	if (path_cache && f && len < VFS_PSLOT_PATH &&
-	    !(pflags & (VFS_PF_NOPATH | VFS_PF_AS_PASSED)))
-		e->slot = pslot_of(f) + 1;
+	e->slot = pslot_for(f, len, pflags);
 	if (emit(s, base + len + 1, now) && e->slot)
 		pslot_fill(f, &fi, epoch);
 	return 0;

@@ -136,6 +136,22 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	fputs(json ? "}\n" : "\n", f);
 }
 
+/* The fields a read/write and a lifecycle call share (struct ev_rw, struct ev_fop). */
+#define DUMP_FILE_CALL(r, e) do {						\
+	(r)->ts = (e)->ts;							\
+	(r)->dev = (e)->dev;							\
+	(r)->lat = (e)->lat_ns;							\
+	(r)->pid = (e)->pid;							\
+	(r)->tgid = (e)->tgid;							\
+	(r)->comm = (e)->comm;							\
+	(r)->error = (e)->error;						\
+	(r)->cgroup = (e)->cgroup;						\
+	(r)->path = (e)->path;							\
+	(r)->pathlen = (e)->path_len;						\
+	(r)->fsdev = (e)->dev;							\
+	(r)->ino = (e)->ino;							\
+} while (0)
+
 /* Turn one record into a dump row; 0 if it is not to be printed. */
 static int
 replay_dump_fill(struct blktop *b, const void *rec, size_t len,
@@ -228,20 +244,9 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 		if (len < sizeof *e || EV_RW_SIZE(e->path_len) > len)
 			return (0);
 		r->type = "rw";
-		r->ts = e->ts;
-		r->dev = e->dev;
+		DUMP_FILE_CALL(r, e);
 		r->op = e->op;
 		r->bytes = e->done;
-		r->lat = e->lat_ns;
-		r->pid = e->pid;
-		r->tgid = e->tgid;
-		r->comm = e->comm;
-		r->error = e->error;
-		r->cgroup = e->cgroup;
-		r->path = e->path;
-		r->pathlen = e->path_len;
-		r->fsdev = e->dev;
-		r->ino = e->ino;
 		return (1);
 	}
 	case EV_FOP: {
@@ -252,19 +257,8 @@ replay_dump_fill(struct blktop *b, const void *rec, size_t len,
 		    EV_FOP_SIZE(e->path_len, e->path2_len) > len)
 			return (0);
 		r->type = e->op < FOP_MAX ? replay_dump_fop[e->op] : "fop";
-		r->ts = e->ts;
-		r->dev = e->dev;
+		DUMP_FILE_CALL(r, e);
 		r->flags = e->flags;
-		r->lat = e->lat_ns;
-		r->pid = e->pid;
-		r->tgid = e->tgid;
-		r->comm = e->comm;
-		r->error = e->error;
-		r->cgroup = e->cgroup;
-		r->path = e->path;
-		r->pathlen = e->path_len;
-		r->fsdev = e->dev;
-		r->ino = e->ino;
 		r->has_fd = 1;
 		r->fd = e->fd;
 		if (e->op == FOP_MMAP || e->op == FOP_MUNMAP) {
