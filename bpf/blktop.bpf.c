@@ -458,13 +458,13 @@ req_free(__u64 key, struct slot *s)
 
 /* Who is asking: the submitter, in process context at the start hook. */
 static __always_inline void
-req_owner(struct reqinfo *ri)
+req_owner(struct reqinfo *ri, __u64 now)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 
 	ri->pid = (__u32)id;
 	ri->tgid = id >> 32;
-	task_owner(&ri->cgroup, ri->comm);
+	task_owner(&ri->cgroup, ri->comm, now);
 }
 
 /*
@@ -601,7 +601,7 @@ on_start(struct request *rq, __u64 key, bool btf)
 	request_op(RQ_READ(btf, rq, cmd_flags), &ri->op, &ri->flags);
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->bytes = RQ_READ(btf, rq, __data_len);
-	req_owner(ri);
+	req_owner(ri, now);
 	req_file(rq, ri, btf);
 	dev_start(ri, now);
 	return 0;
@@ -647,7 +647,7 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	ri->op = op;
 	ri->flags = flags | BLK_F_NOSTART;
-	req_owner(ri);
+	req_owner(ri, now);
 	req_file(rq, ri, btf);
 	dev_start(ri, now);
 	return 0;

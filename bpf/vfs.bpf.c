@@ -485,7 +485,7 @@ static __always_inline __u32 file_record(struct scratch *s, __u32 base, struct f
 	(e)->type = (t);							\
 	(e)->ts = (now);							\
 	(e)->lat_ns = (now) - (in)->ts;						\
-	task_owner(&(e)->cgroup, (e)->comm);					\
+	task_owner(&(e)->cgroup, (e)->comm, (now));					\
 	(e)->pid = (__u32)(id);							\
 	(e)->tgid = (id) >> 32;							\
 } while (0)
@@ -1130,7 +1130,7 @@ static __always_inline int page_event(struct address_space *m, __u16 kind, __u32
 	ev->tgid = id >> 32;
 	ev->kind = kind;
 	ev->pad = 0;
-	task_owner(&ev->cgroup, ev->comm);
+	task_owner(&ev->cgroup, ev->comm, ev->ts);
 	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
 	return 0;
 }
