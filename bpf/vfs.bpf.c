@@ -344,16 +344,13 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 
 	if (!wanted(id >> 32))
 		return 0;
-	if (sys_is_rw(sys)) {
-		__u16 ft;
-
-		if (!(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
-			return 0;
-		f = fd_file((int)a0);
-		ft = file_peek(s, f, &in);
-		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
-			return 0;
-	} else if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP) {
+	/*
+	 * A read or write's file is looked up at its exit (rw_file), where the
+	 * call has just walked the same fd table and struct file: here they are
+	 * cold, after the entry's page-table switch, and cost 60-70 ns (bench
+	 * notes in README).
+	 */
+	if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP) {
 		__u16 ft;
 
 		if (!(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
@@ -622,6 +619,23 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 	return 0;
 }
 
+/*
+ * The file a read/write system call's fd names, peeked at as the entry of a
+ * close is (its path slot, type and flags into *in); false if the call is
+ * not traced: no such fd, or not a regular file or block device without
+ * --all-files.
+ */
+static __always_inline bool rw_file(struct scratch *s, struct inflight *in)
+{
+	struct file *f = fd_file((int)in->arg[0]);
+	__u16 ft = file_peek(s, f, in);
+
+	if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
+		return false;
+	in->file = (__u64)f;
+	return true;
+}
+
 /* Exit of a read/write call: file, bytes, latency; emit. */
 static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 {
@@ -635,8 +649,8 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	__u32 len, base = sizeof(struct ev_rw);
 	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
 
-	if (!s)
-		return 0;
+	if (!s || (sys_is_rw(in->sys) && !rw_file(s, in)))
+		return 0;	/* rw_file: the file of a system call (see below) */
 	e = (struct ev_rw *)s->buf;
 	CALL_RECORD(e, EV_RW, now, in, id);
 	e->sys = in->sys;
@@ -674,10 +688,12 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	}
 
 	/*
-	 * The file found at entry (for a syscall, the one its fd named then):
-	 * the call holds a reference to it, and its last fput, if another
-	 * thread closed the fd, runs only on the way back to user space, after
-	 * this hook.
+	 * The file: for a system call, the one its fd names at the exit. The
+	 * call held a reference to the file it used, whose last fput, if
+	 * another thread closed the fd meanwhile, runs only on the way back to
+	 * user space, after this hook; but the fd may then name another file,
+	 * opened meanwhile by another thread, or none (a known limit, README).
+	 * For the other paths, the file found at entry.
 	 */
 	f = (struct file *)in->file;
 	e->fd = in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE ? -1 : (int)in->arg[0];
