@@ -302,6 +302,7 @@ struct prog_cost {
 	uint64_t	 misses;	/* runs skipped: the program would have nested */
 	uint64_t	 paths_reused;	/* read/write records sent without their path, put back */
 	uint64_t	 paths_missed;	/* ... whose path user space did not have */
+	uint64_t	 batched;	/* records that came in a batch (EV_BATCH) */
 };
 struct bpf_object;
 void		 cost_add_object(struct bpf_object *, struct prog_cost *);
@@ -321,6 +322,7 @@ struct self_cost {
 	double		 bpf_pct;	/* that run time, % of one CPU */
 	uint64_t	 paths_reused;	/* prog_cost's, over the report */
 	uint64_t	 paths_missed;
+	uint64_t	 batched;
 };
 
 /* Where a source stands, for the UI's header. */
@@ -751,6 +753,8 @@ unsigned	 vfs_pages_loaded(const char **why);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
+void		 vfs_batch_flush(int);
+void		 vfs_batch_count(unsigned);
 const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);

@@ -72,6 +72,7 @@ self_sample(struct blktop *b)
 			sc->bpf_pct = (double)sc->bpf_ns / 1e9 / secs * 100.0;
 			sc->paths_reused = bpf.paths_reused - self_prev.bpf.paths_reused;
 			sc->paths_missed = bpf.paths_missed - self_prev.bpf.paths_missed;
+			sc->batched = bpf.batched - self_prev.bpf.batched;
 		}
 	}
 	self_prev.have = 1;

@@ -315,6 +315,7 @@ batch_json_self(FILE *f, const struct blktop *b)
 	    sc->events != 0 ? (double)sc->bpf_ns / (double)sc->events : 0);
 	batch_json_num(f, "paths_reused", bpf, 0, (double)sc->paths_reused);
 	batch_json_num(f, "paths_missed", bpf, 0, (double)sc->paths_missed);
+	batch_json_num(f, "records_batched", bpf, 0, (double)sc->batched);
 	fprintf(f, "}");
 }
 

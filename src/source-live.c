@@ -284,12 +284,31 @@ live_print_probe(FILE *f)
 	vfs_probe(f);
 }
 
-/* One record from the ring buffer: into the stream. */
+/*
+ * One record from the ring buffer: into the stream. A batch (EV_BATCH) is
+ * unpacked into its records, each checked as a record by itself is.
+ */
 static int
 live_rb_record(void *ctx, void *data, size_t len)
 {
-	const void	*rec = data;
+	const struct ev_batch	*bh = data;
+	const uint8_t		*p = data;
+	const void		*rec = data;
+	size_t			 rlen;
+	uint32_t		 i;
 
+	if (len >= sizeof *bh && bh->type == EV_BATCH) {
+		if (!live.vfs_loaded || bh->n == 0 || bh->n > VFS_BATCH_N ||
+		    len < sizeof *bh + (size_t)bh->n * VFS_BATCH_STRIDE)
+			return (0);	/* not from our programs */
+		vfs_batch_count(bh->n);
+		for (i = 0; i < bh->n; i++) {
+			rlen = EV_RW_SIZE(0);
+			rec = vfs_record(p + sizeof *bh + (size_t)i * VFS_BATCH_STRIDE, &rlen);
+			stream_event(ctx, rec, rlen);
+		}
+		return (0);
+	}
 	if (live.vfs_loaded)
 		rec = vfs_record(data, &len);	/* a path sent once is put back */
 	stream_event(ctx, rec, len);
@@ -358,6 +377,8 @@ live_drain_some(struct blktop *b)
 	struct ev_lost	 lost = { .type = EV_LOST };
 	int		 n;
 
+	if (live.vfs_loaded)
+		vfs_batch_flush(live.lost_next == 0);	/* before a report: every batch */
 	n = ring_buffer__consume(live.rb);
 	if ((lost.ts = source_now()) >= live.lost_next) {
 		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;

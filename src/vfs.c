@@ -40,6 +40,10 @@ static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
 
 static struct vfs_bpf	*vfs_skel;
 static int		 vfs_chosen = -1;
+#define VFS_BATCH_CPUS	1024	/* more possible CPUs than this: no batches */
+static uint64_t		 vfs_wakeup_ns;	/* the kernel keeps a batch this long at most */
+static int		 vfs_ncpus;	/* possible CPUs, once batches are on; else 0 */
+static void		 vfs_batch_start(void);
 static bool		 vfs_debug;
 static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
 static char		 vfs_why[VFS_HOOK_MAX][128];
@@ -50,7 +54,13 @@ static char		 vfs_pages_why[128];		/* why a page hook is not */
 /*
  * The paths of the kernel's path slots (bpf/vfs.bpf.c vfs_pslots): each full
  * read/write record naming a slot leaves its path here, and a record sent
- * without one (VFS_PF_CACHED) gets it back before the stream sees it.
+ * without one (VFS_PF_CACHED) gets it back before the stream sees it. Each
+ * path is also kept by its inode (vfs_pslots[VFS_PSLOTS + vfs_ino_slot()]):
+ * a CPU's batch of records (EV_BATCH) can arrive after other CPUs' full
+ * records gave their slot to other files, many times over where files are
+ * opened and closed in a row (a freed struct file is reused at once, and
+ * with it its slot). Of an inode with two names (hard links), that table
+ * has the name sent last.
  */
 struct vfs_pslot {
 	uint64_t	 ino;
@@ -66,6 +76,7 @@ static union {
 } vfs_whole;					/* the record handed on */
 static uint64_t		 vfs_nmisses;		/* records whose path was not here */
 static uint64_t		 vfs_nreused;		/* records whose path was put back */
+static uint64_t		 vfs_nbatched;		/* records that came in a batch */
 
 /* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
 static const struct {
@@ -219,6 +230,10 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 
 		if (vfs_page_prog(prog) >= 0)
 			continue;	/* vfs_select_pages */
+		if (prog == skel->progs.vfs_batch_flush) {
+			bpf_program__set_autoload(prog, true);	/* never attached: vfs_batch_flush */
+			continue;
+		}
 		if (on && v != VFS_HOOK_TP_BTF && v != VFS_HOOK_RAW_TP) {
 			if (vfs_prog_is_open(prog) ? !opens : !rw)
 				on = false;
@@ -530,6 +545,8 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	libbpf_set_print(old);
 	vfs_skel = skel;
 	vfs_chosen = v;
+	vfs_wakeup_ns = o->wakeup_ns;
+	vfs_batch_start();
 	return NULL;
 
 fail:
@@ -602,7 +619,7 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
 	*errp = NULL;
 	/* BLKTOP_PATH_CACHE=0: every record with its path, walked per call (to compare). */
 	if (vfs_pslots == NULL && (pc == NULL || strcmp(pc, "0") != 0))
-		vfs_pslots = xcalloc(VFS_PSLOTS, sizeof *vfs_pslots);
+		vfs_pslots = xcalloc(2 * VFS_PSLOTS, sizeof *vfs_pslots);
 	if ((err = vfs_load_any(events_fd, counters_fd, o)) == NULL)
 		return 0;
 	free(vfs_pslots);
@@ -627,6 +644,62 @@ vfs_pages_loaded(const char **why)
 	return vfs_skel != NULL ? vfs_pages : 0;
 }
 
+/*
+ * Batches of read/write records (EV_BATCH) need a way to send a CPU's batch
+ * that no further call sends: the vfs_batch_flush program, run on that CPU
+ * (BPF_F_TEST_RUN_ON_CPU, 5.10+). Batching is turned on only if it runs, and
+ * only with a wakeup interval (records wait that long at most in the kernel).
+ */
+static void
+vfs_batch_start(void)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+	const char	*env = getenv("BLKTOP_VFS_BATCH");
+	int		 n = libbpf_num_possible_cpus();
+
+	/* BLKTOP_VFS_BATCH=0: every record by itself (to compare). */
+	if ((env != NULL && strcmp(env, "0") == 0) || vfs_wakeup_ns == 0 || n <= 0 || n > VFS_BATCH_CPUS || vfs_skel->bss == NULL ||
+	    bpf_prog_test_run_opts(bpf_program__fd(vfs_skel->progs.vfs_batch_flush), &opts) != 0)
+		return;
+	vfs_ncpus = n;
+	vfs_skel->bss->batch_on = 1;
+}
+
+/*
+ * Send the batches whose first record waited wakeup_ns or more (all of them
+ * with force, before a report): one map read, then the flush program on each
+ * such CPU. Not per record: once per drain.
+ */
+void
+vfs_batch_flush(int force)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU);
+	static uint64_t	 ts[VFS_BATCH_CPUS];
+	uint64_t	 t;
+	uint32_t	 zero = 0;
+	int		 cpu, fd;
+
+	if (vfs_skel == NULL || vfs_ncpus == 0 ||
+	    bpf_map__lookup_elem(vfs_skel->maps.vfs_batch_ts, &zero, sizeof(zero), ts,
+	    sizeof(ts[0]) * (size_t)vfs_ncpus, 0) != 0)
+		return;
+	t = source_now();
+	fd = bpf_program__fd(vfs_skel->progs.vfs_batch_flush);
+	for (cpu = 0; cpu < vfs_ncpus; cpu++) {
+		if (ts[cpu] == 0 || (!force && t - ts[cpu] < vfs_wakeup_ns && t > ts[cpu]))
+			continue;
+		opts.cpu = (uint32_t)cpu;
+		(void)bpf_prog_test_run_opts(fd, &opts);	/* an offline CPU has nothing */
+	}
+}
+
+/* n records came in one batch. */
+void
+vfs_batch_count(unsigned n)
+{
+	vfs_nbatched += n;
+}
+
 /* Calls not traced because the in-flight table was full (summed over CPUs). */
 uint64_t
 vfs_inflight_full(void)
@@ -634,6 +707,14 @@ vfs_inflight_full(void)
 	if (vfs_skel == NULL)
 		return 0;
 	return cost_percpu_sum(bpf_map__fd(vfs_skel->maps.vfs_counters), 0);
+}
+
+/* An inode's place in the second half of vfs_pslots. */
+static unsigned
+vfs_ino_slot(uint64_t ino, uint32_t dev)
+{
+	return (unsigned)(((ino ^ (uint64_t)dev << 40) * 0x9E3779B97F4A7C15ULL) >> 40) &
+	    (VFS_PSLOTS - 1);
 }
 
 /* What a full record with a path slot sent: the slot's path from now on. */
@@ -650,6 +731,7 @@ vfs_slot_keep(uint16_t slot, uint64_t ino, uint32_t dev, uint16_t pflags, const 
 	ps->flags = pflags & (VFS_PF_TRUNC | VFS_PF_DELETED | VFS_PF_UNREACHABLE | VFS_PF_PSEUDO);
 	ps->len = len;
 	memcpy(ps->path, path, len);
+	vfs_pslots[VFS_PSLOTS + vfs_ino_slot(ino, dev)] = *ps;
 }
 
 /*
@@ -663,6 +745,8 @@ vfs_slot_put(uint16_t slot, uint64_t ino, uint32_t dev, char *path, uint16_t *le
 	struct vfs_pslot	*ps = &vfs_pslots[slot - 1];
 
 	*pflags &= ~VFS_PF_CACHED;
+	if (ps->dev != dev || ps->ino != ino)
+		ps = &vfs_pslots[VFS_PSLOTS + vfs_ino_slot(ino, dev)];	/* batched behind */
 	if (ps->len < VFS_PSLOT_PATH && ps->dev == dev && ps->ino == ino) {
 		vfs_nreused++;
 		memcpy(path, ps->path, ps->len);
@@ -743,6 +827,7 @@ vfs_cost(struct prog_cost *st)
 		cost_add_object(vfs_skel->obj, st);
 	st->paths_reused += vfs_nreused;
 	st->paths_missed += vfs_nmisses;
+	st->batched += vfs_nbatched;
 }
 
 /* Detach and free everything vfs_load set up. */

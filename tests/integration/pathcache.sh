@@ -5,7 +5,10 @@
 # of the file or of its directory, on a hard link opened through the same
 # struct file slot, on thousands of files opened and closed one after the
 # other (a freed struct file is reused at once), and the counts must equal a
-# run that walks every call (BLKTOP_PATH_CACHE=0).
+# run that walks every call (BLKTOP_PATH_CACHE=0). Records sent without their
+# path come per CPU in batches (EV_BATCH): the counts must equal a run where
+# every record comes by itself (BLKTOP_VFS_BATCH=0), and no path may be
+# missed when a batch arrives after its slot went to another file.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3
@@ -74,29 +77,33 @@ sum() {
 	python3 - "$TEST_TMP/$1.jsonl" "$TEST_TMP/$1.dump" "$DIR" "$(cat "$TEST_TMP/$1.pid")" <<'EOF'
 import json, sys
 reports, dump, d, wpid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-files, reused, missed = {}, 0, 0
+files, reused, missed, batched = {}, 0, 0, 0
 for line in open(reports):
     s = json.loads(line).get("self", {})
     reused += s.get("paths_reused") or 0
     missed += s.get("paths_missed") or 0
+    batched += s.get("records_batched") or 0
 for line in open(dump):
     r = json.loads(line)
     if r.get("type") == "rw" and r.get("tgid") == wpid and r.get("op") == 0:
         c = files.setdefault(r["path"][len(d):] if r["path"].startswith(d + "/") else r["path"], [0, 0])
         c[0] += 1
         c[1] += r["bytes"]
-print(json.dumps({"files": files, "reused": reused, "missed": missed}))
+print(json.dumps({"files": files, "reused": reused, "missed": missed, "batched": batched}))
 EOF
 }
 
 run cached
 run walked BLKTOP_PATH_CACHE=0
+run single BLKTOP_VFS_BATCH=0
 sum cached >"$TEST_TMP/cached.sum"
 sum walked >"$TEST_TMP/walked.sum"
+sum single >"$TEST_TMP/single.sum"
 
-python3 - "$TEST_TMP/cached.sum" "$TEST_TMP/walked.sum" "$NFILES" <<'EOF'
+python3 - "$TEST_TMP/cached.sum" "$TEST_TMP/walked.sum" "$NFILES" "$TEST_TMP/single.sum" <<'EOF'
 import json, sys
 c, w, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+u = json.load(open(sys.argv[4]))
 def check(ok, text):
     print(("PASS: " if ok else "FAIL: ") + "pathcache: " + text)
 cf, wf = c["files"], w["files"]
@@ -113,4 +120,8 @@ check(not diff, "every file's reads and bytes equal a run walking every call's p
 check(c["reused"] >= 2 * n, "paths sent once per open file: %d calls had theirs put back" % c["reused"])
 check(c["missed"] == 0, "no path missing (%d)" % c["missed"])
 check(w["reused"] == 0, "BLKTOP_PATH_CACHE=0: every call walked (%d put back)" % w["reused"])
+check(c["batched"] >= n, "records sent without their path came in batches (%d)" % c["batched"])
+diff = sorted(set(cf) ^ set(u["files"])) + [p for p in cf if p in u["files"] and cf[p] != u["files"][p]]
+check(u["batched"] == 0 and not diff, "BLKTOP_VFS_BATCH=0: every record by itself (%d batched), "
+      "every file's reads and bytes equal (differ: %s)" % (u["batched"], diff[:4]))
 EOF

@@ -94,6 +94,7 @@ fake_cost(struct source *src __unused, struct prog_cost *st)
 	st->misses = 0;
 	st->paths_reused = n * 700;
 	st->paths_missed = n * 2;
+	st->batched = n * 48;
 	return (0);
 }
 static const struct source_entry fake_source = { .name = "fake", .cost = fake_cost };
@@ -184,7 +185,7 @@ main(void)
 	CHECK("self: BPF figures null without a source that knows them",
 	    strstr(buf, "\"bpf_pct\":null,\"bpf_ns\":null,\"bpf_runs\":null,"
 	    "\"bpf_ns_per_run\":null,\"bpf_ns_per_event\":null,\"paths_reused\":null,"
-	    "\"paths_missed\":null}") != NULL);
+	    "\"paths_missed\":null,\"records_batched\":null}") != NULL);
 	{
 		struct source	 fake = { .entry = &fake_source, .b = b };
 		uint64_t	 ts;
@@ -209,8 +210,9 @@ main(void)
 		CHECK("self: BPF run time and runs between two looks",
 		    strstr(buf, "\"bpf_ns\":250000,\"bpf_runs\":1000,\"bpf_ns_per_run\":250.0,"
 		    "\"bpf_ns_per_event\":25000.0,") != NULL);
-		CHECK("self: paths put back and missed between two looks",
-		    strstr(buf, "\"paths_reused\":700,\"paths_missed\":2}") != NULL);
+		CHECK("self: paths put back and missed, records batched, between two looks",
+		    strstr(buf, "\"paths_reused\":700,\"paths_missed\":2,"
+		    "\"records_batched\":48}") != NULL);
 		b->src = NULL;
 	}
 
