@@ -21,7 +21,7 @@ enum blktop_ev_type {
 	EV_RW = 3,		/* reserved: read/write family (per-process issue) */
 	EV_PAGE = 4,		/* a page-cache page dirtied, or a file mapping faulted */
 	EV_FOP = 5,		/* a file's lifecycle: mknod, unlink, rename, mkdir, rmdir, close, mmap, munmap */
-	EV_BATCH = 6,		/* from the kernel only: read/write records sent without a path, together */
+	EV_BATCH = 6,		/* from the kernel only: block or path-less read/write records, together */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 };
@@ -238,21 +238,20 @@ struct ev_rw {
 #define EV_RW_SIZE(len)		(sizeof(struct ev_rw) + (len) + 1)
 
 /*
- * Records of reads and writes sent without their path (VFS_PF_CACHED), kept
- * per CPU and handed over n at a time in one ring-buffer record (one
- * reservation, the costliest part of a record here: bench notes in README):
- * n records of EV_RW_SIZE(0) bytes each, one every VFS_BATCH_STRIDE bytes.
- * The kernel sends a CPU's batch when it is full, when its first record is
- * older than wakeup_ns, before any other record of that CPU, and when user
- * space asks (the vfs_batch_flush program, run on that CPU). user space
- * (src/source-live.c) unpacks it: no sink ever sees EV_BATCH.
+ * Records of one kind and size handed over n at a time in one ring-buffer
+ * record (bpf/batch.h): the block object's requests (EV_BLOCK) and the vfs
+ * object's reads and writes sent without their path (EV_RW, VFS_PF_CACHED,
+ * EV_RW_SIZE(0) bytes). n records, one every stride bytes (the record's size
+ * rounded up to 8). user space (src/source-live.c) unpacks a batch: no sink
+ * ever sees EV_BATCH.
  */
-#define VFS_BATCH_N		16
-#define VFS_BATCH_STRIDE	((EV_RW_SIZE(0) + 7) & ~7UL)
+#define BATCH_BYTES		1920
 struct ev_batch {
 	__u32 type;		/* EV_BATCH */
-	__u32 n;		/* records, 1..VFS_BATCH_N */
+	__u16 n;		/* records, 1..BATCH_BYTES / stride */
+	__u16 stride;
 };
+#define EV_BATCH_STRIDE(size)	(((size) + 7) & ~7UL)
 
 /*
  * A page-cache event of a file (bpf/vfs.bpf.c, tp_btf only): a page dirtied

@@ -392,97 +392,8 @@ static __always_inline __u64 wake_flags(__u64 now)
 	return BPF_RB_NO_WAKEUP;
 }
 
-/*
- * Records sent without a path, kept per CPU and handed over together (struct
- * ev_batch, blktop-abi.h): a ring-buffer reservation is the costliest part of
- * such a record here (README, "What blktop costs"). busy is taken by a
- * compare-and-swap, so a program that nests on the CPU (an interrupt) or the
- * flush user space runs there (vfs_batch_flush) leaves a batch being filled
- * alone: its record then goes out by itself. batch_ts (user space reads it to
- * find the CPUs whose records wait) is the first record's time, 0 if none.
- */
-struct vfs_batch {
-	__u32 busy;
-	__u32 pad;
-	struct ev_batch hdr;
-	__u8 recs[VFS_BATCH_N * VFS_BATCH_STRIDE];
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct vfs_batch);
-} vfs_batches SEC(".maps");
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} vfs_batch_ts SEC(".maps");
-__u32 batch_on = 0;		/* set by user space once it can flush a CPU's batch */
-
-/* Send the batch (busy is ours); count its records lost if the ring is full. */
-static __always_inline void batch_send(struct vfs_batch *b, __u64 *ts, __u64 now)
-{
-	__u32 n = b->hdr.n, zero = CNT_LOST;
-	__u64 *lost;
-
-	if (n >= 1 && n <= VFS_BATCH_N) {
-		b->hdr.type = EV_BATCH;
-		if (bpf_ringbuf_output(&events, &b->hdr, sizeof(b->hdr) + n * VFS_BATCH_STRIDE,
-		    wake_flags(now)) && (lost = bpf_map_lookup_elem(&counters, &zero)))
-			*lost += n;
-	}
-	b->hdr.n = 0;
-	*ts = 0;
-}
-
-/* Before a record of this CPU goes out by itself: the CPU's batch first, in order. */
-static __always_inline void batch_drain(__u64 now)
-{
-	__u32 zero = 0;
-	struct vfs_batch *b;
-	__u64 *ts;
-
-	if (!batch_on || !(ts = bpf_map_lookup_elem(&vfs_batch_ts, &zero)) || !*ts ||
-	    !(b = bpf_map_lookup_elem(&vfs_batches, &zero)))
-		return;
-	if (__sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
-		return;
-	batch_send(b, ts, now);
-	*(volatile __u32 *)&b->busy = 0;
-}
-
-/*
- * Add a record of EV_RW_SIZE(0) bytes to this CPU's batch, sending the batch
- * when full or older than wakeup_ns; false if the record must go out alone.
- */
-static __always_inline bool batch_add(const __u8 *rec, __u64 now)
-{
-	__u32 zero = 0, n;
-	struct vfs_batch *b;
-	__u64 *ts;
-
-	if (!batch_on || !wakeup_ns || !(ts = bpf_map_lookup_elem(&vfs_batch_ts, &zero)) ||
-	    !(b = bpf_map_lookup_elem(&vfs_batches, &zero)))
-		return false;
-	if (__sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
-		return false;
-	n = b->hdr.n;
-	if (n >= VFS_BATCH_N) {
-		batch_send(b, ts, now);
-		n = 0;
-	}
-	if (n == 0)
-		*ts = now;
-	__builtin_memcpy(&b->recs[(n & (VFS_BATCH_N - 1)) * VFS_BATCH_STRIDE], rec,
-	    VFS_BATCH_STRIDE);
-	b->hdr.n = ++n;
-	if (n >= VFS_BATCH_N || now - *ts >= wakeup_ns)
-		batch_send(b, ts, now);
-	*(volatile __u32 *)&b->busy = 0;
-	return true;
-}
+#define BATCH_WAKE(now)	wake_flags(now)
+#include "batch.h"
 
 /* Hand a finished record of size bytes to the ring buffer; count a loss. True if sent. */
 static __always_inline bool emit(struct scratch *s, __u32 size, __u64 now)
@@ -797,7 +708,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		e->path_len = 0;
 		e->path_flags = pflags | VFS_PF_CACHED;
 		s->buf[base] = '\0';
-		if (!batch_add(s->buf, now))
+		if (!BATCH_ADD(s->buf, EV_BATCH_STRIDE(EV_RW_SIZE(0)), now))
 			emit(s, base + 1, now);
 		return 0;
 	}

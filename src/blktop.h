@@ -308,6 +308,15 @@ struct bpf_object;
 void		 cost_add_object(struct bpf_object *, struct prog_cost *);
 int		 cost_enable(void);
 uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
+#define BATCH_CTL_CPUS	1024	/* more possible CPUs than this: no batches */
+struct batch_ctl {
+	int		 prog_fd;	/* the object's never-attached flush program */
+	int		 ts_fd;		/* its batch_ts map */
+	uint64_t	 age_ns;
+	int		 ncpus;		/* 0: batches off */
+};
+int		 batch_ctl_start(struct batch_ctl *, int prog_fd, int ts_fd, uint64_t age_ns);
+void		 batch_ctl_flush(struct batch_ctl *, int force);
 
 /* What blktop cost over the last report (model-self.c). */
 struct self_cost {
@@ -754,7 +763,6 @@ int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
 void		 vfs_batch_flush(int);
-void		 vfs_batch_count(unsigned);
 const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);

@@ -1,4 +1,4 @@
-/* source-cost.c: what the kernel side of a live source costs and counts: BPF run time and runs of its programs, per-CPU counters. */
+/* source-cost.c: what the kernel side of a live source costs and counts: BPF run time and runs of its programs, per-CPU counters, per-CPU record batches. */
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -62,4 +62,55 @@ int
 cost_enable(void)
 {
 	return (bpf_enable_stats(BPF_STATS_RUN_TIME));
+}
+
+/*
+ * An object's per-CPU record batches (bpf/batch.h) need a way to send a
+ * CPU's batch that no further record sends: the object's flush program, run
+ * on that CPU (BPF_F_TEST_RUN_ON_CPU, 5.10+). Returns 1 if it runs there, so
+ * the caller may turn the object's batches on; 0 (batches stay off) if not,
+ * with BLKTOP_BATCH=0 (every record by itself, to compare), or with more
+ * possible CPUs than BATCH_CTL_CPUS.
+ */
+int
+batch_ctl_start(struct batch_ctl *bc, int prog_fd, int ts_fd, uint64_t age_ns)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+	const char	*env = getenv("BLKTOP_BATCH");
+	int		 n = libbpf_num_possible_cpus();
+
+	memset(bc, 0, sizeof *bc);
+	if ((env != NULL && strcmp(env, "0") == 0) || age_ns == 0 || n <= 0 ||
+	    n > BATCH_CTL_CPUS || prog_fd < 0 || ts_fd < 0 ||
+	    bpf_prog_test_run_opts(prog_fd, &opts) != 0)
+		return (0);
+	bc->prog_fd = prog_fd;
+	bc->ts_fd = ts_fd;
+	bc->age_ns = age_ns;
+	bc->ncpus = n;
+	return (1);
+}
+
+/*
+ * Send the batches whose first record waited age_ns or more (every one
+ * with force, before a report): one map read, then the flush program on
+ * each such CPU. Once per drain, not per record.
+ */
+void
+batch_ctl_flush(struct batch_ctl *bc, int force)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU);
+	uint64_t	 ts[BATCH_CTL_CPUS], now;
+	uint32_t	 zero = 0;
+	int		 cpu;
+
+	if (bc->ncpus == 0 || bpf_map_lookup_elem(bc->ts_fd, &zero, ts) != 0)
+		return;
+	now = source_now();
+	for (cpu = 0; cpu < bc->ncpus; cpu++) {
+		if (ts[cpu] == 0 || (!force && now > ts[cpu] && now - ts[cpu] < bc->age_ns))
+			continue;
+		opts.cpu = (uint32_t)cpu;
+		(void)bpf_prog_test_run_opts(bc->prog_fd, &opts);	/* an offline CPU has none */
+	}
 }

@@ -40,9 +40,8 @@ static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
 
 static struct vfs_bpf	*vfs_skel;
 static int		 vfs_chosen = -1;
-#define VFS_BATCH_CPUS	1024	/* more possible CPUs than this: no batches */
 static uint64_t		 vfs_wakeup_ns;	/* the kernel keeps a batch this long at most */
-static int		 vfs_ncpus;	/* possible CPUs, once batches are on; else 0 */
+static struct batch_ctl	 vfs_batch;	/* its per-CPU batches */
 static void		 vfs_batch_start(void);
 static bool		 vfs_debug;
 static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
@@ -76,7 +75,6 @@ static union {
 } vfs_whole;					/* the record handed on */
 static uint64_t		 vfs_nmisses;		/* records whose path was not here */
 static uint64_t		 vfs_nreused;		/* records whose path was put back */
-static uint64_t		 vfs_nbatched;		/* records that came in a batch */
 
 /* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
 static const struct {
@@ -495,6 +493,7 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	skel->rodata->filter_cgroup = o->cgroup;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_ns = o->wakeup_ns;
+	skel->rodata->batch_age_ns = o->wakeup_ns;
 	skel->rodata->ncomms = o->ncomms;
 	for (i = 0; i < o->ncomms; i++) {
 		char c[BLKTOP_COMM_LEN] = { 0 };
@@ -644,60 +643,22 @@ vfs_pages_loaded(const char **why)
 	return vfs_skel != NULL ? vfs_pages : 0;
 }
 
-/*
- * Batches of read/write records (EV_BATCH) need a way to send a CPU's batch
- * that no further call sends: the vfs_batch_flush program, run on that CPU
- * (BPF_F_TEST_RUN_ON_CPU, 5.10+). Batching is turned on only if it runs, and
- * only with a wakeup interval (records wait that long at most in the kernel).
- */
+/* Turn the per-CPU batches of read/write records on where they can be sent (batch_ctl_start). */
 static void
 vfs_batch_start(void)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
-	const char	*env = getenv("BLKTOP_VFS_BATCH");
-	int		 n = libbpf_num_possible_cpus();
-
-	/* BLKTOP_VFS_BATCH=0: every record by itself (to compare). */
-	if ((env != NULL && strcmp(env, "0") == 0) || vfs_wakeup_ns == 0 || n <= 0 || n > VFS_BATCH_CPUS || vfs_skel->bss == NULL ||
-	    bpf_prog_test_run_opts(bpf_program__fd(vfs_skel->progs.vfs_batch_flush), &opts) != 0)
-		return;
-	vfs_ncpus = n;
-	vfs_skel->bss->batch_on = 1;
+	if (vfs_skel->bss != NULL && batch_ctl_start(&vfs_batch,
+	    bpf_program__fd(vfs_skel->progs.vfs_batch_flush),
+	    bpf_map__fd(vfs_skel->maps.batch_ts), vfs_wakeup_ns))
+		vfs_skel->bss->batch_on = 1;
 }
 
-/*
- * Send the batches whose first record waited wakeup_ns or more (all of them
- * with force, before a report): one map read, then the flush program on each
- * such CPU. Not per record: once per drain.
- */
+/* Send the batches waiting (all with force). */
 void
 vfs_batch_flush(int force)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU);
-	static uint64_t	 ts[VFS_BATCH_CPUS];
-	uint64_t	 t;
-	uint32_t	 zero = 0;
-	int		 cpu, fd;
-
-	if (vfs_skel == NULL || vfs_ncpus == 0 ||
-	    bpf_map__lookup_elem(vfs_skel->maps.vfs_batch_ts, &zero, sizeof(zero), ts,
-	    sizeof(ts[0]) * (size_t)vfs_ncpus, 0) != 0)
-		return;
-	t = source_now();
-	fd = bpf_program__fd(vfs_skel->progs.vfs_batch_flush);
-	for (cpu = 0; cpu < vfs_ncpus; cpu++) {
-		if (ts[cpu] == 0 || (!force && t - ts[cpu] < vfs_wakeup_ns && t > ts[cpu]))
-			continue;
-		opts.cpu = (uint32_t)cpu;
-		(void)bpf_prog_test_run_opts(fd, &opts);	/* an offline CPU has nothing */
-	}
-}
-
-/* n records came in one batch. */
-void
-vfs_batch_count(unsigned n)
-{
-	vfs_nbatched += n;
+	if (vfs_skel != NULL)
+		batch_ctl_flush(&vfs_batch, force);
 }
 
 /* Calls not traced because the in-flight table was full (summed over CPUs). */
@@ -827,7 +788,6 @@ vfs_cost(struct prog_cost *st)
 		cost_add_object(vfs_skel->obj, st);
 	st->paths_reused += vfs_nreused;
 	st->paths_missed += vfs_nmisses;
-	st->batched += vfs_nbatched;
 }
 
 /* Detach and free everything vfs_load set up. */

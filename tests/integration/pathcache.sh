@@ -7,7 +7,7 @@
 # other (a freed struct file is reused at once), and the counts must equal a
 # run that walks every call (BLKTOP_PATH_CACHE=0). Records sent without their
 # path come per CPU in batches (EV_BATCH): the counts must equal a run where
-# every record comes by itself (BLKTOP_VFS_BATCH=0), and no path may be
+# every record comes by itself (BLKTOP_BATCH=0), and no path may be
 # missed when a batch arrives after its slot went to another file.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
@@ -95,7 +95,7 @@ EOF
 
 run cached
 run walked BLKTOP_PATH_CACHE=0
-run single BLKTOP_VFS_BATCH=0
+run single BLKTOP_BATCH=0
 sum cached >"$TEST_TMP/cached.sum"
 sum walked >"$TEST_TMP/walked.sum"
 sum single >"$TEST_TMP/single.sum"
@@ -122,6 +122,6 @@ check(c["missed"] == 0, "no path missing (%d)" % c["missed"])
 check(w["reused"] == 0, "BLKTOP_PATH_CACHE=0: every call walked (%d put back)" % w["reused"])
 check(c["batched"] >= n, "records sent without their path came in batches (%d)" % c["batched"])
 diff = sorted(set(cf) ^ set(u["files"])) + [p for p in cf if p in u["files"] and cf[p] != u["files"][p]]
-check(u["batched"] == 0 and not diff, "BLKTOP_VFS_BATCH=0: every record by itself (%d batched), "
+check(u["batched"] == 0 and not diff, "BLKTOP_BATCH=0: every record by itself (%d batched), "
       "every file's reads and bytes equal (differ: %s)" % (u["batched"], diff[:4]))
 EOF

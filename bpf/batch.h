@@ -1,0 +1,108 @@
+/*
+ * batch.h: records of one fixed size kept per CPU and handed to the ring
+ * buffer together (struct ev_batch, blktop-abi.h): one reservation for up to
+ * BATCH_BYTES / stride records, where a reservation is the costliest part of
+ * a small record here (README, Known limits). Included by an object after
+ * shared-maps.h, with BATCH_WAKE(now) defined: the ring-buffer flags of a
+ * send. Each object has its own batch and its own flush program.
+ *
+ * A CPU's batch goes out when full, when its first record is older than
+ * batch_age_ns, before any other record of that CPU (batch_drain: order is
+ * kept per CPU), and when user space finds it waiting (it reads batch_ts,
+ * the first record's time or 0, and runs the object's never-attached flush
+ * program on that CPU, BPF_F_TEST_RUN_ON_CPU: an interrupt there). busy is
+ * taken by a compare-and-swap, so a program nesting on the CPU, or the flush,
+ * leaves a batch being filled alone: that record then goes out by itself.
+ */
+#ifndef BLKTOP_BATCH_H
+#define BLKTOP_BATCH_H
+
+struct batch {
+	__u32 busy;
+	__u32 pad;
+	struct ev_batch hdr;
+	__u8 recs[BATCH_BYTES + 128];	/* slack: the verifier's bound on a send's size is looser */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct batch);
+} batches SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} batch_ts SEC(".maps");
+__u32 batch_on = 0;		/* set by user space once it can flush a CPU's batch */
+const volatile __u64 batch_age_ns = 0;	/* 0: no batches */
+
+/* Send the batch (busy is ours); count its records lost if the ring is full. */
+static __always_inline void batch_send(struct batch *b, __u64 *ts, __u64 now)
+{
+	__u32 n = b->hdr.n, size = n * b->hdr.stride, key = CNT_LOST;
+	__u64 *lost;
+
+	if (n >= 1 && size >= 8 && size <= BATCH_BYTES) {
+		b->hdr.type = EV_BATCH;
+		if (bpf_ringbuf_output(&events, &b->hdr, sizeof(b->hdr) + size,
+		    BATCH_WAKE(now)) && (lost = bpf_map_lookup_elem(&counters, &key)))
+			*lost += n;
+	}
+	b->hdr.n = 0;
+	*ts = 0;
+}
+
+/* Before a record of this CPU goes out by itself: the CPU's batch first, in order. */
+static __always_inline void batch_drain(__u64 now)
+{
+	__u32 zero = 0;
+	struct batch *b;
+	__u64 *ts;
+
+	if (!batch_on || !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) || !*ts ||
+	    !(b = bpf_map_lookup_elem(&batches, &zero)))
+		return;
+	if (__sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
+		return;
+	batch_send(b, ts, now);
+	*(volatile __u32 *)&b->busy = 0;
+}
+
+/*
+ * Add a record of STRIDE bytes (a multiple of 8; the bytes past the record's
+ * own size are ignored) to this CPU's batch, sending the batch when full or
+ * old; false if the record must go out by itself.
+ */
+#define BATCH_ADD(rec, STRIDE, now) ({						\
+	__u32 zero_ = 0, n_;							\
+	struct batch *b_;							\
+	__u64 *ts_;								\
+	bool ok_ = false;							\
+										\
+	if (batch_on && batch_age_ns &&						\
+	    (ts_ = bpf_map_lookup_elem(&batch_ts, &zero_)) &&			\
+	    (b_ = bpf_map_lookup_elem(&batches, &zero_)) &&			\
+	    __sync_val_compare_and_swap(&b_->busy, 0, 1) == 0) {		\
+		n_ = b_->hdr.n;							\
+		if (n_ >= BATCH_BYTES / (STRIDE) || b_->hdr.stride != (STRIDE)) {	\
+			batch_send(b_, ts_, (now));				\
+			n_ = 0;							\
+		}								\
+		if (n_ == 0)							\
+			*ts_ = (now);						\
+		b_->hdr.stride = (STRIDE);					\
+		if (n_ < BATCH_BYTES / (STRIDE)) {				\
+			__builtin_memcpy(&b_->recs[n_ * (STRIDE)], (rec), (STRIDE));	\
+			b_->hdr.n = ++n_;					\
+			ok_ = true;						\
+		}								\
+		if (n_ >= BATCH_BYTES / (STRIDE) || (now) - *ts_ >= batch_age_ns)	\
+			batch_send(b_, ts_, (now));				\
+		*(volatile __u32 *)&b_->busy = 0;				\
+	}									\
+	ok_;									\
+})
+
+#endif
