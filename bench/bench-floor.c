@@ -4,8 +4,10 @@
  * benchmarks (BLKTOP=bench/bench-floor), so the kernel's own cost of a hook
  * is measured the same way as blktop's.
  *
- * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf [ignored blktop options...]
- * (min: a plain hash-based per-request tracer, its records drained every 10 ms)
+ * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock [ignored options...]
+ * (min: a plain hash-based per-request tracer, its records drained every 10 ms;
+ * vfs-parts: a clock read at a read()'s entry and exit, one 113-byte record;
+ * vfs-clock: the clock reads only)
  * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
  */
 #include <errno.h>
@@ -46,6 +48,8 @@ in_set(const char *name, const char *set)
 	    "min_rq_complete", NULL };
 	static const char *const vfs_tp[] = { "floor_tp_enter_read", "floor_tp_exit_read", NULL };
 	static const char *const vfs_btf[] = { "floor_sys_enter", "floor_sys_exit", NULL };
+	static const char *const vfs_parts[] = { "parts_tp_enter_read", "parts_tp_exit_read", NULL };
+	static const char *const vfs_clock[] = { "parts_tp_enter_read", "clock_tp_exit_read", NULL };
 	const char *const *names;
 
 	if (strcmp(set, "block") == 0)
@@ -56,6 +60,10 @@ in_set(const char *name, const char *set)
 		names = vfs_tp;
 	else if (strcmp(set, "vfs-btf") == 0)
 		names = vfs_btf;
+	else if (strcmp(set, "vfs-parts") == 0)
+		names = vfs_parts;
+	else if (strcmp(set, "vfs-clock") == 0)
+		names = vfs_clock;
 	else
 		return -1;
 	for (; *names; names++)
@@ -74,7 +82,7 @@ main(int argc, char **argv)
 	int n = 0, err;
 
 	if (argc < 3 || in_set("", argv[2]) < 0) {
-		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf\n");
+		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock\n");
 		return 2;
 	}
 	libbpf_set_print(NULL);
@@ -103,7 +111,8 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	printf("{\"lost\": 0, \"attached\": %d}\n", n);
 	fflush(stdout);
-	if (strcmp(argv[2], "min") == 0 && !(rb = ring_buffer__new(
+	if ((strcmp(argv[2], "min") == 0 || strcmp(argv[2], "vfs-parts") == 0) &&
+	    !(rb = ring_buffer__new(
 	    bpf_map__fd(bpf_object__find_map_by_name(obj, "min_rb")), on_record, NULL, NULL))) {
 		fprintf(stderr, "bench-floor: ring buffer: %s\n", strerror(errno));
 		return 1;

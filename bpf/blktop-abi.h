@@ -21,7 +21,7 @@ enum blktop_ev_type {
 	EV_RW = 3,		/* reserved: read/write family (per-process issue) */
 	EV_PAGE = 4,		/* a page-cache page dirtied, or a file mapping faulted */
 	EV_FOP = 5,		/* a file's lifecycle: mknod, unlink, rename, mkdir, rmdir, close, mmap, munmap */
-	EV_BATCH = 6,		/* from the kernel only: block or path-less read/write records, together */
+	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 };
@@ -239,10 +239,10 @@ struct ev_rw {
 
 /*
  * Records of one kind and size handed over n at a time in one ring-buffer
- * record (bpf/batch.h): the block object's requests (EV_BLOCK) and the vfs
- * object's reads and writes sent without their path (EV_RW, VFS_PF_CACHED,
- * EV_RW_SIZE(0) bytes). n records, one every stride bytes (the record's size
- * rounded up to 8). user space (src/source-live.c) unpacks a batch: no sink
+ * record (bpf/batch.h): the vfs object's reads and writes sent without their
+ * path (EV_RW, VFS_PF_CACHED, EV_RW_SIZE(0) bytes). n records, one every
+ * stride bytes (the record's size rounded up to 8). The block object's
+ * requests were batched too, for no gain measured (README, Known limits). user space (src/source-live.c) unpacks a batch: no sink
  * ever sees EV_BATCH.
  */
 #define BATCH_BYTES		1920

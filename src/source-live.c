@@ -48,7 +48,6 @@ static struct {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
-	struct batch_ctl	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
 } live = { .stats_fd = -1 };
@@ -288,8 +287,8 @@ live_print_probe(FILE *f)
 
 /*
  * One record from the ring buffer: into the stream. A batch (EV_BATCH, of
- * block requests or of read/write records without their path) is unpacked
- * into its records, each taken as it would be by itself.
+ * read/write records without their path) is unpacked into its records, each
+ * taken as it would be by itself.
  */
 static int
 live_rb_record(void *ctx, void *data, size_t len)
@@ -307,16 +306,11 @@ live_rb_record(void *ctx, void *data, size_t len)
 		for (i = 0; i < bh->n; i++) {
 			r = (const uint8_t *)data + sizeof *bh + (size_t)i * bh->stride;
 			memcpy(&type, r, sizeof type);
-			if (type == EV_BLOCK &&
-			    bh->stride == EV_BATCH_STRIDE(sizeof(struct ev_block))) {
-				rec = r;
-				rlen = sizeof(struct ev_block);
-			} else if (type == EV_RW && live.vfs_loaded &&
-			    bh->stride == EV_BATCH_STRIDE(EV_RW_SIZE(0))) {
-				rlen = EV_RW_SIZE(0);
-				rec = vfs_record(r, &rlen);
-			} else
+			if (type != EV_RW || !live.vfs_loaded ||
+			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
+			rlen = EV_RW_SIZE(0);
+			rec = vfs_record(r, &rlen);
 			live.batched++;
 			stream_event(ctx, rec, rlen);
 		}
@@ -391,9 +385,8 @@ live_drain_some(struct blktop *b)
 	struct ev_lost	 lost = { .type = EV_LOST };
 	int		 n;
 
-	batch_ctl_flush(&live.batch, live.lost_next == 0);	/* before a report: all */
 	if (live.vfs_loaded)
-		vfs_batch_flush(live.lost_next == 0);
+		vfs_batch_flush(live.lost_next == 0);	/* before a report: every batch */
 	n = ring_buffer__consume(live.rb);
 	if ((lost.ts = source_now()) >= live.lost_next) {
 		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
@@ -511,8 +504,8 @@ live_attach(struct blktop_bpf *skel)
 
 	for (i = s->prog_cnt - 1; i >= 0; i--) {
 		p = *s->progs[i].prog;
-		if (!bpf_program__autoload(p) || p == skel->progs.blk_batch_flush)
-			continue;	/* the flush program is run, never attached */
+		if (!bpf_program__autoload(p))
+			continue;
 		*s->progs[i].link = bpf_program__attach(p);
 		if (*s->progs[i].link == NULL) {
 			err = -errno;
@@ -561,7 +554,6 @@ live_start(struct source *src, char **errp)
 		return (-1);
 	}
 	live.skel->rodata->debug_counts = b->verbose >= 2;
-	live.skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	live.skel->rodata->filter_ndevs = b->ndevs;
 	for (i = 0; i < b->ndevs; i++)
 		live.skel->rodata->filter_devs[i] = b->devs[i];
@@ -581,10 +573,6 @@ live_start(struct source *src, char **errp)
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
-	if (live.skel->bss != NULL && batch_ctl_start(&live.batch,
-	    bpf_program__fd(live.skel->progs.blk_batch_flush),
-	    bpf_map__fd(live.skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
-		live.skel->bss->batch_on = 1;
 	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
 	    live_rb_record, b, NULL);
 	if (live.rb == NULL) {

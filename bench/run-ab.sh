@@ -1,0 +1,98 @@
+#!/bin/bash
+# run-ab.sh: what a switch of blktop's running BPF objects is worth, measured
+# by turning it off and on in place: one blktop, one workload running
+# throughout, the switch (a u32 in an object's .bss, found by name in its BTF)
+# flipped every SECS seconds in ABBA order for PHASES phases, bpf_stats read
+# at each phase's ends. Adjacent phases share the machine's state, so their
+# differences resolve what separate runs on this noisy VM do not.
+#   bench/run-ab.sh [BLKTOP]        (default build/blktop)
+# READLOOP (bench/bench-readloop: give a build dir's), VAR (batch_on), OBJ
+# (vfs: the cached read loop, per read() call; block: fio 4k random reads,
+# direct, libaio, qd 8, on a /dev/shm loop device, per request), PHASES (20),
+# SECS (1.5). Prints each phase and, per setting, the
+# median BPF ns per event and the median of the paired differences. The block
+# object has no such switch today (its batches were measured with this, and
+# taken out: README, Known limits); any u32 of an object's .bss can be VAR.
+set -u
+BLKTOP=${1:-build/blktop}
+VAR=${VAR:-batch_on}
+OBJ=${OBJ:-vfs}
+PHASES=${PHASES:-20}
+SECS=${SECS:-1.5}
+dir=$(mktemp -d /dev/shm/blktop-ab-XXXXXX)
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+loop=
+cleanup() {
+	[ -n "${wpid:-}" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
+	[ -n "${tpid:-}" ] && kill -INT "$tpid" 2>/dev/null && wait "$tpid" 2>/dev/null
+	[ -n "$loop" ] && losetup -d "$loop"
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+sysctl -qw kernel.bpf_stats_enabled=1
+runtime=$(python3 -c "print(int($PHASES * ($SECS + 0.6) + 10))")
+if [ "$OBJ" = vfs ]; then
+	head -c $((64 << 20)) /dev/urandom >"$dir/cached.bin"
+	"$BLKTOP" -J -d 1 -c bench-readloop >/dev/null 2>&1 &
+	tpid=$!
+	sleep 4
+	taskset -c 1 "${READLOOP:-$(dirname "$0")/bench-readloop}" "$dir/cached.bin" "$runtime" >/dev/null &
+	wpid=$!
+	map=vfs_bpf.bss; progs="vfs_tp_enter_read vfs_tp_exit_read"; per=vfs_tp_exit_read
+else
+	truncate -s 512M "$dir/disk.img"
+	loop=$(losetup -f --show "$dir/disk.img") || exit 1
+	dd if=/dev/zero of="$loop" bs=1M count=512 status=none oflag=direct
+	"$BLKTOP" -J -d 1 --no-vfs >/dev/null 2>&1 &
+	tpid=$!
+	sleep 3
+	fio --name=ab --filename="$loop" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+	    --iodepth=8 --runtime="$runtime" --time_based --output=/dev/null &
+	wpid=$!
+	map=blktop_b.bss; progs="tb_io_start tb_rq_insert tb_rq_issue tb_rq_complete rt_io_start rt_rq_insert rt_rq_issue rt_rq_complete"; per=complete
+fi
+sleep 1
+python3 - "$map" "$VAR" "$PHASES" "$SECS" "$per" $progs <<'PY'
+import json, statistics, subprocess, sys, time
+mapname, var, phases, secs, per, progs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], set(sys.argv[6:])
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+m = [x for x in bt("map", "show") if x.get("name") == mapname][-1]
+types = bt("btf", "dump", "id", str(m["btf_id"]))["types"]
+off = None
+for t in types:
+    if t.get("kind") == "DATASEC" and t.get("name") == ".bss":
+        for v in t["vars"]:
+            if types[v["type_id"] - 1].get("name") == var:
+                off = v["offset"]
+if off is None:
+    sys.exit("run-ab: no %s in %s" % (var, mapname))
+key = ["0", "0", "0", "0"]
+def setv(val):
+    cur = [int(b, 16) for b in bt("map", "lookup", "id", str(m["id"]), "key", *key)["value"]]
+    cur[off:off + 4] = list(val.to_bytes(4, "little"))
+    subprocess.check_call(["bpftool", "map", "update", "id", str(m["id"]), "key", *key,
+                           "value", *[str(b) for b in cur]])
+def snap():
+    return {p["name"]: (p.get("run_time_ns", 0), p.get("run_cnt", 0))
+            for p in bt("prog", "show") if p.get("name") in progs}
+res = {0: [], 1: []}
+for i in range(phases):
+    v = i % 2 if (i // 2) % 2 == 0 else 1 - i % 2
+    setv(v)
+    time.sleep(0.3)
+    a = snap(); time.sleep(secs); b = snap()
+    cnt = [b[k][1] - a[k][1] for k in b if per in k and k in a]
+    n = max(sum(cnt), 1)
+    ns = sum(b[k][0] - a[k][0] for k in b if k in a) / n
+    res[v].append(ns)
+    print("phase %2d %s=%d: %.1f ns of BPF per event (%d events)" % (i, var, v, ns, n))
+setv(1)
+pairs = [y - x for x, y in zip(res[0], res[1])]
+for v in (0, 1):
+    print("median %s=%d: %.1f ns per event (%s)" % (var, v, statistics.median(res[v]),
+          " ".join("%.0f" % x for x in res[v])))
+print("median paired difference (%s=1 minus 0): %.1f ns" % (var, statistics.median(pairs)))
+PY
