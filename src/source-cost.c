@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blktop.h"
@@ -101,12 +102,14 @@ batch_ctl_flush(struct batch_ctl *bc, int force)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU);
 	uint64_t	 ts[BATCH_CTL_CPUS], now;
+	struct timespec	 t;
 	uint32_t	 zero = 0;
 	int		 cpu;
 
 	if (bc->ncpus == 0 || bpf_map_lookup_elem(bc->ts_fd, &zero, ts) != 0)
 		return;
-	now = source_now();
+	clock_gettime(CLOCK_MONOTONIC, &t);	/* bpf_ktime_get_ns()'s clock */
+	now = (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
 	for (cpu = 0; cpu < bc->ncpus; cpu++) {
 		if (ts[cpu] == 0 || (!force && now > ts[cpu] && now - ts[cpu] < bc->age_ns))
 			continue;
