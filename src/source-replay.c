@@ -473,13 +473,15 @@ replay_interval(struct replay *r)
 }
 
 /*
- * What the recording's records can tell: files on block records since 2.0,
- * the hooks its plan names (tp_btf:io_start+tracepoint+dirty+fault).
+ * What the recording's records can tell: files on block records since 2.0
+ * (never in an imported log: its block lines name no file), the hooks its
+ * plan names (tp_btf:io_start+tracepoint+dirty+fault).
  */
 static unsigned
 replay_have(const struct capture_header *hdr, size_t n)
 {
-	unsigned	 have = hdr->major >= 2 ? HAVE_FILES : 0;
+	unsigned	 have = hdr->major >= 2 && strncmp(hdr->plan, "import:", 7) != 0 ?
+			    HAVE_FILES : 0;
 	const char	*p = hdr->plan, *end = hdr->plan + n;
 	size_t		 k;
 
