@@ -58,6 +58,7 @@ void		*xmalloc(size_t);
 void		*xcalloc(size_t, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
+size_t		 utf8_printable(const char *, size_t);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 
 /* device.c: kernel dev_t <-> names; resolved from sysfs when live, set by replay. */

@@ -94,6 +94,7 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
 	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
+	size_t			 k;
 	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
 
 	if (b->procs == NULL)
@@ -135,9 +136,11 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		proc_file_path(b->procs, fe[i], path, sizeof path);
-		for (p = path; *p != '\0'; p++) {
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		for (p = path; *p != '\0'; p += k) {
+			if ((k = utf8_printable(p, strlen(p))) == 0) {
+				*p = '?';	/* a control, or a byte of no character */
+				k = 1;
+			}
 		}
 		batch_pids(pids, sizeof pids, fe[i]);
 		if (b->have & HAVE_FILES)

@@ -16,6 +16,7 @@ replay_dump_str(FILE *f, const char *s, size_t max, int json)
 	fputc('"', f);
 	for (i = 0; i < max && s[i] != '\0'; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t k;
 
 		if (json && (c == '"' || c == '\\'))
 			fprintf(f, "\\%c", c);
@@ -23,8 +24,11 @@ replay_dump_str(FILE *f, const char *s, size_t max, int json)
 			fprintf(f, "\\u%04x", c);
 		else if (!json && c == '"')
 			fputs("\"\"", f);
-		else if (!json && (c < 0x20 || c == 0x7f))
-			fputc('?', f);
+		else if (!json && (k = utf8_printable(s + i, strnlen(s + i, max - i))) > 1) {
+			fwrite(s + i, 1, k, f);	/* a whole character, not a control */
+			i += k - 1;
+		} else if (!json && k == 0)
+			fputc('?', f);		/* a control, or a byte of no character */
 		else
 			fputc(c, f);
 	}

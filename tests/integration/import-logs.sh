@@ -118,3 +118,22 @@ printf 'Attaching 2 probes...\nTIMESTAMP PID FD LAT(ns)\nERROR: oops\n\n' > "$TE
 dump none "$TEST_TMP/none.txt"
 check "a close log with no record: exit 1, says so" \
     [ "$st" = 1 ] && grep -q "none.txt: no valid close line (0 malformed, the first none)" "$TEST_TMP/none.err"
+# File names reach text output as printable UTF-8 only: a C1 control (CSI,
+# U+009B, which a terminal may obey) or a stray byte becomes '?', a whole
+# character stays.
+{
+	head -1 "$FIX/import-vfs.txt"
+	printf '4867000000000 2022-02-05T20:27:46.000000000 1313402 python R 5000 4096 4096 a\302\233[2Jb.npy\n'
+	printf '4867150000000 2022-02-05T20:27:46.150000000 1313402 python R 5001 4096 4096 caf\303\251.npy\n'
+	printf '4867300000000 2022-02-05T20:27:46.300000000 1313402 python R 5002 4096 4096 x\233y.npy\n'
+} > "$TEST_TMP/c1.txt"
+dump c1 "$TEST_TMP/c1.txt"
+timeout -s KILL 20 "$BLKTOP" -r "$TEST_TMP/c1.txt" -b -d 10 > "$TEST_TMP/c1-b.out" 2>&1
+for o in c1 c1-b; do
+	check "names with C1 controls, $o: no C1 or stray byte, ?? and ? in their place, cafe's e acute kept" \
+	    python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+sys.exit(not (b"\xc2\x9b" not in b and b"\x9b" not in b and b"a??[2Jb.npy" in b and
+              b"x?y.npy" in b and "café.npy".encode() in b))' "$TEST_TMP/$o.out"
+done

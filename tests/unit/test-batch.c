@@ -232,5 +232,20 @@ main(void)
 	fclose(b->out);
 	free(buf);
 	windows_free(&b->win);
+
+	/* Names go to text output only as printable UTF-8: no C0, DEL or C1 control. */
+	CHECK("utf8: ASCII letter 1, ESC and DEL 0",
+	    utf8_printable("a", 1) == 1 && utf8_printable("\x1b[2J", 4) == 0 &&
+	    utf8_printable("\x7f", 1) == 0);
+	CHECK("utf8: C1 controls (CSI U+009B, NEL U+0085) and a lone 0x9b are not printable",
+	    utf8_printable("\xc2\x9b", 2) == 0 && utf8_printable("\xc2\x85", 2) == 0 &&
+	    utf8_printable("\x9b", 1) == 0);
+	CHECK("utf8: NBSP, e acute, euro sign and an emoji are whole characters",
+	    utf8_printable("\xc2\xa0", 2) == 2 && utf8_printable("\xc3\xa9", 2) == 2 &&
+	    utf8_printable("\xe2\x82\xac", 3) == 3 && utf8_printable("\xf0\x9f\x98\x80", 4) == 4);
+	CHECK("utf8: overlong C1, surrogate, past U+10FFFF, truncated and bad continuation are not",
+	    utf8_printable("\xe0\x82\x9b", 3) == 0 && utf8_printable("\xed\xa0\x80", 3) == 0 &&
+	    utf8_printable("\xf4\x90\x80\x80", 4) == 0 && utf8_printable("\xe2\x82", 2) == 0 &&
+	    utf8_printable("\xe2\x41\xac", 3) == 0 && utf8_printable("\xc1\xbf", 2) == 0);
 	CHECK_EXIT();
 }
