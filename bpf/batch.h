@@ -3,8 +3,9 @@
  * buffer together (struct ev_batch, blktop-abi.h): one reservation for up to
  * BATCH_BYTES / stride records, where a reservation is the costliest part of
  * a small record here (README, Known limits). Included by an object after
- * shared-maps.h, with BATCH_WAKE(now) defined: the ring-buffer flags of a
- * send. Each object has its own batch and its own flush program.
+ * shared-maps.h, with BATCH_WAKE(now) defined (the ring-buffer flags of a
+ * send) and BATCH_STRIDE (its records' size, rounded up to 8). Each object
+ * has its own batch and its own flush program.
  *
  * A CPU's batch goes out when full, when its first record is older than
  * batch_age_ns, before any other record of that CPU (batch_drain: order is
@@ -71,38 +72,34 @@ static __always_inline void batch_drain(__u64 now)
 }
 
 /*
- * Add a record of STRIDE bytes (a multiple of 8; the bytes past the record's
- * own size are ignored) to this CPU's batch, sending the batch when full or
- * old; false if the record must go out by itself.
+ * Add a record of BATCH_STRIDE bytes (a multiple of 8; the bytes past the
+ * record's own size are ignored) to this CPU's batch, sending the batch when
+ * full or old; false if the record must go out by itself.
  */
-#define BATCH_ADD(rec, STRIDE, now) ({						\
-	__u32 zero_ = 0, n_;							\
-	struct batch *b_;							\
-	__u64 *ts_;								\
-	bool ok_ = false;							\
-										\
-	if (batch_on && batch_age_ns &&						\
-	    (ts_ = bpf_map_lookup_elem(&batch_ts, &zero_)) &&			\
-	    (b_ = bpf_map_lookup_elem(&batches, &zero_)) &&			\
-	    __sync_val_compare_and_swap(&b_->busy, 0, 1) == 0) {		\
-		n_ = b_->hdr.n;							\
-		if (n_ >= BATCH_BYTES / (STRIDE) || b_->hdr.stride != (STRIDE)) {	\
-			batch_send(b_, ts_, (now));				\
-			n_ = 0;							\
-		}								\
-		if (n_ == 0)							\
-			*ts_ = (now);						\
-		b_->hdr.stride = (STRIDE);					\
-		if (n_ < BATCH_BYTES / (STRIDE)) {				\
-			__builtin_memcpy(&b_->recs[n_ * (STRIDE)], (rec), (STRIDE));	\
-			b_->hdr.n = ++n_;					\
-			ok_ = true;						\
-		}								\
-		if (n_ >= BATCH_BYTES / (STRIDE) || (now) - *ts_ >= batch_age_ns)	\
-			batch_send(b_, ts_, (now));				\
-		*(volatile __u32 *)&b_->busy = 0;				\
-	}									\
-	ok_;									\
-})
+static __always_inline bool batch_add(const void *rec, __u64 now)
+{
+	__u32 zero = 0, n;
+	struct batch *b;
+	__u64 *ts;
+
+	if (!batch_on || !batch_age_ns || !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) ||
+	    !(b = bpf_map_lookup_elem(&batches, &zero)) ||
+	    __sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
+		return false;
+	n = b->hdr.n;
+	if (n >= BATCH_BYTES / BATCH_STRIDE) {
+		batch_send(b, ts, now);
+		n = 0;
+	}
+	if (n == 0)
+		*ts = now;
+	b->hdr.stride = BATCH_STRIDE;
+	__builtin_memcpy(&b->recs[n * BATCH_STRIDE], rec, BATCH_STRIDE);
+	b->hdr.n = ++n;
+	if (n >= BATCH_BYTES / BATCH_STRIDE || now - *ts >= batch_age_ns)
+		batch_send(b, ts, now);
+	*(volatile __u32 *)&b->busy = 0;
+	return true;
+}
 
 #endif

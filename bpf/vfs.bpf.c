@@ -393,6 +393,7 @@ static __always_inline __u64 wake_flags(__u64 now)
 }
 
 #define BATCH_WAKE(now)	wake_flags(now)
+#define BATCH_STRIDE	EV_BATCH_STRIDE(EV_RW_SIZE(0))	/* path-less reads and writes */
 #include "batch.h"
 
 /* Hand a finished record of size bytes to the ring buffer; count a loss. True if sent. */
@@ -708,7 +709,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 		e->path_len = 0;
 		e->path_flags = pflags | VFS_PF_CACHED;
 		s->buf[base] = '\0';
-		if (!BATCH_ADD(s->buf, EV_BATCH_STRIDE(EV_RW_SIZE(0)), now))
+		if (!batch_add(s->buf, now))
 			emit(s, base + 1, now);
 		return 0;
 	}
