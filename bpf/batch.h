@@ -14,9 +14,12 @@
  * program on that CPU, BPF_F_TEST_RUN_ON_CPU: an interrupt there). busy is
  * taken by a compare-and-swap, so a program nesting on the CPU, or the flush,
  * leaves a batch being filled alone: that record then goes out by itself.
+ * The compat build (core-fixes.h: no compare-and-swap) sends no batches.
  */
 #ifndef BLKTOP_BATCH_H
 #define BLKTOP_BATCH_H
+
+#define BATCH_MASK	2047	/* >= BATCH_BYTES, a power of two less one */
 
 struct batch {
 	__u32 busy;
@@ -42,12 +45,15 @@ const volatile __u64 batch_age_ns = 0;	/* 0: no batches */
 /* Send the batch (busy is ours); count its records lost if the ring is full. */
 static __always_inline void batch_send(struct batch *b, __u64 *ts, __u64 now)
 {
-	__u32 n = b->hdr.n, size = n * b->hdr.stride, key = CNT_LOST;
-	__u64 *lost;
+	__u32 n = b->hdr.n, key = CNT_LOST;
+	__u64 size = (__u64)n * b->hdr.stride, *lost;
 
 	if (n >= 1 && size >= 8 && size <= BATCH_BYTES) {
 		b->hdr.type = EV_BATCH;
-		if (bpf_ringbuf_output(&events, &b->hdr, sizeof(b->hdr) + size,
+		/* The mask, not the bounds above, is what 6.1's and 6.12's
+		 * verifiers follow to the call (core-fixes.h, MASKED). */
+		_Static_assert(sizeof(((struct batch *)0)->recs) >= BATCH_MASK + 1, "recs slack");
+		if (bpf_ringbuf_output(&events, &b->hdr, sizeof(b->hdr) + MASKED(size, BATCH_MASK),
 		    BATCH_WAKE(now)) && (lost = bpf_map_lookup_elem(&counters, &key)))
 			*lost += n;
 	}
@@ -62,11 +68,13 @@ static __always_inline void batch_drain(__u64 now)
 	struct batch *b;
 	__u64 *ts;
 
-	if (!batch_on || !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) || !*ts ||
-	    !(b = bpf_map_lookup_elem(&batches, &zero)))
+	if (!HAVE_ATOMIC_FETCH || !batch_on || !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) ||
+	    !*ts || !(b = bpf_map_lookup_elem(&batches, &zero)))
 		return;
+#if HAVE_ATOMIC_FETCH
 	if (__sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
 		return;
+#endif
 	batch_send(b, ts, now);
 	*(volatile __u32 *)&b->busy = 0;
 }
@@ -82,10 +90,14 @@ static __always_inline bool batch_add(const void *rec, __u64 now)
 	struct batch *b;
 	__u64 *ts;
 
-	if (!batch_on || !batch_age_ns || !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) ||
-	    !(b = bpf_map_lookup_elem(&batches, &zero)) ||
-	    __sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
+	if (!HAVE_ATOMIC_FETCH || !batch_on || !batch_age_ns ||
+	    !(ts = bpf_map_lookup_elem(&batch_ts, &zero)) ||
+	    !(b = bpf_map_lookup_elem(&batches, &zero)))
 		return false;
+#if HAVE_ATOMIC_FETCH
+	if (__sync_val_compare_and_swap(&b->busy, 0, 1) != 0)
+		return false;
+#endif
 	n = b->hdr.n;
 	if (n >= BATCH_BYTES / BATCH_STRIDE) {
 		batch_send(b, ts, now);

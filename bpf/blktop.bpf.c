@@ -54,6 +54,8 @@ struct reqinfo {
  * whose two slots are both taken goes to the overflow hash. A full overflow
  * table is counted as loss. An entry whose completion was never seen is
  * replaced when its request (preallocated per tag, so reused soon) starts again.
+ * The compat build (core-fixes.h: no compare-and-swap) keeps every request in
+ * the hash, as biolatency does.
  */
 struct slot {
 	__u64 key;		/* request pointer, 0 when free */
@@ -102,6 +104,19 @@ struct {
 	__type(value, __u32);
 } devindex SEC(".maps");
 
+/*
+ * The compat build (5.10-5.12, core-fixes.h) cannot hand out devstates slots
+ * (that takes a fetch-and-add): its device states live in a hash by dev_t,
+ * where an insert is atomic by itself. Empty in the other build.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_DEVICES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct devstate);
+} devstates_by_dev SEC(".maps");
+
 struct devcache_ent {
 	__u32 dev;
 	__u32 idx;		/* slot + 1; 0 when empty */
@@ -114,7 +129,7 @@ struct {
 	__type(value, struct devcache_ent);
 } devcache SEC(".maps");
 
-static __u32 ndevslots;		/* devstates slots handed out */
+static __u32 ndevslots;		/* devstates slots handed out (compat: devices seen) */
 
 /*
  * Busy time is brought up to date at least every BUSY_STEP_NS while requests
@@ -213,15 +228,27 @@ dev_update_busy(struct devstate *ds, __u64 now, bool was_busy)
 {
 	__u64 old = ds->stamp;
 
-	if (now > old && __sync_val_compare_and_swap(&ds->stamp, old, now) == old &&
-	    was_busy)
+	if (now <= old)
+		return;
+#if HAVE_ATOMIC_FETCH
+	if (__sync_val_compare_and_swap(&ds->stamp, old, now) == old && was_busy)
 		__sync_fetch_and_add(&ds->busy, now - old);
+#else
+	/*
+	 * No compare-and-swap before 5.12: two CPUs moving the stamp in the
+	 * same instant may both add the stretch since it (README, kernels).
+	 */
+	ds->stamp = now;
+	if (was_busy)
+		__sync_fetch_and_add(&ds->busy, now - old);
+#endif
 }
 
 /* The slot (+1) of a device's state, created on first use; 0 if none is left. */
 static __always_inline __u32
 dev_slot(__u32 dev)
 {
+#if HAVE_ATOMIC_FETCH
 	struct devcache_ent *c;
 	__u32 zero = 0, *ip, idx;
 
@@ -244,15 +271,42 @@ dev_slot(__u32 dev)
 		c->idx = idx;
 	}
 	return idx;
+#else
+	struct devstate zero = {};
+
+	if (bpf_map_lookup_elem(&devstates_by_dev, &dev))
+		return 1;
+	if (bpf_map_update_elem(&devstates_by_dev, &dev, &zero, BPF_NOEXIST) == 0)
+		__sync_fetch_and_add(&ndevslots, 1);
+	return bpf_map_lookup_elem(&devstates_by_dev, &dev) ? 1 : 0;
+#endif
 }
 
-/* The state in a slot (+1), or NULL. */
+/* The state of device dev in a slot (+1, from dev_slot), or NULL. */
 static __always_inline struct devstate *
-dev_state(__u32 slot)
+dev_state(__u32 dev, __u32 slot)
 {
 	__u32 i = slot - 1;
 
-	return slot ? bpf_map_lookup_elem(&devstates, &i) : NULL;
+	if (!slot)
+		return NULL;
+	if (!HAVE_ATOMIC_FETCH)
+		return bpf_map_lookup_elem(&devstates_by_dev, &dev);
+	return bpf_map_lookup_elem(&devstates, &i);
+}
+
+/* Add delta to a device's in-flight count; the count before. */
+static __always_inline __s64
+dev_inflight_add(struct devstate *ds, __s64 delta)
+{
+#if HAVE_ATOMIC_FETCH
+	return __sync_fetch_and_add(&ds->inflight, delta);
+#else
+	/* Without fetch-and-add the count before is read after the add: another
+	 * CPU's start or end in between moves it by one (README, kernels). */
+	__sync_fetch_and_add(&ds->inflight, delta);
+	return *(volatile __s64 *)&ds->inflight - delta;
+#endif
 }
 
 /* Make a request count as in flight on its device. */
@@ -263,9 +317,9 @@ dev_start(struct reqinfo *ri, __u64 now)
 	__s64 old;
 
 	ri->devslot = dev_slot(ri->dev);
-	if (!(ds = dev_state(ri->devslot)))
+	if (!(ds = dev_state(ri->dev, ri->devslot)))
 		return;
-	old = __sync_fetch_and_add(&ds->inflight, 1);
+	old = dev_inflight_add(ds, 1);
 	if (old <= 0 || now - ds->stamp >= BUSY_STEP_NS)
 		dev_update_busy(ds, now, old > 0);
 	ri->inflight = (__u32)(old + 1);
@@ -279,9 +333,9 @@ dev_end(struct reqinfo *ri, __u64 now)
 	struct devstate *ds;
 	__s64 old;
 
-	if (!ri->counted || !(ds = dev_state(ri->devslot)))
+	if (!ri->counted || !(ds = dev_state(ri->dev, ri->devslot)))
 		return NULL;
-	old = __sync_fetch_and_add(&ds->inflight, -1);
+	old = dev_inflight_add(ds, -1);
 	if (old <= 1 || now - ds->stamp >= BUSY_STEP_NS)
 		dev_update_busy(ds, now, true);
 	ri->counted = 0;
@@ -325,6 +379,8 @@ req_find(__u64 key, struct slot **sp)
 	*sp = NULL;
 	if (!key)
 		return NULL;	/* 0 marks a free slot */
+	if (!HAVE_ATOMIC_FETCH)
+		return bpf_map_lookup_elem(&overflow, &key);	/* slots are claimed by CAS */
 	s = bpf_map_lookup_elem(&slots, &i);
 	if (s && s->key == key)
 		return &(*sp = s)->ri;
@@ -418,7 +474,7 @@ req_new(__u64 key, __u64 now, struct slot **sp)
 	*sp = NULL;
 	if (!key)
 		return NULL;	/* 0 marks a free slot */
-	for (probe = 0; probe < 2; probe++, i ^= 1) {
+	for (probe = 0; probe < 2 && HAVE_ATOMIC_FETCH; probe++, i ^= 1) {
 		s = bpf_map_lookup_elem(&slots, &i);
 		if (!s)
 			continue;
@@ -427,10 +483,12 @@ req_new(__u64 key, __u64 now, struct slot **sp)
 			__builtin_memset(&s->ri, 0, sizeof s->ri);
 			return &(*sp = s)->ri;
 		}
+#if HAVE_ATOMIC_FETCH
 		if (s->key == 0 && __sync_val_compare_and_swap(&s->key, 0, key) == 0) {
 			__builtin_memset(&s->ri, 0, sizeof s->ri);
 			return &(*sp = s)->ri;
 		}
+#endif
 	}
 	ri = bpf_map_lookup_elem(&overflow, &key);
 	if (ri) {

@@ -188,11 +188,15 @@ static __always_inline void mount_read(struct scratch *s, struct mount *mnt,
  * Write the path of (dentry, vfsmnt) at buf[off], relative to the current
  * task's root, crossing mount points. At most VFS_PATH_MAX - 1 bytes, no NUL:
  * a longer or deeper path loses its leading part. A global function, so the
- * verifier checks it once, not once per caller. Returns the new offset in the
- * low 16 bits, VFS_PF_* flags above.
+ * verifier checks it once, not once per caller. It finds the CPU's scratch
+ * itself: before Linux 5.12 a global function takes no pointer but its
+ * context ("Arg#0 type PTR in walk_path() is not supported yet" on 5.10).
+ * Returns the new offset in the low 16 bits, VFS_PF_* flags above.
  */
-__noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfsmnt_p)
+__noinline int walk_path(__u32 off, __u64 dentry_p, __u64 vfsmnt_p)
 {
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
 	struct dentry *dentry = (struct dentry *)dentry_p;
 	struct vfsmount *vfsmnt = (struct vfsmount *)vfsmnt_p;
 	struct mount *mnt = container_of(vfsmnt, struct mount, mnt);
@@ -286,7 +290,7 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 		s->pflags |= VFS_PF_TRUNC;
 	n = s->n;
 	if (n == 0) {
-		s->buf[off & BUF_MASK] = '/';
+		s->buf[MASKED(off, BUF_MASK)] = '/';
 		return (off + 1) | s->pflags << 16;
 	}
 	/* Too long: drop components from the root side, keep the leaf side. */
@@ -304,7 +308,7 @@ __noinline int walk_path(struct scratch *s, __u32 off, __u64 dentry_p, __u64 vfs
 			break;
 		k = (s->n - 1 - s->skip - i) & (MAX_DEPTH - 1);
 		len = s->len[k] & NAME_MASK;
-		s->buf[off & BUF_MASK] = '/';
+		s->buf[MASKED(off, BUF_MASK)] = '/';
 		off = (off + 1) & BUF_MASK;
 		bpf_probe_read_kernel(&s->buf[off], len, s->name[k]);
 		off = (off + len) & BUF_MASK;
@@ -329,7 +333,7 @@ static __always_inline __u32 file_path(struct scratch *s, __u32 base, const stru
 		*pflags |= VFS_PF_NOPATH;
 		return 0;
 	}
-	off = walk_split(walk_path(s, base, (__u64)fi->path.dentry, (__u64)fi->path.mnt), pflags);
+	off = walk_split(walk_path(base, (__u64)fi->path.dentry, (__u64)fi->path.mnt), pflags);
 	if ((fi->ftype == VFS_FT_FIFO || fi->ftype == VFS_FT_SOCK || fi->ftype == VFS_FT_OTHER) &&
 	    (*pflags & VFS_PF_UNREACHABLE)) {
 		/*

@@ -4,6 +4,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "blktop-abi.h"
+#include "core-fixes.h"
 
 /*
  * Variants (exactly one is loaded, chosen by src/vfs.c):
@@ -218,11 +219,16 @@ static __always_inline void inflight_put(__u32 tid, const struct inflight *in)
 		c = bpf_map_lookup_elem(&vfs_calls, &i);
 		if (!c)
 			continue;
-		if (c->tid == tid ||
-		    (c->tid == 0 && __sync_val_compare_and_swap(&c->tid, 0, tid) == 0)) {
+		if (c->tid == tid) {
 			c->in = *in;
 			return;
 		}
+#if HAVE_ATOMIC_FETCH	/* the compat build keeps every call in the LRU hash */
+		if (c->tid == 0 && __sync_val_compare_and_swap(&c->tid, 0, tid) == 0) {
+			c->in = *in;
+			return;
+		}
+#endif
 	}
 	if (bpf_map_update_elem(&vfs_inflight, &tid, in, BPF_ANY))
 		count(&vfs_counters, VCNT_INFLIGHT_FULL);
@@ -307,21 +313,26 @@ static __always_inline bool sys_is_rw(__u32 sys)
  * range), or NULL: bpf_find_vma (5.17+; a CO-RE constant, so older kernels
  * never see the call and their munmaps are not sent).
  */
+#if HAVE_CALLBACKS
 static long vma_file_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
 	/* A probe read: a plain scalar, not a typed pointer (pslot_of hashes it). */
 	bpf_probe_read_kernel(data, sizeof(struct file *), &vma->vm_file);
 	return 0;
 }
+#endif
 
 static __always_inline struct file *vma_file(__u64 addr)
 {
 	struct file *f = NULL;
 
-	if (!HAVE_TASK_BTF || !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
+	if (!HAVE_CALLBACKS || !HAVE_TASK_BTF ||
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
 		return NULL;
+#if HAVE_CALLBACKS
 	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_file_cb, &f, 0) != 0)
 		return NULL;
+#endif
 	return f;
 }
 
@@ -520,14 +531,14 @@ static __always_inline __u32 upath_at(struct scratch *s, __u32 off, int dfd, con
 			m = BPF_CORE_READ(df, f_path.mnt);
 		}
 		if (d && m) {
-			off = walk_split(walk_path(s, off, (__u64)d, (__u64)m), pflags);
+			off = walk_split(walk_path(off, (__u64)d, (__u64)m), pflags);
 			if (off > base + 1) {
-				s->buf[off & BUF_MASK] = '/';
+				s->buf[MASKED(off, BUF_MASK)] = '/';
 				off++;
 			}
 		}
 	}
-	n = bpf_probe_read_user_str(&s->buf[off & BUF_MASK], VFS_PATH_MAX, upath);
+	n = bpf_probe_read_user_str(&s->buf[MASKED(off, BUF_MASK)], VFS_PATH_MAX, upath);
 	if (n > 0)
 		off += n - 1;	/* n counts the NUL */
 	return off;
@@ -613,7 +624,7 @@ static __always_inline int vfs_exit_open(struct inflight *in, __u64 now, long re
 		pflags |= VFS_PF_NOPATH;
 	}
 	len &= PATH_MASK;
-	s->buf[(base + len) & BUF_MASK] = '\0';
+	s->buf[MASKED(base + len, BUF_MASK)] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
 	/* The new file's path, sent here: its reads, close and maps need not walk it. */
@@ -726,7 +737,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	if (!include_all && e->ftype != VFS_FT_REG && e->ftype != VFS_FT_BLK)
 		return 0;
 	len = file_path(s, base, f ? &fi : NULL, &pflags) & PATH_MASK;
-	s->buf[(base + len) & BUF_MASK] = '\0';
+	s->buf[MASKED(base + len, BUF_MASK)] = '\0';
 	e->path_len = len;
 	e->path_flags = pflags;
 	e->slot = pslot_for(f, len, pflags);
@@ -867,7 +878,7 @@ static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long re
 		len = VFS_PATH_MAX - 2;
 	}
 	len &= PATH_MASK;
-	s->buf[(base + len) & BUF_MASK] = '\0';
+	s->buf[MASKED(base + len, BUF_MASK)] = '\0';
 	off2 = base + len + 1;
 	if (up2) {
 		/* The new name: what room the old one left (both fit one record). */
@@ -878,7 +889,7 @@ static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long re
 		}
 	}
 	len2 &= PATH_MASK;
-	s->buf[(off2 + len2) & BUF_MASK] = '\0';
+	s->buf[MASKED(off2 + len2, BUF_MASK)] = '\0';
 	e->path_len = len;
 	e->path2_len = len2;
 	e->path_flags = pflags | (pflags2 & (VFS_PF_TRUNC | VFS_PF_UNREACHABLE));
@@ -1333,6 +1344,11 @@ struct aio_ctx {
 	__u32 n;
 };
 
+/*
+ * The compat build has no bpf_loop (a callback, core-fixes.h): its aio
+ * programs do nothing and the loader leaves them out (bpf_loop: 5.17).
+ */
+#if HAVE_CALLBACKS
 static long aio_submit_one(__u32 i, struct aio_ctx *c)
 {
 	struct aio_key key = { .tgid = c->tgid };
@@ -1375,6 +1391,10 @@ int aio_submit(struct sc_enter *ctx)
 	bpf_loop(MAX_AIO, aio_submit_one, &c, 0);
 	return 0;
 }
+#else
+SEC("tracepoint/syscalls/sys_enter_io_submit")
+int aio_submit(struct sc_enter *ctx) { return 0; }
+#endif
 
 static __always_inline int aio_reap_enter(struct sc_enter *ctx)
 {
@@ -1387,6 +1407,7 @@ static __always_inline int aio_reap_enter(struct sc_enter *ctx)
 	return 0;
 }
 
+#if HAVE_CALLBACKS
 static long aio_reap_one(__u32 i, struct aio_ctx *c)
 {
 	struct aio_key key = { .tgid = c->tgid };
@@ -1431,6 +1452,9 @@ static __always_inline int aio_reap_exit(struct sc_exit *ctx)
 	bpf_loop(MAX_AIO, aio_reap_one, &c, 0);
 	return 0;
 }
+#else
+static __always_inline int aio_reap_exit(struct sc_exit *ctx) { return 0; }
+#endif
 
 SEC("tracepoint/syscalls/sys_enter_io_getevents")
 int aio_getevents_enter(struct sc_enter *ctx) { return aio_reap_enter(ctx); }

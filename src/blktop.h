@@ -524,6 +524,9 @@ int		 probe_tp_btf(const struct btf *, const char *tp);
 int		 probe_tp_classic(const char *group, const char *name);
 const char	*probe_tracefs(void);
 void		 probe_mount_tracefs(int verbose);
+int		 probe_compat(const char **why);
+struct bpf_object_skeleton;
+int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);

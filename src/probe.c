@@ -1,9 +1,12 @@
 /* probe.c: what this kernel offers the programs: tracepoints by BTF or by tracefs, and tracefs itself. */
 
 #include <sys/mount.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,4 +55,71 @@ probe_mount_tracefs(int verbose)
 	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0 &&
 	    errno != EBUSY && verbose)
 		log_warnx("cannot mount tracefs on /sys/kernel/tracing: %s", strerror(errno));
+}
+
+/* Whether the kernel verifies an atomic fetch-and-add (Linux 5.12). */
+static bool
+probe_atomic_fetch(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10,
+		    .src_reg = BPF_REG_1, .off = -8, .imm = BPF_ADD | BPF_FETCH },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns, nitems(insns), NULL);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * Whether the kernel takes the objects' main build, or needs their compat
+ * build (bpf/core-fixes.h): atomic fetch (5.12) and callbacks (5.13, probed
+ * by bpf_for_each_map_elem, their first user) both present. BLKTOP_BPF_BUILD
+ * (main or compat) forces one. *why says why the compat build, or is "".
+ */
+int
+probe_compat(const char **why)
+{
+	static int	 compat = -1;
+	static char	 reason[96];
+	const char	*force = getenv("BLKTOP_BPF_BUILD");
+
+	if (compat < 0) {
+		reason[0] = '\0';
+		if (force != NULL && strcmp(force, "compat") == 0)
+			snprintf(reason, sizeof reason, "BLKTOP_BPF_BUILD=compat");
+		else if (force != NULL && strcmp(force, "main") == 0)
+			;
+		else if (!probe_atomic_fetch())
+			snprintf(reason, sizeof reason, "no BPF atomic fetch (Linux 5.12)");
+		else if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
+		    BPF_FUNC_for_each_map_elem, NULL) != 1)
+			snprintf(reason, sizeof reason, "no BPF callbacks (Linux 5.13)");
+		compat = reason[0] != '\0';
+	}
+	if (why != NULL)
+		*why = reason;
+	return compat;
+}
+
+/*
+ * Open a skeleton filled by its create function, as its __open does, on the
+ * main build or on the compat build's ELF bytes (same maps, programs and
+ * globals: bpf/skel-layout.sh). 0, or a negative errno.
+ */
+int
+probe_open_skeleton(struct bpf_object_skeleton *s, const void *compat, size_t compat_sz)
+{
+	if (probe_compat(NULL)) {
+		s->data = (void *)compat;
+		s->data_sz = compat_sz;
+	}
+	return bpf_object__open_skeleton(s, NULL);
 }

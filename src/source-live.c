@@ -17,6 +17,7 @@
 
 #include "blktop.h"
 #include "blktop.skel.h"
+#include "blktop.compat.skel.h"
 
 static const char *live_attach_names[ATTACH_MAX] = { "tp_btf", "raw_tp" };
 static const char *live_start_names[START_MAX] = { "io_start", "rq_insert", "issue" };
@@ -98,6 +99,25 @@ live_check_privileges(char **errp)
 	return (0);
 }
 
+/* The block object, opened on the build this kernel takes (probe_compat). */
+static struct blktop_bpf *
+live_open(void)
+{
+	struct blktop_bpf	*obj = xcalloc(1, sizeof *obj);
+	const void		*compat;
+	size_t			 sz;
+	int			 err;
+
+	compat = blktop_compat__elf_bytes(&sz);
+	if ((err = blktop_bpf__create_skeleton(obj)) != 0 ||
+	    (err = probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
+		blktop_bpf__destroy(obj);
+		errno = -err;
+		return NULL;
+	}
+	return obj;
+}
+
 /*
  * The programs of one attach variant, in skeleton order: each hook is
  * written twice in blktop.bpf.c, tb_NAME (tp_btf) and rt_NAME (raw_tp).
@@ -146,7 +166,7 @@ live_attach_works(enum hook_attach a)
 	struct bpf_link		*link;
 	int			 i, ok = 0;
 
-	if ((skel = blktop_bpf__open()) == NULL)
+	if ((skel = live_open()) == NULL)
 		return (0);
 	for (i = 0; i < ATTACH_MAX; i++) {
 		live_progs(skel, (enum hook_attach)i, p);
@@ -549,7 +569,7 @@ live_start(struct source *src, char **errp)
 		xasprintf(errp, "cannot count the CPUs");
 		return (-1);
 	}
-	if ((live.skel = blktop_bpf__open()) == NULL) {
+	if ((live.skel = live_open()) == NULL) {
 		xasprintf(errp, "cannot open the BPF object: %s", strerror(errno));
 		return (-1);
 	}

@@ -11,6 +11,7 @@
 
 #include "blktop.h"
 #include "vfs.skel.h"
+#include "vfs.compat.skel.h"
 
 /* One way of hooking opens and reads/writes, in order of preference. */
 struct vfs_variant {
@@ -276,6 +277,25 @@ vfs_probe_pages(FILE *fp)
 	btf__free(vmlinux);
 }
 
+/* The vfs object, opened on the build this kernel takes (probe_compat). */
+static struct vfs_bpf *
+vfs_open(void)
+{
+	struct vfs_bpf	*obj = xcalloc(1, sizeof *obj);
+	const void	*compat;
+	size_t		 sz;
+	int		 err;
+
+	compat = vfs_compat__elf_bytes(&sz);
+	if ((err = vfs_bpf__create_skeleton(obj)) != 0 ||
+	    (err = probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
+		vfs_bpf__destroy(obj);
+		errno = -err;
+		return NULL;
+	}
+	return obj;
+}
+
 /* Detach (all links at once) and free a skeleton; NULL is fine. */
 static void
 vfs_destroy(struct vfs_bpf *skel)
@@ -314,7 +334,7 @@ vfs_probe_one(int v)
 
 	if (!vfs_possible(v))
 		return 0;
-	skel = vfs_bpf__open();
+	skel = vfs_open();
 	if (skel == NULL) {
 		snprintf(vfs_why[v], sizeof(vfs_why[v]), "open: %s", strerror(errno));
 		return 0;
@@ -479,7 +499,7 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	uint8_t				 one = 1;
 
 	old = libbpf_set_print(vfs_libbpf_print);
-	skel = vfs_bpf__open();
+	skel = vfs_open();
 	if (skel == NULL) {
 		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot open the BPF object: %s",
 		    strerror(errno));
