@@ -1059,6 +1059,19 @@ int names_unlinkat(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
  * the kernel on behalf of a task, e.g. exec); do_filp_open sees opens but not
  * the fd, so ret is 0 or -errno there.
  */
+/*
+ * Argument i of a fentry/fexit program as a plain number. The typed pointer
+ * allows no arithmetic, and pslot_of hashes it ("R1 pointer arithmetic with
+ * >>= operator prohibited"); the other variants' files are numbers already.
+ */
+static __always_inline struct file *fentry_file_arg(unsigned long long *ctx, __u32 i)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &ctx[i & 7]);
+	return (struct file *)v;
+}
+
 static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -1085,7 +1098,7 @@ static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
 SEC("fentry/vfs_read")
 int BPF_PROG(vfs_fentry_read, struct file *f, char *buf, size_t n, loff_t *pos)
 {
-	return fentry_rw_enter(VFS_SYS_VFS_READ, f, n);
+	return fentry_rw_enter(VFS_SYS_VFS_READ, fentry_file_arg(ctx, 0), n);
 }
 
 SEC("fexit/vfs_read")
@@ -1097,7 +1110,7 @@ int BPF_PROG(vfs_fexit_read, struct file *f, char *buf, size_t n, loff_t *pos, s
 SEC("fentry/vfs_write")
 int BPF_PROG(vfs_fentry_write, struct file *f, const char *buf, size_t n, loff_t *pos)
 {
-	return fentry_rw_enter(VFS_SYS_VFS_WRITE, f, n);
+	return fentry_rw_enter(VFS_SYS_VFS_WRITE, fentry_file_arg(ctx, 0), n);
 }
 
 SEC("fexit/vfs_write")
@@ -1117,6 +1130,7 @@ int BPF_PROG(vfs_fexit_filp_open, int dfd, struct filename *name, const struct o
 
 	if (!trace_open || !wanted(id >> 32))
 		return 0;
+	ret = fentry_file_arg(ctx, 3);
 	in.sys = VFS_SYS_FILP_OPEN;
 	in.arg[1] = BPF_CORE_READ(op, open_flag);
 	in.arg[2] = BPF_CORE_READ(op, mode);
