@@ -1202,6 +1202,13 @@ int BPF_PROG(page_dirty, struct folio *folio, struct address_space *mapping)
 	return page_event(mapping, PAGE_DIRTY, folio_bytes(folio));
 }
 
+/* Before folios (5.10 to 5.17): writeback_dirty_page, one page. */
+SEC("tp_btf/writeback_dirty_page")
+int BPF_PROG(page_dirty_page, struct page *page, struct address_space *mapping)
+{
+	return page_event(mapping, PAGE_DIRTY, 4096);
+}
+
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
 {
@@ -1216,6 +1223,7 @@ int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
  */
 struct uring_sub {
 	__u64 ts;
+	__u64 file;		/* 5.10's shape only: its completion names no request */
 	__u32 sys;
 	__s32 fd;
 };
@@ -1226,6 +1234,18 @@ struct {
 	__type(key, __u64);
 	__type(value, struct uring_sub);
 } uring_subs SEC(".maps");
+
+/* 5.10's shape: a submission by ring and user_data, all its completion names. */
+struct uring_ud_key {
+	__u64 ring;
+	__u64 user_data;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uring_ud_key);
+	__type(value, struct uring_sub);
+} uring_subs_ud SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -1260,8 +1280,8 @@ static __always_inline __u32 uring_sys(__u8 op)
 	return 0;
 }
 
-SEC("tp_btf/io_uring_submit_req")
-int BPF_PROG(uring_submit, struct io_kiocb *req)
+/* A submission, with its typed request (the shapes of 5.19 and newer). */
+static __always_inline int uring_submit_req(struct io_kiocb *req)
 {
 	__u64 id = bpf_get_current_pid_tgid(), key;
 	struct uring_sub sub = {};
@@ -1284,15 +1304,42 @@ int BPF_PROG(uring_submit, struct io_kiocb *req)
 	return 0;
 }
 
-SEC("tp_btf/io_uring_complete")
-int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_uring_cqe *cqe)
+/* Linux 6.4 and newer: io_uring_submit_req(req). */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(uring_submit, struct io_kiocb *req)
+{
+	return uring_submit_req(req);
+}
+
+/* Linux 5.19 to 6.3 (Debian 12's 6.1): io_uring_submit_sqe(req, force_nonblock). */
+SEC("tp_btf/io_uring_submit_sqe")
+int BPF_PROG(uring_submit_sqe, struct io_kiocb *req, bool force_nonblock)
+{
+	return uring_submit_req(req);
+}
+
+/* A completion of a submission found (and dropped) from its map: a read/write record. */
+static __always_inline int uring_done(void *map, const void *key, const struct uring_sub *sub,
+    struct file *f, __s32 res)
+{
+	struct inflight in = {};
+
+	in.ts = sub->ts;
+	in.sys = sub->sys;
+	in.arg[0] = sub->fd;
+	bpf_map_delete_elem(map, key);
+	in.file = (__u64)f;
+	in.arg[2] = res > 0 ? res : 0;	/* the length asked is not kept: what was done */
+	return vfs_exit_rw(&in, bpf_ktime_get_ns(), res);
+}
+
+/* A completion by its request (5.19 and newer). */
+static __always_inline int uring_complete_req(void *req, __s32 res)
 {
 	struct io_kiocb *r = req;
-	struct inflight in = {};
 	struct uring_sub *sub;
-	__u64 key, now;
 	struct file *f = NULL;
-	__s32 res;
+	__u64 key;
 
 	if (!trace_uring)
 		return 0;
@@ -1300,16 +1347,75 @@ int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_urin
 	sub = key ? bpf_map_lookup_elem(&uring_subs, &key) : NULL;
 	if (!sub)
 		return 0;	/* not a read or write, or submitted before blktop attached */
-	in.ts = sub->ts;
-	in.sys = sub->sys;
-	in.arg[0] = sub->fd;
-	bpf_map_delete_elem(&uring_subs, &key);
 	bpf_probe_read_kernel(&f, sizeof(f), &r->file);
+	return uring_done(&uring_subs, &key, sub, f, res);
+}
+
+/* Linux 6.2 and newer: io_uring_complete(ctx, req, cqe). */
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_uring_cqe *cqe)
+{
+	__s32 res = 0;
+
 	bpf_probe_read_kernel(&res, sizeof(res), &cqe->res);
-	in.file = (__u64)f;
-	in.arg[2] = res > 0 ? res : 0;	/* the length asked is not kept: what was done */
-	now = bpf_ktime_get_ns();
-	return vfs_exit_rw(&in, now, res);
+	return uring_complete_req(req, res);
+}
+
+/* Linux 5.19 to 6.1: io_uring_complete(ctx, req, user_data, res, cflags, extra1, extra2). */
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uring_complete_v61, void *ring, void *req, __u64 user_data, int res,
+    unsigned int cflags, __u64 extra1, __u64 extra2)
+{
+	return uring_complete_req(req, res);
+}
+
+/*
+ * Linux 5.10 (to 5.18): io_uring_submit_sqe(ctx, req, opcode, user_data,
+ * flags, force_nonblock, sq_thread), io_uring_complete(ctx, user_data, res,
+ * cflags): the completion names no request, so the submission is kept by
+ * ring and user_data, with its file (the request holds it to completion).
+ */
+SEC("tp_btf/io_uring_submit_sqe")
+int BPF_PROG(uring_submit_v510, void *ring, void *req, __u8 opcode, __u64 user_data,
+    __u32 flags, bool force_nonblock, bool sq_thread)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct uring_ud_key key = {};
+	struct uring_sub sub = {};
+	struct io_kiocb *r = req;
+
+	if (!trace_uring)
+		return 0;
+	/* Renames and unlinks by io_uring came with 5.11. */
+	if (bpf_core_enum_value_exists(enum io_uring_op, IORING_OP_RENAMEAT) &&
+	    (opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_RENAMEAT) ||
+	    opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_UNLINKAT)))
+		return paths_stale(0);
+	if (!wanted(id >> 32) || !(sub.sys = uring_sys(opcode)))
+		return 0;
+	sub.fd = -1;
+	bpf_probe_read_kernel(&sub.file, sizeof(sub.file), &r->file);
+	sub.ts = bpf_ktime_get_ns();
+	key.ring = uring_key(ring);
+	key.user_data = user_data;
+	bpf_map_update_elem(&uring_subs_ud, &key, &sub, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uring_complete_v510, void *ring, __u64 user_data, int res, unsigned int cflags)
+{
+	struct uring_ud_key key = {};
+	struct uring_sub *sub;
+
+	if (!trace_uring)
+		return 0;
+	key.ring = uring_key(ring);
+	key.user_data = user_data;
+	sub = bpf_map_lookup_elem(&uring_subs_ud, &key);
+	if (!sub)
+		return 0;
+	return uring_done(&uring_subs_ud, &key, sub, (struct file *)sub->file, res);
 }
 
 /*

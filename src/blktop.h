@@ -415,6 +415,8 @@ struct sink {
 #define MERGE_NAMES_MAX		4096		/* opens kept for the basename join */
 
 /* Everything one run of blktop knows. */
+#define HAVE_NBITS	8		/* the HAVE_* bits (below) */
+
 struct blktop {
 	struct event_base	*base;
 	struct source		*src;
@@ -467,8 +469,9 @@ struct blktop {
 	int			 silent;	/* seeking: output sinks skip reports */
 	uint64_t		 last_tick;	/* stream time of the last tick taken */
 	struct hook_plan	 plan;
-	char			 plan_text[64];
+	char			 plan_text[96];
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
+	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
@@ -757,12 +760,26 @@ const char	*vfs_hook(void);
 #define HAVE_URING	0x10		/* io_uring read/write records */
 #define HAVE_AIO	0x20		/* libaio read/write records */
 #define HAVE_LIFE	0x40		/* lifecycle records (EV_FOP) and created opens */
+#define HAVE_MUNMAP	0x80		/* munmaps among them (bpf_find_vma: 5.17) */
+/* A HAVE_* bit's name and what it tells (source.c). */
+struct have_entry {
+	unsigned	 bit;
+	const char	*name;
+	const char	*what;
+};
+extern const struct have_entry have_table[HAVE_NBITS];
+const char	*have_na(const struct blktop *, unsigned bit);
+void		 have_set_na(struct blktop *, unsigned bit, const char *fmt, ...)
+		     __printflike(3, 4);
+size_t		 have_na_list(const struct blktop *, char *, size_t);
 #define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 #define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
-unsigned	 vfs_pages_loaded(const char **why);
+unsigned	 vfs_pages_loaded(void);
+const char	*vfs_pages_why(unsigned);
+int		 vfs_have_munmap(void);
 int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);

@@ -323,6 +323,31 @@ batch_json_self(FILE *f, const struct blktop *b)
 }
 
 /*
+ * "unavailable": what the source cannot tell, by have_table name, and why
+ * (the kernel lacks a hook, the recording was made without it); the fields
+ * that stand on it are null. Left out when the source tells everything.
+ */
+static void
+batch_json_unavailable(FILE *f, const struct blktop *b)
+{
+	unsigned	 i, first = 1;
+
+	for (i = 0; i < HAVE_NBITS; i++) {
+		const char *why = have_na(b, have_table[i].bit);
+
+		if (why[0] == '\0')
+			continue;
+		fprintf(f, "%s", first ? ",\"unavailable\":{" : ",");
+		batch_json_string(f, have_table[i].name);
+		fputc(':', f);
+		batch_json_string(f, why);
+		first = 0;
+	}
+	if (!first)
+		fputc('}', f);
+}
+
+/*
  * The disk and page-cache fields of a process or file; null where the
  * source cannot tell (an older capture, a hook this kernel lacks).
  */
@@ -364,7 +389,8 @@ batch_json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
 
 	batch_json_num(f, "creates", known, 0, (double)c->creates);
 	for (i = 0; i < FOP_MAX; i++) {
-		batch_json_num(f, names[i], known, 0, (double)c->fops[i]);
+		batch_json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)), 0,
+		    (double)c->fops[i]);
 		n += c->fops[i];
 	}
 	batch_json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
@@ -493,6 +519,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	}
 	fprintf(f, "]");
 	batch_json_tables(f, b);
+	batch_json_unavailable(f, b);
 	batch_json_self(f, b);
 	fprintf(f, "}\n");
 }

@@ -278,7 +278,14 @@ live_print_probe(FILE *f)
 	int		 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
 	struct hook_plan plan = { ATTACH_MAX, START_MAX };
 	char		*err;
+	const char	*why;
 
+	if (probe_compat(&why))
+		fprintf(f, "bpf build: compat, for Linux 5.10-5.12 (%s): no batches; %%util and "
+		    "queue depth can be off by a request where two CPUs start or end one in "
+		    "the same instant\n", why);
+	else
+		fprintf(f, "bpf build: main\n");
 	live_probe(attach_ok, start_ok);
 	if (bt.hooks != NULL && live_parse_hooks(bt.hooks, &plan, &err) != 0)
 		fatalx("%s", err);
@@ -444,6 +451,15 @@ live_rb_cb(__unused int fd, __unused short what, void *arg)
 	}
 }
 
+/* Add +name to the plan (captures keep it: their replay's have comes from it). */
+static void
+live_plan_add(struct blktop *b, const char *name)
+{
+	size_t n = strlen(b->plan_text);
+
+	snprintf(b->plan_text + n, sizeof b->plan_text - n, "+%s", name);
+}
+
 /*
  * Per-process open/read/write tracing, sharing the ring buffer and counters.
  * Block tracing goes on without it, with a warning, where it cannot load.
@@ -451,9 +467,16 @@ live_rb_cb(__unused int fd, __unused short what, void *arg)
 static void
 live_start_vfs(struct blktop *b)
 {
+	static const struct {
+		unsigned	 page;	/* VFS_PAGES_* */
+		unsigned	 have;	/* HAVE_* */
+		const char	*name;	/* in the plan */
+	} groups[] = {
+		{ VFS_PAGES_DIRTY, HAVE_DIRTY, "dirty" }, { VFS_PAGES_FAULT, HAVE_FAULT, "fault" },
+		{ VFS_PAGES_AIO, HAVE_AIO, "aio" }, { VFS_PAGES_URING, HAVE_URING, "uring" },
+	};
 	struct vfs_opts	 vo;
-	const char	*why;
-	unsigned	 pages;
+	unsigned	 pages, i;
 	char		*err;
 
 	memset(&vo, 0, sizeof vo);
@@ -469,43 +492,43 @@ live_start_vfs(struct blktop *b)
 	if (vfs_load(bpf_map__fd(live.skel->maps.events),
 	    bpf_map__fd(live.skel->maps.counters), &vo, &err) != 0) {
 		log_warnx("per-process file I/O is not traced: %s", err);
+		for (i = 0; i < HAVE_NBITS; i++) {
+			if (have_table[i].bit != HAVE_FILES)
+				have_set_na(b, have_table[i].bit, "%.150s", err);
+		}
 		free(err);
 		snprintf(b->vfs_plan, sizeof b->vfs_plan, "none");
 		return;
 	}
 	live.vfs_loaded = 1;
 	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", vfs_hook());
-	snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-	    strlen(b->plan_text), "+%s", vfs_hook());
+	live_plan_add(b, vfs_hook());
 	b->have |= HAVE_VFS;
 	if (!vo.no_open) {
 		b->have |= HAVE_LIFE;
-		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-		    strlen(b->plan_text), "+life");
+		live_plan_add(b, "life");
+		if (vfs_have_munmap())
+			b->have |= HAVE_MUNMAP;
+		else {
+			/* Lifecycle records of a recording without munmaps say so. */
+			live_plan_add(b, "nomunmap");
+			have_set_na(b, HAVE_MUNMAP, "needs the bpf_find_vma helper (Linux 5.17)");
+		}
 	}
-	pages = vfs_pages_loaded(&why);
-	if (pages & VFS_PAGES_DIRTY) {
-		b->have |= HAVE_DIRTY;
-		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-		    strlen(b->plan_text), "+dirty");
+	pages = vfs_pages_loaded();
+	for (i = 0; i < nitems(groups); i++) {
+		if (pages & groups[i].page) {
+			b->have |= groups[i].have;
+			live_plan_add(b, groups[i].name);
+		} else if (groups[i].have != 0)
+			have_set_na(b, groups[i].have, "%s", vfs_pages_why(groups[i].page));
 	}
-	if (pages & VFS_PAGES_FAULT) {
-		b->have |= HAVE_FAULT;
-		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-		    strlen(b->plan_text), "+fault");
+	{
+		char list[1024];
+
+		if (have_na_list(b, list, sizeof list) > 0)
+			log_warnx("not traced on this kernel: %s", list);
 	}
-	if (pages & VFS_PAGES_AIO) {
-		b->have |= HAVE_AIO;
-		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-		    strlen(b->plan_text), "+aio");
-	}
-	if (pages & VFS_PAGES_URING) {
-		b->have |= HAVE_URING;
-		snprintf(b->plan_text + strlen(b->plan_text), sizeof b->plan_text -
-		    strlen(b->plan_text), "+uring");
-	}
-	if (why[0] != '\0')
-		log_warnx("page-cache and io_uring columns not all traced: %s", why);
 }
 
 /*

@@ -484,6 +484,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 			    HAVE_FILES : 0;
 	const char	*p = hdr->plan, *end = hdr->plan + n;
 	size_t		 k;
+	int		 nomunmap = 0;
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
@@ -498,9 +499,14 @@ replay_have(const struct capture_header *hdr, size_t n)
 			have |= HAVE_AIO;
 		else if (k == 4 && strncmp(p, "life", 4) == 0)
 			have |= HAVE_LIFE;
+		else if (k == 8 && strncmp(p, "nomunmap", 8) == 0)
+			nomunmap = 1;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}
+	/* Lifecycle records hold munmaps unless the kernel could not trace them. */
+	if ((have & HAVE_LIFE) && !nomunmap)
+		have |= HAVE_MUNMAP;
 	return (have);
 }
 
@@ -549,6 +555,8 @@ replay_start(struct source *src, char **errp)
 		fh = merge_file_header(r->run, i);
 		b->have |= replay_have(fh, strcspn(fh->plan, " "));
 	}
+	for (i = 0; i < HAVE_NBITS; i++)
+		have_set_na(b, have_table[i].bit, "not in the recording");
 	replay_interval(r);
 
 	/* The windows open when the recording began, or at the first record (flight data). */

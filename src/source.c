@@ -1,5 +1,7 @@
 /* source.c: the source of a run, an instance of one of the source kinds. */
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -41,4 +43,67 @@ source_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
+}
+
+/* The HAVE_* bits in order: what each tells, by the name the plan and --probe give it. */
+const struct have_entry have_table[HAVE_NBITS] = {
+	{ HAVE_FILES, "files", "block requests name their file" },
+	{ HAVE_DIRTY, "dirty", "dirtied bytes, writeback charged to the dirtier" },
+	{ HAVE_FAULT, "fault", "mmap faults per file and process" },
+	{ HAVE_VFS, "calls", "read/write calls per process and file" },
+	{ HAVE_URING, "uring", "io_uring reads/writes per process and file" },
+	{ HAVE_AIO, "aio", "libaio reads/writes per process and file" },
+	{ HAVE_LIFE, "life", "opens, closes, mmaps, unlinks, renames, mkdirs" },
+	{ HAVE_MUNMAP, "munmap", "munmaps per process and file" },
+};
+
+/* Bit's index in have_table. */
+static unsigned
+have_index(unsigned bit)
+{
+	unsigned i;
+
+	for (i = 0; i < HAVE_NBITS - 1; i++) {
+		if (have_table[i].bit == bit)
+			break;
+	}
+	return i;
+}
+
+/* Why the source cannot tell what bit stands for; "" if it can, or said nothing. */
+const char *
+have_na(const struct blktop *b, unsigned bit)
+{
+	return (b->have & bit) ? "" : b->na[have_index(bit)];
+}
+
+/* Say why the source cannot tell what bit stands for. */
+void
+have_set_na(struct blktop *b, unsigned bit, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->na[have_index(bit)], sizeof b->na[0], fmt, ap);
+	va_end(ap);
+}
+
+/* "name (why), name (why)" of the bits off that have a reason, into buf; its length. */
+size_t
+have_na_list(const struct blktop *b, char *buf, size_t size)
+{
+	size_t	 n = 0;
+	unsigned i;
+
+	if (size > 0)
+		buf[0] = '\0';
+	for (i = 0; i < HAVE_NBITS; i++) {
+		const char *why = have_na(b, have_table[i].bit);
+
+		if (why[0] == '\0' || n >= size)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s (%s)", n > 0 ? ", " : "",
+		    have_table[i].name, why);
+	}
+	return n < size ? n : size - 1;
 }

@@ -1,5 +1,7 @@
 /* vfs.c: loader of bpf/vfs.bpf.c: probes the hook variants, sets filters, attaches one. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,11 @@ static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
 static char		 vfs_why[VFS_HOOK_MAX][128];
 static char		 vfs_err[256];
 static unsigned		 vfs_pages;			/* VFS_PAGES_* loaded */
-static char		 vfs_pages_why[128];		/* why a page hook is not */
+#define VFS_NGROUPS	5
+static char		 vfs_group_why[VFS_NGROUPS][160];	/* why a group of vfs_groups is not */
+static char		 vfs_refused_why[VFS_NGROUPS][160];	/* refused by the verifier, its words */
+static char		 vfs_failed_prog[64];		/* the program libbpf said failed to load */
+static char		 vfs_failed_line[128];		/* the verifier's last words on it */
 
 /*
  * The paths of the kernel's path slots (bpf/vfs.bpf.c vfs_pslots): each full
@@ -77,47 +83,174 @@ static union {
 static uint64_t		 vfs_nmisses;		/* records whose path was not here */
 static uint64_t		 vfs_nreused;		/* records whose path was put back */
 
-/* The page-cache programs: loaded beside any variant, each where its tracepoint exists. */
-static const struct {
+/*
+ * The extra programs, loaded beside any variant. A group (VFS_PAGES_*) loads
+ * when each of its roles has a program whose tracepoint this kernel has, in
+ * the shape the program takes (nargs: the typed tracepoint's arguments; 0,
+ * any): a role's programs are alternatives for different kernels, the first
+ * that fits is taken, and all a group takes must be of one shape (kind).
+ */
+static const struct vfs_extra {
 	const char	*prog;		/* program name */
 	const char	*tp;		/* its typed tracepoint, or syscalls/NAME */
 	unsigned	 bit;		/* VFS_PAGES_* */
-} vfs_page_progs[] = {
-	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY },
-	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT },
-	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING },
-	{ "uring_complete", "io_uring_complete", VFS_PAGES_URING },
-	{ "aio_submit", "syscalls/sys_enter_io_submit", VFS_PAGES_AIO },
-	{ "aio_getevents_enter", "syscalls/sys_enter_io_getevents", VFS_PAGES_AIO },
-	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO },
-	{ "aio_pgetevents_enter", "syscalls/sys_enter_io_pgetevents", VFS_PAGES_AIO },
-	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO },
+	const char	*role;		/* its part in the group */
+	int		 nargs;		/* arguments of the typed tracepoint, 0: not checked */
+	int		 kind;		/* the group's programs must agree on it */
+	int		 needed;	/* the group loads without it if 0 */
+	const char	*what;
+} vfs_extras[] = {
+	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
+	    "dirtied bytes, writeback charged to the dirtier (folios, 5.18+)" },
+	{ "page_dirty_page", "writeback_dirty_page", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
+	    "dirtied bytes, writeback charged to the dirtier (pages, to 5.17)" },
+	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT, "fault", 0, 0, 1,
+	    "mmap faults per file and process" },
+	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING, "submit", 1, 1, 1,
+	    "io_uring reads/writes: submission (6.4+)" },
+	{ "uring_submit_sqe", "io_uring_submit_sqe", VFS_PAGES_URING, "submit", 2, 1, 1,
+	    "io_uring reads/writes: submission (5.19-6.3)" },
+	{ "uring_submit_v510", "io_uring_submit_sqe", VFS_PAGES_URING, "submit", 7, 2, 1,
+	    "io_uring reads/writes: submission (to 5.18)" },
+	{ "uring_complete", "io_uring_complete", VFS_PAGES_URING, "complete", 3, 1, 1,
+	    "io_uring reads/writes: completion, file, bytes (6.2+)" },
+	{ "uring_complete_v61", "io_uring_complete", VFS_PAGES_URING, "complete", 7, 1, 1,
+	    "io_uring reads/writes: completion, file, bytes (5.19-6.1)" },
+	{ "uring_complete_v510", "io_uring_complete", VFS_PAGES_URING, "complete", 4, 2, 1,
+	    "io_uring reads/writes: completion, file, bytes (to 5.18)" },
+	{ "aio_submit", "syscalls/sys_enter_io_submit", VFS_PAGES_AIO, "submit", 0, 0, 1,
+	    "libaio: iocbs submitted" },
+	{ "aio_getevents_enter", "syscalls/sys_enter_io_getevents", VFS_PAGES_AIO, "reap", 0, 0, 1,
+	    "libaio: reaped (io_getevents)" },
+	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO, "reaped", 0, 0, 1,
+	    "libaio: reaped (io_getevents)" },
+	{ "aio_pgetevents_enter", "syscalls/sys_enter_io_pgetevents", VFS_PAGES_AIO, "preap", 0, 0, 1,
+	    "libaio: reaped (io_pgetevents)" },
+	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO, "preaped", 0, 0, 1,
+	    "libaio: reaped (io_pgetevents)" },
 	/* Each where the kernel has it (an architecture lacks rename and unlink). */
-	{ "names_rename", "syscalls/sys_exit_rename", VFS_PAGES_NAMES },
-	{ "names_renameat", "syscalls/sys_exit_renameat", VFS_PAGES_NAMES },
-	{ "names_renameat2", "syscalls/sys_exit_renameat2", VFS_PAGES_NAMES },
-	{ "names_unlink", "syscalls/sys_exit_unlink", VFS_PAGES_NAMES },
-	{ "names_unlinkat", "syscalls/sys_exit_unlinkat", VFS_PAGES_NAMES },
+	{ "names_rename", "syscalls/sys_exit_rename", VFS_PAGES_NAMES, "rename", 0, 0, 0,
+	    "paths sent again after a rename" },
+	{ "names_renameat", "syscalls/sys_exit_renameat", VFS_PAGES_NAMES, "renameat", 0, 0, 0,
+	    "paths sent again after a rename" },
+	{ "names_renameat2", "syscalls/sys_exit_renameat2", VFS_PAGES_NAMES, "renameat2", 0, 0, 1,
+	    "paths sent again after a rename (needed)" },
+	{ "names_unlink", "syscalls/sys_exit_unlink", VFS_PAGES_NAMES, "unlink", 0, 0, 0,
+	    "paths sent again after an unlink" },
+	{ "names_unlinkat", "syscalls/sys_exit_unlinkat", VFS_PAGES_NAMES, "unlinkat", 0, 0, 1,
+	    "paths sent again after an unlink (needed)" },
 };
 
-/* Whether the kernel has extra program i's tracepoint: typed by BTF, classic in tracefs. */
-static bool
-vfs_page_tp(const struct btf *vmlinux, unsigned i)
-{
-	const char *tp = vfs_page_progs[i].tp;
+/* The groups of extras: their names in the plan, and what they tell. */
+static const struct {
+	unsigned	 bit;
+	const char	*name;
+} vfs_groups[] = {
+	{ VFS_PAGES_DIRTY, "dirty" }, { VFS_PAGES_FAULT, "fault" }, { VFS_PAGES_URING, "uring" },
+	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" },
+};
+_Static_assert(nitems(vfs_groups) == VFS_NGROUPS, "vfs_groups");
 
-	if (strncmp(tp, "syscalls/", 9) == 0)
-		return probe_tp_classic("syscalls", tp + 9);
-	return vmlinux != NULL && probe_tp_btf(vmlinux, tp);
+/* The arguments of a typed tracepoint (its btf_trace_ typedef's prototype less the context), -1 if none. */
+static int
+vfs_tp_nargs(const struct btf *vmlinux, const char *tp)
+{
+	const struct btf_type	*t;
+	char			 name[128];
+	int			 id;
+
+	snprintf(name, sizeof name, "btf_trace_%s", tp);
+	if (vmlinux == NULL || (id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF)) <= 0)
+		return -1;
+	t = btf__type_by_id(vmlinux, id);
+	while (t != NULL && (btf_is_typedef(t) || btf_is_ptr(t)))
+		t = btf__type_by_id(vmlinux, t->type);
+	return t != NULL && btf_is_func_proto(t) ? btf_vlen(t) - 1 : -1;
 }
 
-/* libbpf messages go to stderr only in debug mode. */
+/*
+ * Whether the kernel has extra i's tracepoint, in its shape: typed by BTF,
+ * classic in tracefs. *why (if not NULL) says why not.
+ */
+static bool
+vfs_extra_fits(const struct btf *vmlinux, unsigned i, const char **why)
+{
+	const struct vfs_extra	*e = &vfs_extras[i];
+	int			 n;
+
+	if (strncmp(e->tp, "syscalls/", 9) == 0) {
+		if (why != NULL)
+			*why = "not in this kernel";
+		return probe_tp_classic("syscalls", e->tp + 9);
+	}
+	n = vfs_tp_nargs(vmlinux, e->tp);
+	if (why != NULL)
+		*why = vmlinux == NULL ? "no kernel BTF" : n < 0 ? "not in this kernel" :
+		    "another shape in this kernel";
+	return n >= 0 && (e->nargs == 0 || n == e->nargs);
+}
+
+/* Whether program i of vfs_extras is chosen on this kernel (its role's first fit). */
+static bool
+vfs_extra_chosen(const struct btf *vmlinux, unsigned i)
+{
+	unsigned j;
+
+	if (!vfs_extra_fits(vmlinux, i, NULL))
+		return false;
+	for (j = 0; j < i; j++) {
+		if (vfs_extras[j].bit == vfs_extras[i].bit &&
+		    strcmp(vfs_extras[j].role, vfs_extras[i].role) == 0 &&
+		    vfs_extra_fits(vmlinux, j, NULL))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Note which program libbpf says failed to load, and the verifier's last
+ * words on it (the line before its "processed N insns"), so that the load
+ * can be tried again without that program's group.
+ */
+static void
+vfs_note_failure(const char *msg)
+{
+	const char	*p, *end, *line;
+	size_t		 n;
+
+	if ((p = strstr(msg, "prog '")) != NULL && strstr(p, "': BPF program load failed") != NULL &&
+	    (n = strcspn(p + 6, "'")) < sizeof vfs_failed_prog) {
+		memcpy(vfs_failed_prog, p + 6, n);
+		vfs_failed_prog[n] = '\0';
+		vfs_failed_line[0] = '\0';
+	}
+	if ((end = strstr(msg, "\nprocessed ")) == NULL)
+		return;
+	for (line = end; line > msg && line[-1] != '\n'; line--)
+		;
+	n = (size_t)(end - line);
+	snprintf(vfs_failed_line, sizeof vfs_failed_line, "%.*s", (int)n, line);
+}
+
+/* libbpf messages go to stderr only in debug mode; a load failure is noted. */
 static int
 vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!vfs_debug || level == LIBBPF_DEBUG)
+	char	*msg = NULL;
+	va_list	 aq;
+	int	 n;
+
+	if (level == LIBBPF_DEBUG)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	va_copy(aq, ap);
+	if (vasprintf(&msg, fmt, aq) >= 0) {
+		vfs_note_failure(msg);
+		n = vfs_debug ? fputs(msg, stderr) : 0;
+		free(msg);
+	} else
+		n = 0;
+	va_end(aq);
+	return n;
 }
 
 /* Whether a program (by section name) belongs to variant v. */
@@ -136,29 +269,105 @@ vfs_prog_in(const struct bpf_program *prog, int v)
 	return false;
 }
 
-/* The page program's index in vfs_page_progs, or -1 for the syscall variants' programs. */
+/* The extra program's index in vfs_extras, or -1 for the syscall variants' programs. */
 static int
 vfs_page_prog(const struct bpf_program *prog)
 {
 	unsigned i;
 
-	for (i = 0; i < nitems(vfs_page_progs); i++) {
-		if (strcmp(bpf_program__name(prog), vfs_page_progs[i].prog) == 0)
+	for (i = 0; i < nitems(vfs_extras); i++) {
+		if (strcmp(bpf_program__name(prog), vfs_extras[i].prog) == 0)
 			return i;
 	}
 	return -1;
 }
 
+/* Group bit's index in vfs_groups. */
+static unsigned
+vfs_group_index(unsigned bit)
+{
+	unsigned g;
+
+	for (g = 0; g < nitems(vfs_groups) - 1; g++) {
+		if (vfs_groups[g].bit == bit)
+			break;
+	}
+	return g;
+}
+
+/* Turn a group off: bit, and why (the first reason given sticks). */
+static void
+vfs_group_off(unsigned bit, const char *fmt, ...)
+{
+	char	*why = vfs_group_why[vfs_group_index(bit)];
+	va_list	 ap;
+
+	vfs_pages &= ~bit;
+	if (why[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof vfs_group_why[0], fmt, ap);
+	va_end(ap);
+}
+
 /*
- * Turn the page programs on where the kernel has their tracepoints (by BTF;
- * typed tracepoints need BTF), noting why one is not.
+ * Turn the extra programs on where the kernel has their tracepoints in their
+ * shape (typed ones need BTF) and the helpers they call, one program per
+ * role; note why a group is not. Groups the verifier refused on an earlier
+ * try (vfs_refused) stay off.
  */
+static void
+vfs_plan_pages(const struct btf *vmlinux)
+{
+	unsigned		 i, j, g;
+	int			 kind[nitems(vfs_groups)];
+	bool			 found;
+
+	vfs_pages = 0;
+	for (g = 0; g < nitems(vfs_groups); g++) {
+		vfs_pages |= vfs_groups[g].bit;
+		kind[g] = 0;
+		memcpy(vfs_group_why[g], vfs_refused_why[g], sizeof vfs_group_why[g]);
+		if (vfs_refused_why[g][0] != '\0')
+			vfs_pages &= ~vfs_groups[g].bit;
+	}
+	/* Each needed role of a group: a program that fits, all of one kind. */
+	for (i = 0; i < nitems(vfs_extras); i++) {
+		const char *why = "";
+
+		if (!vfs_extras[i].needed)
+			continue;
+		g = vfs_group_index(vfs_extras[i].bit);
+		found = false;
+		for (j = 0; j < nitems(vfs_extras) && !found; j++) {
+			if (vfs_extras[j].bit != vfs_extras[i].bit ||
+			    strcmp(vfs_extras[j].role, vfs_extras[i].role) != 0)
+				continue;
+			if (vfs_extra_fits(vmlinux, j, j == i ? &why : NULL)) {
+				found = true;
+				if (kind[g] != 0 && vfs_extras[j].kind != kind[g])
+					vfs_group_off(vfs_extras[i].bit, "tracepoints %s of shapes "
+					    "blktop does not pair", vfs_extras[i].tp);
+				kind[g] = vfs_extras[j].kind;
+			}
+		}
+		if (!found && (i == 0 || vfs_extras[i - 1].bit != vfs_extras[i].bit ||
+		    strcmp(vfs_extras[i - 1].role, vfs_extras[i].role) != 0))
+			vfs_group_off(vfs_extras[i].bit, "tracepoint %s: %s", vfs_extras[i].tp, why);
+	}
+	/* libaio's programs walk an io_submit's iocbs with bpf_loop. */
+	if (probe_compat(NULL) || libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_loop,
+	    NULL) != 1)
+		vfs_group_off(VFS_PAGES_AIO, "needs the bpf_loop helper (Linux 5.17)");
+}
+
+/* Turn the extra programs of the groups vfs_plan_pages takes on, the others off. */
 static void
 vfs_select_pages(struct vfs_bpf *skel, bool want)
 {
 	struct bpf_program	*prog;
 	struct btf		*vmlinux;
-	int			 i;
+	unsigned		 i;
 
 	if (!want) {
 		bpf_object__for_each_program(prog, skel->obj) {
@@ -168,29 +377,11 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 		return;
 	}
 	vmlinux = btf__load_vmlinux_btf();
-	vfs_pages = 0;
-	vfs_pages_why[0] = '\0';
-	/* A group loads only if the kernel has every tracepoint of it. */
-	for (i = 0; i < (int)nitems(vfs_page_progs); i++)
-		vfs_pages |= vfs_page_progs[i].bit;
-	for (i = 0; i < (int)nitems(vfs_page_progs); i++) {
-		if (vfs_page_tp(vmlinux, i))
-			continue;
-		if (vfs_page_progs[i].bit == VFS_PAGES_NAMES) {
-			/* The path slots need these two; the others load where they exist. */
-			if (strcmp(vfs_page_progs[i].prog, "names_renameat2") != 0 &&
-			    strcmp(vfs_page_progs[i].prog, "names_unlinkat") != 0)
-				continue;
-		}
-		vfs_pages &= ~vfs_page_progs[i].bit;
-		if (vfs_pages_why[0] == '\0')
-			snprintf(vfs_pages_why, sizeof vfs_pages_why, "no tracepoint %s%s",
-			    vfs_page_progs[i].tp, vmlinux == NULL ? " (no kernel BTF)" : "");
-	}
+	vfs_plan_pages(vmlinux);
 	bpf_object__for_each_program(prog, skel->obj) {
-		if ((i = vfs_page_prog(prog)) >= 0)
-			bpf_program__set_autoload(prog, (vfs_pages & vfs_page_progs[i].bit) != 0 &&
-			    (vfs_page_progs[i].bit != VFS_PAGES_NAMES || vfs_page_tp(vmlinux, i)));
+		if ((i = vfs_page_prog(prog)) != (unsigned)-1)
+			bpf_program__set_autoload(prog, (vfs_pages & vfs_extras[i].bit) != 0 &&
+			    vfs_extra_chosen(vmlinux, i));
 	}
 	skel->rodata->trace_pages = (vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
 	skel->rodata->trace_uring = (vfs_pages & VFS_PAGES_URING) != 0;
@@ -252,28 +443,24 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 static void
 vfs_probe_pages(FILE *fp)
 {
-	static const char	*what[] = { "dirtied bytes, writeback charged to the dirtier",
-				    "mmap faults per file and process",
-				    "io_uring reads/writes: submission time",
-				    "io_uring reads/writes: completion, file, bytes",
-				    "libaio: iocbs submitted", "libaio: reaped (io_getevents)",
-				    "libaio: reaped (io_getevents)", "libaio: reaped (io_pgetevents)",
-				    "libaio: reaped (io_pgetevents)",
-				    "paths sent again after a rename", "paths sent again after a rename",
-				    "paths sent again after a rename (needed)",
-				    "paths sent again after an unlink",
-				    "paths sent again after an unlink (needed)" };
-	struct btf		*vmlinux = btf__load_vmlinux_btf();
-	unsigned		 i;
+	struct btf	*vmlinux = btf__load_vmlinux_btf();
+	unsigned	 i;
 
-	for (i = 0; i < nitems(vfs_page_progs); i++) {
-		bool ok = vfs_page_tp(vmlinux, i);
-		bool classic = strncmp(vfs_page_progs[i].tp, "syscalls/", 9) == 0;
+	for (i = 0; i < nitems(vfs_extras); i++) {
+		const char	*why;
+		bool		 ok = vfs_extra_fits(vmlinux, i, &why);
+		bool		 classic = strncmp(vfs_extras[i].tp, "syscalls/", 9) == 0;
 
-		fprintf(fp, "extra: %-11s%-33s %-48s %s\n", classic ? "tracepoint/" : "tp_btf/",
-		    vfs_page_progs[i].tp, what[i], ok ? "available" : !classic && vmlinux == NULL ?
-		    "unavailable: no kernel BTF" : "unavailable: not in this kernel");
+		fprintf(fp, "extra: %-11s%-33s %-58s %s%s\n", classic ? "tracepoint/" : "tp_btf/",
+		    vfs_extras[i].tp, vfs_extras[i].what, ok ? "available" : "unavailable: ",
+		    ok ? "" : why);
 	}
+	vfs_plan_pages(vmlinux);
+	for (i = 0; i < nitems(vfs_groups); i++)
+		fprintf(fp, "feature: %-8s %s%s\n", vfs_groups[i].name,
+		    (vfs_pages & vfs_groups[i].bit) ? "works" : "n/a: ", vfs_group_why[i]);
+	fprintf(fp, "feature: %-8s %s\n", "munmap", vfs_have_munmap() ? "works" :
+	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
 	btf__free(vmlinux);
 }
 
@@ -574,6 +761,47 @@ fail:
 	return vfs_err;
 }
 
+/*
+ * vfs_load_one, tried again without an extra group the verifier refused: one
+ * refused program leaves its group out, with the verifier's words as the
+ * reason, never the object. BLKTOP_VFS_REFUSE=NAME (a group) has it left out
+ * as if refused, to test the degraded plan.
+ */
+static const char *
+vfs_load_tries(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
+{
+	const char	*err, *refuse = getenv("BLKTOP_VFS_REFUSE");
+	unsigned	 tries, g;
+	int		 i;
+
+	for (g = 0; g < nitems(vfs_groups); g++) {
+		if (refuse != NULL && strcmp(refuse, vfs_groups[g].name) == 0)
+			snprintf(vfs_refused_why[g], sizeof vfs_refused_why[g],
+			    "left out by BLKTOP_VFS_REFUSE");
+	}
+	for (tries = 0; ; tries++) {
+		vfs_failed_prog[0] = '\0';
+		if ((err = vfs_load_one(v, events_fd, counters_fd, o)) == NULL)
+			return NULL;
+		if (tries >= nitems(vfs_groups) || vfs_failed_prog[0] == '\0')
+			return err;
+		for (i = 0; i < (int)nitems(vfs_extras); i++) {
+			if (strcmp(vfs_extras[i].prog, vfs_failed_prog) == 0)
+				break;
+		}
+		if (i == (int)nitems(vfs_extras))
+			return err;	/* a program of the variant itself */
+		g = vfs_group_index(vfs_extras[i].bit);
+		if (vfs_refused_why[g][0] != '\0')
+			return err;
+		snprintf(vfs_refused_why[g], sizeof vfs_refused_why[g],
+		    "refused by this kernel's verifier (%s: %.80s)", vfs_failed_prog,
+		    vfs_failed_line[0] != '\0' ? vfs_failed_line : "no log");
+		if (vfs_debug)
+			fprintf(stderr, "vfs: %s; trying without it\n", vfs_refused_why[g]);
+	}
+}
+
 /* Load, configure and attach; NULL on success, else a one-line error. */
 static const char *
 vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
@@ -608,7 +836,7 @@ vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
 	if (v >= 0) {
 		if (!vfs_possible(v))
 			return vfs_fail_unavailable(v);
-		return vfs_load_one(v, events_fd, counters_fd, o);
+		return vfs_load_tries(v, events_fd, counters_fd, o);
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
 		if (vfs_avail[v] == -1)
@@ -617,7 +845,7 @@ vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
 			vfs_avail[v] = -1;
 			continue;
 		}
-		if ((err = vfs_load_one(v, events_fd, counters_fd, o)) == NULL) {
+		if ((err = vfs_load_tries(v, events_fd, counters_fd, o)) == NULL) {
 			vfs_avail[v] = 1;
 			return NULL;
 		}
@@ -654,13 +882,26 @@ vfs_hook(void)
 	return vfs_hook_name(vfs_skel != NULL ? vfs_chosen : -1);
 }
 
-/* The page-cache hooks loaded (VFS_PAGES_*); *why says why one is missing, or "". */
+/* The extra groups loaded (VFS_PAGES_*). */
 unsigned
-vfs_pages_loaded(const char **why)
+vfs_pages_loaded(void)
 {
-	if (why != NULL)
-		*why = vfs_pages_why;
 	return vfs_skel != NULL ? vfs_pages : 0;
+}
+
+/* Why group bit is not loaded (by the last load or probe), or "". */
+const char *
+vfs_pages_why(unsigned bit)
+{
+	return vfs_group_why[vfs_group_index(bit)];
+}
+
+/* Whether munmaps can be traced: the file mapped at an address needs bpf_find_vma (5.17). */
+int
+vfs_have_munmap(void)
+{
+	return !probe_compat(NULL) &&
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_find_vma, NULL) == 1;
 }
 
 /* Turn the per-CPU batches of read/write records on where they can be sent (batch_ctl_start). */
