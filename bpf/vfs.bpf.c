@@ -1266,16 +1266,16 @@ static __always_inline __u64 uring_key(const void *p)
 	return *(volatile __u64 *)k;
 }
 
-/* The read/write op of an io_uring opcode, or 0 for the others. */
+/*
+ * The read/write op of an io_uring opcode, or 0 for the others. The opcodes
+ * are uapi (include/uapi/linux/io_uring.h), fixed: numbers, not relocations
+ * against enum io_uring_op, which 5.10's BTF does not carry.
+ */
 static __always_inline __u32 uring_sys(__u8 op)
 {
-	if (op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READ) ||
-	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READV) ||
-	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_READ_FIXED))
+	if (op == 22 || op == 1 || op == 4)	/* IORING_OP_READ, _READV, _READ_FIXED */
 		return VFS_SYS_URING_READ;
-	if (op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITE) ||
-	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITEV) ||
-	    op == bpf_core_enum_value(enum io_uring_op, IORING_OP_WRITE_FIXED))
+	if (op == 23 || op == 2 || op == 5)	/* IORING_OP_WRITE, _WRITEV, _WRITE_FIXED */
 		return VFS_SYS_URING_WRITE;
 	return 0;
 }
@@ -1288,8 +1288,7 @@ static __always_inline int uring_submit_req(struct io_kiocb *req)
 
 	if (!trace_uring)
 		return 0;
-	if (req->opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_RENAMEAT) ||
-	    req->opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_UNLINKAT))
+	if (req->opcode == 35 || req->opcode == 36)	/* IORING_OP_RENAMEAT, _UNLINKAT */
 		return paths_stale(0);	/* before it is done: the slots of its file go stale */
 	if (!wanted(id >> 32))
 		return 0;
@@ -1386,10 +1385,7 @@ int BPF_PROG(uring_submit_v510, void *ring, void *req, __u8 opcode, __u64 user_d
 
 	if (!trace_uring)
 		return 0;
-	/* Renames and unlinks by io_uring came with 5.11. */
-	if (bpf_core_enum_value_exists(enum io_uring_op, IORING_OP_RENAMEAT) &&
-	    (opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_RENAMEAT) ||
-	    opcode == bpf_core_enum_value(enum io_uring_op, IORING_OP_UNLINKAT)))
+	if (opcode == 35 || opcode == 36)	/* IORING_OP_RENAMEAT, _UNLINKAT (5.11+) */
 		return paths_stale(0);
 	if (!wanted(id >> 32) || !(sub.sys = uring_sys(opcode)))
 		return 0;
