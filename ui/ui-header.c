@@ -102,12 +102,26 @@ ui_draw_header(struct blktop *b)
 		ui_put(1, COLS - (int)strlen(buf), THEME_GRAPH_TEXT, buf);
 }
 
-/* The bottom line: the filter being typed, a message, or the main keys. */
+/*
+ * The bottom line: the filter being typed, a message, or the main keys; at
+ * its right, what this source cannot tell ("n/a: aio munmap"; ? says why).
+ */
 static void
-ui_draw_status(void)
+ui_draw_status(const struct blktop *b)
 {
-	char	 buf[256];
+	char	 buf[256], na[96];
 	int	 y = LINES - 1;
+	size_t	 n = 0;
+	unsigned i;
+
+	na[0] = '\0';
+	for (i = 0; i < HAVE_NBITS; i++) {
+		if (have_na(b, have_table[i].bit)[0] != '\0' && n < sizeof na)
+			n += (size_t)snprintf(na + n, sizeof na - n, "%s %s", n == 0 ? " n/a:" : "",
+			    have_table[i].name);
+	}
+	if (na[0] != '\0' && (int)strlen(na) < COLS)
+		ui_put(y, COLS - (int)strlen(na), THEME_LOST, na);
 
 	if (ui.editing) {
 		snprintf(buf, sizeof buf, "filter: %s_  (Enter apply, Esc cancel)",
@@ -127,12 +141,19 @@ ui_draw_status(void)
 
 /* The help screen, generated from the key table. */
 static void
-ui_draw_help(const struct ui_rect *r)
+ui_draw_help(const struct blktop *b, const struct ui_rect *r)
 {
 	char		 lines[64][96];
 	unsigned	 n, i, col, ncolumns, per;
 
 	n = ui_keys_help(lines, nitems(lines));
+	for (i = 0; i < HAVE_NBITS && n < nitems(lines); i++) {
+		const char *why = have_na(b, have_table[i].bit);
+
+		if (why[0] != '\0')
+			snprintf(lines[n++], sizeof lines[0], "n/a %-7s %.80s", have_table[i].name,
+			    why);
+	}
 	ui_put(r->y, r->x, THEME_TITLE, "Keys (any key closes this help)");
 	per = (unsigned)(r->h - 2);
 	if (per == 0)
@@ -171,10 +192,10 @@ ui_draw_all(struct blktop *b)
 	r.w = COLS;
 	ui.pane_rect = r;
 	if (ui.help)
-		ui_draw_help(&r);
+		ui_draw_help(b, &r);
 	else
 		ui_panes[ui.pane]->draw(b, stdscr, &r);
-	ui_draw_status();
+	ui_draw_status(b);
 	ui_draw_flush();
 	ui.frames++;
 }
