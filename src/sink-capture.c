@@ -92,6 +92,30 @@ record_sysfs_devs(struct capture_header *hdr)
 	closedir(d);
 }
 
+/*
+ * The plan for the header: the hooks, then a line "na NAME REASON" for each
+ * thing the source could not tell and why (have_table), so a replay says the
+ * same as the live run did.
+ */
+static char *
+record_plan(const struct blktop *b)
+{
+	char		*plan, *s;
+	unsigned	 i;
+
+	plan = xstrdup(b->plan_text[0] != '\0' ? b->plan_text : "-");
+	for (i = 0; i < HAVE_NBITS; i++) {
+		const char *why = have_na(b, have_table[i].bit);
+
+		if (why[0] == '\0')
+			continue;
+		xasprintf(&s, "%s\nna %s %s", plan, have_table[i].name, why);
+		free(plan);
+		plan = s;
+	}
+	return plan;
+}
+
 /* The header of a new capture: who, where, how, the clock and the devices. */
 static void
 record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
@@ -105,7 +129,7 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 	hdr->version = xstrdup(PACKAGE_VERSION);
 	hdr->host = xstrdup(u.nodename);
 	hdr->kernel = xstrdup(u.release);
-	hdr->plan = xstrdup(b->plan_text[0] != '\0' ? b->plan_text : "-");
+	hdr->plan = record_plan(b);
 	/* The interval and the filter: replay restores them. */
 	hdr->interval_ns = (uint64_t)(b->interval * 1e9 + 0.5);
 	if (b->ndevs != 0) {

@@ -510,6 +510,37 @@ replay_have(const struct capture_header *hdr, size_t n)
 	return (have);
 }
 
+/*
+ * Why the recording could not tell what it lacks: the "\nna NAME REASON"
+ * lines a capture's plan ends with (sink-capture.c), as the live run said
+ * them; an imported log's lack is its format's.
+ */
+static void
+replay_na(struct blktop *b, const char *plan)
+{
+	const char	*p = plan, *name, *why;
+	size_t		 n, k;
+	unsigned	 i;
+
+	if (strncmp(plan, "import:", 7) == 0) {
+		for (i = 0; i < HAVE_NBITS; i++)
+			have_set_na(b, have_table[i].bit, "not in the imported log");
+		return;
+	}
+	while ((p = strstr(p, "\nna ")) != NULL) {
+		name = p + 4;
+		k = strcspn(name, " \n");
+		why = name + k + (name[k] == ' ');
+		n = strcspn(why, "\n");
+		for (i = 0; i < HAVE_NBITS; i++) {
+			if (strlen(have_table[i].name) == k &&
+			    strncmp(have_table[i].name, name, k) == 0)
+				have_set_na(b, have_table[i].bit, "%.*s", (int)(n < 150 ? n : 150), why);
+		}
+		p = why + n;
+	}
+}
+
 /* The files of the replay: -r FILE... as given, or replay_path alone. */
 const char *const *
 replay_paths(const struct blktop *b, unsigned *np)
@@ -553,10 +584,9 @@ replay_start(struct source *src, char **errp)
 	b->have = 0;
 	for (i = 0; i < merge_nfiles(r->run); i++) {
 		fh = merge_file_header(r->run, i);
-		b->have |= replay_have(fh, strcspn(fh->plan, " "));
+		b->have |= replay_have(fh, strcspn(fh->plan, " \n"));
+		replay_na(b, fh->plan);
 	}
-	for (i = 0; i < HAVE_NBITS; i++)
-		have_set_na(b, have_table[i].bit, "not in the recording");
 	replay_interval(r);
 
 	/* The windows open when the recording began, or at the first record (flight data). */
