@@ -46,7 +46,10 @@ checks=0
 [ $# = 0 ] && checks=1
 
 TMP=$(mktemp -d /tmp/blktop-boot-XXXXXX) || exit 125
-trap 'rm -rf "$TMP"' EXIT
+qpid=
+# QEMU runs in the background so that a signal reaches this trap at once: the
+# guest is stopped with this script, not left to its timeout.
+trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 t0=$(date +%s)
 
@@ -65,10 +68,14 @@ if ! "$HERE/initramfs.sh" "$SUITE" "$TMP/initrd.cpio" 2>"$TMP/initramfs.err"; th
 	exit 125
 fi
 
-# The command: one archive with /cmd.sh, after the others.
+# The command: one archive with /cmd.sh, after the others. The sanitizers'
+# options go along (a --enable-debug blktop: tests/run sets detect_leaks=0).
 mkdir -p "$TMP/cmd"
+for v in ASAN_OPTIONS UBSAN_OPTIONS BLKTOP_DEBUG BLKTOP_GUEST_START; do
+	[ -n "${!v:-}" ] && printf "export %s='%s'\n" "$v" "$(printf '%s' "${!v}" | sed "s/'/'\\\\''/g")"
+done >"$TMP/cmd/cmd.sh"
 if [ "$checks" = 1 ]; then
-	echo 'exec sh /guest/guest.sh' >"$TMP/cmd/cmd.sh"
+	echo 'exec sh /guest/guest.sh' >>"$TMP/cmd/cmd.sh"
 else
 	{
 		printf 'exec 2>&1\n'
@@ -76,7 +83,7 @@ else
 			printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
 		done
 		printf '\n'
-	} >"$TMP/cmd/cmd.sh"
+	} >>"$TMP/cmd/cmd.sh"
 fi
 (cd "$TMP/cmd" && echo cmd.sh | cpio -o -H newc --quiet) >>"$TMP/initrd.cpio"
 
@@ -91,13 +98,18 @@ QEMU=(qemu-system-x86_64 "${accel[@]}" -m 2048 -smp 2 -no-reboot -display none
 	-monitor none -serial stdio -serial "file:$TMP/ttyS1" -net none
 	-kernel "$C/vmlinuz" -initrd "$TMP/initrd.cpio"
 	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 mitigations=off")
-if [ "$checks" = 1 ]; then
-	timeout -k 10 "$LIMIT" "${QEMU[@]}" </dev/null >"$OUT/console.log" 2>&1
-	qst=$?
-else
-	timeout -k 10 "$LIMIT" "${QEMU[@]}" </dev/null 2>&1 | tee "$OUT/console.log"
-	qst=${PIPESTATUS[0]}
+: >"$OUT/console.log"
+timeout -k 10 "$LIMIT" "${QEMU[@]}" </dev/null >>"$OUT/console.log" 2>&1 &
+qpid=$!
+tpid=
+if [ "$checks" = 0 ]; then	# the console live on stdout, to its last line
+	tail -n +1 -f --pid="$qpid" "$OUT/console.log" &
+	tpid=$!
 fi
+wait "$qpid"
+qst=$?
+qpid=
+[ -n "$tpid" ] && wait "$tpid"
 t2=$(date +%s)
 
 # /out of the guest, back through the second serial port.

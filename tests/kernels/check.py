@@ -133,6 +133,23 @@ for l in probe.splitlines():
     if re.match(r"vfs: \S+ .*unavailable: load", l) or "no hook variant loads" in l or "none works" in l:
         print("  probe says: " + l.strip())
 
+# The verifier's words, from the -v probe: each refused program's last log line.
+seen = set()
+prog, log = None, []
+for l in read("probe-v.txt").splitlines():
+    mm = re.match(r"libbpf: prog '([^']+)': -- BEGIN PROG LOAD LOG --", l)
+    if mm:
+        prog, log = mm.group(1), []
+    elif l.startswith("-- END PROG LOAD LOG --") and prog:
+        msg = [x for x in log if x.strip() and not x.startswith(("processed ", "verification time"))]
+        key = (prog, msg[-1] if msg else "(empty log)")
+        if key not in seen:
+            seen.add(key)
+            print("  verifier: prog '%s': %s" % key)
+        prog = None
+    elif prog:
+        log.append(l)
+
 
 def hook_reason(*hooks):
     """(lacking, reason): lacking if the kernel has not every hook (the n/a

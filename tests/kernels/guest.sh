@@ -6,7 +6,8 @@
 #
 # /out after a run:
 #   uname, timings                 the kernel; "STEP uptime" at each step
-#   probe.{txt,err,rc}             blktop --probe; probe-v.txt its -v log when a
+#   probe.{txt,err,rc}             blktop --probe; probe-v.txt its -v log (and
+#                                  BLKTOP_DEBUG=1: the vfs object's) when a
 #                                  hook failed (the verifier's words)
 #   block.{jsonl,err,rc,before,after,dev}
 #                                  blktop -b -J -d 1 -D loopN --no-vfs -w around
@@ -54,7 +55,7 @@ step probe
 # The verifier's words where something did not load.
 # (Not for one variant alone: each -v probe costs as much as the probe.)
 if grep -qE 'none works|no hook variant loads' "$O/probe.txt" "$O/probe.err"; then
-	$BLKTOP -v --probe 2>&1 | head -c 3000000 >"$O/probe-v.txt"
+	BLKTOP_DEBUG=1 $BLKTOP -v --probe 2>&1 | head -c 3000000 >"$O/probe-v.txt"
 	step probe-v
 fi
 
