@@ -131,6 +131,9 @@ fi
 timing="boot+run $((t2 - t1))s, fetch+initramfs $((t1 - t0))s"
 if [ -n "$why" ]; then
 	echo "FAIL: kernel $K: boot: $why ($timing); last console lines:"
+	# A panic's own line first: its register dump fills the tail.
+	tr -d '\r' <"$OUT/console.log" | grep -m 3 -E 'Kernel panic|BUG:|Oops|panic' | sed 's/^/    /'
+	echo "    ..."
 	tr -d '\r' <"$OUT/console.log" | tail -n 25 | sed 's/^/    /'
 	exit "$([ "$qst" = 124 ] || [ "$qst" = 137 ] && echo 124 || echo 125)"
 fi

@@ -126,12 +126,14 @@ else:
 # "extra:" lines: hook -> "available" or the reason it is not.
 extra = {}
 for l in probe.splitlines():
-    mm = re.match(r"extra: \S+\s+(\S+)\s+.*?\s{2,}(available|unavailable: .*)$", l)
+    # "extra: tp_btf/    mm_filemap_fault    what...    available" or
+    # "extra: tracepoint/syscalls/sys_enter_io_submit    what...    unavailable: WHY"
+    mm = re.match(r"extra: (\S*/)\s*(\S+)\s+.*?\s{2,}(available|unavailable: .*)$", l)
     if mm:
-        extra[mm.group(1)] = mm.group(2)
+        extra[mm.group(2)] = mm.group(3)
 for l in probe.splitlines():
     if re.match(r"vfs: \S+ .*unavailable: load", l) or "no hook variant loads" in l or "none works" in l:
-        print("  probe says: " + l.strip())
+        print("  kernel %s: probe says: %s" % (KERNEL, l.strip()))
 
 # The verifier's words, from the -v probe: each refused program's last log line.
 seen = set()
@@ -145,7 +147,7 @@ for l in read("probe-v.txt").splitlines():
         key = (prog, msg[-1] if msg else "(empty log)")
         if key not in seen:
             seen.add(key)
-            print("  verifier: prog '%s': %s" % key)
+            print("  kernel %s: verifier: prog '%s': %s" % ((KERNEL,) + key))
         prog = None
     elif prog:
         log.append(l)

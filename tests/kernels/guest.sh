@@ -40,8 +40,16 @@ started() {
 	done
 	[ -s "$2" ]
 }
-# stop PID RCFILE: SIGINT, wait, keep the status.
-stop() { kill -INT "$1" 2>/dev/null; wait "$1"; echo $? >"$2"; }
+# stop PID RCFILE: SIGINT, wait, keep the status; a blktop that has not
+# ended 60 s after SIGINT is killed (status 137), and the checks go on.
+stop() {
+	kill -INT "$1" 2>/dev/null
+	( sleep 60; kill -KILL "$1" 2>/dev/null ) &
+	w=$!
+	wait "$1"
+	echo $? >"$2"
+	kill "$w" 2>/dev/null
+}
 # START: seconds blktop may take to load (the verifier runs under TCG).
 START=${BLKTOP_GUEST_START:-240}
 
