@@ -1,0 +1,439 @@
+#!/usr/bin/env python3
+"""check.py: judge what tests/kernels/guest.sh collected in one guest.
+
+usage: check.py OUTDIR --kernel NAME --suite SUITE [--console LOG] [--results FILE]
+
+OUTDIR is the guest's /out brought back by boot.sh. Prints one PASS:/FAIL:
+line per check, each naming the kernel ("FAIL: kernel bookworm 6.1.176: ..."),
+and writes the per-feature verdicts as JSON (--results, default
+OUTDIR/../results.json) for matrix.py. Exits 1 if any check failed.
+
+The checks mirror tests/integration: pipeline.sh and compare.py (block
+requests against /proc/diskstats), vfs.sh (iowork's calls and bytes),
+diskbytes.sh (disk bytes of a write+fsync, a cold read, a cold mmap; io_uring
+and libaio through fio), lifecycle.sh (opens, creates, closes... per process
+and file) and record.sh (a capture replays to the same reports).
+
+A feature blktop says this kernel lacks (--probe: "unavailable: not in this
+kernel", and null in -J) is "n/a" with blktop's reason: a PASS line. A hook
+that is there but did not load (the verifier refused it: "unavailable: load:
+...") is a FAIL, and so is a zero or a wrong figure.
+"""
+import json
+import os
+import re
+import sys
+
+args = sys.argv[1:]
+if not args or args[0].startswith("-"):
+    sys.exit(__doc__)
+OUT = args[0]
+
+
+def opt(name, default=None):
+    return args[args.index(name) + 1] if name in args else default
+
+
+KERNEL = opt("--kernel", "?")
+SUITE = opt("--suite", "?")
+RESULTS = opt("--results", os.path.join(os.path.dirname(os.path.abspath(OUT)), "results.json"))
+CONSOLE = opt("--console")
+
+# The matrix's columns, in order, and what each means.
+FEATURES = [
+    ("probe", "blktop --probe names a plan"),
+    ("block", "block requests of loopN against /proc/diskstats"),
+    ("block-replay", "-w then -r of the block run: the same reports"),
+    ("files", "read/write calls and bytes per file and process (iowork)"),
+    ("disk-bytes", "disk bytes per file: write+fsync, cold read"),
+    ("dirtied", "dirtied bytes per file and process"),
+    ("mmap", "mmap: disk bytes and faults per file"),
+    ("lifecycle", "opens, creates, closes, renames... per process and file"),
+    ("io_uring", "io_uring reads/writes per file (fio)"),
+    ("libaio", "libaio reads/writes per file (fio)"),
+    ("files-replay", "-w then -r of the files run: the same reports"),
+]
+verdict = {name: {"status": "works", "detail": ""} for name, _ in FEATURES}
+checked = {name: 0 for name, _ in FEATURES}
+npass = nfail = 0
+
+
+def line(ok, feature, text):
+    global npass, nfail
+    print("%s: kernel %s: %s: %s" % ("PASS" if ok else "FAIL", KERNEL, feature, text))
+    checked[feature] += 1
+    if ok:
+        npass += 1
+    else:
+        nfail += 1
+        if verdict[feature]["status"] != "fails":
+            verdict[feature] = {"status": "fails", "detail": text}
+
+
+def na(feature, reason):
+    """A feature blktop reported unavailable here: a PASS that says so."""
+    line(True, feature, "n/a (reported: %s)" % reason)
+    if verdict[feature]["status"] == "works":
+        verdict[feature] = {"status": "n/a", "detail": reason}
+
+
+def read(name, default=""):
+    try:
+        with open(os.path.join(OUT, name), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def rc(name):
+    t = read(name).strip()
+    return int(t) if re.fullmatch(r"-?\d+", t) else None
+
+
+def first_error(name):
+    """blktop's own words: the first line of its stderr that says something."""
+    for l in read(name).splitlines():
+        l = l.strip()
+        if l and not l.startswith("libbpf:"):
+            return l[:400]
+    return "(nothing on stderr)"
+
+
+def reports(name):
+    out = []
+    for n, l in enumerate(read(name).splitlines(), 1):
+        try:
+            out.append(json.loads(l))
+        except ValueError:
+            out.append({"_bad": n})
+    return out
+
+
+def noself(text):
+    return [re.sub(r',"self":\{[^}]*\}\}$', "}", l) for l in text.splitlines()]
+
+
+# ---- probe: the plan and what it says of each hook
+probe = read("probe.txt")
+probe_all = probe + read("probe.err")
+prc = rc("probe.rc")
+m = re.search(r"^plan: (\S+)", probe, re.M)
+if prc == 0 and m:
+    line(True, "probe", "plan %s (exit 0)" % m.group(1))
+else:
+    line(False, "probe", "exit %s, %s" % (prc, "plan %s" % m.group(1) if m else
+                                         "no plan: " + (probe_all.strip().splitlines() or ["(no output)"])[0][:300]))
+# "extra:" lines: hook -> "available" or the reason it is not.
+extra = {}
+for l in probe.splitlines():
+    # "extra: tp_btf/    mm_filemap_fault    what...    available" or
+    # "extra: tracepoint/syscalls/sys_enter_io_submit    what...    unavailable: WHY"
+    mm = re.match(r"extra: (\S*/)\s*(\S+)\s+.*?\s{2,}(available|unavailable: .*)$", l)
+    if mm:
+        extra[mm.group(2)] = mm.group(3)
+for l in probe.splitlines():
+    if re.match(r"vfs: \S+ .*unavailable: load", l) or "no hook variant loads" in l or "none works" in l:
+        print("  kernel %s: probe says: %s" % (KERNEL, l.strip()))
+
+# The verifier's words, from the -v probe: each refused program's last log line.
+seen = set()
+prog, log = None, []
+for l in read("probe-v.txt").splitlines():
+    mm = re.match(r"libbpf: prog '([^']+)': -- BEGIN PROG LOAD LOG --", l)
+    if mm:
+        prog, log = mm.group(1), []
+    elif l.startswith("-- END PROG LOAD LOG --") and prog:
+        msg = [x for x in log if x.strip() and not x.startswith(("processed ", "verification time"))]
+        key = (prog, msg[-1] if msg else "(empty log)")
+        if key not in seen:
+            seen.add(key)
+            print("  kernel %s: verifier: prog '%s': %s" % ((KERNEL,) + key))
+        prog = None
+    elif prog:
+        log.append(l)
+
+
+def hook_reason(*hooks):
+    """(lacking, reason): lacking if the kernel has not every hook (the n/a
+    case); reason names what the probe said of each hook that is not available."""
+    lacking, why = False, []
+    for h in hooks:
+        s = extra.get(h)
+        if s is None:
+            why.append("%s: not in --probe" % h)
+        elif s != "available":
+            why.append("%s %s" % (h, s))
+            if "not in this kernel" in s:
+                lacking = True
+    return lacking, "; ".join(why)
+
+
+# ---- block
+dev = read("block.dev").strip()
+brc = rc("block.rc")
+blk = reports("block.jsonl")
+if not dev:
+    line(False, "block", "no loop device in the guest")
+elif brc != 0 or not blk:
+    line(False, "block", "blktop -b -J -D %s --no-vfs: exit %s, %d reports: %s" %
+         (dev, brc, len(blk), first_error("block.err")))
+elif any("_bad" in r for r in blk):
+    line(False, "block", "line %d of blktop's output is not JSON" % [r for r in blk if "_bad" in r][0]["_bad"])
+else:
+    if rc("block-fio.rc") != 0:
+        line(False, "block", "fio on %s: %s" % (dev, read("block-fio.err").strip()[:300]))
+    if rc("block-fs.rc") != 0:
+        line(False, "block", "mkfs.ext4, mount, write, read, umount of %s: %s" %
+             (dev, read("block-fs.err").strip()[:300]))
+    b = [int(x) for x in read("block.before").split()]
+    a = [int(x) for x in read("block.after").split()]
+    if len(a) != 8 or len(b) != 8:
+        line(False, "block", "no /proc/diskstats line for %s (%r, %r)" % (dev, b, a))
+    else:
+        tot = {}
+        for r in blk:
+            for d in r["devices"]:
+                if d["name"] != dev:
+                    continue
+                for op in ("read", "write", "other"):
+                    tot[op + "_ios"] = tot.get(op + "_ios", 0) + d[op]["ios"]
+                    tot[op + "_bytes"] = tot.get(op + "_bytes", 0) + d[op]["bytes"]
+        ds = {"read_ios": a[0] - b[0], "read_bytes": (a[1] - b[1]) * 512,
+              "write_ios": a[2] - b[2], "write_bytes": (a[3] - b[3]) * 512,
+              "other_ios": (a[4] - b[4]) + (a[5] - b[5])}
+        lost = sum(r["lost"] for r in blk)
+        line(lost == 0, "block", "%d reports, %d lost events" % (len(blk), lost))
+        for k in ("read_ios", "read_bytes", "write_ios", "write_bytes", "other_ios"):
+            line(tot.get(k, 0) == ds[k] and (k == "other_ios" or ds[k] > 0), "block",
+                 "%s %s equals /proc/diskstats (blktop %d, diskstats %d)" % (dev, k, tot.get(k, 0), ds[k]))
+    # -w then -r: the same reports, line for line (record.sh).
+    live, rep = noself(read("block.jsonl")), noself(read("block-replay.jsonl"))
+    if rc("block-replay.rc") != 0:
+        line(False, "block-replay", "blktop -r of the capture: exit %s: %s" %
+             (rc("block-replay.rc"), first_error("block-replay.err")))
+    else:
+        diff = [i for i in range(max(len(live), len(rep)))
+                if i >= len(live) or i >= len(rep) or live[i] != rep[i]]
+        line(not diff and len(live) > 0, "block-replay",
+             "%d live reports, %d replayed, identical line for line%s" %
+             (len(live), len(rep), "" if not diff else " (first difference: report %d)" % (diff[0] + 1)))
+
+# ---- files: one run, every phase on its own file of /mnt
+frc = rc("files.rc")
+fr = reports("files.jsonl")
+FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "io_uring", "libaio", "files-replay"]
+vfs_err = None
+if frc != 0 or not fr or any("_bad" in r for r in fr):
+    vfs_err = "blktop -J --all-files: exit %s, %d reports: %s" % (frc, len(fr), first_error("files.err"))
+elif "file I/O is not traced" in read("files.err") or "no hook variant loads" in read("files.err"):
+    vfs_err = "blktop ran without file tracing: " + first_error("files.err")
+if vfs_err:
+    for f in FILE_FEATURES:
+        line(False, f, vfs_err)
+else:
+    KEYS = ("opens", "open_fails", "reads", "read_bytes", "writes", "write_bytes",
+            "disk_read_bytes", "disk_write_bytes", "dirtied_bytes", "mmap_faults",
+            "uring_reads", "uring_writes", "aio_reads", "aio_writes", "creates", "closes",
+            "mmaps", "munmaps", "unlinks", "renames", "mkdirs", "rmdirs", "mknods",
+            "lifecycle_errors", "vfs_reads", "vfs_writes", "writeback_bytes")
+
+    def tally(rs):
+        """Files by path and processes by tgid, summed over every report;
+        a key seen only as null stays None (blktop: not known here)."""
+        files, procs = {}, {}
+        for r in rs:
+            for f in r.get("files", []):
+                t = files.setdefault(f["path"], {"pids": set()})
+                t["pids"].update(f.get("pids", []))
+                for k in KEYS:
+                    if k in f:
+                        t[k] = (t.get(k) or 0) + f[k] if f[k] is not None else t.get(k)
+            for p in r.get("processes", []):
+                t = procs.setdefault(p["tgid"], {"comm": p["comm"]})
+                for k in KEYS:
+                    if k in p:
+                        t[k] = (t.get(k) or 0) + p[k] if p[k] is not None else t.get(k)
+        return files, procs
+
+    F, P = tally(fr)
+    lost = sum(r.get("lost", 0) for r in fr)
+    if lost:	# said, not judged: a wrong figure it causes fails its own check
+        print("kernel %s: files: %d events lost over the run (%s)" % (KERNEL, lost, first_error("files.err")))
+
+    def pid_of(name):
+        t = read(name).split()
+        return int(t[0]) if t and t[0].isdigit() else None
+
+    def g(table, key, field):
+        return table.get(key, {}).get(field, 0)
+
+    # files: iowork's writes, reads, O_DIRECT pread, failed open (vfs.sh, test-vfs.c)
+    try:
+        iw = json.loads(read("iowork.json").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        iw = None
+    if not iw:
+        line(False, "files", "iowork did not run: " + read("iowork.err").strip()[:200])
+    else:
+        path, pid = iw["path"], iw["pid"]
+        f = F.get(path, {})
+        got = (f.get("opens"), f.get("writes"), f.get("write_bytes"), f.get("reads"), f.get("read_bytes"))
+        want = (2, 3, 20000, 7 + 1, 10000 + 4096)
+        line(got == want, "files", "%s: opens, writes, write bytes, reads, read bytes %s (got %s)" %
+             (path, want, got))
+        line(pid in f.get("pids", ()), "files", "%s: iowork's pid %d among the file's pids %s" %
+             (path, pid, sorted(f.get("pids", ()))))
+        miss = iw["failed_open"]
+        line(F.get(miss, {}).get("open_fails") == 1, "files", "%s: 1 failed open (got %s)" %
+             (miss, F.get(miss, {}).get("open_fails")))
+        p = P.get(pid, {})
+        got = (p.get("comm"), p.get("vfs_writes"), p.get("vfs_reads"), p.get("opens"), p.get("open_fails"))
+        line(got[0] == "iowork" and (got[1] or 0) >= 3 and (got[2] or 0) >= 8 and (got[3] or 0) >= 2 and got[4] == 1,
+             "files", "process %d: comm iowork, >= 3 writes, >= 8 reads, >= 2 opens, 1 failed open (got %s)" %
+             (pid, got))
+
+    # disk bytes (diskbytes.sh): write+fsync, cold read
+    wpid, rpid, mpid = pid_of("kw-write.txt"), pid_of("kw-read.txt"), pid_of("kw-mmap.txt")
+    w1 = F.get("/mnt/w1", {})
+    line(w1.get("disk_write_bytes") == 262144, "disk-bytes",
+         "write+fsync: /mnt/w1 disk write bytes are the 256 KiB written (got %s)" % w1.get("disk_write_bytes"))
+    v = P.get(wpid, {}).get("disk_write_bytes")
+    line(v is not None and v >= 262144, "disk-bytes",
+         "write+fsync: the writer (pid %s) is charged its disk writes (got %s)" % (wpid, v))
+    r1 = F.get("/mnt/r1", {})
+    line((r1.get("disk_read_bytes"), r1.get("read_bytes")) == (8388608, 8388608), "disk-bytes",
+         "cold read: /mnt/r1 disk read bytes and read bytes are the 8 MiB file (got %s, %s)" %
+         (r1.get("disk_read_bytes"), r1.get("read_bytes")))
+    v = P.get(rpid, {}).get("disk_read_bytes")
+    line(v is not None and v >= 8388608, "disk-bytes",
+         "cold read: the reader (pid %s) is charged the disk reads (got %s)" % (rpid, v))
+
+    # dirtied bytes
+    lacking, why = hook_reason("writeback_dirty_folio")
+    if "dirtied_bytes" in w1 and w1["dirtied_bytes"] is None and lacking:
+        na("dirtied", why)
+    else:
+        line(w1.get("dirtied_bytes") == 262144, "dirtied",
+             "/mnt/w1 dirtied bytes are the 256 KiB written (got %s%s)" %
+             (w1.get("dirtied_bytes"), "; probe: " + why if why else ""))
+        v = P.get(wpid, {}).get("dirtied_bytes")
+        line(v is not None and v >= 262144, "dirtied", "the writer is charged as dirtier (got %s)" % v)
+
+    # mmap
+    m1 = F.get("/mnt/m1", {})
+    line(m1.get("disk_read_bytes") == 4194304 and not m1.get("reads"), "mmap",
+         "/mnt/m1 mapped cold: disk read bytes are the 4 MiB file, no read calls (got %s, %s reads)" %
+         (m1.get("disk_read_bytes"), m1.get("reads")))
+    lacking, why = hook_reason("mm_filemap_fault")
+    if "mmap_faults" in m1 and m1["mmap_faults"] is None and lacking:
+        na("mmap", "faults: " + why)
+    else:
+        v, pv = m1.get("mmap_faults"), P.get(mpid, {}).get("mmap_faults")
+        line(bool(v) and bool(pv), "mmap", "faults counted on the file and its process (got %s, %s%s)" %
+             (v, pv, "; probe: " + why if why else ""))
+
+    # lifecycle (lifecycle.sh): the child's counts, its files
+    lpid = pid_of("lifecycle.pid")
+    if rc("lifecycle.rc") != 0 or lpid is None:
+        line(False, "lifecycle", "the workload failed: " + read("lifecycle.err").strip()[:200])
+    else:
+        k, d = 20, "/mnt/lc"
+        p = P.get(lpid, {})
+        want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
+                "mmaps": k, "munmaps": k, "unlinks": k + 4, "renames": k, "mkdirs": 3, "rmdirs": 3,
+                "mknods": 1, "lifecycle_errors": 1}
+        got = {key: p.get(key) for key in want}
+        if all(v is None for k2, v in got.items() if k2 not in ("opens", "open_fails")):
+            line(False, "lifecycle", "the process's lifecycle counts are all null: %s" % got)
+        else:
+            line(got == want, "lifecycle", "the process: %s (%s)" % (want, "equal" if got == want else got))
+        bad = []
+        for i in range(k):
+            for path, expect in (("/t/a/b/f%03d" % i, {"opens": 1, "creates": 1, "closes": 1,
+                                                        "renames": 1, "writes": 1}),
+                                 ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
+                                                        "munmaps": 1, "unlinks": 1, "renames": 1})):
+                f = F.get(d + path, {})
+                c = {key: f.get(key) for key in expect}
+                if c != expect:
+                    bad.append((path, c))
+        line(not bad, "lifecycle", "%d files created, written, closed, renamed, mapped, unmapped, "
+             "unlinked: each row exact (wrong: %s)" % (2 * k, bad[:2]))
+        for path, expect in (("/t/x", {"opens": 2, "creates": 1, "closes": 2, "unlinks": 1}),
+                             ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
+                             ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
+                             ("/t/d (deleted)", {"writes": 1, "closes": 1}),
+                             ("memfd:blkmemfd", {"writes": 1, "closes": 1})):
+            f = F.get(path if path.startswith("memfd") else d + path, {})
+            c = {key: f.get(key) for key in expect}
+            line(c == expect, "lifecycle", "%s: %s (%s)" % (path, expect, "equal" if c == expect else c))
+
+    # io_uring and libaio through fio (diskbytes.sh direct_phase)
+    def direct(feature, key, fname, hooks, rcfile):
+        f = F.get("/mnt/" + fname, {})
+        rcs = read(rcfile).split()
+        lacking, why = hook_reason(*hooks)
+        if f.get(key + "_reads", 0) is None and lacking:
+            na(feature, why)
+            return
+        if rcs != ["0", "0"]:
+            line(False, feature, "fio --ioengine=%s exited %s: %s" %
+                 (feature, rcs, read(rcfile.replace(".rc", ".err")).strip()[-300:]))
+            return
+        got = (f.get(key + "_reads"), f.get(key + "_writes"))
+        line(got == (1024, 512), feature, "/mnt/%s: fio's 1024 reads and 512 writes (got %s%s)" %
+             (fname, got, "; probe: " + why if why and got != (1024, 512) else ""))
+        got = (f.get("read_bytes"), f.get("write_bytes"))
+        line(got == (4194304, 2097152), feature, "/mnt/%s: 4 MiB read and 2 MiB written (got %s)" %
+             (fname, got))
+        got = (f.get("disk_read_bytes"), f.get("disk_write_bytes"))
+        line(got == (4194304, 2097152), feature, "/mnt/%s: O_DIRECT, the same bytes on the disk (got %s)" %
+             (fname, got))
+        got = (sum(p.get(key + "_reads") or 0 for p in P.values() if p["comm"].startswith("fio")),
+               sum(p.get(key + "_writes") or 0 for p in P.values() if p["comm"].startswith("fio")))
+        line(got == (1024, 512), feature, "charged to fio (got %s)" % (got,))
+
+    direct("io_uring", "uring", "u1", ("io_uring_submit_req", "io_uring_complete"), "fio-io_uring.rc")
+    direct("libaio", "aio", "a1", ("sys_enter_io_submit", "sys_enter_io_getevents",
+                                   "sys_exit_io_getevents"), "fio-libaio.rc")
+
+    # -w then -r of the files run
+    live, rep = noself(read("files.jsonl")), noself(read("files-replay.jsonl"))
+    if rc("files-replay.rc") != 0:
+        line(False, "files-replay", "blktop -r of the capture: exit %s: %s" %
+             (rc("files-replay.rc"), first_error("files-replay.err")))
+    else:
+        diff = [i for i in range(max(len(live), len(rep)))
+                if i >= len(live) or i >= len(rep) or live[i] != rep[i]]
+        RF, RP = tally(reports("files-replay.jsonl"))
+        same = {p: {k: v for k, v in t.items() if k != "pids"} for p, t in RF.items()} == \
+            {p: {k: v for k, v in t.items() if k != "pids"} for p, t in F.items()}
+        line(same, "files-replay", "the capture replays to the same file figures (%d files live, %d replayed)" %
+             (len(F), len(RF)))
+        line(not diff, "files-replay", "%d live reports, %d replayed, identical line for line%s" %
+             (len(live), len(rep), "" if not diff else " (first difference: report %d)" % (diff[0] + 1)))
+
+# A feature no check reached (its run never happened) is not a pass.
+for name, _ in FEATURES:
+    if not checked[name]:
+        line(False, name, "not checked: the run it needs did not happen (see the failures above)")
+
+# ---- timings and the results for the matrix
+steps = []
+for l in read("timings").splitlines():
+    t = l.split()
+    if len(t) == 2:
+        steps.append((t[0], float(t[1])))
+if steps:
+    prev = steps[0][1]
+    parts = []
+    for name, t in steps[1:]:
+        parts.append("%s %.0fs" % (name, t - prev))
+        prev = t
+    print("kernel %s: guest steps: %s" % (KERNEL, ", ".join(parts)))
+res = {"kernel": KERNEL, "suite": SUITE, "release": read("uname").strip(),
+       "passed": npass, "failed": nfail,
+       "features": [dict(name=n, what=w, **verdict[n]) for n, w in FEATURES]}
+with open(RESULTS, "w") as f:
+    json.dump(res, f, indent=1)
+sys.exit(1 if nfail else 0)

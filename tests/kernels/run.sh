@@ -1,0 +1,42 @@
+#!/bin/bash
+# run.sh: the kernel matrix: each suite's kernel booted with the checks, then the table.
+#
+# usage: tests/kernels/run.sh [SUITE...]     (default: bullseye bookworm trixie sid)
+#
+# For each suite, boot.sh SUITE (fetch, initramfs, QEMU, guest.sh, check.py),
+# its PASS:/FAIL: lines as they come, and its time. Then matrix.py writes
+# $BLKTOP_BUILDDIR/kernels/matrix.md and compares it with doc/kernels.md (one
+# PASS or FAIL line). Ends with "kernels: N passed, N failed" and a line per
+# kernel; exits 1 if any check failed. Environment as for boot.sh
+# (BLKTOP_BUILDDIR, BLKTOP_KERNEL_TIMEOUT, BLKTOP_KERNEL_CACHE...).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+export BLKTOP_BUILDDIR=${BLKTOP_BUILDDIR:-$SRC/build}
+suites=${*:-bullseye bookworm trixie sid}
+K=$BLKTOP_BUILDDIR/kernels
+mkdir -p "$K"
+log=$(mktemp /tmp/blktop-kernels-XXXXXX)
+all=$(mktemp /tmp/blktop-kernels-all-XXXXXX)
+trap 'rm -f "$log" "$all"' EXIT
+trap 'exit 130' INT TERM HUP
+start=$(date +%s)
+summary=()
+results=()
+for s in $suites; do
+	t=$(date +%s)
+	rm -f "$K/$s/results.json"
+	BLKTOP_KERNEL_OUT=$K/$s "$HERE/boot.sh" "$s" 2>&1 | tee "$log"
+	cat "$log" >>"$all"
+	p=$(grep -c '^PASS:' "$log")
+	f=$(grep -c '^FAIL:' "$log")
+	summary+=("kernel $s: $p passed, $f failed ($(( $(date +%s) - t ))s)")
+	[ -s "$K/$s/results.json" ] && results+=("$K/$s/results.json")
+done
+python3 "$HERE/matrix.py" --out "$K/matrix.md" --check "$SRC/doc/kernels.md" "${results[@]}" | tee -a "$all"
+echo "--- kernel matrix: $K/matrix.md ($(( $(date +%s) - start ))s in all)"
+printf '%s\n' "${summary[@]}"
+p=$(grep -c '^PASS:' "$all")
+f=$(grep -c '^FAIL:' "$all")
+echo "kernels: $p passed, $f failed"
+[ "$f" = 0 ]
