@@ -49,6 +49,7 @@ FEATURES = [
     ("dirtied", "dirtied bytes per file and process"),
     ("mmap", "mmap: disk bytes and faults per file"),
     ("lifecycle", "opens, creates, closes, renames... per process and file"),
+    ("munmap", "munmaps per process and file"),
     ("io_uring", "io_uring reads/writes per file (fio)"),
     ("libaio", "libaio reads/writes per file (fio)"),
     ("files-replay", "-w then -r of the files run: the same reports"),
@@ -221,7 +222,8 @@ else:
 # ---- files: one run, every phase on its own file of /mnt
 frc = rc("files.rc")
 fr = reports("files.jsonl")
-FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "io_uring", "libaio", "files-replay"]
+FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "munmap", "io_uring", "libaio",
+                 "files-replay"]
 vfs_err = None
 if frc != 0 or not fr or any("_bad" in r for r in fr):
     vfs_err = "blktop -J --all-files: exit %s, %d reports: %s" % (frc, len(fr), first_error("files.err"))
@@ -256,6 +258,19 @@ else:
         return files, procs
 
     F, P = tally(fr)
+    # What blktop said it cannot trace here, and why (-J's "unavailable",
+    # --probe's "feature:" lines): n/a, where the figure is null.
+    UN = {}
+    for r in fr:
+        UN.update(r.get("unavailable", {}))
+    FEAT = dict(re.findall(r"^feature: (\S+) +(.*)$", probe, re.M))
+
+    def unavailable(name):
+        """blktop's reason for name (a have_table name), if both -J and --probe say it is n/a."""
+        why = UN.get(name)
+        if why and FEAT.get(name, "").startswith("n/a"):
+            return why
+        return None
     lost = sum(r.get("lost", 0) for r in fr)
     if lost:	# said, not judged: a wrong figure it causes fails its own check
         print("kernel %s: files: %d events lost over the run (%s)" % (KERNEL, lost, first_error("files.err")))
@@ -309,8 +324,8 @@ else:
          "cold read: the reader (pid %s) is charged the disk reads (got %s)" % (rpid, v))
 
     # dirtied bytes
-    lacking, why = hook_reason("writeback_dirty_folio")
-    if "dirtied_bytes" in w1 and w1["dirtied_bytes"] is None and lacking:
+    why = unavailable("dirty")
+    if "dirtied_bytes" in w1 and w1["dirtied_bytes"] is None and why:
         na("dirtied", why)
     else:
         line(w1.get("dirtied_bytes") == 262144, "dirtied",
@@ -324,8 +339,8 @@ else:
     line(m1.get("disk_read_bytes") == 4194304 and not m1.get("reads"), "mmap",
          "/mnt/m1 mapped cold: disk read bytes are the 4 MiB file, no read calls (got %s, %s reads)" %
          (m1.get("disk_read_bytes"), m1.get("reads")))
-    lacking, why = hook_reason("mm_filemap_fault")
-    if "mmap_faults" in m1 and m1["mmap_faults"] is None and lacking:
+    why = unavailable("fault")
+    if "mmap_faults" in m1 and m1["mmap_faults"] is None and why:
         na("mmap", "faults: " + why)
     else:
         v, pv = m1.get("mmap_faults"), P.get(mpid, {}).get("mmap_faults")
@@ -342,6 +357,9 @@ else:
         want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
                 "mmaps": k, "munmaps": k, "unlinks": k + 4, "renames": k, "mkdirs": 3, "rmdirs": 3,
                 "mknods": 1, "lifecycle_errors": 1}
+        why_munmap = unavailable("munmap")
+        if why_munmap:
+            want["munmaps"] = None
         got = {key: p.get(key) for key in want}
         if all(v is None for k2, v in got.items() if k2 not in ("opens", "open_fails")):
             line(False, "lifecycle", "the process's lifecycle counts are all null: %s" % got)
@@ -352,13 +370,18 @@ else:
             for path, expect in (("/t/a/b/f%03d" % i, {"opens": 1, "creates": 1, "closes": 1,
                                                         "renames": 1, "writes": 1}),
                                  ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
-                                                        "munmaps": 1, "unlinks": 1, "renames": 1})):
+                                                        "munmaps": None if why_munmap else 1,
+                                                        "unlinks": 1, "renames": 1})):
                 f = F.get(d + path, {})
                 c = {key: f.get(key) for key in expect}
                 if c != expect:
                     bad.append((path, c))
         line(not bad, "lifecycle", "%d files created, written, closed, renamed, mapped, unmapped, "
              "unlinked: each row exact (wrong: %s)" % (2 * k, bad[:2]))
+        if why_munmap:
+            na("munmap", why_munmap)
+        else:
+            line(p.get("munmaps") == k, "munmap", "the process's %d munmaps (got %s)" % (k, p.get("munmaps")))
         for path, expect in (("/t/x", {"opens": 2, "creates": 1, "closes": 2, "unlinks": 1}),
                              ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
                              ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
@@ -372,10 +395,11 @@ else:
     def direct(feature, key, fname, hooks, rcfile):
         f = F.get("/mnt/" + fname, {})
         rcs = read(rcfile).split()
-        lacking, why = hook_reason(*hooks)
-        if f.get(key + "_reads", 0) is None and lacking:
+        why = unavailable(key)
+        if f.get(key + "_reads", 0) is None and why:
             na(feature, why)
             return
+        why = hook_reason(*hooks)[1]
         if rcs != ["0", "0"]:
             line(False, feature, "fio --ioengine=%s exited %s: %s" %
                  (feature, rcs, read(rcfile.replace(".rc", ".err")).strip()[-300:]))
