@@ -533,7 +533,7 @@ merge_header_build(struct merge *m, int quiet)
 			hdr->interval_ns = fh->interval_ns;
 		if (fh->interval_ns == 0 || fh->nfilter == 0)
 			all_filter = 0;
-		k = (unsigned)strcspn(fh->plan != NULL ? fh->plan : "", " ");
+		k = (unsigned)strcspn(fh->plan != NULL ? fh->plan : "", " \n");
 		xasprintf(&s, "%s%s%.*s", plan != NULL ? plan : "", plan != NULL ?
 		    "," : "", (int)k, fh->plan != NULL ? fh->plan : "");
 		free(plan);

@@ -488,7 +488,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
-		k = strcspn(p, "+ ");
+		k = strcspn(p, "+ \n");
 		if (k == 5 && strncmp(p, "dirty", 5) == 0)
 			have |= HAVE_DIRTY;
 		else if (k == 5 && strncmp(p, "fault", 5) == 0)
@@ -578,7 +578,7 @@ replay_start(struct source *src, char **errp)
 	if (replay_filter(r, errp) != 0)
 		return (-1);
 	b->mono_to_wall = hdr->clock_offset;
-	n = strcspn(hdr->plan, " ");
+	n = strcspn(hdr->plan, " \n");
 	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
 	    hdr->plan);
 	b->have = 0;

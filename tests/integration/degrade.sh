@@ -47,7 +47,8 @@ run() {
 	local name=$1 out=$TEST_TMP/$1.jsonl pid
 	shift
 	sync
-	env "$@" "$BLKTOP" -J -d 0.5 --top 500 -D "$DEV" >"$out" 2>"$TEST_TMP/$name.err" &
+	env "$@" "$BLKTOP" -J -d 0.5 --top 500 -D "$DEV" -w "$TEST_TMP/$name.cap" >"$out" \
+	    2>"$TEST_TMP/$name.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
 	wait_for "$out" 30 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
@@ -129,6 +130,15 @@ verdict compat \
     "the workload's munmaps are null::(proc('munmaps') is None, proc('munmaps'))" \
     "the workload's mmaps are counted::((proc('mmaps') or 0) >= 1, proc('mmaps'))" \
     "the workload's aio_reads are null::(proc('aio_reads') is None, proc('aio_reads'))"
+
+# The captures replay to the same reports, what was unavailable and why included.
+for name in refuse compat; do
+	"$BLKTOP" -r "$TEST_TMP/$name.cap" -J --top 500 >"$TEST_TMP/$name.replay" 2>"$TEST_TMP/$name.rerr"
+	check "$name: the capture replays to the same reports" \
+	    cmp -s <(noself "$TEST_TMP/$name.jsonl") <(noself "$TEST_TMP/$name.replay")
+	check "$name: the replay says what was unavailable, as the live run did" \
+	    grep -q '"unavailable":{' "$TEST_TMP/$name.replay"
+done
 
 # 3. The UI says what it cannot see: the bottom line, and why in the help.
 need_cmd tmux tmux

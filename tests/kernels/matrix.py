@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """matrix.py: the kernel x feature table from the matrix's results.
 
-usage: matrix.py [--out MATRIX.md] [--check DOC.md] RESULTS.json...
+usage: matrix.py [--out MATRIX.md] [--check DOC.md]... RESULTS.json...
 
 RESULTS.json: what check.py wrote for each kernel (build/kernels/SUITE/results.json).
 Writes the table as markdown to --out (default: stdout). With --check, compares
 its table with the one in DOC.md (doc/kernels.md) and prints one line:
 "PASS: kernels: DOC matches ..." or "FAIL: kernels: DOC differs ..." with the
-rows that differ; exits 1 if they differ. To take the matrix as the new doc:
-copy MATRIX.md over doc/kernels.md.
+rows that differ; exits 1 if they differ. In a DOC holding the lines
+"<!-- kernels table -->" and "<!-- end of kernels table -->" (README.md), only
+the table between them is compared. To take the matrix as the new doc: copy
+MATRIX.md over doc/kernels.md, and its table into README.md.
 
 A cell is "works", "n/a: REASON" (blktop reports the kernel lacks a hook),
 "fails", or "not run" (no results for that kernel).
@@ -22,14 +24,15 @@ SUITES = ["bullseye", "bookworm", "trixie", "sid"]
 
 def main():
     args = sys.argv[1:]
-    out = check = None
+    out = None
+    checks = []
     files = []
     while args:
         a = args.pop(0)
         if a == "--out":
             out = args.pop(0)
         elif a == "--check":
-            check = args.pop(0)
+            checks.append(args.pop(0))
         else:
             files.append(a)
     results = {}
@@ -81,28 +84,36 @@ def main():
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         with open(out, "w") as f:
             f.write(md)
-    elif not check:
+    elif not checks:
         sys.stdout.write(md)
-    if check:
-        try:
-            with open(check) as f:
-                doc = [l.rstrip("\n") for l in f if l.startswith("|")]
-        except OSError as e:
-            print("FAIL: kernels: %s: %s" % (check, e))
-            return 1
-        if doc == rows:
-            print("PASS: kernels: %s matches the matrix" % check)
-            return 0
-        print("FAIL: kernels: %s differs from the matrix (cp %s %s to take this run's)" %
-              (check, out or "the matrix", check))
-        for i in range(max(len(doc), len(rows))):
-            a = doc[i] if i < len(doc) else "(none)"
-            b = rows[i] if i < len(rows) else "(none)"
-            if a != b:
-                print("  doc:    " + a)
-                print("  matrix: " + b)
+    status = 0
+    for check in checks:
+        status |= compare(check, rows, out)
+    return status
+
+
+def compare(check, rows, out):
+    """PASS if the table in check (between the markers where it has them) is rows."""
+    try:
+        with open(check) as f:
+            lines = [l.rstrip("\n") for l in f]
+    except OSError as e:
+        print("FAIL: kernels: %s: %s" % (check, e))
         return 1
-    return 0
+    if "<!-- kernels table -->" in lines and "<!-- end of kernels table -->" in lines:
+        lines = lines[lines.index("<!-- kernels table -->"):lines.index("<!-- end of kernels table -->")]
+    doc = [l for l in lines if l.startswith("|")]
+    if doc == rows:
+        print("PASS: kernels: %s matches the matrix" % check)
+        return 0
+    print("FAIL: kernels: %s differs from the matrix (take the table of %s)" % (check, out or "the matrix"))
+    for i in range(max(len(doc), len(rows))):
+        a = doc[i] if i < len(doc) else "(none)"
+        b = rows[i] if i < len(rows) else "(none)"
+        if a != b:
+            print("  doc:    " + a)
+            print("  matrix: " + b)
+    return 1
 
 
 if __name__ == "__main__":
