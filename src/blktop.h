@@ -476,6 +476,7 @@ struct blktop {
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 	char			 listen_addr[64];	/* --listen */
 	uint16_t		 listen_port;	/* 0: no metrics endpoint */
+	int			 listen_fd;	/* bound before the source starts, -1 before */
 	int			 headless;	/* --headless: no view */
 	const char		*report_path;	/* --report: .html or .json */
 	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
@@ -517,6 +518,38 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 extern const struct sink_entry sink_metrics;
 int		 metrics_parse_listen(const char *, char *addr, size_t,
 		     uint16_t *port, char **errp);
+
+/* sink-metrics-http.c: the endpoint's HTTP/1.1 server, bounded against hostile clients. */
+struct evbuffer;
+struct http_request {
+	int		 head;		/* HEAD: the reply's headers only */
+	const char	*path;		/* the request target as sent */
+	const char	*accept;	/* the Accept header, NULL if none */
+};
+struct http_reply {
+	int		 status;
+	const char	*reason;
+	const char	*type;		/* Content-Type, NULL for none */
+	const char	*extra;		/* more header lines, each ending in \r\n, or NULL */
+	struct evbuffer	*body;		/* filled by the handler, even for HEAD */
+};
+struct http_stats {
+	uint64_t	 accepted;
+	uint64_t	 requests;	/* answered, errors included */
+	uint64_t	 timed_out;	/* closed at a deadline */
+	uint64_t	 refused_full;	/* at the connection cap: an idle one closed, or a 503 */
+	uint64_t	 refused_fds;	/* accept() out of file descriptors */
+	uint64_t	 refused_busy;	/* over the output budget */
+};
+struct http_server;
+struct event_base;
+typedef void	(*http_handler)(void *, const struct http_request *, struct http_reply *);
+int		 http_bind(const char *addr, uint16_t port, char **errp);
+struct http_server *http_start(struct event_base *, int fd, unsigned max_conns,
+		     http_handler, void *);
+const struct http_stats *http_stats(const struct http_server *);
+unsigned	 http_nconns(const struct http_server *);
+void		 http_free(struct http_server *);
 
 /* probe.c: tracepoints this kernel has, and tracefs. */
 struct btf;

@@ -5,8 +5,6 @@
 #include <sys/stat.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +64,7 @@ struct metrics_cgroup {
 };
 
 static struct {
-	struct evhttp		*http;
+	struct http_server	*http;
 	struct metrics_dev	*devs;		/* WINDOWS_MAX_DEVS, allocated at start */
 	unsigned		 ndevs;
 	uint64_t		 dropped;	/* events of devices past the cap */
@@ -440,54 +438,44 @@ metrics_write(struct evbuffer *out, int om, struct blktop *b)
 
 /* Whether the scraper asks for OpenMetrics in Accept. */
 static int
-metrics_wants_om(struct evhttp_request *req)
+metrics_wants_om(const struct http_request *req)
 {
-	const char	*accept;
-
-	accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
-	return (accept != NULL && strstr(accept, "application/openmetrics-text") != NULL);
+	return (req->accept != NULL &&
+	    strstr(req->accept, "application/openmetrics-text") != NULL);
 }
 
-/* GET /metrics and / only; anything else gets an error and nothing of ours. */
+/*
+ * GET and HEAD of /metrics and / only; anything else gets an error and
+ * nothing of ours. HEAD gets the headers GET would, and is no scrape.
+ */
 static void
-metrics_request(struct evhttp_request *req, void *arg)
+metrics_request(void *arg, const struct http_request *req, struct http_reply *rep)
 {
-	struct blktop		*b = arg;
-	struct evkeyvalq	*h = evhttp_request_get_output_headers(req);
-	struct evbuffer		*out;
-	const char		*uri = evhttp_request_get_uri(req);
-	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
-	int			 om;
+	struct blktop	*b = arg;
+	int		 om;
 
-	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-		evhttp_add_header(h, "Allow", "GET, HEAD");
-		evhttp_send_error(req, 405, "Method Not Allowed");
-		return;
-	}
-	if ((out = evbuffer_new()) == NULL) {
-		evhttp_send_error(req, 503, "Service Unavailable");
-		return;
-	}
-	if (strcmp(uri, "/") == 0) {
-		evhttp_add_header(h, "Content-Type", "text/html; charset=utf-8");
-		evbuffer_add_printf(out, "<!DOCTYPE html><html><head><title>blktop</title>"
-		    "</head><body><h1>blktop</h1><p><a href=\"/metrics\">Metrics</a></p>"
-		    "</body></html>\n");
-	} else if (strcmp(uri, "/metrics") == 0) {
-		met.scrapes++;
+	rep->status = 200;
+	rep->reason = "OK";
+	if (strcmp(req->path, "/") == 0) {
+		rep->type = "text/html; charset=utf-8";
+		evbuffer_add_printf(rep->body, "<!DOCTYPE html><html><head><title>blktop"
+		    "</title></head><body><h1>blktop</h1><p><a href=\"/metrics\">"
+		    "Metrics</a></p></body></html>\n");
+	} else if (strcmp(req->path, "/metrics") == 0) {
 		om = metrics_wants_om(req);
-		evhttp_add_header(h, "Content-Type", om ?
+		rep->type = om ?
 		    "application/openmetrics-text; version=1.0.0; charset=utf-8" :
-		    "text/plain; version=0.0.4; charset=utf-8");
-		metrics_write(out, om, b);
+		    "text/plain; version=0.0.4; charset=utf-8";
+		met.scrapes++;
+		metrics_write(rep->body, om, b);
+		if (req->head)
+			met.scrapes--;
 	} else {
-		evbuffer_free(out);
-		evhttp_send_error(req, 404, "Not Found");
-		return;
+		rep->status = 404;
+		rep->reason = "Not Found";
+		rep->type = "text/plain; charset=utf-8";
+		evbuffer_add_printf(rep->body, "404 Not Found\n");
 	}
-	evhttp_add_header(h, "Cache-Control", "no-store");
-	evhttp_send_reply(req, 200, "OK", out);
-	evbuffer_free(out);
 }
 
 /* Parse [ADDR:]PORT (or [ADDR6]:PORT); 127.0.0.1 when only a port is given. */
@@ -528,28 +516,41 @@ metrics_parse_listen(const char *arg, char *addr, size_t addrlen, uint16_t *port
 	return (0);
 }
 
-/* Listen; the privileges are gone by now, so a port below 1024 is refused. */
+/*
+ * Connections at most: half the file descriptors still free at start (the
+ * rest stay blktop's own), no more than the server's cap.
+ */
+static unsigned
+metrics_max_conns(void)
+{
+	struct rlimit	 rl;
+	DIR		*d;
+	unsigned	 open_fds = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return (0);
+	if ((d = opendir("/proc/self/fd")) != NULL) {
+		while (readdir(d) != NULL)
+			open_fds++;
+		closedir(d);
+	}
+	if (rl.rlim_cur <= open_fds + 2)
+		return (1);
+	return ((unsigned)((rl.rlim_cur - open_fds) / 2));
+}
+
+/* Serve on the socket main() bound before the source started. */
 static int
 metrics_start(struct sink *s, char **errp)
 {
 	struct blktop	*b = s->b;
 
 	met.devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *met.devs);
-	if ((met.http = evhttp_new(b->base)) == NULL) {
-		xasprintf(errp, "--listen: cannot set up the HTTP server");
+	if (b->listen_fd == -1 &&
+	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, errp)) == -1)
 		return (-1);
-	}
-	/* Small requests, idle clients closed, GET and HEAD only. */
-	evhttp_set_max_headers_size(met.http, 8192);
-	evhttp_set_max_body_size(met.http, 0);
-	evhttp_set_timeout(met.http, 10);
-	evhttp_set_allowed_methods(met.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
-	evhttp_set_gencb(met.http, metrics_request, b);
-	if (evhttp_bind_socket(met.http, b->listen_addr, b->listen_port) != 0) {
-		xasprintf(errp, "--listen %s:%u: cannot listen: %s", b->listen_addr,
-		    b->listen_port, strerror(errno));
-		return (-1);
-	}
+	met.http = http_start(b->base, b->listen_fd, metrics_max_conns(), metrics_request, b);
+	b->listen_fd = -1;	/* the server's now */
 	return (0);
 }
 
@@ -559,7 +560,7 @@ metrics_stop(struct sink *s __unused)
 	unsigned	 i;
 
 	if (met.http != NULL)
-		evhttp_free(met.http);
+		http_free(met.http);
 	for (i = 0; i <= METRICS_CGROUPS; i++)
 		free(met.cg[i].name);
 	free(met.devs);
