@@ -58,8 +58,15 @@ void		*xmalloc(size_t);
 void		*xcalloc(size_t, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
-size_t		 utf8_printable(const char *, size_t);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
+
+/* name.c: names as text that is always valid UTF-8 (doc/blktop.8, NAMES). */
+size_t		 utf8_char(const char *, size_t, uint32_t *cp);
+int		 utf8_invisible(uint32_t cp);
+size_t		 utf8_printable(const char *, size_t);
+size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);
+char		*name_escape_dup(const char *in, size_t n);
+void		 name_json(FILE *, const char *, size_t n);
 
 /* device.c: kernel dev_t <-> names; resolved from sysfs when live, set by replay. */
 #define DEVNAME_MAX	32

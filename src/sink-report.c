@@ -436,7 +436,7 @@ report_json_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[REPORT_TOP];
 	const struct file_entry	*fe[REPORT_TOP];
 	const struct proc_counts *c;
-	char			 comm[BLKTOP_COMM_LEN], path[4096];
+	char			 path[4096];
 	unsigned		 n, i;
 
 	if (b->procs == NULL)
@@ -445,10 +445,9 @@ report_json_tables(FILE *f, const struct blktop *b)
 	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(b->sort_key));
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 1);
-		batch_comm(comm, pe[i]->comm);
 		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
 		    pe[i]->id, pe[i]->tgid);
-		batch_json_string(f, comm);
+		name_json(f, pe[i]->comm, BLKTOP_COMM_LEN);
 		fprintf(f, ",\"read_ios\":%llu,\"write_ios\":%llu,\"read_bytes\":%llu,"
 		    "\"write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
 		    "\"vfs_read_bytes\":%llu,\"vfs_write_bytes\":%llu,"
