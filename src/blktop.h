@@ -810,6 +810,8 @@ void		 vfs_unload(void);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
+int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
+		     char *root, size_t rootlen);
 
 /* links.c */
 struct bpf_object_skeleton;

@@ -60,7 +60,8 @@ struct metrics_cgroup {
 	uint64_t	 disk_bytes[2];
 	uint64_t	 file_calls[2];
 	uint64_t	 file_bytes[2];
-	char		*name;		/* path under /sys/fs/cgroup, resolved when scraped */
+	char		*name;		/* path in the v2 hierarchy, resolved when scraped */
+	int		 name_tentative; /* "id:N": not found yet, looked up again */
 };
 
 static struct {
@@ -193,11 +194,18 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 	}
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: the name as valid UTF-8 (name_escape: an invalid byte as
+ * \XHH, reversibly), then the format's escapes of backslash, double quote
+ * and newline. One bad name must not make Prometheus refuse the scrape.
+ */
 static void
-metrics_label(struct evbuffer *out, const char *s)
+metrics_label(struct evbuffer *out, const char *name)
 {
-	for (; *s != '\0'; s++) {
+	char	*e, *s;
+
+	e = name_escape_dup(name, strlen(name));
+	for (s = e; *s != '\0'; s++) {
 		if (*s == '\\' || *s == '"')
 			evbuffer_add_printf(out, "\\%c", *s);
 		else if (*s == '\n')
@@ -205,6 +213,7 @@ metrics_label(struct evbuffer *out, const char *s)
 		else
 			evbuffer_add(out, s, 1);
 	}
+	free(e);
 }
 
 /* "# HELP" and "# TYPE" of a family; OpenMetrics names counters without _total. */
@@ -267,7 +276,11 @@ metrics_op_seen(const struct metrics_dev *md, unsigned o)
 	return (o <= MOP_WRITE || md->op[o].ios != 0);
 }
 
-/* The cgroup's path under the cgroup v2 root by its id, looked up once. */
+/*
+ * The cgroup's path in the cgroup v2 hierarchy by its id, kept once found (a
+ * cgroup removed later keeps its series' name); "id:N" while it is not found,
+ * looked for again at the next scrape.
+ */
 static const char *
 metrics_cgroup_name(struct metrics_cgroup *cg)
 {
@@ -275,11 +288,15 @@ metrics_cgroup_name(struct metrics_cgroup *cg)
 
 	if (cg->id == 0)
 		return ("other");
-	if (cg->name == NULL) {
-		if (cgroup_path(cg->id, path, sizeof path) == 0)
-			cg->name = xstrdup(path);
-		else
-			xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);
+	if (cg->name != NULL && !cg->name_tentative)
+		return (cg->name);
+	free(cg->name);
+	if (cgroup_path(cg->id, path, sizeof path) == 0) {
+		cg->name = xstrdup(path);
+		cg->name_tentative = 0;
+	} else {
+		xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);
+		cg->name_tentative = 1;
 	}
 	return (cg->name);
 }
