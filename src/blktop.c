@@ -607,8 +607,12 @@ main(int argc, char **argv)
 		proc_free(b->procs);
 	event_base_free(b->base);
 	if (b->lost > 0)
-		log_warnx("%llu events lost in the kernel%s",
-		    (unsigned long long)b->lost, b->src->entry->lost_where);
+		log_warnx("%llu events lost in the kernel%s: %llu block requests, %llu "
+		    "read/write calls, %llu other records", (unsigned long long)b->lost,
+		    b->src->entry->lost_where,
+		    (unsigned long long)b->lost_kind[LOST_REQUESTS],
+		    (unsigned long long)b->lost_kind[LOST_CALLS],
+		    (unsigned long long)b->lost_kind[LOST_RECORDS]);
 	source_free(b->src);
 	return (b->status);
 }

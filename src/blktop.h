@@ -468,6 +468,8 @@ struct blktop {
 	uint64_t		 bad_records;	/* records refused by stream_event */
 	uint64_t		 lost;		/* events the kernel could not hand over, in all */
 	uint64_t		 lost_report;	/* lost since the last report */
+	uint64_t		 lost_kind[LOST_KINDS];	/* lost, by unit (enum blktop_lost_kind) */
+	uint64_t		 lost_kind_report[LOST_KINDS];
 	long			 reports;	/* printed by the batch view */
 	int			 exiting;
 	int			 status;	/* exit status: 1 once data was lost (a recording failed) */

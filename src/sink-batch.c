@@ -174,6 +174,11 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "%s  lost %llu", when, (unsigned long long)b->lost_report);
+	if (b->lost_report != 0)
+		fprintf(f, " (%llu requests, %llu calls, %llu other)",
+		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
+		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
+		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	if (b->self.valid) {
 		fprintf(f, "  self: cpu %.1f%%, %.0f events/s", b->self.cpu_pct,
 		    b->self.events_per_s);
@@ -459,8 +464,12 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	}
 	if (secs == 0)
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
-	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"devices\":[",
-	    ts_wall, secs, (unsigned long long)b->lost_report);
+	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
+	    "\"lost_calls\":%llu,\"lost_other\":%llu,\"devices\":[",
+	    ts_wall, secs, (unsigned long long)b->lost_report,
+	    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
+	    (unsigned long long)b->lost_kind_report[LOST_CALLS],
+	    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev))

@@ -356,6 +356,14 @@ metrics_self(struct evbuffer *out, int om, struct blktop *b)
 	metrics_family(out, om, "blktop_lost_events_total", "counter",
 	    "Events the kernel could not hand over (ring buffer full, tables full, runs skipped).");
 	evbuffer_add_printf(out, "blktop_lost_events_total %llu\n", (unsigned long long)b->lost);
+	metrics_family(out, om, "blktop_lost_requests_total", "counter",
+	    "Block requests of which no record came: requests plus these is what /proc/diskstats counts.");
+	evbuffer_add_printf(out, "blktop_lost_requests_total %llu\n",
+	    (unsigned long long)b->lost_kind[LOST_REQUESTS]);
+	metrics_family(out, om, "blktop_lost_calls_total", "counter",
+	    "read and write calls of which no record came.");
+	evbuffer_add_printf(out, "blktop_lost_calls_total %llu\n",
+	    (unsigned long long)b->lost_kind[LOST_CALLS]);
 	metrics_family(out, om, "blktop_dropped_events_total", "counter",
 	    "Block events of devices past the 64 with series of their own.");
 	evbuffer_add_printf(out, "blktop_dropped_events_total %llu\n",
