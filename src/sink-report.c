@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "blktop.h"
@@ -36,7 +37,7 @@ report_start(struct sink *s, char **errp)
 	size_t		 len = strlen(b->report_path);
 	int		 fd;
 
-	r->json = len > 5 && strcmp(b->report_path + len - 5, ".json") == 0;
+	r->json = len > 5 && strcasecmp(b->report_path + len - 5, ".json") == 0;
 	if (b->theme != NULL && theme_option(&r->theme, b->theme, errp) != 0)
 		return (-1);
 	fd = open(b->report_path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
