@@ -45,7 +45,7 @@ const volatile __u64 batch_age_ns = 0;	/* 0: no batches */
 /* Send the batch (busy is ours); count its records lost if the ring is full. */
 static __always_inline void batch_send(struct batch *b, __u64 *ts, __u64 now)
 {
-	__u32 n = b->hdr.n, key = CNT_LOST;
+	__u32 n = b->hdr.n, key = CNT_LOST_CALLS;	/* reads and writes */
 	__u64 size = (__u64)n * b->hdr.stride, *lost;
 
 	if (n >= 1 && size >= 8 && size <= BATCH_BYTES) {

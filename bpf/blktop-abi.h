@@ -96,10 +96,16 @@ struct ev_tick {
 	__u64 ts;		/* CLOCK_MONOTONIC ns at which the tick closed */
 };
 
-/* Events the kernel failed to hand over since the previous EV_LOST. */
+/*
+ * Events the kernel failed to hand over since the previous EV_LOST, in the
+ * units a user reconciles: block requests (ios + lost requests is what
+ * /proc/diskstats counts), read/write calls, other records. Captures before
+ * the kinds, and imported logs, have kind 0.
+ */
+enum blktop_lost_kind { LOST_RECORDS = 0, LOST_REQUESTS = 1, LOST_CALLS = 2, LOST_KINDS = 3 };
 struct ev_lost {
 	__u32 type;		/* EV_LOST */
-	__u32 pad;
+	__u32 kind;		/* enum blktop_lost_kind: the unit of count */
 	__u64 ts;
 	__u64 count;
 };
@@ -332,7 +338,7 @@ struct ev_fop {
 
 /* Counters the BPF side keeps in a per-CPU array, indexed by these. */
 enum blktop_counter {
-	CNT_LOST = 0,		/* ring buffer reservation failed */
+	CNT_LOST = 0,		/* ring buffer full: a record other than the two below */
 	CNT_MAP_FULL = 1,	/* request table full: request not tracked */
 	CNT_ORPHAN_DONE = 2,	/* completion of a request never seen started/issued */
 	CNT_BLOCK_SENT = 3,	/* block events handed to the ring buffer (a cross-check) */
@@ -341,7 +347,9 @@ enum blktop_counter {
 	CNT_DBG_PARTIAL = 6,	/* ... partial completions */
 	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
 	CNT_STALE = 8,		/* completions never seen, sent when the request was reused */
-	CNT_MAX = 9,
+	CNT_LOST_REQS = 9,	/* ring buffer full: a block request's record (EV_BLOCK) */
+	CNT_LOST_CALLS = 10,	/* ring buffer full: a read/write call's record (EV_RW) */
+	CNT_MAX = 11,
 };
 
 #endif

@@ -404,7 +404,7 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 
 	ev = bpf_ringbuf_reserve(&events, sizeof *ev, 0);
 	if (!ev) {
-		count(CNT_LOST);
+		count(CNT_LOST_REQS);
 		return;
 	}
 	ev->type = EV_BLOCK;

@@ -414,7 +414,8 @@ static __always_inline bool emit(struct scratch *s, __u32 size, __u64 now)
 		return false;
 	batch_drain(now);
 	if (bpf_ringbuf_output(&events, s->buf, size, wake_flags(now))) {
-		count(&counters, CNT_LOST);
+		/* Loss in the units a user reconciles: calls apart from other records. */
+		count(&counters, *(__u32 *)s->buf == EV_RW ? CNT_LOST_CALLS : CNT_LOST);
 		return false;
 	}
 	return true;

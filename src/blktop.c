@@ -248,6 +248,32 @@ blktop_replay_name(struct blktop *b)
 	b->replay_path = name;	/* for the whole run */
 }
 
+/*
+ * libevent's own messages: through the notice hook (the UI's status line,
+ * else stderr), never written over the screen, and at most one a minute.
+ */
+static void
+blktop_event_log(int severity, const char *msg)
+{
+	static uint64_t	 last, skipped;
+	uint64_t	 now;
+
+	if (severity < EVENT_LOG_WARN)
+		return;
+	now = source_now();
+	if (last != 0 && now - last < 60 * NSEC_PER_SEC) {
+		skipped++;
+		return;
+	}
+	if (skipped != 0)
+		stream_notice(&bt, "libevent: %s (%llu more in the last minute)", msg,
+		    (unsigned long long)skipped);
+	else
+		stream_notice(&bt, "libevent: %s", msg);
+	last = now;
+	skipped = 0;
+}
+
 /* Close one tick: drain the source first so the tick holds all it can. */
 static void
 blktop_tick(struct blktop *b)
@@ -295,6 +321,7 @@ main(int argc, char **argv)
 	unsigned	 d;
 
 	b->interval = 1;
+	b->listen_fd = -1;
 	b->top = 10;
 	b->sort_key = PROC_KEY_LAT;
 	b->out = stdout;
@@ -520,8 +547,16 @@ main(int argc, char **argv)
 	}
 	stream_set_ticks(b, history);
 
+	event_set_log_callback(blktop_event_log);
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
+	/*
+	 * The port first: a port taken fails the run in well under a second,
+	 * not after the programs loaded; bound while still root, any port.
+	 */
+	if (b->listen_port != 0 &&
+	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, &err)) == -1)
+		fatalx("%s", err);
 	/* Tables of a fixed size, allocated once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,
 	    b->max_files ? b->max_files : PROC_DEF_FILES, b->by_thread);
@@ -572,8 +607,12 @@ main(int argc, char **argv)
 		proc_free(b->procs);
 	event_base_free(b->base);
 	if (b->lost > 0)
-		log_warnx("%llu events lost in the kernel%s",
-		    (unsigned long long)b->lost, b->src->entry->lost_where);
+		log_warnx("%llu events lost in the kernel%s: %llu block requests, %llu "
+		    "read/write calls, %llu other records", (unsigned long long)b->lost,
+		    b->src->entry->lost_where,
+		    (unsigned long long)b->lost_kind[LOST_REQUESTS],
+		    (unsigned long long)b->lost_kind[LOST_CALLS],
+		    (unsigned long long)b->lost_kind[LOST_RECORDS]);
 	source_free(b->src);
 	return (b->status);
 }

@@ -58,8 +58,15 @@ void		*xmalloc(size_t);
 void		*xcalloc(size_t, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
-size_t		 utf8_printable(const char *, size_t);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
+
+/* name.c: names as text that is always valid UTF-8 (doc/blktop.8, NAMES). */
+size_t		 utf8_char(const char *, size_t, uint32_t *cp);
+int		 utf8_invisible(uint32_t cp);
+size_t		 utf8_printable(const char *, size_t);
+size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);
+char		*name_escape_dup(const char *in, size_t n);
+void		 name_json(FILE *, const char *, size_t n);
 
 /* device.c: kernel dev_t <-> names; resolved from sysfs when live, set by replay. */
 #define DEVNAME_MAX	32
@@ -463,6 +470,8 @@ struct blktop {
 	uint64_t		 bad_records;	/* records refused by stream_event */
 	uint64_t		 lost;		/* events the kernel could not hand over, in all */
 	uint64_t		 lost_report;	/* lost since the last report */
+	uint64_t		 lost_kind[LOST_KINDS];	/* lost, by unit (enum blktop_lost_kind) */
+	uint64_t		 lost_kind_report[LOST_KINDS];
 	long			 reports;	/* printed by the batch view */
 	int			 exiting;
 	int			 status;	/* exit status: 1 once data was lost (a recording failed) */
@@ -479,6 +488,7 @@ struct blktop {
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 	char			 listen_addr[64];	/* --listen */
 	uint16_t		 listen_port;	/* 0: no metrics endpoint */
+	int			 listen_fd;	/* bound before the source starts, -1 before */
 	int			 headless;	/* --headless: no view */
 	const char		*report_path;	/* --report: .html or .json */
 	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
@@ -520,6 +530,38 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 extern const struct sink_entry sink_metrics;
 int		 metrics_parse_listen(const char *, char *addr, size_t,
 		     uint16_t *port, char **errp);
+
+/* sink-metrics-http.c: the endpoint's HTTP/1.1 server, bounded against hostile clients. */
+struct evbuffer;
+struct http_request {
+	int		 head;		/* HEAD: the reply's headers only */
+	const char	*path;		/* the request target as sent */
+	const char	*accept;	/* the Accept header, NULL if none */
+};
+struct http_reply {
+	int		 status;
+	const char	*reason;
+	const char	*type;		/* Content-Type, NULL for none */
+	const char	*extra;		/* more header lines, each ending in \r\n, or NULL */
+	struct evbuffer	*body;		/* filled by the handler, even for HEAD */
+};
+struct http_stats {
+	uint64_t	 accepted;
+	uint64_t	 requests;	/* answered, errors included */
+	uint64_t	 timed_out;	/* closed at a deadline */
+	uint64_t	 refused_full;	/* at the connection cap: an idle one closed, or a 503 */
+	uint64_t	 refused_fds;	/* accept() out of file descriptors */
+	uint64_t	 refused_busy;	/* over the output budget */
+};
+struct http_server;
+struct event_base;
+typedef void	(*http_handler)(void *, const struct http_request *, struct http_reply *);
+int		 http_bind(const char *addr, uint16_t port, char **errp);
+struct http_server *http_start(struct event_base *, int fd, unsigned max_conns,
+		     http_handler, void *);
+const struct http_stats *http_stats(const struct http_server *);
+unsigned	 http_nconns(const struct http_server *);
+void		 http_free(struct http_server *);
 
 /* probe.c: tracepoints this kernel has, and tracefs. */
 struct btf;
@@ -790,6 +832,8 @@ void		 vfs_unload(void);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
+int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
+		     char *root, size_t rootlen);
 
 /* links.c */
 struct bpf_object_skeleton;

@@ -521,7 +521,7 @@ capture_enc_add(struct capture_enc *e, const void *rec, size_t len)
 		e->reg[R_TAG].buf[e->reg[R_TAG].len++] = TAG_TICK;
 		capture_enc_time(e, t.ts);
 	} else if (type == EV_LOST && len == sizeof l &&
-	    (memcpy(&l, rec, sizeof l), l.pad == 0)) {
+	    (memcpy(&l, rec, sizeof l), l.kind == 0)) {
 		e->reg[R_TAG].buf[e->reg[R_TAG].len++] = TAG_LOST;
 		capture_enc_time(e, l.ts);
 		capture_enc_misc(e, l.count);

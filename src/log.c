@@ -105,52 +105,6 @@ xreallocarray(void *old, size_t n, size_t size)
 	return (p);
 }
 
-/*
- * The length of the UTF-8 character at s (at most n bytes) if it is well
- * formed and printable: 1 for printable ASCII, 2-4 for a multibyte
- * character; 0 for a control (C0, DEL, or C1: U+0080..U+009F, which a
- * terminal may take as CSI and the like), a stray or truncated byte, an
- * overlong form or a surrogate. Names from the kernel or a file go to text
- * output through this.
- */
-size_t
-utf8_printable(const char *s, size_t n)
-{
-	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 len, i;
-	unsigned char		 lo = 0x80, hi = 0xbf;
-
-	if (n == 0)
-		return (0);
-	if (u[0] < 0x80)
-		return (u[0] >= 0x20 && u[0] != 0x7f);
-	if (u[0] >= 0xc2 && u[0] <= 0xdf)
-		len = 2;
-	else if (u[0] >= 0xe0 && u[0] <= 0xef)
-		len = 3;
-	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
-		len = 4;
-	else
-		return (0);
-	if (u[0] == 0xc2)
-		lo = 0xa0;	/* C1 controls: U+0080..U+009F */
-	else if (u[0] == 0xe0)
-		lo = 0xa0;	/* overlong */
-	else if (u[0] == 0xed)
-		hi = 0x9f;	/* surrogates */
-	else if (u[0] == 0xf0)
-		lo = 0x90;	/* overlong */
-	else if (u[0] == 0xf4)
-		hi = 0x8f;	/* past U+10FFFF */
-	if (n < len || u[1] < lo || u[1] > hi)
-		return (0);
-	for (i = 2; i < len; i++) {
-		if (u[i] < 0x80 || u[i] > 0xbf)
-			return (0);
-	}
-	return (len);
-}
-
 /* strdup that never returns NULL. */
 char *
 xstrdup(const char *s)

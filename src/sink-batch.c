@@ -174,6 +174,11 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "%s  lost %llu", when, (unsigned long long)b->lost_report);
+	if (b->lost_report != 0)
+		fprintf(f, " (%llu requests, %llu calls, %llu other)",
+		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
+		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
+		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	if (b->self.valid) {
 		fprintf(f, "  self: cpu %.1f%%, %.0f events/s", b->self.cpu_pct,
 		    b->self.events_per_s);
@@ -208,22 +213,11 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	fputc('\n', f);
 }
 
-/* A device name as a JSON string (names come from sysfs or a file: escape them). */
+/* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
 void
 batch_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	name_json(f, s, strlen(s));
 }
 
 /* {"p50":..,"p90":..,"p99":..,"max":..,"avg":..} in microseconds. */
@@ -405,7 +399,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
 	struct proc_stats	 st;
-	char			 comm[BLKTOP_COMM_LEN], path[4096];
+	char			 path[4096];
 	unsigned		 n, i, k, top = b->top < 256 ? b->top : 256;
 
 	if (b->procs == NULL)
@@ -414,10 +408,9 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	fprintf(f, ",\"processes\":[");
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 0);
-		batch_comm(comm, pe[i]->comm);
 		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
 		    pe[i]->id, pe[i]->tgid);
-		batch_json_string(f, comm);
+		name_json(f, pe[i]->comm, BLKTOP_COMM_LEN);
 		fprintf(f, ",\"cgroup\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
 		    "\"read_ios\":%llu,\"write_ios\":%llu,\"vfs_read_bytes\":%llu,"
 		    "\"vfs_write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
@@ -497,8 +490,12 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	}
 	if (secs == 0)
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
-	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"devices\":[",
-	    ts_wall, secs, (unsigned long long)b->lost_report);
+	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
+	    "\"lost_calls\":%llu,\"lost_other\":%llu,\"devices\":[",
+	    ts_wall, secs, (unsigned long long)b->lost_report,
+	    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
+	    (unsigned long long)b->lost_kind_report[LOST_CALLS],
+	    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev))

@@ -5,8 +5,6 @@
 #include <sys/stat.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -62,11 +60,12 @@ struct metrics_cgroup {
 	uint64_t	 disk_bytes[2];
 	uint64_t	 file_calls[2];
 	uint64_t	 file_bytes[2];
-	char		*name;		/* path under /sys/fs/cgroup, resolved when scraped */
+	char		*name;		/* path in the v2 hierarchy, resolved when scraped */
+	int		 name_tentative; /* "id:N": not found yet, looked up again */
 };
 
 static struct {
-	struct evhttp		*http;
+	struct http_server	*http;
 	struct metrics_dev	*devs;		/* WINDOWS_MAX_DEVS, allocated at start */
 	unsigned		 ndevs;
 	uint64_t		 dropped;	/* events of devices past the cap */
@@ -195,11 +194,18 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 	}
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: the name as valid UTF-8 (name_escape: an invalid byte as
+ * \XHH, reversibly), then the format's escapes of backslash, double quote
+ * and newline. One bad name must not make Prometheus refuse the scrape.
+ */
 static void
-metrics_label(struct evbuffer *out, const char *s)
+metrics_label(struct evbuffer *out, const char *name)
 {
-	for (; *s != '\0'; s++) {
+	char	*e, *s;
+
+	e = name_escape_dup(name, strlen(name));
+	for (s = e; *s != '\0'; s++) {
 		if (*s == '\\' || *s == '"')
 			evbuffer_add_printf(out, "\\%c", *s);
 		else if (*s == '\n')
@@ -207,6 +213,7 @@ metrics_label(struct evbuffer *out, const char *s)
 		else
 			evbuffer_add(out, s, 1);
 	}
+	free(e);
 }
 
 /* "# HELP" and "# TYPE" of a family; OpenMetrics names counters without _total. */
@@ -269,7 +276,11 @@ metrics_op_seen(const struct metrics_dev *md, unsigned o)
 	return (o <= MOP_WRITE || md->op[o].ios != 0);
 }
 
-/* The cgroup's path under the cgroup v2 root by its id, looked up once. */
+/*
+ * The cgroup's path in the cgroup v2 hierarchy by its id, kept once found (a
+ * cgroup removed later keeps its series' name); "id:N" while it is not found,
+ * looked for again at the next scrape.
+ */
 static const char *
 metrics_cgroup_name(struct metrics_cgroup *cg)
 {
@@ -277,11 +288,15 @@ metrics_cgroup_name(struct metrics_cgroup *cg)
 
 	if (cg->id == 0)
 		return ("other");
-	if (cg->name == NULL) {
-		if (cgroup_path(cg->id, path, sizeof path) == 0)
-			cg->name = xstrdup(path);
-		else
-			xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);
+	if (cg->name != NULL && !cg->name_tentative)
+		return (cg->name);
+	free(cg->name);
+	if (cgroup_path(cg->id, path, sizeof path) == 0) {
+		cg->name = xstrdup(path);
+		cg->name_tentative = 0;
+	} else {
+		xasprintf(&cg->name, "id:%llu", (unsigned long long)cg->id);
+		cg->name_tentative = 1;
 	}
 	return (cg->name);
 }
@@ -341,6 +356,14 @@ metrics_self(struct evbuffer *out, int om, struct blktop *b)
 	metrics_family(out, om, "blktop_lost_events_total", "counter",
 	    "Events the kernel could not hand over (ring buffer full, tables full, runs skipped).");
 	evbuffer_add_printf(out, "blktop_lost_events_total %llu\n", (unsigned long long)b->lost);
+	metrics_family(out, om, "blktop_lost_requests_total", "counter",
+	    "Block requests of which no record came: requests plus these is what /proc/diskstats counts.");
+	evbuffer_add_printf(out, "blktop_lost_requests_total %llu\n",
+	    (unsigned long long)b->lost_kind[LOST_REQUESTS]);
+	metrics_family(out, om, "blktop_lost_calls_total", "counter",
+	    "read and write calls of which no record came.");
+	evbuffer_add_printf(out, "blktop_lost_calls_total %llu\n",
+	    (unsigned long long)b->lost_kind[LOST_CALLS]);
 	metrics_family(out, om, "blktop_dropped_events_total", "counter",
 	    "Block events of devices past the 64 with series of their own.");
 	evbuffer_add_printf(out, "blktop_dropped_events_total %llu\n",
@@ -440,54 +463,44 @@ metrics_write(struct evbuffer *out, int om, struct blktop *b)
 
 /* Whether the scraper asks for OpenMetrics in Accept. */
 static int
-metrics_wants_om(struct evhttp_request *req)
+metrics_wants_om(const struct http_request *req)
 {
-	const char	*accept;
-
-	accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
-	return (accept != NULL && strstr(accept, "application/openmetrics-text") != NULL);
+	return (req->accept != NULL &&
+	    strstr(req->accept, "application/openmetrics-text") != NULL);
 }
 
-/* GET /metrics and / only; anything else gets an error and nothing of ours. */
+/*
+ * GET and HEAD of /metrics and / only; anything else gets an error and
+ * nothing of ours. HEAD gets the headers GET would, and is no scrape.
+ */
 static void
-metrics_request(struct evhttp_request *req, void *arg)
+metrics_request(void *arg, const struct http_request *req, struct http_reply *rep)
 {
-	struct blktop		*b = arg;
-	struct evkeyvalq	*h = evhttp_request_get_output_headers(req);
-	struct evbuffer		*out;
-	const char		*uri = evhttp_request_get_uri(req);
-	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
-	int			 om;
+	struct blktop	*b = arg;
+	int		 om;
 
-	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-		evhttp_add_header(h, "Allow", "GET, HEAD");
-		evhttp_send_error(req, 405, "Method Not Allowed");
-		return;
-	}
-	if ((out = evbuffer_new()) == NULL) {
-		evhttp_send_error(req, 503, "Service Unavailable");
-		return;
-	}
-	if (strcmp(uri, "/") == 0) {
-		evhttp_add_header(h, "Content-Type", "text/html; charset=utf-8");
-		evbuffer_add_printf(out, "<!DOCTYPE html><html><head><title>blktop</title>"
-		    "</head><body><h1>blktop</h1><p><a href=\"/metrics\">Metrics</a></p>"
-		    "</body></html>\n");
-	} else if (strcmp(uri, "/metrics") == 0) {
-		met.scrapes++;
+	rep->status = 200;
+	rep->reason = "OK";
+	if (strcmp(req->path, "/") == 0) {
+		rep->type = "text/html; charset=utf-8";
+		evbuffer_add_printf(rep->body, "<!DOCTYPE html><html><head><title>blktop"
+		    "</title></head><body><h1>blktop</h1><p><a href=\"/metrics\">"
+		    "Metrics</a></p></body></html>\n");
+	} else if (strcmp(req->path, "/metrics") == 0) {
 		om = metrics_wants_om(req);
-		evhttp_add_header(h, "Content-Type", om ?
+		rep->type = om ?
 		    "application/openmetrics-text; version=1.0.0; charset=utf-8" :
-		    "text/plain; version=0.0.4; charset=utf-8");
-		metrics_write(out, om, b);
+		    "text/plain; version=0.0.4; charset=utf-8";
+		met.scrapes++;
+		metrics_write(rep->body, om, b);
+		if (req->head)
+			met.scrapes--;
 	} else {
-		evbuffer_free(out);
-		evhttp_send_error(req, 404, "Not Found");
-		return;
+		rep->status = 404;
+		rep->reason = "Not Found";
+		rep->type = "text/plain; charset=utf-8";
+		evbuffer_add_printf(rep->body, "404 Not Found\n");
 	}
-	evhttp_add_header(h, "Cache-Control", "no-store");
-	evhttp_send_reply(req, 200, "OK", out);
-	evbuffer_free(out);
 }
 
 /* Parse [ADDR:]PORT (or [ADDR6]:PORT); 127.0.0.1 when only a port is given. */
@@ -528,28 +541,41 @@ metrics_parse_listen(const char *arg, char *addr, size_t addrlen, uint16_t *port
 	return (0);
 }
 
-/* Listen; the privileges are gone by now, so a port below 1024 is refused. */
+/*
+ * Connections at most: half the file descriptors still free at start (the
+ * rest stay blktop's own), no more than the server's cap.
+ */
+static unsigned
+metrics_max_conns(void)
+{
+	struct rlimit	 rl;
+	DIR		*d;
+	unsigned	 open_fds = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return (0);
+	if ((d = opendir("/proc/self/fd")) != NULL) {
+		while (readdir(d) != NULL)
+			open_fds++;
+		closedir(d);
+	}
+	if (rl.rlim_cur <= open_fds + 2)
+		return (1);
+	return ((unsigned)((rl.rlim_cur - open_fds) / 2));
+}
+
+/* Serve on the socket main() bound before the source started. */
 static int
 metrics_start(struct sink *s, char **errp)
 {
 	struct blktop	*b = s->b;
 
 	met.devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *met.devs);
-	if ((met.http = evhttp_new(b->base)) == NULL) {
-		xasprintf(errp, "--listen: cannot set up the HTTP server");
+	if (b->listen_fd == -1 &&
+	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, errp)) == -1)
 		return (-1);
-	}
-	/* Small requests, idle clients closed, GET and HEAD only. */
-	evhttp_set_max_headers_size(met.http, 8192);
-	evhttp_set_max_body_size(met.http, 0);
-	evhttp_set_timeout(met.http, 10);
-	evhttp_set_allowed_methods(met.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
-	evhttp_set_gencb(met.http, metrics_request, b);
-	if (evhttp_bind_socket(met.http, b->listen_addr, b->listen_port) != 0) {
-		xasprintf(errp, "--listen %s:%u: cannot listen: %s", b->listen_addr,
-		    b->listen_port, strerror(errno));
-		return (-1);
-	}
+	met.http = http_start(b->base, b->listen_fd, metrics_max_conns(), metrics_request, b);
+	b->listen_fd = -1;	/* the server's now */
 	return (0);
 }
 
@@ -559,7 +585,7 @@ metrics_stop(struct sink *s __unused)
 	unsigned	 i;
 
 	if (met.http != NULL)
-		evhttp_free(met.http);
+		http_free(met.http);
 	for (i = 0; i <= METRICS_CGROUPS; i++)
 		free(met.cg[i].name);
 	free(met.devs);

@@ -67,7 +67,7 @@ html_text(FILE *f, const char *s)
 				fputc('?', f);
 				break;
 			}
-			if ((k = draw_utf8_decode(p, n, NULL)) == 0) {
+			if ((k = utf8_printable((const char *)p, n)) == 0) {
 				fputc('?', f);
 				break;
 			}

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "blktop.h"
@@ -36,7 +37,7 @@ report_start(struct sink *s, char **errp)
 	size_t		 len = strlen(b->report_path);
 	int		 fd;
 
-	r->json = len > 5 && strcmp(b->report_path + len - 5, ".json") == 0;
+	r->json = len > 5 && strcasecmp(b->report_path + len - 5, ".json") == 0;
 	if (b->theme != NULL && theme_option(&r->theme, b->theme, errp) != 0)
 		return (-1);
 	fd = open(b->report_path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
@@ -436,7 +437,7 @@ report_json_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[REPORT_TOP];
 	const struct file_entry	*fe[REPORT_TOP];
 	const struct proc_counts *c;
-	char			 comm[BLKTOP_COMM_LEN], path[4096];
+	char			 path[4096];
 	unsigned		 n, i;
 
 	if (b->procs == NULL)
@@ -445,10 +446,9 @@ report_json_tables(FILE *f, const struct blktop *b)
 	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(b->sort_key));
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 1);
-		batch_comm(comm, pe[i]->comm);
 		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
 		    pe[i]->id, pe[i]->tgid);
-		batch_json_string(f, comm);
+		name_json(f, pe[i]->comm, BLKTOP_COMM_LEN);
 		fprintf(f, ",\"read_ios\":%llu,\"write_ios\":%llu,\"read_bytes\":%llu,"
 		    "\"write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
 		    "\"vfs_read_bytes\":%llu,\"vfs_write_bytes\":%llu,"

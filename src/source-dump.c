@@ -7,30 +7,30 @@
 
 #include "blktop.h"
 
-/* Print a string as a CSV field or a JSON string. */
+/*
+ * Print a string as a CSV field (printable UTF-8 only: '?' for the rest) or
+ * a JSON string (name_json: valid UTF-8, invalid bytes escaped reversibly).
+ */
 static void
 replay_dump_str(FILE *f, const char *s, size_t max, int json)
 {
-	size_t	 i;
+	size_t	 i, k;
 
+	if (json) {
+		name_json(f, s, max);
+		return;
+	}
 	fputc('"', f);
-	for (i = 0; i < max && s[i] != '\0'; i++) {
-		unsigned char c = (unsigned char)s[i];
-		size_t k;
-
-		if (json && (c == '"' || c == '\\'))
-			fprintf(f, "\\%c", c);
-		else if (json && (c < 0x20 || c == 0x7f))
-			fprintf(f, "\\u%04x", c);
-		else if (!json && c == '"')
+	for (i = 0; i < max && s[i] != '\0'; i += k) {
+		if (s[i] == '"') {
 			fputs("\"\"", f);
-		else if (!json && (k = utf8_printable(s + i, strnlen(s + i, max - i))) > 1) {
+			k = 1;
+		} else if ((k = utf8_printable(s + i, strnlen(s + i, max - i))) > 0)
 			fwrite(s + i, 1, k, f);	/* a whole character, not a control */
-			i += k - 1;
-		} else if (!json && k == 0)
+		else {
 			fputc('?', f);		/* a control, or a byte of no character */
-		else
-			fputc(c, f);
+			k = 1;
+		}
 	}
 	fputc('"', f);
 }

@@ -45,7 +45,7 @@ static struct {
 	struct ring_buffer	*rb;
 	struct event		*rb_ev;
 	struct event		*drain_ev;
-	uint64_t		 lost_seen;
+	uint64_t		 lost_seen[LOST_KINDS];
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
@@ -384,25 +384,51 @@ live_counter(uint32_t key)
 }
 
 /*
- * Events lost in the kernel since the last call, summed over CPUs: those the
- * ring buffer refused and requests the request table had no room for.
+ * Events lost in the kernel since the last call, summed over CPUs, by unit:
+ * block requests whose record the ring buffer refused or the request table
+ * had no room for; read/write calls refused or not tracked; other records,
+ * and program runs the kernel skipped (of no known unit). Into lost[].
  */
-static uint64_t
-live_read_lost(void)
+static void
+live_read_lost(uint64_t *lost)
 {
 	struct prog_cost	 pc;
-	uint64_t		 total;
+	uint64_t		 total[LOST_KINDS];
+	unsigned		 k;
 
-	total = live_counter(CNT_LOST) + live_counter(CNT_MAP_FULL);
+	total[LOST_REQUESTS] = live_counter(CNT_LOST_REQS) + live_counter(CNT_MAP_FULL);
+	total[LOST_CALLS] = live_counter(CNT_LOST_CALLS);
+	total[LOST_RECORDS] = live_counter(CNT_LOST);
 	live_prog_cost(&pc);
-	total += pc.misses;
+	total[LOST_RECORDS] += pc.misses;
 	if (live.vfs_loaded)
-		total += vfs_inflight_full();
-	if (total < live.lost_seen)
-		return (0);
-	total -= live.lost_seen;
-	live.lost_seen += total;
-	return (total);
+		total[LOST_CALLS] += vfs_inflight_full();
+	for (k = 0; k < LOST_KINDS; k++) {
+		lost[k] = total[k] > live.lost_seen[k] ? total[k] - live.lost_seen[k] : 0;
+		live.lost_seen[k] += lost[k];
+	}
+}
+
+/*
+ * BLKTOP_RINGBUF_KB: the ring buffer's size in KiB (a power of two, 16 to
+ * 1048576), for tests that must fill it; else the object's 16 MiB.
+ */
+static void
+live_ring_size(struct blktop_bpf *skel)
+{
+	const char	*s = getenv("BLKTOP_RINGBUF_KB");
+	char		*end;
+	unsigned long	 kb;
+
+	if (s == NULL || *s == '\0')
+		return;
+	kb = strtoul(s, &end, 10);
+	if (*end != '\0' || kb < 16 || kb > 1048576 || (kb & (kb - 1)) != 0) {
+		log_warnx("BLKTOP_RINGBUF_KB=%s is not a power of two from 16 to 1048576: "
+		    "16 MiB", s);
+		return;
+	}
+	bpf_map__set_max_entries(skel->maps.events, (uint32_t)(kb * 1024));
 }
 
 /* Drain; read the loss counters when they are due. Returns the records drained. */
@@ -410,15 +436,22 @@ static int
 live_drain_some(struct blktop *b)
 {
 	struct ev_lost	 lost = { .type = EV_LOST };
+	uint64_t	 n_lost[LOST_KINDS];
 	int		 n;
+	unsigned	 k;
 
 	if (live.vfs_loaded)
 		vfs_batch_flush(live.lost_next == 0);	/* before a report: every batch */
 	n = ring_buffer__consume(live.rb);
 	if ((lost.ts = source_now()) >= live.lost_next) {
 		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
-		if ((lost.count = live_read_lost()) != 0)
+		live_read_lost(n_lost);
+		for (k = 0; k < LOST_KINDS; k++) {
+			if ((lost.count = n_lost[k]) == 0)
+				continue;
+			lost.kind = k;
 			stream_event(b, &lost, sizeof lost);
+		}
 	}
 	return (n);
 }
@@ -601,6 +634,7 @@ live_start(struct source *src, char **errp)
 	for (i = 0; i < b->ndevs; i++)
 		live.skel->rodata->filter_devs[i] = b->devs[i];
 	live_set_autoload(live.skel, &b->plan);
+	live_ring_size(live.skel);
 	/* What blktop costs the kernel, for "self"; without it, unknown. */
 	live.stats_fd = cost_enable();
 	if ((err = blktop_bpf__load(live.skel)) != 0) {

@@ -64,6 +64,8 @@ stream_begin(struct blktop *b, uint64_t ts)
 
 	b->events = b->block_events = b->bad_records = 0;
 	b->lost = b->lost_report = 0;
+	memset(b->lost_kind, 0, sizeof b->lost_kind);
+	memset(b->lost_kind_report, 0, sizeof b->lost_kind_report);
 	b->ticks_since_report = 0;
 	b->reports = 0;
 	b->last_tick = ts;
@@ -185,6 +187,7 @@ stream_report(struct blktop *b)
 	}
 	b->ticks_since_report = 0;
 	b->lost_report = 0;
+	memset(b->lost_kind_report, 0, sizeof b->lost_kind_report);
 }
 
 /* A tick closed: the sinks took its record; now they act on it, and a report may be due. */
@@ -258,6 +261,8 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 
 		b->lost += ev->count;
 		b->lost_report += ev->count;
+		b->lost_kind[ev->kind < LOST_KINDS ? ev->kind : LOST_RECORDS] += ev->count;
+		b->lost_kind_report[ev->kind < LOST_KINDS ? ev->kind : LOST_RECORDS] += ev->count;
 		break;
 	}
 	}

@@ -224,10 +224,12 @@ ui_pane_proc_collect_files(struct blktop *b)
 	}
 }
 
-/* Cgroup names by id, looked up once each (a directory walk). */
+/* Cgroup names by id, looked up once each when found (a directory walk). */
 #define UI_CG_CACHE	64
 static struct {
 	uint64_t	 id;
+	int		 found;
+	uint64_t	 retry;		/* not found: source_now() to look again */
 	char		 name[BLKTOP_COMM_LEN];
 } ui_cg_names[UI_CG_CACHE];
 
@@ -239,10 +241,13 @@ ui_pane_proc_cgname(uint64_t id)
 	char		 path[PATH_MAX], *base;
 	size_t		 n;
 
-	if (ui_cg_names[i].id == id && ui_cg_names[i].name[0] != '\0')
+	if (ui_cg_names[i].id == id && ui_cg_names[i].name[0] != '\0' &&
+	    (ui_cg_names[i].found || source_now() < ui_cg_names[i].retry))
 		return (ui_cg_names[i].name);
 	ui_cg_names[i].id = id;
-	if (cgroup_path(id, path, sizeof path) == 0) {
+	/* Not found (yet, or a v1-only host): "id:N", looked for again in 5 s. */
+	ui_cg_names[i].retry = source_now() + 5 * NSEC_PER_SEC;
+	if ((ui_cg_names[i].found = cgroup_path(id, path, sizeof path) == 0)) {
 		base = strrchr(path, '/');
 		base = base != NULL && base[1] != '\0' ? base + 1 : path;
 		/* The component's tail: a long name keeps what tells it apart. */

@@ -112,6 +112,40 @@ json_valid(const char *line)
 	return (*p == '\0');
 }
 
+/* The inverse of name_escape, as doc/blktop.8 describes it. */
+static void
+name_unescape_test(char *out, const char *s)
+{
+	size_t	 run, k;
+
+	while (*s != '\0') {
+		if (*s != '\\') {
+			*out++ = *s++;
+			continue;
+		}
+		for (run = 0; s[run] == '\\'; run++)
+			;
+		if (s[run] != 'X') {
+			memcpy(out, s, run);
+			out += run;
+			s += run;
+			continue;
+		}
+		for (k = 0; k < run / 2; k++)
+			*out++ = '\\';
+		if (run % 2 == 1) {
+			char hex[3] = { s[run + 1], s[run + 2], '\0' };
+
+			*out++ = (char)strtoul(hex, NULL, 16);
+			s += run + 3;
+		} else {
+			*out++ = 'X';
+			s += run + 1;
+		}
+	}
+	*out = '\0';
+}
+
 int
 main(void)
 {
@@ -247,5 +281,47 @@ main(void)
 	    utf8_printable("\xe0\x82\x9b", 3) == 0 && utf8_printable("\xed\xa0\x80", 3) == 0 &&
 	    utf8_printable("\xf4\x90\x80\x80", 4) == 0 && utf8_printable("\xe2\x82", 2) == 0 &&
 	    utf8_printable("\xe2\x41\xac", 3) == 0 && utf8_printable("\xc1\xbf", 2) == 0);
+	CHECK("utf8: bidi override U+202E, zero-width space U+200B and BOM are not printable",
+	    utf8_printable("\xe2\x80\xae", 3) == 0 && utf8_printable("\xe2\x80\x8b", 3) == 0 &&
+	    utf8_printable("\xef\xbb\xbf", 3) == 0);
+
+	/* Names as valid UTF-8, reversibly (doc/blktop.8, NAMES). */
+	{
+		char		 esc[1024], raw[256], back[256];
+		size_t		 n, k, bad = 0, valid = 0;
+		unsigned	 round;
+
+		name_escape(esc, sizeof esc, "caf\xc3\xa9/x\xff\xfe", 64);
+		CHECK("escape: UTF-8 kept, invalid bytes as \\XHH", strcmp(esc, "caf\xc3\xa9/x\\XFF\\XFE") == 0);
+		name_escape(esc, sizeof esc, "system-systemd\\x2dcryptsetup.slice", 64);
+		CHECK("escape: systemd's \\x2d unchanged", strcmp(esc, "system-systemd\\x2dcryptsetup.slice") == 0);
+		name_escape(esc, sizeof esc, "a\\XFFb\\\\\x80", 64);
+		CHECK("escape: backslash runs before X or an escape doubled",
+		    strcmp(esc, "a\\\\XFFb\\\\\\\\\\X80") == 0);
+		CHECK("escape: length needed when cut", name_escape(esc, 4, "\xff\xff", 8) == 8 &&
+		    strlen(esc) == 3);
+		/* 20000 random names: each escape is valid UTF-8 and decodes back. */
+		srand(27);
+		for (round = 0; round < 20000; round++) {
+			n = 1 + (size_t)rand() % 40;
+			for (k = 0; k < n; k++) {
+				static const char pick[] = "\\Xx0A\xc3\xa9\xe2\x80\xae\xff\x80\xf0\x9f\x98\x80/";
+				raw[k] = (char)(rand() % 3 == 0 ? rand() % 255 + 1 :
+				    pick[(size_t)rand() % (sizeof pick - 1)]);
+			}
+			raw[n] = '\0';
+			name_escape(esc, sizeof esc, raw, sizeof raw);
+			for (k = 0; esc[k] != '\0'; k += utf8_char(esc + k, strlen(esc + k), NULL)) {
+				if (utf8_char(esc + k, strlen(esc + k), NULL) == 0) {
+					bad++;
+					break;
+				}
+			}
+			name_unescape_test(back, esc);
+			if (strcmp(back, raw) == 0)
+				valid++;
+		}
+		CHECK("escape: 20000 random names valid UTF-8 and round-trip", bad == 0 && valid == 20000);
+	}
 	CHECK_EXIT();
 }

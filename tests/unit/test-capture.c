@@ -125,7 +125,7 @@ test_random_record(struct rec *r, uint64_t *ts)
 		memcpy(r->data, &t, sizeof t);
 	} else if (k < 94) {
 		l.type = EV_LOST;
-		l.pad = (test_rand() % 10 == 0) ? (uint32_t)test_rand() : 0;
+		l.kind = (test_rand() % 10 == 0) ? (uint32_t)test_rand() : 0;
 		l.ts = *ts;
 		l.count = test_rand() >> (test_rand() % 64);
 		r->len = sizeof l;

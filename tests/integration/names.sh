@@ -1,0 +1,103 @@
+#!/bin/bash
+# names.sh: hostile names through every output (issue 27, items 6, 7 and the
+# spoofing of 11): a log of reads of files named with invalid UTF-8, C0 and C1
+# controls, a bidi override, a zero-width space, backslashes and systemd's
+# \x2d, replayed into -J, --dump --format jsonl and --report x.json: each is
+# strict UTF-8, parses, and every name decodes back to its bytes by the one
+# documented escape (doc/blktop.8, NAMES); the text outputs (-b, CSV, HTML)
+# show the invisible characters as '?' (one a byte, as controls already were).
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+
+NAMES="$TEST_TMP/names.py"
+cat >"$NAMES" <<'PY'
+# The hostile names, as bytes; and the decoder of doc/blktop.8, NAMES.
+NAMES = [b"caf\xc3\xa9.npy", b"x\xff\xfe.npy", b"a\xc2\x9b[2Jb.npy", b"lone\x9b.npy",
+         b"evil\xe2\x80\xaetxt.exe", b"zw\xe2\x80\x8bsp.npy", b"back\\Xslash.npy",
+         b"sysd\\x2dname.npy", b"ctl\x1bq.npy", b"run\\\\\xffend.npy", b"\xf0\x9f\x98\x80.npy"]
+
+def unescape(s):
+    b = s.encode("utf-8")
+    out = bytearray()
+    i = 0
+    while i < len(b):
+        if b[i] != 0x5c:
+            out.append(b[i]); i += 1; continue
+        j = i
+        while j < len(b) and b[j] == 0x5c:
+            j += 1
+        run = j - i
+        if j < len(b) and b[j] == ord("X"):
+            out += b"\\" * (run // 2)
+            if run % 2:
+                out.append(int(b[j + 1:j + 3], 16)); i = j + 3
+            else:
+                out.append(ord("X")); i = j + 1
+        else:
+            out += b[i:j]; i = j
+    return bytes(out)
+PY
+{
+	echo 'Attaching 4 probes...'
+	python3 - "$TEST_TMP/names.py" <<'PY'
+import sys
+exec(open(sys.argv[1]).read())
+for k, n in enumerate(NAMES):
+    sys.stdout.buffer.write(b"%d 2022-02-05T20:27:46.%09d 1313402 python R %d 4096 4096 %s\n" %
+                            (4867000000000 + k * 1000000, k * 1000000, 5000 + k, n))
+PY
+} >"$TEST_TMP/hostile.txt"
+
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" -J -d 60 --top 100 >"$TEST_TMP/j.jsonl" 2>"$TEST_TMP/j.err"
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" --dump --format jsonl >"$TEST_TMP/d.jsonl" 2>"$TEST_TMP/d.err"
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" --report "$TEST_TMP/r.json" >/dev/null 2>"$TEST_TMP/r.err"
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" --dump >"$TEST_TMP/d.csv" 2>/dev/null
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" -b -d 60 --top 100 >"$TEST_TMP/b.txt" 2>/dev/null
+"$BLKTOP" -r "$TEST_TMP/hostile.txt" --report "$TEST_TMP/r.html" >/dev/null 2>/dev/null
+
+for o in j.jsonl d.jsonl r.json; do
+	verdict=$(python3 - "$TEST_TMP/names.py" "$TEST_TMP/$o" <<'PY'
+import json, sys
+exec(open(sys.argv[1]).read())
+raw = open(sys.argv[2], "rb").read()
+try:
+    text = raw.decode("utf-8", errors="strict")
+except UnicodeDecodeError as e:
+    print("bad not strict UTF-8:", e); sys.exit()
+if "\x9b" in text or "\u202e" in text or "\u200b" in text or "\x1b" in text:
+    print("bad a raw control or invisible character in the file"); sys.exit()
+paths = set()
+def walk(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if k == "path" and isinstance(x, str) and x: paths.add(x)
+            else: walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+docs = [json.loads(l) for l in text.splitlines() if l.strip()] if not sys.argv[2].endswith("r.json") else [json.loads(text)]
+for d in docs: walk(d)
+back = {unescape(p) for p in paths}
+missing = [n for n in NAMES if not any(b.endswith(n) for b in back)]
+strange = [b for b in back if not any(b.endswith(n) for n in NAMES)]
+# the report keeps its top 10 files: there, every path must be one of the names
+if sys.argv[2].endswith("r.json"):
+    missing = missing if len(back) < 10 else []
+print("ok" if not missing and not strange else "bad",
+      "%d names, %d paths; missing %r, unknown %r" % (len(NAMES), len(paths), missing, strange))
+PY
+)
+	check "$o: strict UTF-8, parses, every name round-trips: ${verdict#* }" [ "${verdict%% *}" = ok ]
+done
+check "-J: e acute as UTF-8, not \\u00c3\\u00a9 mojibake" \
+    sh -c "grep -q 'café.npy' '$TEST_TMP/j.jsonl' && ! grep -q 'u00c3' '$TEST_TMP/j.jsonl'"
+check "-J: an invalid byte as \\\\XFF (JSON for \\XFF)" grep -qF 'x\\XFF\\XFE.npy' "$TEST_TMP/j.jsonl"
+for o in d.csv b.txt r.html; do
+	check "$o: no bidi override, zero-width space, C1 or stray byte; '?' in their place" python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8", errors="strict")
+import re
+sys.exit(not ("\u202e" not in t and "\u200b" not in t and "\x9b" not in t and
+              re.search(r"evil\?+txt\.exe", t) and re.search(r"zw\?+sp\.npy", t) and
+              ("café.npy" in t or sys.argv[1].endswith("r.html"))))' "$TEST_TMP/$o"
+done
+check "nothing on stderr" sh -c "! [ -s '$TEST_TMP/j.err' ] && ! [ -s '$TEST_TMP/d.err' ]"
