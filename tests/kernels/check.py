@@ -405,8 +405,12 @@ else:
                  (feature, rcs, read(rcfile.replace(".rc", ".err")).strip()[-300:]))
             return
         got = (f.get(key + "_reads"), f.get(key + "_writes"))
+        others = {p: (t.get(key + "_reads"), t.get(key + "_writes")) for p, t in F.items()
+                  if p != "/mnt/" + fname and (t.get(key + "_reads") or t.get(key + "_writes"))}
+        missed = sum((r.get("self") or {}).get("paths_missed") or 0 for r in fr)
         line(got == (1024, 512), feature, "/mnt/%s: fio's 1024 reads and 512 writes (got %s%s)" %
-             (fname, got, "; probe: " + why if why and got != (1024, 512) else ""))
+             (fname, got, "" if got == (1024, 512) else "; other files with them: %s; paths "
+              "missed %d%s" % (others, missed, "; probe: " + why if why else "")))
         got = (f.get("read_bytes"), f.get("write_bytes"))
         line(got == (4194304, 2097152), feature, "/mnt/%s: 4 MiB read and 2 MiB written (got %s)" %
              (fname, got))
