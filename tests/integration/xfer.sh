@@ -3,8 +3,9 @@
 # their files and process: tests/workload/xferwork moves files of known sizes
 # on ext4 (a loop device in /dev/shm); each file's and the process's calls and
 # bytes, summed over a blktop -J run, must be exactly what it did. Once per
-# syscall hook variant this kernel loads, and once with --all-files (the
-# socket's and the pipe's side too).
+# syscall hook variant this kernel loads (the first one recorded, and its
+# capture replayed), and once with --all-files (the socket's and the pipe's
+# side too).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3
@@ -143,7 +144,14 @@ for hook in tracepoint tp_btf raw_tp; do
 		echo "note: vfs hook $hook does not load on this kernel"
 		continue
 	fi
-	run "$hook" "$hook" && check_run "$hook"
+	if [ "$ran" = 0 ]; then
+		# The first one also recorded: its replay must give the same figures.
+		run "$hook" "$hook" -w "$TEST_TMP/xfer.blkcap" && check_run "$hook" &&
+		    "$BLKTOP" -r "$TEST_TMP/xfer.blkcap" -J -d 0.5 --top 500 >"$TEST_TMP/replay.jsonl" &&
+		    cp "$TEST_TMP/$hook.res" "$TEST_TMP/replay.res" && check_run replay
+	else
+		run "$hook" "$hook" && check_run "$hook"
+	fi
 	ran=$((ran + 1))
 done
 # The socket and the pipe too, with the first variant this kernel loads.
