@@ -5,7 +5,7 @@
 # bytes, summed over a blktop -J run, must be exactly what it did. Once per
 # syscall hook variant this kernel loads (the first one recorded, and its
 # capture replayed), and once with --all-files (the socket's and the pipe's
-# side too).
+# side too), then cp, busybox cat and Python on the same files.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3
@@ -157,3 +157,114 @@ done
 # The socket and the pipe too, with the first variant this kernel loads.
 run all-files auto --all-files && check_run all-files all
 [ "$ran" -gt 0 ] || fail "no syscall hook variant available"
+
+# The tools of the issue: cp (coreutils 9 copies by copy_file_range), busybox
+# cat (sendfile to its stdout) and Python's os.sendfile, os.splice and
+# os.copy_file_range. The tools choose their own calls (cp and cat end with a
+# call that returns 0): their files' bytes must be exact; the Python script
+# counts its calls, which must be exact too. -c keeps the machine's other
+# processes (and their files) out of the tables.
+PY=$(python3 -c 'print(open("/proc/self/comm").read().strip())')	# python3 run as below
+TOOLS=(-c cp -c "$PY")
+BUSYBOX=$(command -v busybox)
+[ -n "$BUSYBOX" ] && TOOLS+=(-c busybox)
+"$BLKTOP" -J -d 0.5 --top 500 "${TOOLS[@]}" >"$TEST_TMP/tools.jsonl" 2>"$TEST_TMP/tools.err" &
+bpid=$!
+TEST_PIDS="$TEST_PIDS $bpid"
+if wait_for "$TEST_TMP/tools.jsonl" 60; then
+	cp "$MNT/sf.in" "$MNT/cp.out" || fail "tools: cp"
+	if [ -n "$BUSYBOX" ]; then
+		"$BUSYBOX" cat "$MNT/sock.in" >"$MNT/cat.out" || fail "tools: busybox cat"
+	fi
+	python3 - "$MNT" >"$TEST_TMP/tools.res" <<'EOF' || fail "tools: python"
+import json, os, sys
+d = sys.argv[1]
+n = {"sendfile": 0, "splice_in": 0, "splice_out": 0, "copy_file_range": 0}
+
+def moved(src, dst, step):
+    fi = os.open(d + "/" + src, os.O_RDONLY)
+    fo = os.open(d + "/" + dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    step(fi, fo, os.fstat(fi).st_size)
+    os.close(fi)
+    os.close(fo)
+
+def sendfile(fi, fo, size):
+    done = 0
+    while done < size:
+        done += os.sendfile(fo, fi, None, min(65536, size - done))
+        n["sendfile"] += 1
+
+def copy(fi, fo, size):
+    done = 0
+    while done < size:
+        done += os.copy_file_range(fi, fo, min(131072, size - done))
+        n["copy_file_range"] += 1
+
+def splice(fi, fo, size):
+    r, w = os.pipe()
+    done = 0
+    while done < size:
+        k = os.splice(fi, w, min(65536, size - done))
+        n["splice_in"] += 1
+        done += k
+        while k > 0:
+            k -= os.splice(r, fo, k)
+            n["splice_out"] += 1
+    os.close(r)
+    os.close(w)
+
+moved("sf.in", "py-sf.out", sendfile)
+moved("cfr.in", "py-cfr.out", copy)
+if hasattr(os, "splice"):	# Python 3.10
+    moved("sp.in", "py-sp.out", splice)
+print(json.dumps(n))
+EOF
+	sleep 1.2	# the last calls' report
+else
+	fail "tools: blktop started"
+	cat "$TEST_TMP/tools.err"
+fi
+stop_bg "$bpid" || fail "tools: blktop exit status"
+python3 - "$TEST_TMP/tools.jsonl" "$TEST_TMP/tools.res" "$MNT" "$BUSYBOX" <<'EOF'
+import json, sys
+path, res, mnt, busybox = sys.argv[1:5]
+try:
+    n = json.loads(open(res).read())
+except ValueError:
+    n = {}
+keys = ("reads", "writes", "read_bytes", "write_bytes")
+files = {}
+for line in open(path):
+    for f in json.loads(line)["files"]:
+        t = files.setdefault(f["path"], dict.fromkeys(keys, 0))
+        for k in keys:
+            t[k] += f[k]
+
+def row(name):
+    return files.get(mnt + "/" + name, dict.fromkeys(keys, 0))
+
+def check(what, name, k, want):
+    got = row(name)[k]
+    print("%s: xfer: tools: %s: %s %s %d (want %d)" % ("PASS" if got == want else "FAIL",
+          what, name, k, got, want))
+
+SF, SOCK, SP, CFR = 300000, 200000, 150000, 400000
+check("cp and python sendfile", "sf.in", "read_bytes", 2 * SF)	# both read it
+check("cp", "cp.out", "write_bytes", SF)
+if busybox:
+    check("busybox cat", "sock.in", "read_bytes", SOCK)
+    check("busybox cat", "cat.out", "write_bytes", SOCK)
+check("python sendfile", "py-sf.out", "write_bytes", SF)
+check("python sendfile", "py-sf.out", "writes", n.get("sendfile", -1))
+check("python copy_file_range", "cfr.in", "read_bytes", CFR)
+check("python copy_file_range", "cfr.in", "reads", n.get("copy_file_range", -1))
+check("python copy_file_range", "py-cfr.out", "write_bytes", CFR)
+check("python copy_file_range", "py-cfr.out", "writes", n.get("copy_file_range", -1))
+if n.get("splice_in"):
+    check("python splice", "sp.in", "read_bytes", SP)
+    check("python splice", "sp.in", "reads", n["splice_in"])
+    check("python splice", "py-sp.out", "write_bytes", SP)
+    check("python splice", "py-sp.out", "writes", n["splice_out"])
+print("tools: cp.out %s, cat.out %s (calls of the tools' own choosing)" %
+      (row("cp.out"), row("cat.out")))
+EOF
