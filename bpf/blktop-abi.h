@@ -158,7 +158,16 @@ enum blktop_vfs_sys {
 	VFS_SYS_MKNODAT = 31,
 	VFS_SYS_MMAP = 32,
 	VFS_SYS_MUNMAP = 33,
-	VFS_SYS_MAX = 34,
+	/*
+	 * Calls that move bytes from one file to another in the kernel: two
+	 * ev_rw records per call, both with the bytes the call returned, a
+	 * BLK_OP_READ of the file bytes came from and a BLK_OP_WRITE of the
+	 * file they went to (each where that file is traced).
+	 */
+	VFS_SYS_SENDFILE = 34,		/* sendfile(out_fd, in_fd, ...): the read of in_fd, the write of out_fd */
+	VFS_SYS_SPLICE = 35,		/* splice(fd_in, .., fd_out, ..): one side is a pipe */
+	VFS_SYS_COPY_FILE_RANGE = 36,	/* copy_file_range(fd_in, .., fd_out, ..) */
+	VFS_SYS_MAX = 37,
 };
 
 /* File types, from the inode's i_mode. */
@@ -226,7 +235,8 @@ struct ev_rw {
 	__u64 ino;
 	__u64 asked;		/* bytes asked: count, or the sum of iov_len */
 	__u64 done;		/* bytes transferred, 0 on error */
-	__s64 pos;		/* offset passed to the p* calls, -1 for the others */
+	__s64 pos;		/* offset passed to the p* calls (sendfile, splice, copy_file_range: this
+				 * side's offset if a pointer was passed), -1 for the others */
 	__u32 pid;
 	__u32 tgid;
 	__s32 error;		/* negative errno, 0 on success */

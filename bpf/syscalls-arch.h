@@ -43,6 +43,9 @@
 #define NR_unlinkat	263
 #define NR_renameat	264
 #define NR_renameat2	316
+#define NR_sendfile	40	/* the kernel's sys_sendfile64 */
+#define NR_splice	275
+#define NR_copy_file_range	326
 #define REGS_ID(btf, r)	RREAD(btf, r, orig_ax)
 /* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
 #define REGS_COMPAT(btf, r)	(RREAD(btf, r, cs) == 0x23)	/* __USER32_CS */
@@ -79,6 +82,9 @@
 #define NR_unlinkat	35
 #define NR_renameat	38
 #define NR_renameat2	276
+#define NR_sendfile	71	/* the kernel's sys_sendfile64 */
+#define NR_splice	76
+#define NR_copy_file_range	285
 #define REGS_ID(btf, r)	RREAD(btf, r, syscallno)
 #define REGS_COMPAT(btf, r)	((RREAD(btf, r, pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
 #define REGS_ARG(btf, r, a, b, c, d)	do {					\
@@ -104,6 +110,9 @@ static __always_inline int nr_to_sys(long nr)
 	case NR_pwritev:	return trace_rw ? VFS_SYS_PWRITEV : -1;
 	case NR_preadv2:	return trace_rw ? VFS_SYS_PREADV2 : -1;
 	case NR_pwritev2:	return trace_rw ? VFS_SYS_PWRITEV2 : -1;
+	case NR_sendfile:	return trace_rw ? VFS_SYS_SENDFILE : -1;
+	case NR_splice:		return trace_rw ? VFS_SYS_SPLICE : -1;
+	case NR_copy_file_range: return trace_rw ? VFS_SYS_COPY_FILE_RANGE : -1;
 	case NR_open:		return trace_open ? VFS_SYS_OPEN : -1;
 	case NR_creat:		return trace_open ? VFS_SYS_CREAT : -1;
 	case NR_openat:		return trace_open ? VFS_SYS_OPENAT : -1;

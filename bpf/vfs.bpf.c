@@ -146,6 +146,8 @@ struct scratch {
 	 */
 	__u32 n, total, skip, pflags;
 	__u8 span[2 * SPAN_MAX];	/* span_read's copy; the mask in SPAN_GET keeps loads inside */
+	struct inflight xfer;		/* vfs_exit_xfer's call, for xfer_side */
+	__u64 xfer_now;
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -308,6 +310,12 @@ static __always_inline bool sys_is_rw(__u32 sys)
 	return sys >= VFS_SYS_READ && sys <= VFS_SYS_PWRITEV2;
 }
 
+/* The calls that move bytes between two files: a read record and a write record each. */
+static __always_inline bool sys_is_xfer(__u32 sys)
+{
+	return sys == VFS_SYS_SENDFILE || sys == VFS_SYS_SPLICE || sys == VFS_SYS_COPY_FILE_RANGE;
+}
+
 /*
  * The file mapped at addr in the current task (the first mapping of a munmap
  * range), or NULL: bpf_find_vma (5.17+; a CO-RE constant, so older kernels
@@ -341,6 +349,12 @@ static __always_inline bool sys_is_write(__u32 sys)
 	return sys == VFS_SYS_WRITE || sys == VFS_SYS_PWRITE64 || sys == VFS_SYS_WRITEV ||
 	    sys == VFS_SYS_PWRITEV || sys == VFS_SYS_PWRITEV2 || sys == VFS_SYS_VFS_WRITE ||
 	    sys == VFS_SYS_URING_WRITE || sys == VFS_SYS_AIO_WRITE;
+}
+
+/* The record op of a one-file read/write call. */
+static __always_inline __u16 sys_op(__u32 sys)
+{
+	return sys_is_write(sys) ? BLK_OP_WRITE : BLK_OP_READ;
 }
 
 /* Syscall entry: filter, then remember the arguments and the time. */
@@ -653,8 +667,12 @@ static __always_inline bool rw_file(struct scratch *s, struct inflight *in)
 	return true;
 }
 
-/* Exit of a read/write call: file, bytes, latency; emit. */
-static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
+/*
+ * Exit of a read/write call: file, bytes, latency; emit a record of op
+ * (BLK_OP_READ or BLK_OP_WRITE). A sendfile, splice or copy_file_range comes
+ * here twice, once per file (vfs_exit_xfer).
+ */
+static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret, __u16 op)
 {
 	__u32 zero = 0;
 	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
@@ -666,12 +684,12 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	__u32 len, base = sizeof(struct ev_rw);
 	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
 
-	if (!s || (sys_is_rw(in->sys) && !rw_file(s, in)))
+	if (!s || ((sys_is_rw(in->sys) || sys_is_xfer(in->sys)) && !rw_file(s, in)))
 		return 0;	/* rw_file: the file of a system call (see below) */
 	e = (struct ev_rw *)s->buf;
 	CALL_RECORD(e, EV_RW, now, in, id);
 	e->sys = in->sys;
-	e->op = sys_is_write(in->sys) ? BLK_OP_WRITE : BLK_OP_READ;
+	e->op = op;
 	e->pos = -1;
 	if (ret < 0) {
 		e->error = ret;
@@ -696,6 +714,9 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret)
 	case VFS_SYS_PWRITE64:
 	case VFS_SYS_AIO_READ:
 	case VFS_SYS_AIO_WRITE:
+	case VFS_SYS_SENDFILE:		/* vfs_exit_xfer: this side's fd, offset */
+	case VFS_SYS_SPLICE:
+	case VFS_SYS_COPY_FILE_RANGE:
 		e->asked = in->arg[2];
 		e->pos = in->arg[3];
 		break;
@@ -908,10 +929,100 @@ static __always_inline int vfs_exit(long ret)
 	if (!inflight_take(tid, &in))
 		return 0;
 	if (sys_is_rw(in.sys))
-		return vfs_exit_rw(&in, now, ret);
+		return vfs_exit_rw(&in, now, ret, sys_op(in.sys));
+	if (sys_is_xfer(in.sys))
+		return 0;	/* a stale entry: vfs_exit_xfer ends those calls */
 	if (in.sys >= VFS_SYS_CLOSE)
 		return vfs_exit_life(&in, now, ret);
 	return vfs_exit_open(&in, now, ret, NULL);
+}
+
+/*
+ * The arguments of sendfile(out_fd, in_fd, offset, count), splice and
+ * copy_file_range(fd_in, off_in, fd_out, off_out, len, ...) in one layout:
+ * arg[0] the two fds (fd_in in the low half), arg[1] and arg[3] the offset
+ * pointers of each side (0 if none), arg[2] the bytes asked.
+ */
+static __always_inline int xfer_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __u64 a3,
+    __u64 a4)
+{
+	if (sys == VFS_SYS_SENDFILE)
+		return vfs_enter(sys, (__u32)a1 | (__u64)(__u32)a0 << 32, a2, a3, 0);
+	return vfs_enter(sys, (__u32)a0 | (__u64)(__u32)a2 << 32, a1, a4, a3);
+}
+
+/*
+ * The offset one side started at: the call moved the offset it was passed
+ * (a user pointer) on by what it did; -1 where it used the file's position.
+ */
+static __always_inline __s64 xfer_pos(__u64 uptr, long ret)
+{
+	__s64 pos = -1;
+
+	if (!uptr || bpf_probe_read_user(&pos, sizeof(pos), (const void *)uptr))
+		return -1;
+	return ret > 0 ? pos - ret : pos;
+}
+
+/*
+ * One side of the sendfile, splice or copy_file_range in the CPU's scratch
+ * (vfs_exit_xfer): the read record of the file the bytes came from, or the
+ * write record of the one they went to. A global function, so the verifier
+ * checks the record's making once, not once per side and caller (each
+ * inlined copy cost an exit program ~30,000 more instructions to verify);
+ * it finds its scratch itself (5.10: a global function takes no pointer).
+ */
+__noinline int xfer_side(__u32 write, long ret)
+{
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct inflight side;
+
+	if (!s)
+		return 0;
+	side = s->xfer;
+	if (write) {
+		side.arg[0] = s->xfer.arg[0] >> 32;
+		side.arg[3] = xfer_pos(s->xfer.arg[3], ret);
+	} else {
+		side.arg[0] = (__u32)s->xfer.arg[0];
+		side.arg[3] = xfer_pos(s->xfer.arg[1], ret);
+	}
+	return vfs_exit_rw(&side, s->xfer_now, ret, write ? BLK_OP_WRITE : BLK_OP_READ);
+}
+
+/*
+ * Exit of a sendfile, splice or copy_file_range: a read record of the file
+ * the bytes came from and a write record of the one they went to, each with
+ * the bytes the call returned, so each file and each direction of the
+ * process counts the call and its bytes once (a file that is not traced,
+ * such as sendfile's socket, has no record).
+ */
+static __always_inline int vfs_exit_xfer(long ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+
+	/* The call goes to the scratch, not the stack: see vfs_exit_global. */
+	if (!s || !inflight_take(tid, &s->xfer) || !sys_is_xfer(s->xfer.sys))
+		return 0;
+	s->xfer_now = now;
+	xfer_side(0, ret);
+	return xfer_side(1, ret);
+}
+
+/*
+ * vfs_exit as a global function, for the exit programs that dispatch on the
+ * syscall id: one of them makes both vfs_exit's records and vfs_exit_xfer's,
+ * and with vfs_exit inlined its frame (the biggest), xfer_side's and
+ * walk_path's passed the 512 bytes of stack a chain of calls may take on
+ * 5.10 ("combined stack size of 3 calls is 672. Too large"); later kernels
+ * count it otherwise and took it.
+ */
+__noinline int vfs_exit_global(long ret)
+{
+	return vfs_exit(ret);
 }
 
 #include "syscalls-arch.h"
@@ -924,6 +1035,8 @@ static __always_inline int regs_enter(struct pt_regs *regs, long nr, bool btf)
 	if (sys < 0 || REGS_COMPAT(btf, regs))
 		return 0;
 	REGS_ARG(btf, regs, a0, a1, a2, a3);
+	if (sys_is_xfer(sys))
+		return xfer_enter(sys, a0, a1, a2, a3, REGS_ARG4(btf, regs));
 	if (sys == VFS_SYS_MMAP)	/* prot's upper half carries the fd (the 5th argument) */
 		a2 = (__u32)a2 | (__u64)(__u32)REGS_ARG4(btf, regs) << 32;
 	return vfs_enter(sys, a0, a1, a2, a3);
@@ -932,9 +1045,13 @@ static __always_inline int regs_enter(struct pt_regs *regs, long nr, bool btf)
 /* Every syscall's exit passes here: the id check comes first. */
 static __always_inline int regs_exit(struct pt_regs *regs, long ret, bool btf)
 {
-	if (nr_to_sys(REGS_ID(btf, regs)) < 0)
+	int sys = nr_to_sys(REGS_ID(btf, regs));
+
+	if (sys < 0)
 		return 0;
-	return vfs_exit(ret);
+	if (sys_is_xfer(sys))
+		return vfs_exit_xfer(ret);
+	return vfs_exit_global(ret);
 }
 
 /* Variant tp_btf: typed raw tracepoints on sys_enter/sys_exit. */
@@ -1013,6 +1130,28 @@ TP_PAIR(mknodat, VFS_SYS_MKNODAT, trace_life, 4)
 TP_PAIR(rename, VFS_SYS_RENAME, trace_life, 2)
 TP_PAIR(renameat, VFS_SYS_RENAMEAT, trace_life, 4)
 TP_PAIR(renameat2, VFS_SYS_RENAMEAT2, trace_life, 5)
+
+/* sendfile, splice, copy_file_range: xfer_enter, vfs_exit_xfer. */
+#define TP_XFER(name, sys, nargs)						\
+SEC("tracepoint/syscalls/sys_enter_" #name)					\
+int vfs_tp_enter_##name(struct sc_enter *ctx)					\
+{										\
+	if (!trace_rw)								\
+		return 0;							\
+	return xfer_enter(sys, TP_ARG(ctx, 0, nargs), TP_ARG(ctx, 1, nargs),	\
+	    TP_ARG(ctx, 2, nargs), TP_ARG(ctx, 3, nargs), TP_ARG(ctx, 4, nargs));\
+}										\
+SEC("tracepoint/syscalls/sys_exit_" #name)					\
+int vfs_tp_exit_##name(struct sc_exit *ctx)					\
+{										\
+	if (!trace_rw)								\
+		return 0;							\
+	return vfs_exit_xfer(ctx->ret);						\
+}
+
+TP_XFER(sendfile64, VFS_SYS_SENDFILE, 4)	/* 64-bit sendfile is the kernel's sendfile64 */
+TP_XFER(splice, VFS_SYS_SPLICE, 6)
+TP_XFER(copy_file_range, VFS_SYS_COPY_FILE_RANGE, 6)
 
 SEC("tracepoint/syscalls/sys_enter_mmap")
 int vfs_tp_enter_mmap(struct sc_enter *ctx)
@@ -1330,7 +1469,7 @@ static __always_inline int uring_done(void *map, const void *key, const struct u
 	bpf_map_delete_elem(map, key);
 	in.file = (__u64)f;
 	in.arg[2] = res > 0 ? res : 0;	/* the length asked is not kept: what was done */
-	return vfs_exit_rw(&in, bpf_ktime_get_ns(), res);
+	return vfs_exit_rw(&in, bpf_ktime_get_ns(), res, sys_op(in.sys));
 }
 
 /* A completion by its request (5.19 and newer). */
@@ -1547,7 +1686,7 @@ static long aio_reap_one(__u32 i, struct aio_ctx *c)
 	in.arg[3] = sub->pos;
 	bpf_map_delete_elem(&aio_subs, &key);
 	in.file = (__u64)fd_file(in.arg[0]);
-	vfs_exit_rw(&in, c->now, ev.res);
+	vfs_exit_rw(&in, c->now, ev.res, sys_op(in.sys));
 	return 0;
 }
 
