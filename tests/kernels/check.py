@@ -50,6 +50,7 @@ FEATURES = [
     ("mmap", "mmap: disk bytes and faults per file"),
     ("lifecycle", "opens, creates, closes, renames... per process and file"),
     ("munmap", "munmaps per process and file"),
+    ("xfer", "sendfile, splice, copy_file_range per file and process (xferwork)"),
     ("io_uring", "io_uring reads/writes per file (fio)"),
     ("libaio", "libaio reads/writes per file (fio)"),
     ("files-replay", "-w then -r of the files run: the same reports"),
@@ -222,8 +223,8 @@ else:
 # ---- files: one run, every phase on its own file of /mnt
 frc = rc("files.rc")
 fr = reports("files.jsonl")
-FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "munmap", "io_uring", "libaio",
-                 "files-replay"]
+FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "munmap", "xfer", "io_uring",
+                 "libaio", "files-replay"]
 vfs_err = None
 if frc != 0 or not fr or any("_bad" in r for r in fr):
     vfs_err = "blktop -J --all-files: exit %s, %d reports: %s" % (frc, len(fr), first_error("files.err"))
@@ -390,6 +391,31 @@ else:
             f = F.get(path if path.startswith("memfd") else d + path, {})
             c = {key: f.get(key) for key in expect}
             line(c == expect, "lifecycle", "%s: %s (%s)" % (path, expect, "equal" if c == expect else c))
+
+    # sendfile, splice, copy_file_range (xfer.sh): each side's calls and bytes on its file
+    try:
+        xw = json.loads(read("xfer.json").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        xw = None
+    if not xw:
+        line(False, "xfer", "xferwork did not run: " + read("xfer.err").strip()[:200])
+    else:
+        c = lambda k: xw[k]["calls"]
+        SF, SOCK, SP, CFR = 300000, 200000, 150000, 400000
+        want = {"sf.in": (c("sendfile"), 0, SF, 0), "sf.out": (0, c("sendfile"), 0, SF),
+                "sock.in": (c("sendfile_sock"), 0, SOCK, 0), "sp.in": (c("splice_in"), 0, SP, 0),
+                "sp.out": (0, c("splice_out"), 0, SP), "cfr.in": (c("copy_file_range"), 0, CFR, 0),
+                "cfr.out": (0, c("copy_file_range"), 0, CFR)}
+        for name, v in want.items():
+            f = F.get("/mnt/xf/" + name, {})
+            got = tuple(f.get(k) or 0 for k in ("reads", "writes", "read_bytes", "write_bytes"))
+            line(got == v, "xfer", "/mnt/xf/%s: reads, writes, read bytes, write bytes %s (got %s)" %
+                 (name, v, got))
+        p = P.get(xw["pid"], {})
+        v = (c("sendfile") + c("sendfile_sock") + c("splice_in") + c("copy_file_range"),
+             c("sendfile") + c("splice_out") + c("copy_file_range"))
+        got = (p.get("vfs_reads"), p.get("vfs_writes"))
+        line(got == v, "xfer", "xferwork's process: read and write calls %s (got %s)" % (v, got))
 
     # io_uring and libaio through fio (diskbytes.sh direct_phase)
     def direct(feature, key, fname, hooks, rcfile):

@@ -21,9 +21,9 @@
 #                                  every file phase, each on its own file of an
 #                                  ext4 on another loop device mounted at /mnt:
 #                                  iowork, write+fsync, cold read, cold mmap,
-#                                  lifecycle, fio io_uring, fio libaio
+#                                  lifecycle, xferwork, fio io_uring, fio libaio
 #   files-replay.{jsonl,err,rc}    -r of that capture, -J -d 0.5 --top 500
-#   iowork.json kw-*.txt lifecycle.pid fio-*.{pid,rc}   what each phase did
+#   iowork.json kw-*.txt lifecycle.pid xfer.json fio-*.{pid,rc}   what each phase did
 export PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin
 O=/out
 BLKTOP=${BLKTOP:-blktop}
@@ -119,7 +119,8 @@ dd if=/dev/urandom of=/mnt/r1 bs=1M count=8 2>/dev/null
 dd if=/dev/urandom of=/mnt/m1 bs=1M count=4 2>/dev/null
 dd if=/dev/urandom of=/mnt/u1 bs=1M count=4 2>/dev/null
 dd if=/dev/urandom of=/mnt/a1 bs=1M count=4 2>/dev/null
-mkdir -p /mnt/iow /mnt/lc
+mkdir -p /mnt/iow /mnt/lc /mnt/xf
+xferwork prep /mnt/xf >"$O/xfer-prep.err" 2>&1
 sync
 $BLKTOP -J -d 0.5 --top 500 --all-files -w /tmp/files.cap >"$O/files.jsonl" 2>"$O/files.err" &
 pid=$!
@@ -134,6 +135,9 @@ if started "$pid" "$O/files.jsonl" "$START"; then
 	lifecycle /mnt/lc 20 >"$O/lifecycle.pid" 2>"$O/lifecycle.err"
 	echo $? >"$O/lifecycle.rc"
 	step files-lifecycle
+	# sendfile, splice and copy_file_range of known sizes (xfer.sh).
+	xferwork run /mnt/xf >"$O/xfer.json" 2>"$O/xfer.err"
+	step files-xfer
 	# fio's 1024 direct 4k reads, then 512 writes, through io_uring and libaio.
 	for e in io_uring:u1 libaio:a1; do
 		for rw in randread:4M randwrite:2M; do

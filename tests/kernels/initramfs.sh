@@ -9,7 +9,7 @@
 #     and rebuilt when an input changed: busybox-static (a link per applet), fio
 #     and mkfs.ext4 with their shared libraries and the dynamic loader (as ldd
 #     says), the workloads compiled statically from this tree
-#     (tests/workload/iowork.c, lifecycle.c, tests/kernels/kwork.c), the suite
+#     (tests/workload/iowork.c, lifecycle.c, xferwork.c, tests/kernels/kwork.c), the suite
 #     kernel's modules for a loop device (decompressed on the host, their
 #     dependencies from the host's depmod run on the cached tree, loaded in
 #     order by /init with insmod), and /init;
@@ -72,7 +72,8 @@ inputs() {
 	local f
 	for f in "$BUSYBOX" "$(command -v fio)" "$(command -v mke2fs)" /etc/mke2fs.conf \
 	    "$SRC/tests/kernels/initramfs.sh" "$SRC/tests/workload/iowork.c" \
-	    "$SRC/tests/workload/lifecycle.c" "$SRC/tests/kernels/kwork.c" "$C/release" "$C/config"; do
+	    "$SRC/tests/workload/lifecycle.c" "$SRC/tests/workload/xferwork.c" \
+	    "$SRC/tests/kernels/kwork.c" "$C/release" "$C/config"; do
 		stat -L -c '%n %s %Y' "$f"
 	done
 	ldd "$(command -v fio)" "$(command -v mke2fs)" | awk '/=> \// { print $3 }' | sort -u |
@@ -92,7 +93,8 @@ if [ ! -s "$BASE" ] || ! inputs 2>/dev/null | cmp -s - "$BASE.inputs"; then
 	cp /etc/mke2fs.conf "$S/etc/"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$S/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$S/etc/group"
-	for w in tests/workload/iowork tests/workload/lifecycle tests/kernels/kwork; do
+	for w in tests/workload/iowork tests/workload/lifecycle tests/workload/xferwork \
+	    tests/kernels/kwork; do
 		${CC:-cc} -O2 -static -Wall -o "$S/usr/local/bin/$(basename "$w")" "$SRC/$w.c" 2>"$TMP/cc.err" ||
 		    err "cc -static $w.c: $(head -3 "$TMP/cc.err")"
 	done
