@@ -415,7 +415,9 @@ else:
         v = (c("sendfile") + c("sendfile_sock") + c("splice_in") + c("copy_file_range"),
              c("sendfile") + c("splice_out") + c("copy_file_range"))
         got = (p.get("vfs_reads"), p.get("vfs_writes"))
-        line(got == v, "xfer", "xferwork's process: read and write calls %s (got %s)" % (v, got))
+        # --all-files: its pipe, socket and stdout are counted too (exact in xfer.sh).
+        line(got[0] is not None and got[1] is not None and got[0] >= v[0] and got[1] >= v[1], "xfer",
+             "xferwork's process: at least its %s file read and write calls (got %s)" % (v, got))
 
     # io_uring and libaio through fio (diskbytes.sh direct_phase)
     def direct(feature, key, fname, hooks, rcfile):
