@@ -691,7 +691,7 @@ live_stop(struct source *src)
 		    (unsigned long long)live_counter(CNT_STALE));
 	if (b->verbose >= 2 && live.skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
-		    "partial completions %llu, final completions %llu, "
+		    "partial completions (data of flushed writes included) %llu, final completions %llu, "
 		    "still in the table %llu",
 		    (unsigned long long)live_counter(CNT_DBG_START),
 		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
