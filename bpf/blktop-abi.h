@@ -354,7 +354,7 @@ enum blktop_counter {
 	CNT_BLOCK_SENT = 3,	/* block events handed to the ring buffer (a cross-check) */
 	CNT_DBG_START = 4,	/* with debug_counts: requests started */
 	CNT_DBG_ISSUE_NEW = 5,	/* ... first seen at issue */
-	CNT_DBG_PARTIAL = 6,	/* ... partial completions */
+	CNT_DBG_PARTIAL = 6,	/* ... partial completions, and data done in a flush sequence */
 	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
 	CNT_STALE = 8,		/* completions never seen, sent when the request was reused */
 	CNT_LOST_REQS = 9,	/* ring buffer full: a block request's record (EV_BLOCK) */

@@ -19,6 +19,13 @@ const volatile __u32 filter_ndevs = 0;
 const volatile __u32 filter_devs[FILTER_MAX_DEVS] = {};
 const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
+/*
+ * RQF_FLUSH_SEQ of rq->rq_flags: a request inside the flush machinery
+ * (block/blk-flush.c). The loader reads it from the kernel's BTF
+ * (probe_rqf_flush_seq): CO-RE cannot, the enum that numbers it is anonymous
+ * on 6.12. Before the enum (5.10, 6.1) it is a #define, 1 << 4.
+ */
+const volatile __u32 rqf_flush_seq = 1u << 4;
 
 #include "shared-maps.h"
 #include "current.h"
@@ -737,7 +744,41 @@ on_merge(__u64 key)
 	return 0;
 }
 
-/* Completion hook: emit the request once all its bytes are done. */
+/*
+ * The final completion of an empty flush that no hook saw start: a write of
+ * no data with REQ_PREFLUSH (blkdev_issue_flush, an fsync). The flush
+ * machinery holds it while the queue's flush request (REQ_OP_FLUSH, a request
+ * of its own, issued and completed) runs, then ends it, and the kernel counts
+ * it as a write (blk_account_io_done, op_stat_group). Before block_io_start
+ * (5.10, 6.1) no tracepoint sees such a request before this completion: not
+ * block_rq_insert (blk_insert_flush is called instead), not block_rq_issue
+ * (it never goes to the driver). Sent from here, with no owner ("[unknown]")
+ * and no latency: the submitter is not the task completing it, and its start
+ * is not known. blk_insert_flush cleared its REQ_PREFLUSH; the record says
+ * PREFLUSH as a start hook's would.
+ */
+static __always_inline int
+on_empty_flush_done(struct request *rq, __u64 now, int status, bool btf)
+{
+	struct reqinfo ri = {};
+	struct devstate *ds;
+	__u32 dev = request_dev(rq, btf);
+
+	if (!dev_wanted(dev))
+		return 0;
+	ri.dev = dev;
+	ri.ts_start = now;
+	request_op(RQ_READ(btf, rq, cmd_flags), &ri.op, &ri.flags);
+	ri.flags |= BLK_F_PREFLUSH | BLK_F_NOSTART;
+	ri.sector = RQ_READ(btf, rq, __sector);
+	ri.devslot = dev_slot(dev);
+	ds = dev_state(dev, ri.devslot);
+	ri.inflight = ds && ds->inflight > 0 ? (__u32)ds->inflight + 1 : 1;
+	block_send(&ri, now, 0, status, ds, BLK_F_NOLAT);
+	return 0;
+}
+
+/* Completion hook: emit the request once the kernel accounts it. */
 static __always_inline int
 on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf)
 {
@@ -745,15 +786,35 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	struct slot *s;
 	struct reqinfo *ri = req_find(key, &s);
 	struct devstate *ds;
+	__u32 data_len = RQ_READ(btf, rq, __data_len);
+	bool flush_seq = RQ_READ(btf, rq, rq_flags) & rqf_flush_seq;
 
 	if (!ri) {
+		if (!flush_seq && nr_bytes == 0 && data_len == 0 &&
+		    (RQ_READ(btf, rq, cmd_flags) & 0xff) == 1)	/* REQ_OP_WRITE */
+			return on_empty_flush_done(rq, now, status, btf);
 		/* Started before we attached, or its start and issue were both missed. */
 		if (dev_wanted(request_dev(rq, btf)))
 			count(CNT_ORPHAN_DONE);
 		return 0;
 	}
-	if (nr_bytes < RQ_READ(btf, rq, __data_len)) {
+	if (nr_bytes < data_len) {
 		ri->done_bytes += nr_bytes;	/* partial completion */
+		if (debug_counts)
+			count(CNT_DBG_PARTIAL);
+		return 0;
+	}
+	if (flush_seq && ri->op != BLK_OP_FLUSH) {
+		/*
+		 * The data of a write in a flush sequence (REQ_PREFLUSH, or REQ_FUA
+		 * on a device without FUA) is done; a post-flush may follow. The
+		 * kernel counts the request when the sequence ends: it clears
+		 * RQF_FLUSH_SEQ (blk_flush_restore_request) and completes it again,
+		 * with no bytes left, which is the completion sent. (The queue's
+		 * own flush request, REQ_OP_FLUSH, also carries RQF_FLUSH_SEQ: the
+		 * kernel counts it as a flush when it ends, blk_account_io_flush.)
+		 */
+		ri->done_bytes += nr_bytes;
 		if (debug_counts)
 			count(CNT_DBG_PARTIAL);
 		return 0;

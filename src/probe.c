@@ -22,6 +22,35 @@ probe_tp_btf(const struct btf *vmlinux, const char *tp)
 	return (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0);
 }
 
+/*
+ * The bit of RQF_FLUSH_SEQ in struct request's rq_flags. Kernels since the
+ * flags became an enum name the bit __RQF_FLUSH_SEQ (1 on 6.12 and 6.18), in
+ * an anonymous enum on 6.12, which CO-RE relocations cannot find: any enum
+ * holding that name is searched here. Before (5.10, 6.1, and back to 4.x) it
+ * is a #define, 1 << 4, that BTF does not hold.
+ */
+unsigned
+probe_rqf_flush_seq(const struct btf *vmlinux)
+{
+	const struct btf_type	*t;
+	const struct btf_enum	*e;
+	unsigned		 id, n, i;
+
+	n = vmlinux != NULL ? btf__type_cnt(vmlinux) : 0;
+	for (id = 1; id < n; id++) {
+		t = btf__type_by_id(vmlinux, id);
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (i = 0; i < btf_vlen(t); i++, e++) {
+			if (strcmp(btf__name_by_offset(vmlinux, e->name_off),
+			    "__RQF_FLUSH_SEQ") == 0 && e->val >= 0 && e->val < 32)
+				return (1u << e->val);
+		}
+	}
+	return (1u << 4);
+}
+
 /* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */
 const char *
 probe_tracefs(void)

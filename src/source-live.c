@@ -277,6 +277,7 @@ live_print_probe(FILE *f)
 {
 	int		 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
 	struct hook_plan plan = { ATTACH_MAX, START_MAX };
+	struct btf	*vmlinux;
 	char		*err;
 	const char	*why;
 
@@ -305,8 +306,12 @@ live_print_probe(FILE *f)
 		fprintf(f, "  %-10s %-16s %s%s\n", live_start_names[i], live_start_tps[i],
 		    start_ok[i] ? "exists" : "missing",
 		    plan.start == (enum hook_start)i ? " (chosen)" : "");
+	vmlinux = btf__load_vmlinux_btf();
 	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
-	    "block_rq_merge, block_rq_complete (final when all bytes are done)\n");
+	    "block_rq_merge, block_rq_complete (final when all bytes are done and, "
+	    "in a flush sequence, when the sequence ends: RQF_FLUSH_SEQ is 0x%x here)\n",
+	    probe_rqf_flush_seq(vmlinux));
+	btf__free(vmlinux);
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
 	probe_mount_tracefs(bt.verbose);
 	vfs_probe(f);
@@ -597,6 +602,7 @@ live_start(struct source *src, char **errp)
 {
 	struct blktop	*b = src->b;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
+	struct btf	*vmlinux;
 	unsigned	 i;
 	int		 err;
 
@@ -630,6 +636,10 @@ live_start(struct source *src, char **errp)
 		return (-1);
 	}
 	live.skel->rodata->debug_counts = b->verbose >= 2;
+	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
+		live.skel->rodata->rqf_flush_seq = probe_rqf_flush_seq(vmlinux);
+		btf__free(vmlinux);
+	}
 	live.skel->rodata->filter_ndevs = b->ndevs;
 	for (i = 0; i < b->ndevs; i++)
 		live.skel->rodata->filter_devs[i] = b->devs[i];
@@ -715,7 +725,7 @@ live_stop(struct source *src)
 		    (unsigned long long)live_counter(CNT_STALE));
 	if (b->verbose >= 2 && live.skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
-		    "partial completions %llu, final completions %llu, "
+		    "partial completions (data of flushed writes included) %llu, final completions %llu, "
 		    "still in the table %llu",
 		    (unsigned long long)live_counter(CNT_DBG_START),
 		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
