@@ -751,6 +751,7 @@ void		 import_close(struct import *);
 
 /* sink-batch.c */
 extern const struct sink_entry sink_batch;
+size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
 
 /*
  * sink-report.c: the whole run in at most REPORT_COLS_MAX columns per device
@@ -803,6 +804,9 @@ struct report {
 	uint64_t		 col_end[REPORT_COLS_MAX];
 	unsigned		 ndevs;
 	struct report_dev	*devs[REPORT_DEVS_MAX];
+	unsigned		 ndropped;	/* devices past REPORT_DEVS_MAX: not charted */
+	uint64_t		 dropped_requests;	/* their requests */
+	uint8_t			 dropped_seen[WINDOWS_MAX_DEVS];	/* by windows index */
 	unsigned		 nfiles;
 	struct report_file	 files[REPORT_FILES];
 };
@@ -812,6 +816,8 @@ uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
 unsigned	 report_anomalies(const struct report *, const struct report_dev *,
 		     struct report_span *, unsigned max);
 void		 report_json(FILE *, const struct blktop *, const struct report *);
+size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
+		     size_t);
 void		 report_html(FILE *, const struct blktop *, const struct report *);
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
@@ -1269,6 +1275,7 @@ struct file_entry {
 struct proc_stats {
 	unsigned	 procs, max_procs, files, max_files;
 	uint64_t	 procs_evicted, files_evicted;
+	uint64_t	 procs_evicted_interval, files_evicted_interval;	/* since the last report */
 	unsigned	 chunks_used, nchunks;
 	uint64_t	 bad;		/* malformed records refused by proc_add */
 	int		 by_thread;
@@ -1294,6 +1301,8 @@ struct proc_table {
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
+	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
+	uint64_t		 files_evicted_mark;
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };
