@@ -516,6 +516,16 @@ main(int argc, char **argv)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
 	if (config_path != NULL && (b->headless || b->batch))
 		blktop_usage_error("--config is the UI's: not with -b, -J or --headless");
+	/* A SUDO_UID that is no user's stops the run now, before anything loads. */
+	{
+		uid_t	 su;
+		gid_t	 sg;
+
+		if (privs_sudo_ids(&su, &sg, &err) == -1) {
+			fprintf(stderr, "%s: %s\n", log_prog, err);
+			exit(1);
+		}
+	}
 	/* The UI's settings; reports (-b, -J, --headless) stay as the command line says. */
 	if (!no_config && !b->headless && !b->batch && b->dump == 0 && !probe &&
 	    config_load(b, config_path, &sink_ui, &err) != 0) {

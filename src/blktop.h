@@ -627,6 +627,7 @@ int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
 int		 privs_drop(uid_t *, char **errp);
 int		 privs_open_user(const char *, int flags);
 int		 privs_sudo_uid(uid_t *);
+int		 privs_sudo_ids(uid_t *, gid_t *, char **errp);
 
 /* config.c: the config file, KEY = VALUE lines (doc/blktop.8, FILES). */
 #define CONFIG_FILE_MAX		(64 * 1024)
