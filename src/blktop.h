@@ -647,6 +647,7 @@ int		 config_default_path(char *, size_t, char **errp);
 int		 config_parse(struct config *, const char *, size_t, char **errp);
 int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
+const char	*config_value_why(const char *);
 struct sink_entry;
 int		 config_load(struct blktop *, const char *path,
 		     const struct sink_entry *view, char **errp);

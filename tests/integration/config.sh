@@ -178,6 +178,24 @@ check "--no-config: W writes nothing and says so" wait_screen 5 "no config file:
 key q
 stopped
 
+# ---- A --record-dir with a newline (issue 27, item 11): W never writes it
+# into the file, where it would be a line of its own ("key.quit = z"), and
+# says so; the rest is written and reads back.
+rm -f "$RC"
+start -- --record-dir "\"\$(printf '$TEST_TMP/rd\\nkey.quit = z')\""
+key 3 W
+check "record_dir with a newline: W says it was left out" \
+    wait_screen 5 "settings written to .*but not the record directory: it holds a control"
+key q
+stopped
+check "record_dir with a newline: not in the file, no line of it ($(grep -c 'record_dir\|key.quit = z' "$RC" 2>/dev/null) lines)" \
+    sh -c "grep -q '^pane = files' '$RC' && ! grep -q 'key.quit = z' '$RC' && ! grep -q '^record_dir' '$RC'"
+start
+check "record_dir with a newline: the file reads back (files pane), no message" wait_screen 5 "PATH"
+key q
+check "record_dir with a newline: q still quits" stopped
+check "record_dir with a newline: nothing on stderr" [ ! -s "$TEST_TMP/err" ]
+
 # ---- sudo: the file is read and written as the user who ran sudo.
 rm -rf "$XDG"
 mkdir -p "$XDG/blktop"
