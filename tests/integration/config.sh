@@ -22,9 +22,15 @@ start() {
 	args="$*"
 	"${TMUX_CMD[@]}" kill-session -t ui 2>/dev/null
 	rm -f "$TEST_TMP/exit" "$TEST_TMP/err"
-	"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
-	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes XDG_CONFIG_HOME=$XDG $envs \
-	    $BLKTOP -r $CAP --speed 1 $args 2>$TEST_TMP/err; echo \$? >$TEST_TMP/exit; sleep 600"
+	# Killing the last session ends the server: a new-session that meets it
+	# on its way out fails ("server exited unexpectedly"); once more then.
+	for try in 1 2 3; do
+		"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
+		    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes XDG_CONFIG_HOME=$XDG $envs \
+		    $BLKTOP -r $CAP --speed 1 $args 2>$TEST_TMP/err; echo \$? >$TEST_TMP/exit; sleep 600" \
+		    2>/dev/null && break
+		sleep 0.5
+	done
 	wait_screen 10 "Devices .*Processes .*Files"
 }
 
