@@ -314,8 +314,9 @@ main(int argc, char **argv)
 	struct event	*sigs[3];
 	static const int signos[3] = { SIGINT, SIGTERM, SIGHUP };
 	struct timeval	 tv;
-	double		 history = 600;
+	double		 history = -1;
 	char		*err;
+	const char	*env;
 	const char	*config_path = NULL;
 	int		 ch, probe = 0, no_config = 0, i;
 	unsigned	 d;
@@ -330,6 +331,10 @@ main(int argc, char **argv)
 	b->hooks = getenv("BLKTOP_HOOKS");
 	if (b->hooks != NULL && *b->hooks == '\0')
 		b->hooks = NULL;
+	/* A lower device cap, for tests of what the cap cuts. */
+	if ((env = getenv("BLKTOP_MAX_DEVS")) != NULL && *env != '\0')
+		b->max_devs = (unsigned)blktop_parse_long("$BLKTOP_MAX_DEVS", env, 1,
+		    WINDOWS_MAX_DEVS);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":bJd:n:D:t:vhr:w:p:c:o:", blktop_longopts, NULL)) != -1) {
 		switch (ch) {
@@ -511,6 +516,16 @@ main(int argc, char **argv)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
 	if (config_path != NULL && (b->headless || b->batch))
 		blktop_usage_error("--config is the UI's: not with -b, -J or --headless");
+	/* A SUDO_UID that is no user's stops the run now, before anything loads. */
+	{
+		uid_t	 su;
+		gid_t	 sg;
+
+		if (privs_sudo_ids(&su, &sg, &err) == -1) {
+			fprintf(stderr, "%s: %s\n", log_prog, err);
+			exit(1);
+		}
+	}
 	/* The UI's settings; reports (-b, -J, --headless) stay as the command line says. */
 	if (!no_config && !b->headless && !b->batch && b->dump == 0 && !probe &&
 	    config_load(b, config_path, &sink_ui, &err) != 0) {
@@ -545,6 +560,12 @@ main(int argc, char **argv)
 		live_print_probe(stdout);
 		exit(0);
 	}
+	/*
+	 * Only the UI shows history: reports (-b, -J, --headless) keep the
+	 * ticks of one report, unless --history says otherwise.
+	 */
+	if (history < 0)
+		history = b->batch || b->headless ? 0 : 600;
 	stream_set_ticks(b, history);
 
 	event_set_log_callback(blktop_event_log);

@@ -106,7 +106,12 @@ struct tick_op {
 	uint32_t	 size[SIZE_NBUCKETS];
 };
 
-/* One device during one tick. */
+/*
+ * One device during one tick. The counts of a tick with requests are a block
+ * of OPC_MAX tick_ops from the windows' pool; a tick without any points at
+ * windows_idle_ops (all zero, never written), so a device that sits idle
+ * costs its ring of these small heads and nothing more.
+ */
 struct tick {
 	uint64_t	 start;		/* stream time (CLOCK_MONOTONIC ns) the tick began */
 	uint64_t	 end;		/* 0 while the tick is open */
@@ -114,7 +119,7 @@ struct tick {
 	uint64_t	 wait_sum;	/* sum of start-to-done of completed requests (aqu-sz) */
 	uint32_t	 qd_max;
 	uint32_t	 pad;
-	struct tick_op	 op[OPC_MAX];
+	struct tick_op	*op;		/* OPC_MAX of them */
 };
 
 /* The rolling window of one device: a fixed ring of ticks, in step with all others. */
@@ -125,20 +130,61 @@ struct devwin {
 	struct tick	*ring;		/* nticks entries */
 };
 
-#define WINDOWS_MAX_DEVS	64
-#define WINDOWS_HASH		128	/* slots of the device lookup, a power of two */
+/*
+ * As many devices as the block programs keep states for (bpf/blktop.bpf.c,
+ * MAX_DEVICES): more than hosts have, snap loop devices and NVMe namespaces
+ * included. Past the cap (or $BLKTOP_MAX_DEVS, for tests) a device's requests
+ * are counted and named in "dropped", never stored.
+ */
+#define WINDOWS_MAX_DEVS	1024
+#define WINDOWS_HASH		2048	/* slots of the device lookup, a power of two */
+#define WINDOWS_DROP_MAX	64	/* devices past the cap named; the rest as one "other" */
+/*
+ * Tick counts kept for the history, at most (a block is OPC_MAX tick_ops,
+ * 5.5 KiB): past it the oldest history of every device goes first, never the
+ * ticks a report still needs (windows.history_cut says how often).
+ */
+#define WINDOWS_POOL_BYTES	(256u << 20)
+
+/* A device past the cap: how many of its requests went uncounted. */
+struct windows_drop {
+	uint32_t	 dev;		/* 0: the devices past WINDOWS_DROP_MAX of them */
+	uint64_t	 requests;	/* since the windows began */
+	uint64_t	 interval;	/* since the last report */
+};
+
+/* Slabs of tick counts, taken and given back a block at a time. */
+union tick_block {
+	union tick_block *next;		/* while free */
+	struct tick_op	 op[OPC_MAX];
+};
 
 struct windows {
 	unsigned	 nticks;	/* ring length, >= 2 */
 	uint64_t	 tick_start;	/* start of the open tick */
 	uint64_t	 nclosed;	/* ticks closed so far */
 	unsigned	 cur;		/* ring index of the open tick: nclosed % nticks */
-	uint64_t	 dropped;	/* events for devices past WINDOWS_MAX_DEVS */
+	unsigned	 span;		/* ticks kept, the open one included: <= nticks */
+	unsigned	 min_span;	/* never fewer (a report's ticks and the open one) */
+	unsigned	 max_devs;	/* <= WINDOWS_MAX_DEVS */
 	unsigned	 ndevs;
 	struct devwin	*devs[WINDOWS_MAX_DEVS];
 	struct devwin	*last;		/* last device looked up: most events repeat it */
-	struct devwin	*seen[WINDOWS_HASH];	/* by a hash of dev_t: one probe */
+	uint16_t	 slot[WINDOWS_HASH];	/* devs index + 1 by a hash of dev_t, 0 free */
+	/* What the device cap cut: */
+	uint64_t	 dropped;	/* requests of devices past the cap, since the start */
+	uint64_t	 dropped_interval;	/* ... since the last report */
+	unsigned	 ndrop;		/* devices in drop[] */
+	struct windows_drop drop[WINDOWS_DROP_MAX + 1];	/* the last: "other" */
+	/* Tick counts: */
+	union tick_block *free;		/* blocks to take */
+	void		**slabs;
+	unsigned	 nslabs;
+	size_t		 nblocks;	/* blocks allocated */
+	size_t		 max_blocks;	/* the pool's bound: WINDOWS_POOL_BYTES */
+	uint64_t	 history_cut;	/* ticks of history given up to stay in it */
 };
+extern struct tick_op windows_idle_ops[OPC_MAX];
 
 /* Aggregate over a range of ticks, with 64-bit histogram counts. */
 struct sum_op {
@@ -167,6 +213,9 @@ struct sum {
 /* model-window.c */
 enum opclass	 window_opclass(unsigned op);
 void		 windows_init(struct windows *, unsigned nticks, uint64_t now);
+void		 windows_limit(struct windows *, unsigned max_devs, unsigned min_span,
+		     size_t pool_bytes);
+void		 windows_interval(struct windows *);
 void		 windows_free(struct windows *);
 struct devwin	*windows_find(struct windows *, uint32_t dev);
 void		 windows_add_block(struct windows *, const struct ev_block *);
@@ -458,6 +507,7 @@ struct blktop {
 	int			 sort_key;	/* -o: enum proc_key */
 	unsigned		 max_procs;	/* --max-procs */
 	unsigned		 max_files;	/* --max-files */
+	unsigned		 max_devs;	/* $BLKTOP_MAX_DEVS (tests), 0: WINDOWS_MAX_DEVS */
 	char			 vfs_plan[32];
 
 	/* state */
@@ -578,6 +628,7 @@ int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
 int		 privs_drop(uid_t *, char **errp);
 int		 privs_open_user(const char *, int flags);
 int		 privs_sudo_uid(uid_t *);
+int		 privs_sudo_ids(uid_t *, gid_t *, char **errp);
 
 /* config.c: the config file, KEY = VALUE lines (doc/blktop.8, FILES). */
 #define CONFIG_FILE_MAX		(64 * 1024)
@@ -597,6 +648,7 @@ int		 config_default_path(char *, size_t, char **errp);
 int		 config_parse(struct config *, const char *, size_t, char **errp);
 int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
+const char	*config_value_why(const char *);
 struct sink_entry;
 int		 config_load(struct blktop *, const char *path,
 		     const struct sink_entry *view, char **errp);
@@ -702,6 +754,7 @@ void		 import_close(struct import *);
 
 /* sink-batch.c */
 extern const struct sink_entry sink_batch;
+size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
 
 /*
  * sink-report.c: the whole run in at most REPORT_COLS_MAX columns per device
@@ -710,6 +763,7 @@ extern const struct sink_entry sink_batch;
  */
 #define REPORT_COLS_MAX	720	/* 12 minutes of 1 s ticks before the first merge */
 #define REPORT_FILES	32	/* files followed for the timeline */
+#define REPORT_DEVS_MAX	64	/* devices with columns of their own (700 KiB each) */
 #define REPORT_TOP	10	/* rows of the tables and of the timeline */
 #define REPORT_PATH_MAX	256
 #define REPORT_ANOMALY_MIN 20	/* timed requests a column needs to be judged */
@@ -752,7 +806,10 @@ struct report {
 	uint64_t		 col_start[REPORT_COLS_MAX];
 	uint64_t		 col_end[REPORT_COLS_MAX];
 	unsigned		 ndevs;
-	struct report_dev	*devs[WINDOWS_MAX_DEVS];
+	struct report_dev	*devs[REPORT_DEVS_MAX];
+	unsigned		 ndropped;	/* devices past REPORT_DEVS_MAX: not charted */
+	uint64_t		 dropped_requests;	/* their requests */
+	uint8_t			 dropped_seen[WINDOWS_MAX_DEVS];	/* by windows index */
 	unsigned		 nfiles;
 	struct report_file	 files[REPORT_FILES];
 };
@@ -762,6 +819,8 @@ uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
 unsigned	 report_anomalies(const struct report *, const struct report_dev *,
 		     struct report_span *, unsigned max);
 void		 report_json(FILE *, const struct blktop *, const struct report *);
+size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
+		     size_t);
 void		 report_html(FILE *, const struct blktop *, const struct report *);
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
@@ -1219,6 +1278,7 @@ struct file_entry {
 struct proc_stats {
 	unsigned	 procs, max_procs, files, max_files;
 	uint64_t	 procs_evicted, files_evicted;
+	uint64_t	 procs_evicted_interval, files_evicted_interval;	/* since the last report */
 	unsigned	 chunks_used, nchunks;
 	uint64_t	 bad;		/* malformed records refused by proc_add */
 	int		 by_thread;
@@ -1244,6 +1304,8 @@ struct proc_table {
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
+	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
+	uint64_t		 files_evicted_mark;
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };

@@ -321,6 +321,28 @@ config_core(struct blktop *b, const char *key, const char *value, int apply,
 }
 
 /*
+ * Why a value would not read back from a config file as itself (a newline
+ * would start a line of its own, spaces at its ends are dropped), or NULL.
+ */
+const char *
+config_value_why(const char *v)
+{
+	size_t	 n = strlen(v), i;
+
+	if (n == 0)
+		return ("it is empty");
+	if (n >= CONFIG_VALUE_MAX)
+		return ("it is longer than the 199 bytes a value may have");
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return ("it holds a control character (a newline, a tab)");
+	}
+	if (v[0] == ' ' || v[n - 1] == ' ')
+		return ("it begins or ends with a space");
+	return (NULL);
+}
+
+/*
  * Take the view's settings from its config file (path, or the default one
  * if NULL) where the command line said nothing: the view's own keys go to
  * its config callback. A file that cannot be read or parsed, or a bad value,

@@ -10,7 +10,7 @@
 
 #include "blktop.h"
 
-#define DEVICE_CACHE	256
+#define DEVICE_CACHE	(2 * WINDOWS_MAX_DEVS)	/* names of every device the windows keep, and more */
 
 struct device_entry {
 	uint32_t	 dev;

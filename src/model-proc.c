@@ -451,6 +451,8 @@ proc_interval(struct proc_table *t)
 {
 	t->epoch++;
 	memset(&t->sum, 0, sizeof t->sum);
+	t->procs_evicted_mark = t->pi.evicted;
+	t->files_evicted_mark = t->fi.evicted;
 }
 
 /* The calls of every process in the current interval (opens, reads and writes, lifecycle). */
@@ -547,6 +549,8 @@ proc_stats(const struct proc_table *t, struct proc_stats *s)
 	s->files = t->fi.used;
 	s->max_files = t->fi.cap;
 	s->files_evicted = t->fi.evicted;
+	s->procs_evicted_interval = t->pi.evicted - t->procs_evicted_mark;
+	s->files_evicted_interval = t->fi.evicted - t->files_evicted_mark;
 	s->chunks_used = t->chunks_used;
 	s->nchunks = t->nchunks;
 	s->bad = t->bad;

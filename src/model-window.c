@@ -21,6 +21,11 @@ window_opclass(unsigned op)
 	}
 }
 
+/* The counts of every tick without requests: all zero, never written. */
+struct tick_op windows_idle_ops[OPC_MAX];
+
+#define WINDOWS_SLAB_BLOCKS	32	/* blocks allocated at a time (176 KiB) */
+
 /* Set up empty windows of nticks ticks, the first one opening at now. */
 void
 windows_init(struct windows *w, unsigned nticks, uint64_t now)
@@ -28,9 +33,28 @@ windows_init(struct windows *w, unsigned nticks, uint64_t now)
 	memset(w, 0, sizeof *w);
 	w->nticks = nticks < 2 ? 2 : nticks;
 	w->tick_start = now;
+	w->span = 1;
+	w->min_span = 2;
+	w->max_devs = WINDOWS_MAX_DEVS;
+	w->max_blocks = WINDOWS_POOL_BYTES / sizeof(union tick_block);
 }
 
-/* Free every device ring. */
+/*
+ * Lower the device cap (tests: $BLKTOP_MAX_DEVS), say how many ticks a report
+ * needs, and bound the tick counts kept to pool_bytes; 0 keeps a default.
+ */
+void
+windows_limit(struct windows *w, unsigned max_devs, unsigned min_span, size_t pool_bytes)
+{
+	if (max_devs != 0 && max_devs < WINDOWS_MAX_DEVS)
+		w->max_devs = max_devs;
+	if (min_span != 0)
+		w->min_span = min_span < w->nticks ? min_span : w->nticks;
+	if (pool_bytes != 0)
+		w->max_blocks = pool_bytes / sizeof(union tick_block);
+}
+
+/* Free every device ring and the tick counts. */
 void
 windows_free(struct windows *w)
 {
@@ -40,9 +64,16 @@ windows_free(struct windows *w)
 		free(w->devs[i]->ring);
 		free(w->devs[i]);
 	}
+	for (i = 0; i < w->nslabs; i++)
+		free(w->slabs[i]);
+	free(w->slabs);
+	w->slabs = NULL;
+	w->nslabs = 0;
+	w->free = NULL;
+	w->nblocks = 0;
 	w->ndevs = 0;
 	w->last = NULL;
-	memset(w->seen, 0, sizeof w->seen);
+	memset(w->slot, 0, sizeof w->slot);
 }
 
 /* Index in every ring of the tick closed ago ticks before the open one. */
@@ -52,32 +83,129 @@ windows_index(const struct windows *w, unsigned ago)
 	return ((unsigned)((w->nclosed - ago) % w->nticks));
 }
 
+/* Give a tick's counts back to the pool; the tick has no requests again. */
+static void
+windows_release(struct windows *w, struct tick *t)
+{
+	union tick_block	*blk;
+
+	if (t->op == windows_idle_ops)
+		return;
+	blk = (union tick_block *)(void *)t->op;
+	blk->next = w->free;
+	w->free = blk;
+	t->op = windows_idle_ops;
+}
+
+/*
+ * Past the pool's bound, the oldest tick still kept goes, on every device,
+ * until a block is free; never the ticks a report needs (min_span).
+ */
+static void
+windows_reclaim(struct windows *w)
+{
+	unsigned	 i, idx;
+
+	while (w->free == NULL && w->span > w->min_span) {
+		idx = windows_index(w, w->span - 1);
+		for (i = 0; i < w->ndevs; i++)
+			windows_release(w, &w->devs[i]->ring[idx]);
+		w->span--;
+		w->history_cut++;
+	}
+}
+
+/*
+ * Counts for the open tick of a device that had none: from the free blocks,
+ * else the oldest history when the pool is at its bound, else a new slab.
+ */
+static struct tick_op *
+windows_take(struct windows *w)
+{
+	union tick_block	*blk;
+	unsigned		 i;
+
+	if (w->free == NULL && w->nblocks >= w->max_blocks)
+		windows_reclaim(w);
+	if (w->free == NULL) {
+		blk = xreallocarray(NULL, WINDOWS_SLAB_BLOCKS, sizeof *blk);
+		w->slabs = xreallocarray(w->slabs, w->nslabs + 1, sizeof *w->slabs);
+		w->slabs[w->nslabs++] = blk;
+		for (i = 0; i < WINDOWS_SLAB_BLOCKS; i++) {
+			blk[i].next = w->free;
+			w->free = &blk[i];
+		}
+		w->nblocks += WINDOWS_SLAB_BLOCKS;
+	}
+	blk = w->free;
+	w->free = blk->next;
+	memset(blk, 0, sizeof *blk);
+	return (blk->op);
+}
+
+/* Slot of the device lookup where dev's probe starts. */
+static unsigned
+windows_hash(uint32_t dev)
+{
+	return ((dev * 0x9e3779b1u) >> (32 - 11));	/* 2^11 = WINDOWS_HASH */
+}
+
+/* Count a request of a device past the cap, by device while there is room to name it. */
+static void
+windows_drop(struct windows *w, uint32_t dev)
+{
+	struct windows_drop	*d;
+	unsigned		 i;
+
+	w->dropped++;
+	w->dropped_interval++;
+	for (i = 0; i < w->ndrop && w->drop[i].dev != dev; i++)
+		;
+	if (i == w->ndrop && w->ndrop < WINDOWS_DROP_MAX)
+		w->drop[w->ndrop++].dev = dev;
+	d = i < w->ndrop ? &w->drop[i] : &w->drop[WINDOWS_DROP_MAX];
+	d->requests++;
+	d->interval++;
+}
+
+/* A report was made: the counts "since the last report" begin again. */
+void
+windows_interval(struct windows *w)
+{
+	unsigned	 i;
+
+	w->dropped_interval = 0;
+	for (i = 0; i <= WINDOWS_DROP_MAX; i++)
+		w->drop[i].interval = 0;
+}
+
 /*
  * The window of a device, created on its first event. Creation allocates, but
- * only once per device and at most WINDOWS_MAX_DEVS times: NULL past that.
+ * only once per device and at most max_devs times: NULL past that.
  */
 struct devwin *
 windows_find(struct windows *w, uint32_t dev)
 {
 	struct devwin	*dw;
-	unsigned	 i, h = (dev * 0x9e3779b1u) >> (32 - 7);	/* 2^7 = WINDOWS_HASH */
+	unsigned	 h, i;
 
 	if (w->last != NULL && w->last->dev == dev)
 		return (w->last);
-	if ((dw = w->seen[h]) != NULL && dw->dev == dev)
-		return (w->last = dw);
-	for (i = 0; i < w->ndevs; i++) {
-		if (w->devs[i]->dev == dev)
-			return (w->last = w->seen[h] = w->devs[i]);
+	for (h = windows_hash(dev); w->slot[h] != 0; h = (h + 1) & (WINDOWS_HASH - 1)) {
+		if (w->devs[w->slot[h] - 1]->dev == dev)
+			return (w->last = w->devs[w->slot[h] - 1]);
 	}
-	if (w->ndevs == WINDOWS_MAX_DEVS)
+	if (w->ndevs >= w->max_devs)
 		return (NULL);
 	dw = xcalloc(1, sizeof *dw);
 	dw->dev = dev;
 	dw->ring = xcalloc(w->nticks, sizeof *dw->ring);
+	for (i = 0; i < w->nticks; i++)
+		dw->ring[i].op = windows_idle_ops;
 	dw->ring[w->cur].start = w->tick_start;
 	w->devs[w->ndevs++] = dw;
-	return (w->last = w->seen[h] = dw);
+	w->slot[h] = (uint16_t)w->ndevs;
+	return (w->last = dw);
 }
 
 /* Account one completed block request to the open tick of its device. */
@@ -90,10 +218,12 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	uint64_t	 lat, q, wait, busy;
 
 	if ((dw = windows_find(w, ev->dev)) == NULL) {
-		w->dropped++;
+		windows_drop(w, ev->dev);
 		return;
 	}
 	t = &dw->ring[w->cur];		/* no modulo on every request */
+	if (t->op == windows_idle_ops)
+		t->op = windows_take(w);
 	to = &t->op[window_opclass(ev->op)];
 
 	/* Timestamps come from the kernel or a file: never let them wrap. */
@@ -161,10 +291,14 @@ windows_tick(struct windows *w, uint64_t now)
 		if (t->busy_ns > now - t->start)
 			t->busy_ns = now - t->start;
 		t = &w->devs[i]->ring[next];
+		windows_release(w, t);
 		memset(t, 0, sizeof *t);
+		t->op = windows_idle_ops;
 		t->start = now;
 	}
 	w->nclosed++;
+	if (w->span < w->nticks)
+		w->span++;
 	w->cur = next;
 	w->tick_start = now;
 }
@@ -173,7 +307,7 @@ windows_tick(struct windows *w, uint64_t now)
 const struct tick *
 windows_tick_at(const struct windows *w, const struct devwin *dw, unsigned ago)
 {
-	if (ago >= w->nticks || ago > w->nclosed)
+	if (ago >= w->span)
 		return (NULL);
 	return (&dw->ring[windows_index(w, ago)]);
 }

@@ -17,18 +17,51 @@
 
 #define PRIVS_CAP_MAX	63	/* capabilities a newer kernel may know beyond our headers */
 
-/* A user or group id from SUDO_UID/SUDO_GID: decimal, not 0, not (uid_t)-1. */
+/*
+ * An id from SUDO_UID/SUDO_GID as sudo writes it: canonical decimal (digits
+ * only, no leading zero: "01001" is not 1001 to every reader), less than
+ * (uid_t)-1.
+ */
 static int
 privs_id(const char *s, unsigned long *v)
 {
 	char	*end;
 
-	if (s == NULL || *s < '0' || *s > '9')
+	if (s == NULL || *s < '0' || *s > '9' || (s[0] == '0' && s[1] != '\0'))
 		return (-1);
 	errno = 0;
 	*v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || *v == 0 || *v >= UINT32_MAX)
+	if (errno != 0 || *end != '\0' || *v >= UINT32_MAX)
 		return (-1);
+	return (0);
+}
+
+/*
+ * Root started through sudo: the user and group who ran sudo (0), none
+ * (1: not root, no SUDO_UID, or SUDO_UID 0, sudo from a root shell: blktop
+ * stays root), or -1 with *errp when SUDO_UID or SUDO_GID is not a user's:
+ * not canonical decimal, or a uid the password database does not know
+ * (4294967294, 99999 where there is no such user). doc/blktop.8, PRIVILEGES.
+ */
+int
+privs_sudo_ids(uid_t *uidp, gid_t *gidp, char **errp)
+{
+	const char	*u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	unsigned long	 su, sg;
+
+	if (errp != NULL)
+		*errp = NULL;
+	if (getuid() != 0 || geteuid() != 0 || u == NULL || strcmp(u, "0") == 0)
+		return (1);
+	if (privs_id(u, &su) != 0 || privs_id(g, &sg) != 0 || getpwuid((uid_t)su) == NULL) {
+		if (errp != NULL)
+			xasprintf(errp, "SUDO_UID '%.16s' SUDO_GID '%.16s': not a user's ids "
+			    "(canonical decimal, a user of the password database): refusing to "
+			    "go on as root", u, g != NULL ? g : "");
+		return (-1);
+	}
+	*uidp = (uid_t)su;
+	*gidp = (gid_t)sg;
 	return (0);
 }
 
@@ -36,12 +69,9 @@ privs_id(const char *s, unsigned long *v)
 int
 privs_sudo_uid(uid_t *uidp)
 {
-	unsigned long	 su;
+	gid_t	 gid;
 
-	if (getuid() != 0 || geteuid() != 0 || privs_id(getenv("SUDO_UID"), &su) != 0)
-		return (-1);
-	*uidp = (uid_t)su;
-	return (0);
+	return (privs_sudo_ids(uidp, &gid, NULL) == 0 ? 0 : -1);
 }
 
 /*
@@ -53,17 +83,15 @@ privs_sudo_uid(uid_t *uidp)
 int
 privs_open_user(const char *path, int flags)
 {
-	unsigned long	 su, sg;
+	uid_t		 su;
 	gid_t		 groups[64], g;
 	int		 ngroups, fd, saved;
 
-	if (getuid() != 0 || geteuid() != 0 || privs_id(getenv("SUDO_UID"), &su) != 0 ||
-	    privs_id(getenv("SUDO_GID"), &sg) != 0)
+	if (privs_sudo_ids(&su, &g, NULL) != 0)
 		return (open(path, flags));
 	if ((ngroups = getgroups((int)nitems(groups), groups)) == -1)
 		return (-1);
-	g = (gid_t)sg;
-	if (setgroups(1, &g) != 0 || setegid(g) != 0 || seteuid((uid_t)su) != 0) {
+	if (setgroups(1, &g) != 0 || setegid(g) != 0 || seteuid(su) != 0) {
 		saved = errno;
 		fd = -1;
 	} else {
@@ -110,24 +138,14 @@ privs_caps_left(void)
 int
 privs_drop(uid_t *uidp, char **errp)
 {
-	unsigned long	 su, sg;
 	struct passwd	*pw;
 	uid_t		 uid = getuid();
 	gid_t		 gid = getgid();
-	int		 cap, change = 0;
+	int		 cap, change;
 
-	*errp = NULL;
-	if (uid == 0 && geteuid() == 0 && getenv("SUDO_UID") != NULL) {
-		if (privs_id(getenv("SUDO_UID"), &su) != 0 ||
-		    privs_id(getenv("SUDO_GID"), &sg) != 0) {
-			xasprintf(errp, "SUDO_UID or SUDO_GID is not a user's id: "
-			    "refusing to go on as root");
-			return (-1);
-		}
-		uid = (uid_t)su;
-		gid = (gid_t)sg;
-		change = 1;
-	}
+	if ((change = privs_sudo_ids(&uid, &gid, errp)) == -1)
+		return (-1);
+	change = change == 0;
 	/* Out of the bounding set first: dropping it needs CAP_SETPCAP. */
 	for (cap = 0; cap <= PRIVS_CAP_MAX; cap++) {
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno == EINVAL)

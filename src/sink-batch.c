@@ -53,6 +53,59 @@ batch_pct_us(const uint64_t *h, uint64_t n, double p)
 	return (hist_percentile(h, n, p) / 1e3);
 }
 
+/*
+ * What a cap cut, as one line of text ("" if nothing): requests of devices
+ * past the device cap, named; processes and files evicted from full tables.
+ * interval: the counts since the last report (-b's header), else since the
+ * start (the UI). Its length.
+ */
+size_t
+batch_dropped_text(const struct blktop *b, int interval, char *buf, size_t size)
+{
+	const struct windows	*w = &b->win;
+	struct proc_stats	 st;
+	uint64_t		 reqs = interval ? w->dropped_interval : w->dropped;
+	uint64_t		 np, nf;
+	size_t			 n = 0;
+	unsigned		 i;
+
+#define DROPPED_ADD(...) do {							\
+	if (n < size)								\
+		n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__);		\
+} while (0)
+	if (size > 0)
+		buf[0] = '\0';
+	if (w->dropped > 0) {
+		DROPPED_ADD("dropped %llu requests of %u device%s past the cap of %u:",
+		    (unsigned long long)reqs, w->ndrop, w->ndrop == 1 ? "" : "s",
+		    w->max_devs);
+		for (i = 0; i < w->ndrop && n < size; i++) {
+			char	 name[DEVNAME_MAX], *p;
+
+			snprintf(name, sizeof name, "%s", device_name(w->drop[i].dev));
+			for (p = name; *p != '\0'; p++)
+				if ((unsigned char)*p < 0x21 || (unsigned char)*p >= 0x7f)
+					*p = '?';
+			DROPPED_ADD(" %s", name);
+		}
+		if (w->drop[WINDOWS_DROP_MAX].requests > 0)
+			DROPPED_ADD(" and more");
+	}
+	if (b->procs != NULL) {
+		proc_stats(b->procs, &st);
+		np = interval ? st.procs_evicted_interval : st.procs_evicted;
+		nf = interval ? st.files_evicted_interval : st.files_evicted;
+		if (np > 0)
+			DROPPED_ADD("%sevicted %llu processes (table of %u)", n ? "; " : "",
+			    (unsigned long long)np, st.max_procs);
+		if (nf > 0)
+			DROPPED_ADD("%s%llu files (table of %u)", np > 0 ? ", " : n ? "; evicted " :
+			    "evicted ", (unsigned long long)nf, st.max_files);
+	}
+#undef DROPPED_ADD
+	return (n < size ? n : size > 0 ? size - 1 : 0);
+}
+
 /* A command name as printable text (comm is 16 bytes from the kernel). */
 void
 batch_comm(char *out, const char *comm)
@@ -165,7 +218,7 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	const struct sum_op	*r, *w;
 	struct sum		 s;
 	const struct devwin	*dw;
-	char			 when[32];
+	char			 when[32], cut[1024];
 	time_t			 t = (time_t)ts_wall;
 	struct tm		 tm;
 	double			 secs;
@@ -179,6 +232,8 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
 		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
 		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
+	if (batch_dropped_text(b, 1, cut, sizeof cut) > 0)
+		fprintf(f, "  %s", cut);
 	if (b->self.valid) {
 		fprintf(f, "  self: cpu %.1f%%, %.0f events/s", b->self.cpu_pct,
 		    b->self.events_per_s);
@@ -335,6 +390,59 @@ batch_json_unavailable(FILE *f, const struct blktop *b)
 		batch_json_string(f, have_table[i].name);
 		fputc(':', f);
 		batch_json_string(f, why);
+		first = 0;
+	}
+	if (!first)
+		fputc('}', f);
+}
+
+/*
+ * "dropped": what a cap cut, so that no count is short without saying so.
+ * "devices": requests of devices past the device cap (max) in the interval
+ * and since the start, the devices named; "processes", "files": entries
+ * evicted from a full table (max entries) in the interval and since the
+ * start, their rows gone (the interval's totals in "tables" keep them). Each
+ * is there once its cap has cut; the object is left out until one has.
+ */
+static void
+batch_json_dropped(FILE *f, const struct blktop *b)
+{
+	const struct windows	*w = &b->win;
+	struct proc_stats	 st;
+	unsigned		 i, first = 1;
+
+	if (w->dropped > 0) {
+		fprintf(f, ",\"dropped\":{\"devices\":{\"max\":%u,\"count\":%u,"
+		    "\"requests\":%llu,\"requests_total\":%llu,\"names\":[", w->max_devs,
+		    w->ndrop, (unsigned long long)w->dropped_interval,
+		    (unsigned long long)w->dropped);
+		for (i = 0; i < w->ndrop; i++) {
+			if (i > 0)
+				fputc(',', f);
+			batch_json_string(f, device_name(w->drop[i].dev));
+		}
+		fprintf(f, "],\"others_requests_total\":%llu}",
+		    (unsigned long long)w->drop[WINDOWS_DROP_MAX].requests);
+		first = 0;
+	}
+	if (b->procs == NULL) {
+		if (!first)
+			fputc('}', f);
+		return;
+	}
+	proc_stats(b->procs, &st);
+	if (st.procs_evicted > 0) {
+		fprintf(f, "%s\"processes\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
+		    first ? ",\"dropped\":{" : ",", st.max_procs,
+		    (unsigned long long)st.procs_evicted_interval,
+		    (unsigned long long)st.procs_evicted);
+		first = 0;
+	}
+	if (st.files_evicted > 0) {
+		fprintf(f, "%s\"files\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
+		    first ? ",\"dropped\":{" : ",", st.max_files,
+		    (unsigned long long)st.files_evicted_interval,
+		    (unsigned long long)st.files_evicted);
 		first = 0;
 	}
 	if (!first)
@@ -517,6 +625,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	fprintf(f, "]");
 	batch_json_tables(f, b);
 	batch_json_unavailable(f, b);
+	batch_json_dropped(f, b);
 	batch_json_self(f, b);
 	fprintf(f, "}\n");
 }

@@ -68,6 +68,8 @@ static struct {
 	struct http_server	*http;
 	struct metrics_dev	*devs;		/* WINDOWS_MAX_DEVS, allocated at start */
 	unsigned		 ndevs;
+	uint16_t		 slot[WINDOWS_HASH];	/* devs index + 1 by a hash of dev_t */
+	struct metrics_dev	*last;		/* the last one looked up */
 	uint64_t		 dropped;	/* events of devices past the cap */
 	struct metrics_cgroup	 cg[METRICS_CGROUPS + 1];	/* the last: "other" */
 	unsigned		 ncg;
@@ -93,20 +95,24 @@ metrics_op(uint16_t op)
 	}
 }
 
-/* A device's counters, from the fixed table; NULL past its cap. */
+/* A device's counters, from the fixed table; NULL past its cap (the windows'). */
 static struct metrics_dev *
-metrics_dev(uint32_t dev)
+metrics_dev(const struct blktop *b, uint32_t dev)
 {
-	unsigned	 i;
+	unsigned	 h;
 
-	for (i = 0; i < met.ndevs; i++) {
-		if (met.devs[i].dev == dev)
-			return (&met.devs[i]);
+	if (met.last != NULL && met.last->dev == dev)
+		return (met.last);
+	for (h = (dev * 0x9e3779b1u) >> (32 - 11); met.slot[h] != 0;
+	    h = (h + 1) & (WINDOWS_HASH - 1)) {
+		if (met.devs[met.slot[h] - 1].dev == dev)
+			return (met.last = &met.devs[met.slot[h] - 1]);
 	}
-	if (met.ndevs == WINDOWS_MAX_DEVS)
+	if (met.ndevs >= b->win.max_devs)
 		return (NULL);
 	met.devs[met.ndevs].dev = dev;
-	return (&met.devs[met.ndevs++]);
+	met.slot[h] = (uint16_t)++met.ndevs;
+	return (met.last = &met.devs[met.ndevs - 1]);
 }
 
 /* A cgroup's counters: its own slot while there is room, else "other". */
@@ -142,7 +148,7 @@ metrics_event(struct sink *s, const void *rec, size_t len __unused)
 
 		if (!stream_dev_wanted(b, ev->dev))
 			return;
-		if ((md = metrics_dev(ev->dev)) == NULL) {
+		if ((md = metrics_dev(b, ev->dev)) == NULL) {
 			met.dropped++;
 			return;
 		}
@@ -188,7 +194,7 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 	for (i = 0; i < w->ndevs; i++) {
 		if (!stream_dev_wanted(s->b, w->devs[i]->dev) ||
 		    (t = windows_tick_at(w, w->devs[i], 1)) == NULL ||
-		    (md = metrics_dev(w->devs[i]->dev)) == NULL)
+		    (md = metrics_dev(s->b, w->devs[i]->dev)) == NULL)
 			continue;
 		md->busy_ns += t->busy_ns;
 	}
@@ -365,7 +371,7 @@ metrics_self(struct evbuffer *out, int om, struct blktop *b)
 	evbuffer_add_printf(out, "blktop_lost_calls_total %llu\n",
 	    (unsigned long long)b->lost_kind[LOST_CALLS]);
 	metrics_family(out, om, "blktop_dropped_events_total", "counter",
-	    "Block events of devices past the 64 with series of their own.");
+	    "Block events of devices past the cap on devices with series of their own.");
 	evbuffer_add_printf(out, "blktop_dropped_events_total %llu\n",
 	    (unsigned long long)met.dropped);
 	metrics_family(out, om, "blktop_cpu_seconds_total", "counter",

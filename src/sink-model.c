@@ -13,6 +13,7 @@ model_begin(struct sink *s, uint64_t ts)
 
 	windows_free(&b->win);
 	windows_init(&b->win, b->nticks, ts);
+	windows_limit(&b->win, b->max_devs, b->ticks_per_report + 1, 0);
 	for (d = 0; d < b->ndevs; d++)
 		windows_find(&b->win, b->devs[d]);
 }
@@ -83,10 +84,11 @@ model_event(struct sink *s, const void *rec, size_t len)
 	}
 }
 
-/* A report was read: the process and file tables start a new interval. */
+/* A report was read: the process and file tables, and what was dropped, start a new interval. */
 static void
 model_interval(struct sink *s)
 {
+	windows_interval(&s->b->win);
 	if (s->b->procs != NULL)
 		proc_interval(s->b->procs);
 }

@@ -171,8 +171,18 @@ html_intro(struct html *h)
 	    r->ncols, r->ticks_per_col, r->ticks_per_col == 1 ? "" : "s");
 	html_text(f, b->plan_text[0] != '\0' ? b->plan_text : "-");
 	fprintf(f, "</td></tr>\n<tr><th class=\"l\">events</th><td class=\"l\">%llu, "
-	    "%llu lost</td></tr>\n</table>\n", (unsigned long long)b->events,
+	    "%llu lost</td></tr>\n", (unsigned long long)b->events,
 	    (unsigned long long)b->lost);
+	{
+		char	 cut[1024];
+
+		if (report_dropped_text(b, r, cut, sizeof cut) > 0) {
+			fputs("<tr><th class=\"l\">dropped</th><td class=\"l\">", f);
+			html_text(f, cut);
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
 }
 
 /* One row of the summary table: a device's whole run. */

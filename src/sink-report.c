@@ -66,6 +66,9 @@ report_begin(struct sink *s, uint64_t ts)
 	for (i = 0; i < r->nfiles; i++)
 		free(r->files[i].rw);
 	r->ndevs = r->nfiles = r->ncols = r->ticks_in_col = 0;
+	r->ndropped = 0;
+	r->dropped_requests = 0;
+	memset(r->dropped_seen, 0, sizeof r->dropped_seen);
 	r->ticks = 0;
 	r->ticks_per_col = 1;
 	r->first_ts = r->last_ts = ts;
@@ -175,9 +178,18 @@ report_tick(struct sink *s, uint64_t ts)
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev) ||
-		    (t = windows_tick_at(&b->win, dw, 1)) == NULL ||
-		    (rd = report_dev(r, dw->dev)) == NULL)
+		    (t = windows_tick_at(&b->win, dw, 1)) == NULL)
 			continue;
+		if ((rd = report_dev(r, dw->dev)) == NULL) {
+			/* Past the report's own cap: counted and said, not charted. */
+			for (o = 0; o < OPC_MAX; o++)
+				r->dropped_requests += t->op[o].ios;
+			if (!r->dropped_seen[i]) {
+				r->dropped_seen[i] = 1;
+				r->ndropped++;
+			}
+			continue;
+		}
 		windows_sum_tick(&rd->tot, t);
 		if (t->qd_max > rd->qd_peak) {
 			rd->qd_peak = t->qd_max;
@@ -478,6 +490,49 @@ report_json_tables(FILE *f, const struct blktop *b)
 	fprintf(f, "]");
 }
 
+/*
+ * What a cap cut in the run, as text ("" if nothing): devices past the
+ * device cap (their requests counted nowhere), devices past the report's own
+ * cap (counted in the totals of -J, not charted here). Its length.
+ */
+size_t
+report_dropped_text(const struct blktop *b, const struct report *r, char *buf, size_t size)
+{
+	size_t	 n = batch_dropped_text(b, 0, buf, size);
+
+	if (r->ndropped > 0 && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u devices past the report's %u "
+		    "not charted (%llu requests)", n ? "; " : "", r->ndropped, REPORT_DEVS_MAX,
+		    (unsigned long long)r->dropped_requests);
+	return (n < size ? n : size > 0 ? size - 1 : 0);
+}
+
+/* "dropped": the devices cut by either cap, as batch_json_dropped and the report's own. */
+static void
+report_json_dropped(FILE *f, const struct blktop *b, const struct report *r)
+{
+	const struct windows	*w = &b->win;
+	unsigned		 i;
+
+	if (w->dropped == 0 && r->ndropped == 0)
+		return;
+	fprintf(f, ",\"dropped\":{");
+	if (w->dropped > 0) {
+		fprintf(f, "\"devices\":{\"max\":%u,\"count\":%u,\"requests_total\":%llu,"
+		    "\"names\":[", w->max_devs, w->ndrop, (unsigned long long)w->dropped);
+		for (i = 0; i < w->ndrop; i++) {
+			if (i > 0)
+				fputc(',', f);
+			batch_json_string(f, device_name(w->drop[i].dev));
+		}
+		fprintf(f, "]}%s", r->ndropped > 0 ? "," : "");
+	}
+	if (r->ndropped > 0)
+		fprintf(f, "\"report_devices\":{\"max\":%u,\"count\":%u,\"requests\":%llu}",
+		    REPORT_DEVS_MAX, r->ndropped, (unsigned long long)r->dropped_requests);
+	fputc('}', f);
+}
+
 /* The whole run as one JSON object (the HTML page's summary, for scripts). */
 void
 report_json(FILE *f, const struct blktop *b, const struct report *r)
@@ -502,6 +557,7 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 		report_json_dev(f, b, r, r->devs[i]);
 	}
 	fprintf(f, "]");
+	report_json_dropped(f, b, r);
 	report_json_tables(f, b);
 	fprintf(f, "}\n");
 }

@@ -335,7 +335,8 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 		ui_config_put(buf, &off, "flight = %d\n", b->flight_secs);
 	else
 		ui_config_put(buf, &off, "# flight = 30\n");
-	if (b->record_dir != NULL)
+	/* A value that would not read back as itself is left out (ui_config_save says so). */
+	if (b->record_dir != NULL && config_value_why(b->record_dir) == NULL)
 		ui_config_put(buf, &off, "record_dir = %s\n", b->record_dir);
 	else
 		ui_config_put(buf, &off, "# record_dir = .\n");
@@ -354,7 +355,8 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 void
 ui_config_save(struct blktop *b)
 {
-	char	*buf, *err;
+	char		*buf, *err;
+	const char	*why;
 
 	if (b->config_path[0] == '\0') {
 		ui_status("no config file: %s", b->config_note[0] != '\0' ?
@@ -367,7 +369,10 @@ ui_config_save(struct blktop *b)
 	else if (config_write(b->config_path, buf, &err) != 0) {
 		ui_status("cannot write the settings: %s", err);
 		free(err);
-	} else
+	} else if (b->record_dir != NULL && (why = config_value_why(b->record_dir)) != NULL)
+		ui_status("settings written to %s, but not the record directory: %s",
+		    b->config_path, why);
+	else
 		ui_status("settings written to %s", b->config_path);
 	free(buf);
 }

@@ -103,22 +103,51 @@ ui_draw_header(struct blktop *b)
 }
 
 /*
+ * What a cap cut since the start, short ("dropped 6 dev, evicted 12 proc 40
+ * file, history 46s"; ? says it in full), into buf; its length.
+ */
+static size_t
+ui_status_cut(const struct blktop *b, char *buf, size_t size)
+{
+	const struct windows	*w = &b->win;
+	struct proc_stats	 st;
+	size_t			 n = 0;
+
+	buf[0] = '\0';
+	if (w->dropped > 0)
+		n += (size_t)snprintf(buf + n, size - n, " dropped %u dev",
+		    w->ndrop + (w->drop[WINDOWS_DROP_MAX].requests > 0));
+	if (b->procs != NULL && n < size) {
+		proc_stats(b->procs, &st);
+		if (st.procs_evicted + st.files_evicted > 0)
+			n += (size_t)snprintf(buf + n, size - n, "%s evicted %llu proc %llu file",
+			    n ? "," : "", (unsigned long long)st.procs_evicted,
+			    (unsigned long long)st.files_evicted);
+	}
+	if (w->history_cut > 0 && w->span < w->nticks && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s history %.0fs", n ? "," : "",
+		    (double)(w->span - 1) * (double)b->tick_ns / 1e9);
+	return (n < size ? n : size - 1);
+}
+
+/*
  * The bottom line: the filter being typed, a message, or the main keys; at
- * its right, what this source cannot tell ("n/a: aio munmap"; ? says why).
+ * its right, what a cap cut and what this source cannot tell ("n/a: aio
+ * munmap"; ? says why).
  */
 static void
 ui_draw_status(const struct blktop *b)
 {
-	char	 buf[256], na[96];
+	char	 buf[256], na[192];
 	int	 y = LINES - 1;
-	size_t	 n = 0;
+	size_t	 n;
 	unsigned i;
 
-	na[0] = '\0';
+	n = ui_status_cut(b, na, sizeof na);
 	for (i = 0; i < HAVE_NBITS; i++) {
 		if (have_na(b, have_table[i].bit)[0] != '\0' && n < sizeof na)
-			n += (size_t)snprintf(na + n, sizeof na - n, "%s %s", n == 0 ? " n/a:" : "",
-			    have_table[i].name);
+			n += (size_t)snprintf(na + n, sizeof na - n, "%s %s",
+			    strstr(na, " n/a:") == NULL ? " n/a:" : "", have_table[i].name);
 	}
 	if (na[0] != '\0' && (int)strlen(na) < COLS)
 		ui_put(y, COLS - (int)strlen(na), THEME_LOST, na);
@@ -147,6 +176,16 @@ ui_draw_help(const struct blktop *b, const struct ui_rect *r)
 	unsigned	 n, i, col, ncolumns, per;
 
 	n = ui_keys_help(lines, nitems(lines));
+	if (n < nitems(lines)) {
+		char	 cut[1024];
+
+		if (batch_dropped_text(b, 0, cut, sizeof cut) > 0)
+			snprintf(lines[n++], sizeof lines[0], "cut: %.88s", cut);
+	}
+	if (n < nitems(lines) && b->win.history_cut > 0 && b->win.span < b->win.nticks)
+		snprintf(lines[n++], sizeof lines[0], "cut: history %.0f s of %.0f (256 MiB of "
+		    "counts)", (double)(b->win.span - 1) * (double)b->tick_ns / 1e9,
+		    (double)(b->win.nticks - 1) * (double)b->tick_ns / 1e9);
 	for (i = 0; i < HAVE_NBITS && n < nitems(lines); i++) {
 		const char *why = have_na(b, have_table[i].bit);
 

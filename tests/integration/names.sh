@@ -101,3 +101,38 @@ sys.exit(not ("\u202e" not in t and "\u200b" not in t and "\x9b" not in t and
               ("café.npy" in t or sys.argv[1].endswith("r.html"))))' "$TEST_TMP/$o"
 done
 check "nothing on stderr" sh -c "! [ -s '$TEST_TMP/j.err' ] && ! [ -s '$TEST_TMP/d.err' ]"
+
+# ---- The UI, live: files named with U+202E (a bidi override) and U+200B (a
+# zero-width space) read while the files pane is shown: each is a '?', and
+# the screen holds neither character.
+if [ "$(id -u)" != 0 ] || ! command -v tmux >/dev/null 2>&1; then
+	skip "UI: needs root and tmux"
+	exit 0
+fi
+tmux_setup
+mkdir "$TEST_TMP/live"
+EVIL=$TEST_TMP/live/$(printf 'evil\342\200\256txt.exe')
+ZW=$TEST_TMP/live/$(printf 'zw\342\200\213sp.npy')
+echo data >"$EVIL" && echo data >"$ZW"
+cp /bin/cat "$TEST_TMP/live/bidicat"
+# A bounded reader (a background loop of a script ignores SIGINT): 90 s at most.
+( for i in $(seq 1 450); do "$TEST_TMP/live/bidicat" "$EVIL" "$ZW" >/dev/null; sleep 0.2; done ) &
+reader=$!
+"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 40 \
+    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -c bidicat \
+    2>$TEST_TMP/ui.err; echo \$? >$TEST_TMP/ui.exit; sleep 600"
+check "UI: starts" wait_screen 60 "rec off"
+"${TMUX_CMD[@]}" send-keys -t ui 3
+check "UI: the files pane shows the U+202E name with a '?' in its place" \
+    wait_screen 20 'evil\?txt\.exe'
+check "UI: and the U+200B name" wait_screen 10 'zw\?sp\.npy'
+screen >"$TEST_TMP/screen.txt"
+check "UI: the screen holds no U+202E and no U+200B" python3 -c '
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", errors="replace")
+sys.exit("\u202e" in t or "\u200b" in t)' "$TEST_TMP/screen.txt"
+kill -TERM "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+"${TMUX_CMD[@]}" send-keys -t ui q
+i=0; while [ ! -s "$TEST_TMP/ui.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "UI: exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]

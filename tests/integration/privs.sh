@@ -73,6 +73,42 @@ st=$?
 check "sudo: a SUDO_UID that is no id: refused, not run as root ($(head -c 160 "$TEST_TMP/bad.err"))" \
     [ "$st" = 1 ] && grep -q 'SUDO_UID' "$TEST_TMP/bad.err"
 
+# SUDO_UID as sudo writes it, of a user that exists; else one line, exit 1,
+# before anything loads (issue 27, item 11). 01001 is not 1001 to every
+# reader; 4294967294 and 99999 are no user here.
+for su in 01001 4294967294 99999 +65534 " 65534" 65534x; do
+	case $su in 4294967294|99999)
+		getent passwd "$su" >/dev/null 2>&1 && { skip "SUDO_UID $su: a user has it here"; continue; } ;;
+	esac
+	start=$(date +%s%N)
+	env SUDO_UID="$su" SUDO_GID=$NOB "$BLKTOP" -J -n 1 -D "$DEV" >"$TEST_TMP/su.out" 2>"$TEST_TMP/su.err"
+	st=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	check "SUDO_UID '$su': refused, exit 1, one line, no report, in ${ms} ms ($(head -c 160 "$TEST_TMP/su.err"))" \
+	    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/su.err")" = 1 -a ! -s "$TEST_TMP/su.out" ] &&
+	    grep -q "SUDO_UID '$su'" "$TEST_TMP/su.err"
+done
+env SUDO_UID=$NOB SUDO_GID=0$NOB "$BLKTOP" -J -n 1 -D "$DEV" >/dev/null 2>"$TEST_TMP/sg.err"
+st=$?
+check "SUDO_GID '0$NOB': refused the same ($(head -c 120 "$TEST_TMP/sg.err"))" \
+    [ "$st" = 1 ] && grep -q "SUDO_GID '0$NOB'" "$TEST_TMP/sg.err"
+
+# sudo from a root shell (SUDO_UID=0): it starts and stays root, without capabilities.
+out=$TEST_TMP/root.jsonl
+(cd "$TEST_TMP" && exec env SUDO_UID=0 SUDO_GID=0 SUDO_USER=root "$BLKTOP" -J -d 0.5 -D "$DEV" \
+    -w "$TEST_TMP/root.blkcap") >"$out" 2>"$out.err" &
+pid=$!
+TEST_PIDS="$TEST_PIDS $pid"
+wait_for "$out" 30 || fail "SUDO_UID=0: first report within 30 s ($(head -c 160 "$out.err"))"
+st=$(status_of "$pid")
+check "SUDO_UID=0: runs as root with no capabilities, no new privileges ($st)" \
+    [ "$st" = "0,0,0,0 0,0,0,0 $NOCAPS $NOCAPS $NOCAPS 1" ]
+kill -INT "$pid"
+wait "$pid"
+check "SUDO_UID=0: exits 0, nothing on stderr ($(head -c 160 "$out.err"))" [ $? = 0 -a ! -s "$out.err" ]
+check "SUDO_UID=0: the capture is root's, mode 600 ($(stat -c '%u:%g %a' "$TEST_TMP/root.blkcap" 2>/dev/null))" \
+    [ "$(stat -c '%u:%g %a' "$TEST_TMP/root.blkcap" 2>/dev/null)" = "0:0 600" ]
+
 # A theme file only root may read, named through sudo: opened as the user,
 # refused, and not one line of it shown (root would have echoed line 1).
 printf 'SECRET-%s\n' "$$" >"$TEST_TMP/secret.theme" && chmod 600 "$TEST_TMP/secret.theme"

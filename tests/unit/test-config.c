@@ -214,10 +214,47 @@ test_random(void)
 	    bad == 0 && ok + errs == 20000);
 }
 
+/*
+ * W writes a value only if it reads back as itself: a newline or another
+ * control character in --record-dir must never become a line of its own.
+ */
+static void
+test_value_why(void)
+{
+	static const char *bad[] = { "/tmp/x\nkey.quit = z", "/tmp/x\r", "a\tb", " /tmp",
+	    "/tmp ", "\x7f", "" };
+	static const char *good[] = { "/tmp/x", "/tmp/caf\xc3\xa9", "#x", "a = b",
+	    "/tmp/\xe2\x80\xae" };
+	char		 text[512], longv[CONFIG_VALUE_MAX + 1], *why = NULL;
+	unsigned	 i, nbad = 0, ngood = 0;
+
+	for (i = 0; i < nitems(bad); i++)
+		nbad += config_value_why(bad[i]) != NULL;
+	CHECK("value: a newline, CR, tab, DEL, spaces at the ends, empty: each refused",
+	    nbad == nitems(bad));
+	for (i = 0; i < nitems(good); i++) {
+		snprintf(text, sizeof text, "record_dir = %s\n", good[i]);
+		ngood += config_value_why(good[i]) == NULL &&
+		    parse(text, strlen(text), &why) == 0 && c.nitems == 1 &&
+		    strcmp(value("record_dir"), good[i]) == 0;
+	}
+	CHECK("value: what is taken reads back as itself", ngood == nitems(good));
+	memset(longv, 'a', sizeof longv);
+	longv[CONFIG_VALUE_MAX - 1] = '\0';
+	snprintf(text, sizeof text, "record_dir = %s\n", longv);
+	CHECK("value: 199 bytes taken and read back", config_value_why(longv) == NULL &&
+	    parse(text, strlen(text), &why) == 0 && strcmp(value("record_dir"), longv) == 0);
+	longv[CONFIG_VALUE_MAX - 1] = 'a';
+	longv[CONFIG_VALUE_MAX] = '\0';
+	CHECK("value: 200 bytes refused", config_value_why(longv) != NULL);
+	free(why);
+}
+
 int
 main(void)
 {
 	test_parse();
+	test_value_why();
 	test_random();
 	test_files();
 	CHECK_EXIT();

@@ -121,12 +121,102 @@ main(void)
 	    s.op[OPC_READ].ios == 2 && s.op[OPC_READ].timed == 1 &&
 	    hist_percentile(s.op[OPC_READ].lat, s.op[OPC_READ].timed, 99) < 10000);
 
-	/* The device cap holds: events past it are counted, not stored. */
+	/* The device cap holds: events past it are counted and named, not stored. */
 	for (i = 1; i <= WINDOWS_MAX_DEVS + 5; i++) {
 		e = ev(DEV_MKDEV(8, i), BLK_OP_READ, 512, now + 8 * NSEC_PER_SEC, 10, 0);
 		windows_add_block(&w, &e);
 	}
-	CHECK("device cap", w.ndevs == WINDOWS_MAX_DEVS && w.dropped == 6);
+	CHECK("device cap", w.ndevs == WINDOWS_MAX_DEVS && w.dropped == 6 &&
+	    w.dropped_interval == 6 && w.ndrop == 6 &&
+	    w.drop[0].dev == DEV_MKDEV(8, WINDOWS_MAX_DEVS) && w.drop[0].requests == 1);
+	{
+		unsigned	 found = 0;
+
+		for (i = 1; i < WINDOWS_MAX_DEVS; i++)
+			found += windows_find(&w, DEV_MKDEV(8, i)) == w.devs[i];
+		CHECK("device lookup: each of 1024 devices finds its own window",
+		    found == WINDOWS_MAX_DEVS - 1 &&
+		    windows_find(&w, DEV_MKDEV(8, WINDOWS_MAX_DEVS)) == NULL);
+	}
+	windows_interval(&w);
+	CHECK("a report resets the interval's drops, not the totals",
+	    w.dropped_interval == 0 && w.drop[0].interval == 0 && w.dropped == 6);
+	windows_free(&w);
+
+	/* A lower cap ($BLKTOP_MAX_DEVS): the devices past it one by one, then as "other". */
+	windows_init(&w, 4, now);
+	windows_limit(&w, 2, 0, 0);
+	for (i = 0; i < 2 + WINDOWS_DROP_MAX + 3; i++) {
+		e = ev(DEV_MKDEV(7, i), BLK_OP_WRITE, 4096, now + 10, 10, 0);
+		windows_add_block(&w, &e);
+		windows_add_block(&w, &e);
+	}
+	CHECK("cap 2: two devices kept, the rest dropped by device and as other",
+	    w.ndevs == 2 && w.dropped == 2 * (WINDOWS_DROP_MAX + 3) &&
+	    w.ndrop == WINDOWS_DROP_MAX && w.drop[1].dev == DEV_MKDEV(7, 3) &&
+	    w.drop[1].requests == 2 && w.drop[WINDOWS_DROP_MAX].dev == 0 &&
+	    w.drop[WINDOWS_DROP_MAX].requests == 6);
+	windows_free(&w);
+
+	/*
+	 * Memory: a tick without requests takes no counts; a ring going round
+	 * gives them back; past the pool's bound the oldest history goes, never
+	 * what a report needs, and the reports' sums stay exact.
+	 */
+	windows_init(&w, 600, now);
+	for (i = 0; i < WINDOWS_MAX_DEVS; i++) {
+		e = ev(DEV_MKDEV(9, i), BLK_OP_READ, 4096, now + 10, 10, 0);
+		windows_add_block(&w, &e);
+	}
+	for (i = 1; i <= 700; i++)
+		windows_tick(&w, now + i * NSEC_PER_SEC);
+	{
+		size_t		 nfree = 0;
+		union tick_block *blk;
+
+		for (blk = w.free; blk != NULL; blk = blk->next)
+			nfree++;
+		CHECK("1024 devices, one request each, 700 idle ticks: every block back, "
+		    "no more than one a device", nfree == w.nblocks &&
+		    w.nblocks <= WINDOWS_MAX_DEVS + 32 && w.span == 600);
+	}
+	windows_free(&w);
+
+	windows_init(&w, 600, now);
+	windows_limit(&w, 0, 3, 64 * sizeof(union tick_block));
+	for (i = 1; i <= 100; i++) {
+		unsigned	 d;
+
+		for (d = 0; d < 16; d++) {
+			e = ev(DEV_MKDEV(9, d), BLK_OP_READ, 4096, now + i * NSEC_PER_SEC - 10, 10, 0);
+			windows_add_block(&w, &e);
+		}
+		windows_tick(&w, now + i * NSEC_PER_SEC);
+	}
+	CHECK("pool of 64 blocks, 16 busy devices: 4 closed ticks of history kept, 96 given up",
+	    w.nblocks == 64 && w.span == 5 && w.history_cut == 96 &&
+	    windows_tick_at(&w, w.devs[0], 4) != NULL &&
+	    windows_tick_at(&w, w.devs[0], 5) == NULL);
+	windows_sum(&w, w.devs[15], 1, 2, &s);
+	CHECK("pool at its bound: the last report's ticks are whole",
+	    s.nticks == 2 && s.op[OPC_READ].ios == 2 && s.dur_ns == 2 * NSEC_PER_SEC);
+	windows_free(&w);
+
+	windows_init(&w, 600, now);
+	windows_limit(&w, 0, 8, sizeof(union tick_block));
+	for (i = 1; i <= 20; i++) {
+		unsigned	 d;
+
+		for (d = 0; d < 40; d++) {
+			e = ev(DEV_MKDEV(9, d), BLK_OP_READ, 4096, now + i * NSEC_PER_SEC - 10, 10, 0);
+			windows_add_block(&w, &e);
+		}
+		windows_tick(&w, now + i * NSEC_PER_SEC);
+	}
+	windows_sum(&w, w.devs[39], 1, 7, &s);
+	CHECK("a bound too small for a report's ticks: the report's ticks are kept anyway",
+	    w.span == 9 && s.nticks == 7 && s.op[OPC_READ].ios == 7 &&
+	    w.nblocks <= 40 * 9 + 32);
 	windows_free(&w);
 	CHECK_EXIT();
 }
