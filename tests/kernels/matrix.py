@@ -17,6 +17,7 @@ A cell is "works", "n/a: REASON" (blktop reports the kernel lacks a hook),
 """
 import json
 import os
+import re
 import sys
 
 SUITES = ["bullseye", "bookworm", "trixie", "sid"]
@@ -103,7 +104,9 @@ def compare(check, rows, out):
     if "<!-- kernels table -->" in lines and "<!-- end of kernels table -->" in lines:
         lines = lines[lines.index("<!-- kernels table -->"):lines.index("<!-- end of kernels table -->")]
     doc = [l for l in lines if l.startswith("|")]
-    if doc == rows:
+    # sid's kernel moves on: a row is its suite's, whatever version the suite had then.
+    same = lambda r: re.sub(r"^\| [0-9.?]+ \((\w+)\) \|", r"| \1 |", r)
+    if [same(r) for r in doc] == [same(r) for r in rows]:
         print("PASS: kernels: %s matches the matrix" % check)
         return 0
     print("FAIL: kernels: %s differs from the matrix (take the table of %s)" % (check, out or "the matrix"))
