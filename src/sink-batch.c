@@ -46,11 +46,12 @@ batch_secs(const struct sum *s)
 	return (s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9);
 }
 
-/* A percentile in microseconds. */
+/* A percentile of an operation's device times (q: queue times) in microseconds. */
 static double
-batch_pct_us(const uint64_t *h, uint64_t n, double p)
+batch_pct_us(const struct sum_op *o, int q, double p)
 {
-	return (hist_percentile(h, n, p) / 1e3);
+	return (hist_percentile(q ? o->q : o->lat, o->timed, p, q ? o->q_min : o->lat_min,
+	    q ? o->q_max : o->lat_max) / 1e3);
 }
 
 /* A command name as printable text (comm is 16 bytes from the kernel). */
@@ -198,8 +199,8 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    (double)r->bytes / secs / 1e6, (double)w->bytes / secs / 1e6,
 		    r->timed ? (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0.0,
 		    w->timed ? (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0.0,
-		    batch_pct_us(r->lat, r->timed, 50), batch_pct_us(r->lat, r->timed, 99),
-		    batch_pct_us(w->lat, w->timed, 50), batch_pct_us(w->lat, w->timed, 99),
+		    batch_pct_us(r, 0, 50), batch_pct_us(r, 0, 99),
+		    batch_pct_us(w, 0, 50), batch_pct_us(w, 0, 99),
 		    (double)s.op[OPC_OTHER].ios / secs,
 		    (double)s.wait_sum / 1e9 / secs, s.qd_max,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
@@ -226,13 +227,15 @@ batch_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* {"p50":..,"p90":..,"p99":..,"max":..,"avg":..} in microseconds. */
+/* {"p50":..,"p90":..,"p99":..,"min":..,"max":..,"avg":..} in microseconds: device (q: queue) times. */
 static void
-batch_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t max, uint64_t sum)
+batch_json_lat(FILE *f, const struct sum_op *o, int q)
 {
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"max\":%.1f,\"avg\":%.1f}",
-	    batch_pct_us(h, n, 50), batch_pct_us(h, n, 90), batch_pct_us(h, n, 99),
-	    (double)max / 1e3, n ? (double)sum / (double)n / 1e3 : 0.0);
+	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f,"
+	    "\"avg\":%.1f}", batch_pct_us(o, q, 50), batch_pct_us(o, q, 90),
+	    batch_pct_us(o, q, 99), (double)(q ? o->q_min : o->lat_min) / 1e3,
+	    (double)(q ? o->q_max : o->lat_max) / 1e3,
+	    o->timed ? (double)(q ? o->q_sum : o->lat_sum) / (double)o->timed / 1e3 : 0.0);
 }
 
 /* The non-empty buckets of a latency histogram. */
@@ -264,9 +267,9 @@ batch_json_op(FILE *f, const struct sum_op *o, double secs)
 	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
 	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed),
 	    (double)o->ios / secs, (double)o->bytes / secs);
-	batch_json_lat(f, o->lat, o->timed, o->lat_max, o->lat_sum);
+	batch_json_lat(f, o, 0);
 	fprintf(f, ",\"q_us\":");
-	batch_json_lat(f, o->q, o->timed, o->q_max, o->q_sum);
+	batch_json_lat(f, o, 1);
 	fprintf(f, ",\"hist\":");
 	batch_json_hist(f, o->lat);
 	fprintf(f, ",\"q_hist\":");

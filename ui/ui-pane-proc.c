@@ -439,12 +439,12 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
-		ui_pane_proc_past_note(p->id, p->blk_lat, ui_proc.intervals);
+		ui_pane_proc_past_note(p->id, p->blk_lat.b, ui_proc.intervals);
 		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
 			ui_proc.drill_row = *r;
 			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
 			for (k = 0; k < HIST_NBUCKETS; k++)
-				h[k] = p->blk_lat[k];
+				h[k] = p->blk_lat.b[k];
 			found = 1;
 		}
 	}
