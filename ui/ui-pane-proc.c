@@ -492,7 +492,7 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 			    r->blk_p99);
 		break;
 	case UI_PC_VP99:
-		if (c->vfs_calls[0] + c->vfs_calls[1] + c->opens + c->open_fails == 0)
+		if (c->vfs_calls[0] + c->vfs_calls[1] == 0)	/* opens are not timed */
 			snprintf(buf, len, "-");
 		else
 			draw_fmt_lat(buf, len, r->vfs_p99);
