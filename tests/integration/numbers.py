@@ -200,7 +200,9 @@ def check_text(path):
             seen["objects"] += 1
             # Device r/s w/s rMB/s wMB/s r_await w_await r_p50 r_p99 w_p50 w_p99 ...
             for rate, cols in ((t[1], (t[5], t[7], t[8])), (t[2], (t[6], t[9], t[10]))):
-                if float(rate) == 0 and cols != ("-", "-", "-"):
+                if rate == "-":
+                    seen["null"] += 1       # a report that covered no time
+                elif float(rate) == 0 and cols != ("-", "-", "-"):
                     bad.append((w, "no request, yet await/p50/p99 %s: %s" % (cols, line.strip())))
                 elif float(rate) == 0:
                     seen["null"] += 1
