@@ -84,7 +84,8 @@ char		*device_list_known(void);
 unsigned	 hist_bucket(uint64_t ns);
 uint64_t	 hist_bucket_lo(unsigned i);
 uint64_t	 hist_bucket_hi(unsigned i);
-double		 hist_percentile(const uint64_t *b, uint64_t n, double p);
+double		 hist_percentile(const uint64_t *b, uint64_t n, double p, uint64_t min,
+		     uint64_t max);
 unsigned	 size_bucket(uint64_t bytes);
 uint64_t	 size_bucket_lo(unsigned i);
 
@@ -99,7 +100,9 @@ struct tick_op {
 	uint64_t	 errors;
 	uint64_t	 lat_sum;	/* device time (issue to done), ns */
 	uint64_t	 q_sum;		/* queue time (start to issue), ns */
-	uint64_t	 lat_max;
+	uint64_t	 lat_min;	/* exact extremes of the timed ones: */
+	uint64_t	 lat_max;	/* percentiles stay within them */
+	uint64_t	 q_min;
 	uint64_t	 q_max;
 	uint32_t	 lat[HIST_NBUCKETS];
 	uint32_t	 q[HIST_NBUCKETS];
@@ -194,7 +197,9 @@ struct sum_op {
 	uint64_t	 errors;
 	uint64_t	 lat_sum;
 	uint64_t	 q_sum;
+	uint64_t	 lat_min;	/* of the timed ones; 0 when none */
 	uint64_t	 lat_max;
+	uint64_t	 q_min;
 	uint64_t	 q_max;
 	uint64_t	 lat[HIST_NBUCKETS];
 	uint64_t	 q[HIST_NBUCKETS];
@@ -776,6 +781,7 @@ struct report_col {		/* one device over one column */
 	uint64_t	 busy_ns;
 	uint64_t	 wait_sum;
 	uint64_t	 lat_sum;
+	uint64_t	 lat_min;	/* of the timed ones; 0 when none */
 	uint64_t	 lat_max;
 	uint32_t	 qd_max;
 	uint32_t	 lat[HIST_NBUCKETS];	/* device time, every operation */
@@ -1240,6 +1246,13 @@ struct proc_counts {
 	uint64_t	 fop_errors;	/* lifecycle calls that failed */
 	uint64_t	 fop_lat_sum;	/* ns, lifecycle calls */
 };
+/* An interval's latencies of a process or file: 32-bit buckets, how many, the exact extremes. */
+struct proc_hist {
+	uint64_t		 n;
+	uint64_t		 min;		/* 0 when n is 0 */
+	uint64_t		 max;
+	uint32_t		 b[HIST_NBUCKETS];
+};
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {
 	uint32_t		 id;		/* tgid, or tid when by_thread */
@@ -1251,8 +1264,8 @@ struct proc_entry {
 	uint64_t		 epoch;		/* interval iv and the histograms belong to */
 	struct proc_counts	 iv;		/* use proc_entry_counts() */
 	struct proc_counts	 tot;
-	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency */
-	uint32_t		 vfs_lat[HIST_NBUCKETS];	/* interval: read/write call latency */
+	struct proc_hist	 blk_lat;	/* interval: device latency */
+	struct proc_hist	 vfs_lat;	/* interval: read/write call latency */
 };
 /* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
 struct file_entry {
@@ -1263,8 +1276,8 @@ struct file_entry {
 	uint64_t		 epoch;
 	struct proc_counts	 iv;		/* use proc_file_counts() */
 	struct proc_counts	 tot;
-	uint32_t		 lat[HIST_NBUCKETS];	/* interval: read/write call latency */
-	uint32_t		 blk_lat[HIST_NBUCKETS];	/* interval: device latency of its requests */
+	struct proc_hist	 lat;		/* interval: read/write call latency */
+	struct proc_hist	 blk_lat;	/* interval: device latency of its requests */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
 	uint8_t			 npids;
@@ -1324,6 +1337,11 @@ const struct proc_counts *proc_entry_counts(const struct proc_table *,
 		     const struct proc_entry *, int total);
 const struct proc_counts *proc_file_counts(const struct proc_table *,
 		     const struct file_entry *, int total);
+const struct proc_hist *proc_entry_hist(const struct proc_table *,
+		     const struct proc_entry *, int block);
+const struct proc_hist *proc_file_hist(const struct proc_table *,
+		     const struct file_entry *, int block);
+double		 proc_hist_pct(const struct proc_hist *, double p);
 uint64_t	 proc_entry_lat(const struct proc_table *, const struct proc_entry *,
 		     int block, double p);
 uint64_t	 proc_file_lat(const struct proc_table *, const struct file_entry *, double p);

@@ -52,13 +52,19 @@ hist_bucket_hi(unsigned i)
 }
 
 /*
- * The p-th percentile (0..100) in ns of a histogram with n samples, with
- * linear interpolation inside the bucket it falls in. 0 when empty.
+ * The p-th percentile (0..100) in ns of a histogram with n samples whose
+ * exact extremes are min and max, with linear interpolation inside the
+ * bucket it falls in. The bucket's edges are narrowed to [min, max] first:
+ * a percentile never leaves the values seen (HdrHistogram clamps to its max
+ * likewise), and a bucket of equal values (every sample 0 in bucket 0, one
+ * request alone) gives that value, not a point inside the bucket. Callers
+ * that track no extreme pass 0 and UINT64_MAX. 0 when empty.
  */
 double
-hist_percentile(const uint64_t *b, uint64_t n, double p)
+hist_percentile(const uint64_t *b, uint64_t n, double p, uint64_t min,
+    uint64_t max)
 {
-	double		 rank, lo, hi;
+	double		 rank, lo, hi, v;
 	uint64_t	 seen = 0;
 	unsigned	 i;
 
@@ -69,6 +75,8 @@ hist_percentile(const uint64_t *b, uint64_t n, double p)
 	seen = 0;
 	if (n == 0)
 		return (0);
+	if (min > max)
+		min = max;	/* no sane pair: max is what a view prints beside it */
 	if (p < 0)
 		p = 0;
 	if (p > 100)
@@ -76,18 +84,26 @@ hist_percentile(const uint64_t *b, uint64_t n, double p)
 	rank = p / 100.0 * (double)n;
 	if (rank < 1)
 		rank = 1;
+	v = (double)hist_bucket_hi(HIST_NBUCKETS - 1);
 	for (i = 0; i < HIST_NBUCKETS; i++) {
 		if (b[i] == 0)
 			continue;
 		if ((double)(seen + b[i]) >= rank) {
-			lo = (double)hist_bucket_lo(i);
-			hi = (double)hist_bucket_hi(i);
-			return (lo + (hi - lo) * (rank - (double)seen) /
-			    (double)b[i]);
+			lo = (double)(hist_bucket_lo(i) > min ? hist_bucket_lo(i) : min);
+			hi = (double)(hist_bucket_hi(i) < max ? hist_bucket_hi(i) : max);
+			if (hi < lo)
+				hi = lo;
+			v = lo + (hi - lo) * (rank - (double)seen) / (double)b[i];
+			break;
 		}
 		seen += b[i];
 	}
-	return ((double)hist_bucket_hi(HIST_NBUCKETS - 1));
+	/* Extremes that disagree with the buckets (a caller's bug) still bound it. */
+	if (v > (double)max)
+		v = (double)max;
+	if (v < (double)min)
+		v = (double)min;
+	return (v);
 }
 
 /* Bucket of a request size: 0 below 512 bytes, then one per power of two. */

@@ -178,8 +178,8 @@ proc_file_epoch(struct proc_table *t, struct file_entry *f)
 	if (f->epoch == t->epoch)
 		return;
 	memset(&f->iv, 0, sizeof(f->iv));
-	memset(f->lat, 0, sizeof(f->lat));
-	memset(f->blk_lat, 0, sizeof(f->blk_lat));
+	memset(&f->lat, 0, sizeof(f->lat));
+	memset(&f->blk_lat, 0, sizeof(f->blk_lat));
 	f->epoch = t->epoch;
 }
 

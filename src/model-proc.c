@@ -83,8 +83,8 @@ proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
 	if (p->epoch == t->epoch)
 		return;
 	memset(&p->iv, 0, sizeof(p->iv));
-	memset(p->blk_lat, 0, sizeof(p->blk_lat));
-	memset(p->vfs_lat, 0, sizeof(p->vfs_lat));
+	memset(&p->blk_lat, 0, sizeof(p->blk_lat));
+	memset(&p->vfs_lat, 0, sizeof(p->vfs_lat));
 	p->epoch = t->epoch;
 }
 
@@ -131,14 +131,19 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	return p;
 }
 
-/* Latency into a 32-bit histogram bucket, saturating. */
+/* A latency into an interval histogram: its bucket (saturating), count and extremes. */
 static void
-proc_hist_add(uint32_t *h, uint64_t ns)
+proc_hist_add(struct proc_hist *h, uint64_t ns)
 {
 	unsigned b = hist_bucket(ns);
 
-	if (b < HIST_NBUCKETS && h[b] != UINT32_MAX)
-		h[b]++;
+	if (h->n == 0 || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->n++;
+	if (b < HIST_NBUCKETS && h->b[b] != UINT32_MAX)
+		h->b[b]++;
 }
 
 /* Both counter sets of an entry. */
@@ -216,7 +221,7 @@ proc_add_block(struct proc_table *t, const struct ev_block *ev)
 	if (haslat) {
 		lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
 		COUNT2(p, blk_lat_sum, += lat);
-		proc_hist_add(p->blk_lat, lat);
+		proc_hist_add(&p->blk_lat, lat);
 	}
 	owner = p;
 	if ((f = proc_block_file(t, ev)) != NULL) {
@@ -224,7 +229,7 @@ proc_add_block(struct proc_table *t, const struct ev_block *ev)
 		COUNT2(f, disk_bytes[d], += ev->bytes);
 		if (haslat) {
 			COUNT2(f, blk_lat_sum, += lat);
-			proc_hist_add(f->blk_lat, lat);
+			proc_hist_add(&f->blk_lat, lat);
 		}
 		if (ev->fclass == BLK_FC_FILE && d == 0)
 			COUNT2(f, fill_bytes, += ev->bytes);
@@ -379,8 +384,8 @@ proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
 	/* Direct I/O: the bytes done moved to or from the device for this file. */
 	if ((ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
 		COUNT2(f, disk_bytes[d], += ev->done);
-	proc_hist_add(p->vfs_lat, ev->lat_ns);
-	proc_hist_add(f->lat, ev->lat_ns);
+	proc_hist_add(&p->vfs_lat, ev->lat_ns);
+	proc_hist_add(&f->lat, ev->lat_ns);
 }
 
 /*
@@ -488,23 +493,46 @@ proc_file_counts(const struct proc_table *t, const struct file_entry *f, int tot
 	return proc_counts_of(t, &f->iv, &f->tot, f->epoch, total);
 }
 
-/* Percentile p (0..100) of a 32-bit interval histogram, in ns; 0 if empty. */
-static uint64_t
-proc_hist_pct(const uint32_t *h, double p)
+/* Percentile p (0..100) of an interval histogram, in ns, within its extremes; 0 if empty. */
+double
+proc_hist_pct(const struct proc_hist *h, double p)
 {
-	uint64_t	b[HIST_NBUCKETS], n = 0;
+	uint64_t	b[HIST_NBUCKETS];
 	unsigned	i;
 
+	if (h->n == 0)
+		return 0;
 	for (i = 0; i < HIST_NBUCKETS; i++)
-		n += b[i] = h[i];
-	return n ? (uint64_t)hist_percentile(b, n, p) : 0;
+		b[i] = h->b[i];
+	return hist_percentile(b, h->n, p, h->min, h->max);
+}
+
+/* The histograms of an idle entry: none of this interval. */
+static const struct proc_hist proc_hist_none;
+
+/* A file's interval histogram of its read/write calls, or (block) of its device requests. */
+const struct proc_hist *
+proc_file_hist(const struct proc_table *t, const struct file_entry *f, int block)
+{
+	if (f->epoch != t->epoch)
+		return &proc_hist_none;
+	return block ? &f->blk_lat : &f->lat;
+}
+
+/* A process's interval histogram of its read/write calls, or (block) of its device requests. */
+const struct proc_hist *
+proc_entry_hist(const struct proc_table *t, const struct proc_entry *e, int block)
+{
+	if (e->epoch != t->epoch)
+		return &proc_hist_none;
+	return block ? &e->blk_lat : &e->vfs_lat;
 }
 
 /* Interval percentile of a file's read/write call latency, ns. */
 uint64_t
 proc_file_lat(const struct proc_table *t, const struct file_entry *f, double p)
 {
-	return f->epoch == t->epoch ? proc_hist_pct(f->lat, p) : 0;
+	return (uint64_t)proc_hist_pct(proc_file_hist(t, f, 0), p);
 }
 
 /*
@@ -527,16 +555,14 @@ proc_cache_hit_pct(unsigned have, const struct proc_counts *c)
 uint64_t
 proc_file_blk_lat(const struct proc_table *t, const struct file_entry *f, double p)
 {
-	return f->epoch == t->epoch ? proc_hist_pct(f->blk_lat, p) : 0;
+	return (uint64_t)proc_hist_pct(proc_file_hist(t, f, 1), p);
 }
 
 /* Interval percentile of a process's read/write call (vfs) or device (block) latency, ns. */
 uint64_t
 proc_entry_lat(const struct proc_table *t, const struct proc_entry *e, int block, double p)
 {
-	if (e->epoch != t->epoch)
-		return 0;
-	return proc_hist_pct(block ? e->blk_lat : e->vfs_lat, p);
+	return (uint64_t)proc_hist_pct(proc_entry_hist(t, e, block), p);
 }
 
 /* Sizes and eviction counts. */

@@ -242,6 +242,10 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	 * device's busy time are still right (both 0 in an import).
 	 */
 	if (!(ev->flags & BLK_F_NOLAT)) {
+		if (to->timed == 0 || lat < to->lat_min)
+			to->lat_min = lat;
+		if (to->timed == 0 || q < to->q_min)
+			to->q_min = q;
 		to->timed++;
 		to->lat_sum += lat;
 		to->q_sum += q;
@@ -332,6 +336,10 @@ windows_sum_tick(struct sum *s, const struct tick *t)
 		so = &s->op[o];
 		if (to->ios == 0)
 			continue;
+		if (to->timed != 0 && (so->timed == 0 || to->lat_min < so->lat_min))
+			so->lat_min = to->lat_min;
+		if (to->timed != 0 && (so->timed == 0 || to->q_min < so->q_min))
+			so->q_min = to->q_min;
 		so->ios += to->ios;
 		so->timed += to->timed;
 		so->bytes += to->bytes;

@@ -46,11 +46,23 @@ batch_secs(const struct sum *s)
 	return (s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9);
 }
 
-/* A percentile in microseconds. */
-static double
-batch_pct_us(const uint64_t *h, uint64_t n, double p)
+/* A figure width wide with prec decimals, or "-" when nothing is behind it (text tables). */
+static const char *
+batch_text_num(char *buf, size_t len, int width, int prec, int known, double v)
 {
-	return (hist_percentile(h, n, p) / 1e3);
+	if (known)
+		snprintf(buf, len, "%*.*f", width, prec, v);
+	else
+		snprintf(buf, len, "%*s", width, "-");
+	return (buf);
+}
+
+/* A percentile of an operation's device times (q: queue times) in microseconds. */
+static double
+batch_pct_us(const struct sum_op *o, int q, double p)
+{
+	return (hist_percentile(q ? o->q : o->lat, o->timed, p, q ? o->q_min : o->lat_min,
+	    q ? o->q_max : o->lat_max) / 1e3);
 }
 
 /*
@@ -146,7 +158,9 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
 	const struct proc_counts *c;
+	const struct proc_hist	*h;
 	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
+	char			 p50[16], p99[16];
 	size_t			 k;
 	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
 
@@ -159,16 +173,17 @@ batch_text_tables(FILE *f, const struct blktop *b)
 		    "vfs_rd_B", "vfs_wr_B", "reads", "writes", "opens", "blk_p50", "blk_p99");
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 0);
+		h = proc_entry_hist(b->procs, pe[i], 1);
 		batch_comm(comm, pe[i]->comm);
-		fprintf(f, "%8u %-16s %10llu %10llu %7llu %7llu %10llu %10llu %8llu %8llu %6llu %9.1f %9.1f\n",
+		fprintf(f, "%8u %-16s %10llu %10llu %7llu %7llu %10llu %10llu %8llu %8llu %6llu %s %s\n",
 		    pe[i]->id, comm,
 		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
 		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
 		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->opens,
-		    (double)proc_entry_lat(b->procs, pe[i], 1, 50) / 1e3,
-		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3);
+		    batch_text_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
+		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3));
 	}
 	c = proc_sum(b->procs);
 	if (c->opens + c->open_fails + c->vfs_calls[0] + c->vfs_calls[1] > 0 ||
@@ -202,12 +217,14 @@ batch_text_tables(FILE *f, const struct blktop *b)
 			    (unsigned long long)c->disk_bytes[1]);
 		else
 			snprintf(disk, sizeof disk, "%10s %10s", "-", "-");
-		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %s %9.1f %9.1f  %-23s %s\n",
+		h = proc_file_hist(b->procs, fe[i], 0);
+		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %s %s %s  %-23s %s\n",
 		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
 		    (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1], disk,
-		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
-		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3, pids, path);
+		    batch_text_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
+		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
+		    pids, path);
 	}
 }
 
@@ -218,11 +235,12 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	const struct sum_op	*r, *w;
 	struct sum		 s;
 	const struct devwin	*dw;
-	char			 when[32], cut[1024];
+	char			 when[32], cut[1024], v[13][24];
 	time_t			 t = (time_t)ts_wall;
 	struct tm		 tm;
 	double			 secs;
 	unsigned		 i;
+	int			 dur;
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
@@ -251,18 +269,29 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		secs = batch_secs(&s);
+		dur = s.dur_ns > 0;	/* rates need the time they cover */
 		r = &s.op[OPC_READ];
 		w = &s.op[OPC_WRITE];
-		fprintf(f, "%-12s %9.1f %9.1f %8.2f %8.2f %8.3f %8.3f %9.1f %9.1f %8.1f %8.1f %8.1f %8.2f %7u %6.1f\n",
-		    device_name(dw->dev), (double)r->ios / secs, (double)w->ios / secs,
-		    (double)r->bytes / secs / 1e6, (double)w->bytes / secs / 1e6,
-		    r->timed ? (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0.0,
-		    w->timed ? (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0.0,
-		    batch_pct_us(r->lat, r->timed, 50), batch_pct_us(r->lat, r->timed, 99),
-		    batch_pct_us(w->lat, w->timed, 50), batch_pct_us(w->lat, w->timed, 99),
-		    (double)s.op[OPC_OTHER].ios / secs,
-		    (double)s.wait_sum / 1e9 / secs, s.qd_max,
-		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
+		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s\n",
+		    device_name(dw->dev),
+		    batch_text_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
+		    batch_text_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
+		    batch_text_num(v[2], sizeof v[2], 8, 2, dur, (double)r->bytes / secs / 1e6),
+		    batch_text_num(v[3], sizeof v[3], 8, 2, dur, (double)w->bytes / secs / 1e6),
+		    batch_text_num(v[4], sizeof v[4], 8, 3, r->timed != 0, r->timed ?
+		    (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0),
+		    batch_text_num(v[5], sizeof v[5], 8, 3, w->timed != 0, w->timed ?
+		    (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0),
+		    batch_text_num(v[6], sizeof v[6], 9, 1, r->timed != 0, batch_pct_us(r, 0, 50)),
+		    batch_text_num(v[7], sizeof v[7], 9, 1, r->timed != 0, batch_pct_us(r, 0, 99)),
+		    batch_text_num(v[8], sizeof v[8], 8, 1, w->timed != 0, batch_pct_us(w, 0, 50)),
+		    batch_text_num(v[9], sizeof v[9], 8, 1, w->timed != 0, batch_pct_us(w, 0, 99)),
+		    batch_text_num(v[10], sizeof v[10], 8, 1, dur,
+		    (double)s.op[OPC_OTHER].ios / secs),
+		    batch_text_num(v[11], sizeof v[11], 8, 2, dur, (double)s.wait_sum / 1e9 / secs),
+		    s.qd_max,
+		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
+		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)));
 	}
 	batch_text_tables(f, b);
 	fputc('\n', f);
@@ -275,13 +304,36 @@ batch_json_string(FILE *f, const char *s)
 	name_json(f, s, strlen(s));
 }
 
-/* {"p50":..,"p90":..,"p99":..,"max":..,"avg":..} in microseconds. */
+/*
+ * {"p50":..,"p90":..,"p99":..,"min":..,"max":..,"avg":..} in microseconds:
+ * device (q: queue) times; null when no request was timed.
+ */
 static void
-batch_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t max, uint64_t sum)
+batch_json_lat(FILE *f, const struct sum_op *o, int q)
 {
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"max\":%.1f,\"avg\":%.1f}",
-	    batch_pct_us(h, n, 50), batch_pct_us(h, n, 90), batch_pct_us(h, n, 99),
-	    (double)max / 1e3, n ? (double)sum / (double)n / 1e3 : 0.0);
+	if (o->timed == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f,"
+	    "\"avg\":%.1f}", batch_pct_us(o, q, 50), batch_pct_us(o, q, 90),
+	    batch_pct_us(o, q, 99), (double)(q ? o->q_min : o->lat_min) / 1e3,
+	    (double)(q ? o->q_max : o->lat_max) / 1e3,
+	    (double)(q ? o->q_sum : o->lat_sum) / (double)o->timed / 1e3);
+}
+
+/* ,"name":{"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
+static void
+batch_json_pcts(FILE *f, const char *name, const struct proc_hist *h)
+{
+	fprintf(f, ",\"%s\":", name);
+	if (h->n == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"p50\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f}",
+	    proc_hist_pct(h, 50) / 1e3, proc_hist_pct(h, 99) / 1e3, (double)h->min / 1e3,
+	    (double)h->max / 1e3);
 }
 
 /* The non-empty buckets of a latency histogram. */
@@ -302,20 +354,33 @@ batch_json_hist(FILE *f, const uint64_t *h)
 	fputc(']', f);
 }
 
-/* One operation class of one device. */
+/* A figure, or null when it is not known. */
 static void
-batch_json_op(FILE *f, const struct sum_op *o, double secs)
+batch_json_num(FILE *f, const char *name, int known, int prec, double v)
 {
+	fprintf(f, ",\"%s\":", name);
+	if (known)
+		fprintf(f, "%.*f", prec, v);
+	else
+		fprintf(f, "null");
+}
+
+/* One operation class of one device over dur_ns (rates null without one). */
+static void
+batch_json_op(FILE *f, const struct sum_op *o, uint64_t dur_ns)
+{
+	double		 secs = (double)dur_ns / 1e9;
 	unsigned	 i, first = 1;
 
-	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"no_lat\":%llu,"
-	    "\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":",
+	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"no_lat\":%llu",
 	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
-	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed),
-	    (double)o->ios / secs, (double)o->bytes / secs);
-	batch_json_lat(f, o->lat, o->timed, o->lat_max, o->lat_sum);
+	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed));
+	batch_json_num(f, "iops", dur_ns != 0, 1, dur_ns ? (double)o->ios / secs : 0);
+	batch_json_num(f, "bytes_per_s", dur_ns != 0, 0, dur_ns ? (double)o->bytes / secs : 0);
+	fprintf(f, ",\"lat_us\":");
+	batch_json_lat(f, o, 0);
 	fprintf(f, ",\"q_us\":");
-	batch_json_lat(f, o->q, o->timed, o->q_max, o->q_sum);
+	batch_json_lat(f, o, 1);
 	fprintf(f, ",\"hist\":");
 	batch_json_hist(f, o->lat);
 	fprintf(f, ",\"q_hist\":");
@@ -331,17 +396,6 @@ batch_json_op(FILE *f, const struct sum_op *o, double secs)
 	fprintf(f, "]}");
 }
 
-/* The "processes" and "files" arrays: the top N of the interval by the sort key. */
-/* A figure, or null when it is not known. */
-static void
-batch_json_num(FILE *f, const char *name, int known, int prec, double v)
-{
-	fprintf(f, ",\"%s\":", name);
-	if (known)
-		fprintf(f, "%.*f", prec, v);
-	else
-		fprintf(f, "null");
-}
 
 /*
  * "self": what blktop cost over the report: CPU % of one CPU, records a
@@ -522,19 +576,15 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		fprintf(f, ",\"cgroup\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
 		    "\"read_ios\":%llu,\"write_ios\":%llu,\"vfs_read_bytes\":%llu,"
 		    "\"vfs_write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
-		    "\"opens\":%llu,\"open_fails\":%llu,"
-		    "\"blk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f},"
-		    "\"vfs_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
+		    "\"opens\":%llu,\"open_fails\":%llu",
 		    (unsigned long long)pe[i]->cgroup,
 		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
 		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
 		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
-		    (double)proc_entry_lat(b->procs, pe[i], 1, 50) / 1e3,
-		    (double)proc_entry_lat(b->procs, pe[i], 1, 99) / 1e3,
-		    (double)proc_entry_lat(b->procs, pe[i], 0, 50) / 1e3,
-		    (double)proc_entry_lat(b->procs, pe[i], 0, 99) / 1e3);
+		    (unsigned long long)c->opens, (unsigned long long)c->open_fails);
+		batch_json_pcts(f, "blk_lat_us", proc_entry_hist(b->procs, pe[i], 1));
+		batch_json_pcts(f, "vfs_lat_us", proc_entry_hist(b->procs, pe[i], 0));
 		batch_json_disk(f, b, c, 0);
 		batch_json_life(f, b, c);
 		fputc('}', f);
@@ -550,21 +600,14 @@ batch_json_tables(FILE *f, const struct blktop *b)
 		for (k = 0; k < fe[i]->npids && k < PROC_FILE_PIDS; k++)
 			fprintf(f, "%s%u", k ? "," : "", fe[i]->pids[k]);
 		fprintf(f, "],\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,"
-		    "\"writes\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
-		    "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
+		    "\"writes\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
 		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
 		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
-		    (double)proc_file_lat(b->procs, fe[i], 50) / 1e3,
-		    (double)proc_file_lat(b->procs, fe[i], 99) / 1e3);
+		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1]);
+		batch_json_pcts(f, "lat_us", proc_file_hist(b->procs, fe[i], 0));
 		batch_json_disk(f, b, c, 1);
 		batch_json_life(f, b, c);
-		if (c->disk_ios[0] + c->disk_ios[1] > 0)
-			fprintf(f, ",\"disk_lat_us\":{\"p50\":%.1f,\"p99\":%.1f}",
-			    (double)proc_file_blk_lat(b->procs, fe[i], 50) / 1e3,
-			    (double)proc_file_blk_lat(b->procs, fe[i], 99) / 1e3);
-		else
-			fprintf(f, ",\"disk_lat_us\":null");
+		batch_json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe[i], 1));
 		fputc('}', f);
 	}
 	proc_stats(b->procs, &st);
@@ -615,11 +658,18 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    DEV_MINOR(dw->dev));
 		for (o = 0; o < OPC_MAX; o++) {
 			fprintf(f, ",\"%s\":", batch_op_names[o]);
-			batch_json_op(f, &s.op[o], batch_secs(&s));
+			batch_json_op(f, &s.op[o], s.dur_ns);
 		}
-		fprintf(f, ",\"qd\":{\"avg\":%.3f,\"max\":%u},\"util_pct\":%.2f}",
-		    (double)s.wait_sum / 1e9 / batch_secs(&s), s.qd_max,
+		/* Time averages: null only without the time they cover. */
+		fprintf(f, ",\"qd\":{\"avg\":");
+		if (s.dur_ns != 0)
+			fprintf(f, "%.3f", (double)s.wait_sum / 1e9 / batch_secs(&s));
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"max\":%u}", s.qd_max);
+		batch_json_num(f, "util_pct", s.dur_ns != 0, 2,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
+		fputc('}', f);
 		first = 0;
 	}
 	fprintf(f, "]");

@@ -345,7 +345,8 @@ record_trigger_check(struct recorder *r, uint32_t *devp, const char **opp)
 			continue;
 		windows_sum(&b->win, dw, 1, 1, &s);
 		for (o = OPC_READ; o <= OPC_WRITE; o++) {
-			p99 = hist_percentile(s.op[o].lat, s.op[o].timed, 99) / 1e6;
+			p99 = hist_percentile(s.op[o].lat, s.op[o].timed, 99,
+			    s.op[o].lat_min, s.op[o].lat_max) / 1e6;
 			if (p99 > r->trigger_ms) {
 				*devp = dw->dev;
 				*opp = o == OPC_READ ? "read" : "write";

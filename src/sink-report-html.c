@@ -191,7 +191,7 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 {
 	const struct sum	*t = &rd->tot;
 	FILE			*f = h->f;
-	uint64_t		 hist[HIST_NBUCKETS], n = 0, max = 0;
+	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0;
 	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
 	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
 	unsigned		 o, i;
@@ -200,6 +200,8 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 	for (o = 0; o < OPC_MAX; o++) {
 		for (i = 0; i < HIST_NBUCKETS; i++)
 			hist[i] += t->op[o].lat[i];
+		if (t->op[o].timed != 0 && (n == 0 || t->op[o].lat_min < min))
+			min = t->op[o].lat_min;
 		n += t->op[o].timed;
 		if (t->op[o].lat_max > max)
 			max = t->op[o].lat_max;
@@ -219,9 +221,12 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 		fprintf(f, "<td>-</td><td>-</td><td>-</td><td>-</td>");
 	else
 		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-		    html_trim(draw_fmt_lat(d, sizeof d, (uint64_t)hist_percentile(hist, n, 50))),
-		    html_trim(draw_fmt_lat(e, sizeof e, (uint64_t)hist_percentile(hist, n, 99))),
-		    html_trim(draw_fmt_lat(g, sizeof g, (uint64_t)hist_percentile(hist, n, 99.9))),
+		    html_trim(draw_fmt_lat(d, sizeof d,
+		    (uint64_t)hist_percentile(hist, n, 50, min, max))),
+		    html_trim(draw_fmt_lat(e, sizeof e,
+		    (uint64_t)hist_percentile(hist, n, 99, min, max))),
+		    html_trim(draw_fmt_lat(g, sizeof g,
+		    (uint64_t)hist_percentile(hist, n, 99.9, min, max))),
 		    html_trim(draw_fmt_lat(w, sizeof w, max)));
 	fprintf(f, "<td>%u</td><td class=\"l\">%s</td><td>%.2f</td><td>%.1f</td><td>%llu</td></tr>\n",
 	    rd->qd_peak, rd->qd_peak > 0 ? html_time(h->b, rd->qd_peak_ts, 0, at, sizeof at) : "-",

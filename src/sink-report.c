@@ -111,6 +111,8 @@ report_col_add(struct report_col *j, const struct report_col *k)
 		j->ios[i] += k->ios[i];
 		j->bytes[i] += k->bytes[i];
 	}
+	if (k->timed != 0 && (j->timed == 0 || k->lat_min < j->lat_min))
+		j->lat_min = k->lat_min;
 	j->timed += k->timed;
 	j->errors += k->errors;
 	j->busy_ns += k->busy_ns;
@@ -205,6 +207,9 @@ report_tick(struct sink *s, uint64_t ts)
 				continue;
 			c->ios[o] += t->op[o].ios;
 			c->bytes[o] += t->op[o].bytes;
+			if (t->op[o].timed != 0 &&
+			    (c->timed == 0 || t->op[o].lat_min < c->lat_min))
+				c->lat_min = t->op[o].lat_min;
 			c->timed += t->op[o].timed;
 			c->errors += t->op[o].errors;
 			c->lat_sum += t->op[o].lat_sum;
@@ -293,7 +298,7 @@ report_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
 	}
 }
 
-/* A percentile of a column's device times, ns; 0 when it holds none. */
+/* A percentile of a column's device times, ns, within their extremes; 0 when it holds none. */
 uint64_t
 report_col_pct(const struct report_col *c, double p)
 {
@@ -302,7 +307,7 @@ report_col_pct(const struct report_col *c, double p)
 
 	for (i = 0; i < HIST_NBUCKETS; i++)
 		n += h[i] = c->lat[i];
-	return (n == 0 ? 0 : (uint64_t)hist_percentile(h, n, p));
+	return (n == 0 ? 0 : (uint64_t)hist_percentile(h, n, p, c->lat_min, c->lat_max));
 }
 
 /* Order two u64 for qsort. */
@@ -376,19 +381,55 @@ report_wall(const struct blktop *b, uint64_t ts)
 	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
 }
 
-/* {"p50":..,"p90":..,"p99":..,"p999":..,"max":..,"avg":..} in microseconds of a 64-bit histogram. */
+/*
+ * {"p50":..,"p90":..,"p99":..,"p999":..,"min":..,"max":..,"avg":..} in
+ * microseconds of a 64-bit histogram of n times between min and max; null
+ * when it holds none.
+ */
 static void
-report_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t max, uint64_t sum)
+report_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t max,
+    uint64_t sum)
 {
 	if (n == 0) {
 		fprintf(f, "null");
 		return;
 	}
 	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,"
-	    "\"max\":%.1f,\"avg\":%.1f}", hist_percentile(h, n, 50) / 1e3,
-	    hist_percentile(h, n, 90) / 1e3, hist_percentile(h, n, 99) / 1e3,
-	    hist_percentile(h, n, 99.9) / 1e3, (double)max / 1e3,
-	    (double)sum / (double)n / 1e3);
+	    "\"min\":%.1f,\"max\":%.1f,\"avg\":%.1f}",
+	    hist_percentile(h, n, 50, min, max) / 1e3,
+	    hist_percentile(h, n, 90, min, max) / 1e3,
+	    hist_percentile(h, n, 99, min, max) / 1e3,
+	    hist_percentile(h, n, 99.9, min, max) / 1e3, (double)min / 1e3,
+	    (double)max / 1e3, (double)sum / (double)n / 1e3);
+}
+
+/* v with prec decimals, or null when nothing is behind it. */
+static void
+report_json_val(FILE *f, int known, int prec, double v)
+{
+	if (known)
+		fprintf(f, "%.*f", prec, v);
+	else
+		fprintf(f, "null");
+}
+
+/* ,"name": and its value, or null. */
+static void
+report_json_num(FILE *f, const char *name, int known, int prec, double v)
+{
+	fprintf(f, ",\"%s\":", name);
+	report_json_val(f, known, prec, v);
+}
+
+/* How many of a device's columns hold enough timed requests to judge a p99 by. */
+static unsigned
+report_judged_cols(const struct report *r, const struct report_dev *rd)
+{
+	unsigned	 i, n = 0;
+
+	for (i = 0; i < r->ncols; i++)
+		n += rd->cols[i].timed >= REPORT_ANOMALY_MIN;
+	return (n);
 }
 
 /* One device's whole run. */
@@ -400,9 +441,10 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	struct report_span	 sp[64];
 	const struct sum	*t = &rd->tot;
 	const struct sum_op	*so;
-	uint64_t		 h[HIST_NBUCKETS], n = 0, max = 0, sum = 0;
+	uint64_t		 h[HIST_NBUCKETS], n = 0, min = 0, max = 0, sum = 0, med;
 	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
 	unsigned		 o, i, ns;
+	int			 dur = t->dur_ns > 0;	/* rates need the time they cover */
 
 	memset(h, 0, sizeof h);
 	fprintf(f, "{\"name\":");
@@ -410,30 +452,40 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
 	for (o = 0; o < OPC_MAX; o++) {
 		so = &t->op[o];
-		fprintf(f, ",\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,"
-		    "\"iops\":%.1f,\"bytes_per_s\":%.0f,\"lat_us\":", ops[o],
+		fprintf(f, ",\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu", ops[o],
 		    (unsigned long long)so->ios, (unsigned long long)so->bytes,
-		    (unsigned long long)so->errors, (double)so->ios / secs,
-		    (double)so->bytes / secs);
-		report_json_lat(f, so->lat, so->timed, so->lat_max, so->lat_sum);
+		    (unsigned long long)so->errors);
+		report_json_num(f, "iops", dur, 1, (double)so->ios / secs);
+		report_json_num(f, "bytes_per_s", dur, 0, (double)so->bytes / secs);
+		fprintf(f, ",\"lat_us\":");
+		report_json_lat(f, so->lat, so->timed, so->lat_min, so->lat_max, so->lat_sum);
 		fprintf(f, ",\"q_us\":");
-		report_json_lat(f, so->q, so->timed, so->q_max, so->q_sum);
+		report_json_lat(f, so->q, so->timed, so->q_min, so->q_max, so->q_sum);
 		fputc('}', f);
 		for (i = 0; i < HIST_NBUCKETS; i++)
 			h[i] += so->lat[i];
+		if (so->timed != 0 && (n == 0 || so->lat_min < min))
+			min = so->lat_min;
 		n += so->timed;
 		sum += so->lat_sum;
 		if (so->lat_max > max)
 			max = so->lat_max;
 	}
 	fprintf(f, ",\"lat_us\":");
-	report_json_lat(f, h, n, max, sum);
-	fprintf(f, ",\"qd\":{\"avg\":%.3f,\"max\":%u,\"max_at\":%.3f},\"util_pct\":%.2f",
-	    (double)t->wait_sum / 1e9 / secs, rd->qd_peak,
-	    rd->qd_peak > 0 ? report_wall(b, rd->qd_peak_ts) : 0.0,
+	report_json_lat(f, h, n, min, max, sum);
+	fprintf(f, ",\"qd\":{\"avg\":");
+	report_json_val(f, dur, 3, (double)t->wait_sum / 1e9 / secs);
+	fprintf(f, ",\"max\":%u", rd->qd_peak);
+	/* No request ever in flight: no moment of the peak. */
+	report_json_num(f, "max_at", rd->qd_peak > 0, 3, report_wall(b, rd->qd_peak_ts));
+	fputc('}', f);
+	report_json_num(f, "util_pct", dur, 2,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
-	fprintf(f, ",\"median_column_p99_us\":%.1f,\"anomalies\":[",
-	    (double)report_median_p99(r, rd) / 1e3);
+	/* No column with enough timed requests: no median to judge by. */
+	med = report_median_p99(r, rd);
+	report_json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,
+	    (double)med / 1e3);
+	fprintf(f, ",\"anomalies\":[");
 	ns = report_anomalies(r, rd, sp, nitems(sp));
 	for (i = 0; i < ns && i < nitems(sp); i++)
 		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",

@@ -173,7 +173,7 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 	const struct tick	*t;
 	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
 	unsigned		 o, i;
-	uint64_t		 a, ios = 0, dur = 0, wait = 0, timed = 0;
+	uint64_t		 a, ios = 0, dur = 0, wait = 0, timed = 0, min = 0, max = 0;
 
 	if (mask == 0)
 		mask = (1u << OPC_MAX) - 1;
@@ -190,13 +190,18 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 			ios += t->op[o].ios;
 			for (i = 0; i < HIST_NBUCKETS; i++)
 				h[i] += t->op[o].lat[i];
+			if (t->op[o].timed == 0)
+				continue;
+			if (timed == 0 || t->op[o].lat_min < min)
+				min = t->op[o].lat_min;
+			if (t->op[o].lat_max > max)
+				max = t->op[o].lat_max;
+			timed += t->op[o].timed;
 		}
 	}
 	draw_heat_column(h, ui_dev.cache_nsub,
 	    cc->sub + (size_t)s * ui_dev.cache_nsub);
-	for (i = 0; i < HIST_NBUCKETS; i++)
-		timed += h[i];
-	cc->p99[s] = timed > 0 ? (uint64_t)hist_percentile(h, timed, 99) : 0;
+	cc->p99[s] = timed > 0 ? (uint64_t)hist_percentile(h, timed, 99, min, max) : 0;
 	cc->qd[s] = cc->iops[s] = 0;
 	if (dur > 0) {
 		cc->qd[s] = (uint64_t)((double)wait / (double)dur * 100 + 0.5);
@@ -267,7 +272,8 @@ ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
 		snprintf(buf, len, "%*s", DRAW_LAT_WIDTH, "-");
 		return (buf);
 	}
-	return (draw_fmt_lat(buf, len, (uint64_t)hist_percentile(o->lat, o->timed, pct)));
+	return (draw_fmt_lat(buf, len, (uint64_t)hist_percentile(o->lat, o->timed, pct,
+	    o->lat_min, o->lat_max)));
 }
 
 /* The iostat-like summary of a device over the heatmaps' newest column. */
@@ -364,7 +370,7 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	const struct devwin	*dw = ui_dev.shown[i];
 	unsigned		 o, k, c;
 	unsigned		 ncols = w > UI_DEV_LINE_FIX ? (unsigned)(w - UI_DEV_LINE_FIX) : 0;
-	uint64_t		 timed = 0;
+	uint64_t		 timed = 0, min = 0, max = 0;
 	double			 secs;
 	char			 line[1024], fitted[1024], f[5][16];
 	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
@@ -374,12 +380,17 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	memset(h, 0, sizeof h);
 	for (o = 0; o < OPC_MAX; o++) {
+		if (s.op[o].timed != 0 && (timed == 0 || s.op[o].lat_min < min))
+			min = s.op[o].lat_min;
+		if (s.op[o].lat_max > max)
+			max = s.op[o].lat_max;
 		timed += s.op[o].timed;
 		for (k = 0; k < HIST_NBUCKETS; k++)
 			h[k] += s.op[o].lat[k];
 	}
 	if (timed > 0)
-		draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(h, timed, 99));
+		draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(h, timed, 99,
+		    min, max));
 	else
 		snprintf(f[4], sizeof f[4], "%*s", DRAW_LAT_WIDTH, "-");
 	snprintf(line, sizeof line, "%-10.10s %s %s %s %s %*s %5.2f %3.0f%%",

@@ -220,9 +220,8 @@ ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 		break;
 	case UI_FC_P50:
 	case UI_FC_P99:
-		/* No call in the interval: "-", not a latency of 0. */
-		if (r->c.vfs_calls[0] + r->c.vfs_calls[1] + r->c.opens +
-		    r->c.open_fails == 0)
+		/* No read or write in the interval (opens are not timed): "-", not 0. */
+		if (r->c.vfs_calls[0] + r->c.vfs_calls[1] == 0)
 			snprintf(buf, len, "-");
 		else
 			draw_fmt_lat(buf, len, col == UI_FC_P50 ? r->p50 : r->p99);

@@ -444,12 +444,12 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
-		ui_pane_proc_past_note(p->id, p->blk_lat, ui_proc.intervals);
+		ui_pane_proc_past_note(p->id, p->blk_lat.b, ui_proc.intervals);
 		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
 			ui_proc.drill_row = *r;
 			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
 			for (k = 0; k < HIST_NBUCKETS; k++)
-				h[k] = p->blk_lat[k];
+				h[k] = p->blk_lat.b[k];
 			found = 1;
 		}
 	}
@@ -497,7 +497,7 @@ ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
 			    r->blk_p99);
 		break;
 	case UI_PC_VP99:
-		if (c->vfs_calls[0] + c->vfs_calls[1] + c->opens + c->open_fails == 0)
+		if (c->vfs_calls[0] + c->vfs_calls[1] == 0)	/* opens are not timed */
 			snprintf(buf, len, "-");
 		else
 			draw_fmt_lat(buf, len, r->vfs_p99);

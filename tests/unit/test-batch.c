@@ -209,6 +209,11 @@ main(void)
 	    strstr(buf, "\"p90\":") != NULL && strstr(buf, "\"p99\":") != NULL &&
 	    strstr(buf, "\"max\":100.0") != NULL);
 	CHECK("queue time", strstr(buf, "\"q_us\":{\"p50\":") != NULL);
+	CHECK("the exact min beside the max", strstr(buf, "\"min\":1.0,\"max\":99.0,") != NULL &&
+	    strstr(buf, "\"min\":2.0,\"max\":100.0,") != NULL);
+	CHECK("no request of a class: its counts 0, its times null, not 0.0",
+	    strstr(buf, "\"other\":{\"ios\":0,\"bytes\":0,\"errors\":0,\"no_lat\":0,"
+	    "\"iops\":0.0,\"bytes_per_s\":0,\"lat_us\":null,\"q_us\":null,") != NULL);
 	CHECK("histogram buckets", strstr(buf, "\"hist\":[{\"lo_us\":1,\"hi_us\":1.125,\"count\":1}") != NULL);
 	CHECK("queue depth", strstr(buf, "\"qd\":{\"avg\":") != NULL && strstr(buf, "\"max\":7}") != NULL);
 	CHECK("util", strstr(buf, "\"util_pct\":") != NULL);
@@ -263,6 +268,21 @@ main(void)
 	CHECK("text header", strstr(buf, "Device") != NULL && strstr(buf, "r_p99") != NULL &&
 	    strstr(buf, "%util") != NULL);
 	CHECK("text row", strstr(buf, "loop\"0") != NULL);
+	{
+		char		*row = strstr(buf, "loop\"0"), *tok, *save;
+		unsigned	 dash = 0, zero = 0;
+
+		/* No request in the report: awaits and percentiles "-", rates a real 0. */
+		if (row != NULL && (tok = strchr(row, '\n')) != NULL)
+			*tok = '\0';
+		for (tok = row != NULL ? strtok_r(row, " ", &save) : NULL; tok != NULL;
+		    tok = strtok_r(NULL, " ", &save)) {
+			dash += strcmp(tok, "-") == 0;
+			zero += strcmp(tok, "0.0") == 0 || strcmp(tok, "0.00") == 0;
+		}
+		CHECK("text row without a request: awaits and p50/p99 '-' (6), rates and util 0 (7)",
+		    dash == 6 && zero == 7);
+	}
 	fclose(b->out);
 	free(buf);
 	windows_free(&b->win);

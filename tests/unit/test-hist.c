@@ -69,7 +69,46 @@ main(void)
 	CHECK("sizes: 4096 bytes", size_bucket(4096) == 4 && size_bucket_lo(4) == 4096);
 	CHECK("sizes: below 512 and huge", size_bucket(1) == 0 &&
 	    size_bucket(UINT64_MAX) == SIZE_NBUCKETS - 1);
-	CHECK("empty histogram percentile is 0", hist_percentile(h, 0, 50) == 0);
+	CHECK("empty histogram percentile is 0", hist_percentile(h, 0, 50, 0, UINT64_MAX) == 0);
+
+	/*
+	 * Within the exact extremes (seen live: write p99 10106.9 us beside max
+	 * 9580.4; q_us p50 0.5 beside max 0.0). The unbounded answer for these
+	 * is a point inside the bucket, past the values it holds.
+	 */
+	memset(h, 0, sizeof h);
+	h[0] = 5;			/* five queue times of 0 ns */
+	CHECK("every sample 0 in bucket 0: p50 and p99 are 0, not the bucket's middle",
+	    hist_percentile(h, 5, 50, 0, 0) == 0 && hist_percentile(h, 5, 99, 0, 0) == 0);
+	CHECK("...and unbounded they would be 500 ns and up (what the fix changes)",
+	    hist_percentile(h, 5, 50, 0, UINT64_MAX) >= 500);
+	memset(h, 0, sizeof h);
+	h[hist_bucket(9580400)] = 1;	/* one request of 9580.4 us */
+	CHECK("one request: every percentile is its time",
+	    hist_percentile(h, 1, 50, 9580400, 9580400) == 9580400 &&
+	    hist_percentile(h, 1, 99, 9580400, 9580400) == 9580400 &&
+	    hist_percentile(h, 1, 0, 9580400, 9580400) == 9580400);
+	memset(h, 0, sizeof h);
+	for (i = 0; i < 99; i++)
+		h[hist_bucket(1000 + i)]++;	/* 1.000 .. 1.098 us */
+	h[hist_bucket(9580400)]++;
+	{
+		double	 p99 = hist_percentile(h, 100, 99, 1000, 9580400);
+		double	 p999 = hist_percentile(h, 100, 99.9, 1000, 9580400);
+		double	 p1 = hist_percentile(h, 100, 1, 1000, 9580400);
+
+		CHECK("p99 and p99.9 never above the max, p100 is the max",
+		    p99 <= 9580400 && p999 <= 9580400 &&
+		    hist_percentile(h, 100, 100, 1000, 9580400) == 9580400);
+		CHECK("p1 never below the min", p1 >= 1000 && p1 <= 1098);
+		CHECK("percentiles stay in order", p1 <= hist_percentile(h, 100, 50, 1000, 9580400) &&
+		    hist_percentile(h, 100, 50, 1000, 9580400) <= p99 && p99 <= p999);
+	}
+	memset(h, 0, sizeof h);
+	h[hist_bucket(5000)] = 10;
+	CHECK("extremes that disagree with the buckets still bound the answer",
+	    hist_percentile(h, 10, 99, 0, 4000) == 4000 &&
+	    hist_percentile(h, 10, 1, 7000, 8000) == 7000);
 
 	/* Percentiles of random log-uniform samples against the exact ones. */
 	for (seed = 1; seed <= 5; seed++) {
@@ -85,7 +124,7 @@ main(void)
 		for (p = 0; p < sizeof pcts / sizeof pcts[0]; p++) {
 			uint64_t exact = samples[(size_t)ceil(pcts[p] / 100 * n) - 1];
 			unsigned b = hist_bucket(exact);
-			double est = hist_percentile(h, n, pcts[p]);
+			double est = hist_percentile(h, n, pcts[p], samples[0], samples[n - 1]);
 			double width = (double)(hist_bucket_hi(b) - hist_bucket_lo(b));
 
 			snprintf(name, sizeof name, "seed %u p%g within one sub-bucket "

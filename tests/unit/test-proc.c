@@ -350,6 +350,9 @@ test_top(void)
 	CHECK("top: block write ios", n == 1 && top[0]->id == 3);
 	CHECK("top: block latency histogram", proc_entry_lat(t, top[0], 1, 50) >= 4500 &&
 	    proc_entry_lat(t, top[0], 1, 50) <= 5500);
+	CHECK("top: requests of one time: every percentile is that time, not in its bucket",
+	    n == 1 && proc_entry_hist(t, top[0], 1)->n == 2 &&
+	    proc_entry_lat(t, top[0], 1, 50) == 5000 && proc_entry_lat(t, top[0], 1, 99) == 5000);
 
 	proc_interval(t);
 	CHECK("interval: idle entries leave the interval top",
@@ -379,6 +382,10 @@ test_top(void)
 	    proc_file_lat(t, ft[0], 50) < 52500);
 	CHECK("files: p99 within 5%", n == 1 && proc_file_lat(t, ft[0], 99) > 94000 &&
 	    proc_file_lat(t, ft[0], 99) < 104000);
+	CHECK("files: the histogram's count and exact extremes", n == 1 &&
+	    proc_file_hist(t, ft[0], 0)->n == 100 && proc_file_hist(t, ft[0], 0)->min == 1000 &&
+	    proc_file_hist(t, ft[0], 0)->max == 100000 &&
+	    proc_file_lat(t, ft[0], 100) == 100000 && proc_file_hist(t, ft[0], 1)->n == 0);
 	/* Equal values: the file seen first ranks first, whatever the LRU order. */
 	proc_interval(t);
 	add_rw(t, 1, 1, "r", "/tie/a", 0, 100, 10);

@@ -119,7 +119,12 @@ main(void)
 	windows_sum(&w, w.devs[0], 1, 1, &s);
 	CHECK("sums: timed counts only requests with times",
 	    s.op[OPC_READ].ios == 2 && s.op[OPC_READ].timed == 1 &&
-	    hist_percentile(s.op[OPC_READ].lat, s.op[OPC_READ].timed, 99) < 10000);
+	    hist_percentile(s.op[OPC_READ].lat, s.op[OPC_READ].timed, 99,
+	    s.op[OPC_READ].lat_min, s.op[OPC_READ].lat_max) < 10000);
+	CHECK("sums: the timed request's time is the exact min, max and every percentile",
+	    s.op[OPC_READ].lat_min == 5000 && s.op[OPC_READ].lat_max == 5000 &&
+	    hist_percentile(s.op[OPC_READ].lat, s.op[OPC_READ].timed, 50,
+	    s.op[OPC_READ].lat_min, s.op[OPC_READ].lat_max) == 5000);
 
 	/* The device cap holds: events past it are counted and named, not stored. */
 	for (i = 1; i <= WINDOWS_MAX_DEVS + 5; i++) {
@@ -217,6 +222,29 @@ main(void)
 	CHECK("a bound too small for a report's ticks: the report's ticks are kept anyway",
 	    w.span == 9 && s.nticks == 7 && s.op[OPC_READ].ios == 7 &&
 	    w.nblocks <= 40 * 9 + 32);
+	windows_free(&w);
+
+	/* Exact extremes over ticks: the least and the most of the timed requests. */
+	windows_init(&w, 4, now);
+	e = ev(dev, BLK_OP_READ, 4096, now + 10, 7000, 0);
+	windows_add_block(&w, &e);
+	e = ev(dev, BLK_OP_READ, 4096, now + 20, 3000, 200);
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + NSEC_PER_SEC);
+	e = ev(dev, BLK_OP_READ, 4096, now + NSEC_PER_SEC + 10, 9000, 50);
+	windows_add_block(&w, &e);
+	e = ev(dev, BLK_OP_READ, 4096, now + NSEC_PER_SEC + 20, 1000, 0);
+	e.flags = BLK_F_NOLAT;		/* no time: not an extreme */
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + 2 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 2, &s);
+	CHECK("sums: exact min and max of the timed requests over ticks",
+	    s.op[OPC_READ].timed == 3 && s.op[OPC_READ].lat_min == 3000 &&
+	    s.op[OPC_READ].lat_max == 9000 && s.op[OPC_READ].q_min == 0 &&
+	    s.op[OPC_READ].q_max == 200);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("sums: a tick's own extremes", s.op[OPC_READ].lat_min == 9000 &&
+	    s.op[OPC_READ].lat_max == 9000 && s.op[OPC_READ].q_min == 50);
 	windows_free(&w);
 	CHECK_EXIT();
 }
