@@ -239,7 +239,7 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	time_t			 t = (time_t)ts_wall;
 	struct tm		 tm;
 	double			 secs;
-	unsigned		 i;
+	unsigned		 i, na;
 	int			 dur;
 
 	localtime_r(&t, &tm);
@@ -252,6 +252,11 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	if (batch_dropped_text(b, 1, cut, sizeof cut) > 0)
 		fprintf(f, "  %s", cut);
+	/* What the source cannot tell (its columns "-"); -J and --probe say why. */
+	for (i = 0, na = 0; i < HAVE_NBITS; i++) {
+		if (have_na(b, have_table[i].bit)[0] != '\0')
+			fprintf(f, "%s %s", na++ == 0 ? "  n/a:" : "", have_table[i].name);
+	}
 	if (b->self.valid) {
 		fprintf(f, "  self: cpu %.1f%%, %.0f events/s", b->self.cpu_pct,
 		    b->self.events_per_s);

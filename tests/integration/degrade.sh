@@ -98,6 +98,8 @@ EOF
 
 # 1. io_uring's programs refused: everything else counted, io_uring null with its reason.
 run refuse BLKTOP_VFS_REFUSE=uring
+BLKTOP_VFS_REFUSE=uring "$BLKTOP" -b -d 0.3 -n 1 -D "$DEV" >"$TEST_TMP/refuse.txt" 2>/dev/null
+check "refuse: -b's header says n/a: uring" grep -q "  n/a: uring" "$TEST_TMP/refuse.txt"
 check "refuse: the warning names the group and why" \
     grep -q "not traced on this kernel: uring (left out by BLKTOP_VFS_REFUSE)" "$TEST_TMP/refuse.err"
 verdict refuse \
