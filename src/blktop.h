@@ -912,7 +912,7 @@ void		 links_destroy(struct bpf_object_skeleton *);
  */
 #define CAPTURE_VERSION_MAJOR	2	/* 2.0: block records name their file (TAG_FILE) */
 #define CAPTURE_VERSION_MAJOR_OLDEST 1	/* the oldest major read */
-#define CAPTURE_VERSION_MINOR	0
+#define CAPTURE_VERSION_MINOR	1	/* 2.1: the process filter in the header */
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
@@ -941,6 +941,16 @@ struct capture_header {
 						   recorded (1.0 file: see the plan) */
 	unsigned		 nfilter;	/* -D devices, 0 = all */
 	uint32_t		*filter_devs;	/* their kernel dev_t; NULL if nfilter 0 */
+	/*
+	 * The process filter the model applied (since 2.1): what it took of
+	 * the records, so that a replay takes the same. has_procs: recorded.
+	 */
+	int			 has_procs;
+	uint64_t		 filter_cgroup;	/* --cgroup id, 0 = any */
+	unsigned		 nfilter_pids;	/* -p */
+	uint32_t		 filter_pids[FILTER_MAX_PIDS];
+	unsigned		 nfilter_comms;	/* -c */
+	char			 filter_comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];
 };
 
 /* What a reader met: "replayed N events; skipped K damaged chunks; lost B bytes". */

@@ -32,13 +32,17 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 {
 	u_char		*buf, *p, *body;
 	size_t		 size, len;
-	unsigned	 i, ndevs, nfilter;
+	unsigned	 i, ndevs, nfilter, npids, ncomms;
 
 	ndevs = hdr->ndevs > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->ndevs;
 	nfilter = hdr->nfilter > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->nfilter;
+	npids = hdr->nfilter_pids > FILTER_MAX_PIDS ? FILTER_MAX_PIDS : hdr->nfilter_pids;
+	ncomms = hdr->nfilter_comms > FILTER_MAX_COMMS ? FILTER_MAX_COMMS :
+	    hdr->nfilter_comms;
 	size = FILE_FIXED_LEN + 1 + 5 * (10 + 4096) + 20 +
 	    ndevs * (10 + DEVNAME_MAX) + 10 + HDR_STR_MAX +
-	    20 + nfilter * 10;
+	    20 + nfilter * 10 +
+	    30 + npids * 10 + ncomms * (10 + BLKTOP_COMM_LEN);
 	buf = xmalloc(size);
 	body = p = buf + FILE_FIXED_LEN;
 	*p++ = 1;			/* raw records are little-endian */
@@ -58,6 +62,14 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 	p = capture_putvar(p, nfilter);
 	for (i = 0; i < nfilter; i++)
 		p = capture_putvar(p, hdr->filter_devs[i]);
+	/* Since 2.1: the process filter (--cgroup, -p, -c). */
+	p = capture_putvar(p, hdr->filter_cgroup);
+	p = capture_putvar(p, npids);
+	for (i = 0; i < npids; i++)
+		p = capture_putvar(p, hdr->filter_pids[i]);
+	p = capture_putvar(p, ncomms);
+	for (i = 0; i < ncomms; i++)
+		p = capture_hdr_putstr(p, hdr->filter_comms[i], BLKTOP_COMM_LEN - 1);
 	len = p - body;
 
 	memcpy(buf, FILE_MAGIC, FILE_MAGIC_LEN);
@@ -105,6 +117,38 @@ capture_hdr_get_1_1(const u_char **pp, const u_char *end,
 			return (-1);
 		hdr->filter_devs[hdr->nfilter++] = v;
 	}
+	return (0);
+}
+
+/* Read the fields minor version 2.1 appended: the process filter. */
+static int
+capture_hdr_get_2_1(const u_char **pp, const u_char *end,
+    struct capture_header *hdr)
+{
+	uint64_t	 v, n, i;
+	char		*comm;
+
+	if (capture_getvar(pp, end, &hdr->filter_cgroup) != 0 ||
+	    capture_getvar(pp, end, &n) != 0 || n > FILTER_MAX_PIDS)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		if (capture_getvar(pp, end, &v) != 0 || v == 0 || v > UINT32_MAX)
+			return (-1);
+		hdr->filter_pids[hdr->nfilter_pids++] = (uint32_t)v;
+	}
+	if (capture_getvar(pp, end, &n) != 0 || n > FILTER_MAX_COMMS)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		if (capture_hdr_getstr(pp, end, BLKTOP_COMM_LEN - 1, &comm) != 0)
+			return (-1);
+		if (comm[0] == '\0') {
+			free(comm);
+			return (-1);
+		}
+		memcpy(hdr->filter_comms[hdr->nfilter_comms++], comm, strlen(comm) + 1);
+		free(comm);
+	}
+	hdr->has_procs = 1;
 	return (0);
 }
 
@@ -198,6 +242,9 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 	if (capture_hdr_getstr(&p, end, HDR_STR_MAX - 1, &hdr->plan) != 0)
 		return ("damaged header");
 	if ((major > 1 || minor >= 1) && capture_hdr_get_1_1(&p, end, hdr) != 0)
+		return ("damaged header");
+	if ((major > 2 || (major == 2 && minor >= 1)) &&
+	    capture_hdr_get_2_1(&p, end, hdr) != 0)
 		return ("damaged header");
 	/* Fields a later minor version appends are skipped. */
 	*lenp = FILE_FIXED_LEN + len;

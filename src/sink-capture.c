@@ -138,6 +138,13 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 			hdr->filter_devs[i] = b->devs[i];
 		hdr->nfilter = b->ndevs;
 	}
+	/* The process filter: the model took only these processes' records. */
+	hdr->filter_cgroup = b->cgroup_id;
+	for (i = 0; i < b->ntgids && i < FILTER_MAX_PIDS; i++)
+		hdr->filter_pids[hdr->nfilter_pids++] = b->tgids[i];
+	for (i = 0; i < b->ncomms && i < FILTER_MAX_COMMS; i++)
+		snprintf(hdr->filter_comms[hdr->nfilter_comms++], BLKTOP_COMM_LEN, "%s",
+		    b->comms[i]);
 	hdr->clock_offset = b->mono_to_wall;
 	hdr->created = created;
 	for (i = 0; i < b->win.ndevs; i++)

@@ -482,6 +482,26 @@ merge_devs(struct merge *m, int quiet)
 	}
 }
 
+/* Whether two files recorded the same process filter (a file of 2.0 or a log recorded none). */
+static int
+merge_same_procs(const struct capture_header *a, const struct capture_header *b)
+{
+	unsigned	 i;
+
+	if (!a->has_procs || !b->has_procs || a->filter_cgroup != b->filter_cgroup ||
+	    a->nfilter_pids != b->nfilter_pids || a->nfilter_comms != b->nfilter_comms)
+		return (0);
+	for (i = 0; i < a->nfilter_pids; i++) {
+		if (a->filter_pids[i] != b->filter_pids[i])
+			return (0);
+	}
+	for (i = 0; i < a->nfilter_comms; i++) {
+		if (strncmp(a->filter_comms[i], b->filter_comms[i], BLKTOP_COMM_LEN) != 0)
+			return (0);
+	}
+	return (1);
+}
+
 /*
  * The run's header: the first known clock (a warning if another known one
  * is more than a second away), the earliest start, the merged device table,
@@ -543,6 +563,17 @@ merge_header_build(struct merge *m, int quiet)
 	m->start = start;
 	hdr->created = start == UINT64_MAX ? 0 :
 	    (uint64_t)((int64_t)start + hdr->clock_offset);
+	/* The process filter only if every file recorded the same one. */
+	for (i = 0; i < m->n && merge_same_procs(first, replay_file_header(m->s[i].f)); i++)
+		;
+	if (i == m->n) {
+		hdr->has_procs = 1;
+		hdr->filter_cgroup = first->filter_cgroup;
+		hdr->nfilter_pids = first->nfilter_pids;
+		memcpy(hdr->filter_pids, first->filter_pids, sizeof hdr->filter_pids);
+		hdr->nfilter_comms = first->nfilter_comms;
+		memcpy(hdr->filter_comms, first->filter_comms, sizeof hdr->filter_comms);
+	}
 	merge_devs(m, quiet);
 	if (!all_filter)
 		return;

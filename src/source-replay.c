@@ -43,6 +43,8 @@ struct replay {
 	uint64_t		 anchor_ts;	/* stream time then */
 	struct event		*ev;
 	uint64_t		 fed;		/* records handed to the stream */
+	int			 own_procs;	/* b's process filter is the recording's */
+	char			 comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];	/* its -c */
 };
 
 /* The stream time a record happened at; 0 if it carries none. */
@@ -435,6 +437,31 @@ replay_filter(struct replay *r, char **errp)
 	return (0);
 }
 
+/*
+ * The -p, -c and --cgroup filter as given, or with none the recording's
+ * own: the live model took only those processes' records (the capture holds
+ * every block request, for the devices' windows), and the replay's must
+ * take the same to reproduce its figures.
+ */
+static void
+replay_procs(struct replay *r)
+{
+	struct blktop			*b = r->b;
+	const struct capture_header	*hdr = merge_header(r->run);
+	unsigned			 i;
+
+	if (b->ntgids != 0 || b->ncomms != 0 || b->cgroup_id != 0 || !hdr->has_procs)
+		return;
+	b->cgroup_id = hdr->filter_cgroup;
+	for (i = 0; i < hdr->nfilter_pids && i < FILTER_MAX_PIDS; i++)
+		b->tgids[b->ntgids++] = hdr->filter_pids[i];
+	for (i = 0; i < hdr->nfilter_comms && i < FILTER_MAX_COMMS; i++) {
+		memcpy(r->comms[i], hdr->filter_comms[i], BLKTOP_COMM_LEN);
+		b->comms[b->ncomms++] = r->comms[i];
+	}
+	r->own_procs = 1;
+}
+
 /* Back at the start of the file: the stream begins again, nothing fed. */
 static void
 replay_reset(struct replay *r)
@@ -577,6 +604,7 @@ replay_start(struct source *src, char **errp)
 		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
 	if (replay_filter(r, errp) != 0)
 		return (-1);
+	replay_procs(r);
 	b->mono_to_wall = hdr->clock_offset;
 	n = strcspn(hdr->plan, " \n");
 	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
@@ -627,6 +655,10 @@ replay_stop(struct source *src)
 	if (r->ev != NULL)
 		event_free(r->ev);
 	merge_close(r->run, 1, r->fed);
+	if (r->own_procs) {		/* b->comms point into r */
+		r->b->ncomms = r->b->ntgids = 0;
+		r->b->cgroup_id = 0;
+	}
 	free(r);
 	src->data = NULL;
 }

@@ -66,6 +66,13 @@ test_header(struct capture_header *hdr)
 	hdr->interval_ns = 2500000000ULL;
 	hdr->nfilter = 2;
 	hdr->filter_devs = filter;
+	hdr->filter_cgroup = 4242;
+	hdr->nfilter_pids = 2;
+	hdr->filter_pids[0] = 17;
+	hdr->filter_pids[1] = 4194304;
+	hdr->nfilter_comms = 2;
+	strcpy(hdr->filter_comms[0], "lifecycle");
+	strcpy(hdr->filter_comms[1], "fifteen-chars-x");
 }
 
 /* Set: random block records name no file (a file that can pass for 1.x). */
@@ -417,8 +424,53 @@ test_header_fields(void)
 	    h->interval_ns == 2500000000ULL && h->nfilter == 2 &&
 	    h->filter_devs[0] == DEV_MKDEV(7, 3) &&
 	    h->filter_devs[1] == DEV_MKDEV(259, 0));
+	CHECK("header: the process filter (2.1): cgroup, pids, command names",
+	    h->has_procs == 1 && h->filter_cgroup == 4242 && h->nfilter_pids == 2 &&
+	    h->filter_pids[0] == 17 && h->filter_pids[1] == 4194304 &&
+	    h->nfilter_comms == 2 && strcmp(h->filter_comms[0], "lifecycle") == 0 &&
+	    strcmp(h->filter_comms[1], "fifteen-chars-x") == 0);
 	capture_reader_close(r);
 	free(path);
+
+	/* A 2.0 file (the header stops at field 10): read, no process filter known. */
+	{
+		u_char		*buf;
+		size_t		 len, body;
+		uint32_t	 crc;
+
+		path = test_path("hdr-2.0.blkcap");
+		hdr.filter_cgroup = 0;
+		hdr.nfilter_pids = hdr.nfilter_comms = 0;
+		r = NULL;
+		if ((w = capture_create(path, &hdr, NULL)) != NULL && capture_close(w) == 0 &&
+		    (buf = test_slurp(path, &len)) != NULL) {
+			/* Drop the three empty fields (3 bytes of 0) and say 2.0. */
+			body = (size_t)buf[12] | (size_t)buf[13] << 8 | (size_t)buf[14] << 16;
+			memmove(buf + 20 + body - 3, buf + 20 + body, len - 20 - body);
+			body -= 3;
+			buf[10] = 0;
+			buf[12] = (u_char)body;
+			buf[13] = (u_char)(body >> 8);
+			buf[14] = (u_char)(body >> 16);
+			crc = (uint32_t)crc32(0, buf + 20, (uInt)body);
+			buf[16] = (u_char)crc;
+			buf[17] = (u_char)(crc >> 8);
+			buf[18] = (u_char)(crc >> 16);
+			buf[19] = (u_char)(crc >> 24);
+			r = capture_open_mem(buf, len - 3, NULL);
+			CHECK("header: a 2.0 file: read, no process filter recorded",
+			    r != NULL && capture_reader_header(r)->minor == 0 &&
+			    capture_reader_header(r)->has_procs == 0 &&
+			    capture_reader_header(r)->nfilter == 2 &&
+			    capture_reader_stats(r)->header_damage == NULL);
+			if (r != NULL)
+				capture_reader_close(r);
+			free(buf);
+		} else
+			CHECK("header: a 2.0 file written", 0);
+		free(path);
+		test_header(&hdr);
+	}
 
 	/* No interval, no filter: they come back as such. */
 	path = test_path("hdr-none.blkcap");
@@ -540,9 +592,25 @@ test_header_1_0(void)
 	if (r != NULL)
 		capture_reader_close(r);
 
-	/* A 1.1 header one byte short (the last filter device cut). */
+	/*
+	 * A 1.1 header one byte short (the last filter device cut): the 2.1
+	 * fields after it, which a 1.1 reader does not read, go too.
+	 */
 	buf[10] = 1;
-	hlen = capture_get32(buf + 12) - 1;
+	{
+		struct capture_header	 ph;
+		u_char			*b1, *b2;
+		size_t			 with, without;
+
+		test_header(&ph);
+		with = capture_header_build(&ph, &b1);
+		ph.filter_cgroup = 0;
+		ph.nfilter_pids = ph.nfilter_comms = 0;
+		without = capture_header_build(&ph, &b2);
+		hlen = capture_get32(buf + 12) - (uint32_t)(with - without + 3) - 1;
+		free(b1);
+		free(b2);
+	}
 	copy = xmalloc(len);
 	memcpy(copy, buf, len);
 	capture_put32(copy + 12, hlen);

@@ -444,6 +444,9 @@ test_join(void)
 	merge_names_free(t);
 }
 
+/* The -c the next captures record (NULL: no process filter). */
+static const char *write_comm;
+
 /* Write a capture starting at start with a device table and a clock; its path. */
 static const char *
 write_capture(const char *name, uint64_t start, int64_t clock,
@@ -466,6 +469,10 @@ write_capture(const char *name, uint64_t start, int64_t clock,
 	hdr.interval_ns = S;
 	hdr.devs = (struct capture_dev *)devs;
 	hdr.ndevs = ndevs;
+	if (write_comm != NULL) {
+		hdr.nfilter_comms = 1;
+		snprintf(hdr.filter_comms[0], BLKTOP_COMM_LEN, "%s", write_comm);
+	}
 	if ((w = capture_create(path, &hdr, &err)) == NULL) {
 		printf("FAIL: %s\n", err);
 		exit(1);
@@ -578,7 +585,31 @@ test_files(void)
 	CHECK("files: loop6's requests of all three files on 7:6 (log: 4095:x before)",
 	    loop6 == 3);
 	CHECK("files: sdz's request on its new number", onsdz == 1 && other == 0);
+	CHECK("files: a log among them: no process filter for the run",
+	    !hdr->has_procs && merge_file_header(m, 0)->has_procs);
 	merge_close(m, 0, 0);
+
+	/* The process filter: the run's only if every file recorded the same. */
+	{
+		const char	*pp[2];
+
+		write_comm = "lifecycle";
+		pp[0] = write_capture("c1.blkcap", BASE, clock1, devs1, 1, p1, l1, 2);
+		pp[1] = write_capture("c2.blkcap", BASE, clock1, devs1, 1, p1, l1, 2);
+		write_comm = NULL;
+		m = merge_open(pp, 2, 1, &err);
+		CHECK("files: two captures of -c lifecycle: the run's filter",
+		    m != NULL && merge_header(m)->has_procs &&
+		    merge_header(m)->nfilter_comms == 1 &&
+		    strcmp(merge_header(m)->filter_comms[0], "lifecycle") == 0);
+		merge_close(m, 0, 0);
+		pp[1] = test_path("one.blkcap");
+		m = merge_open(pp, 2, 1, &err);
+		CHECK("files: -c lifecycle and none: no filter for the run",
+		    m != NULL && !merge_header(m)->has_procs &&
+		    merge_header(m)->nfilter_comms == 0);
+		merge_close(m, 0, 0);
+	}
 
 	/* The log alone has no clock; first in the list, it still gets the capture's. */
 	paths[0] = test_path("noclock.log");

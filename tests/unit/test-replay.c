@@ -15,6 +15,9 @@ struct blktop bt;
 #define PER	100			/* requests per tick */
 #define OFFSET	((int64_t)1700000000 * (int64_t)NSEC_PER_SEC)
 
+/* Set: the next capture records the process filter -c lifecycle -p 42 --cgroup 7. */
+static int make_procs;
+
 /* A capture of NTICK one-second ticks of PER requests each on 7:3. */
 static void
 make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
@@ -39,6 +42,13 @@ make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 	if (filter != 0) {
 		hdr.nfilter = 1;
 		hdr.filter_devs = &filter;
+	}
+	if (make_procs) {
+		hdr.filter_cgroup = 7;
+		hdr.nfilter_pids = 1;
+		hdr.filter_pids[0] = 42;
+		hdr.nfilter_comms = 1;
+		strcpy(hdr.filter_comms[0], "lifecycle");
 	}
 	unlink(path);
 	if ((w = capture_create(path, &hdr, &err)) == NULL) {
@@ -96,6 +106,57 @@ check_header_fields(const char *path, uint64_t interval_ns, uint32_t filter,
 	event_base_free(b2.base);
 }
 
+/*
+ * A 2.1 header's process filter: restored when none is given (the live
+ * tables took only those processes), left alone when one is, gone at stop.
+ */
+static void
+check_proc_filter(const char *path)
+{
+	struct blktop	 b2 = { 0 };
+	struct source	*src;
+	char		*err;
+	int		 ok;
+
+	make_procs = 1;
+	make_capture(path, NSEC_PER_SEC, 0);
+	make_procs = 0;
+	b2.replay_path = path;
+	b2.interval = 1;
+	b2.tick_ns = NSEC_PER_SEC;
+	b2.ticks_per_report = 1;
+	b2.nticks = 60;
+	b2.speed = 1;
+	b2.base = event_base_new();
+	src = source_create(&b2, &source_replay);
+	ok = source_replay.start(src, &err) == 0;
+	CHECK("2.1 header: the recording's -c, -p and --cgroup restored",
+	    ok && b2.ncomms == 1 && strcmp(b2.comms[0], "lifecycle") == 0 &&
+	    b2.ntgids == 1 && b2.tgids[0] == 42 && b2.cgroup_id == 7 &&
+	    stream_proc_wanted(&b2, 42, "lifecycle", 7) &&
+	    !stream_proc_wanted(&b2, 42, "python3", 7));
+	source_replay.stop(src);
+	CHECK("2.1 header: the restored filter goes with the replay",
+	    b2.ncomms == 0 && b2.ntgids == 0 && b2.cgroup_id == 0);
+	source_free(src);
+	stream_stop(&b2);
+	windows_free(&b2.win);
+
+	/* One given: the user's, the recording's not mixed in. */
+	b2.comms[0] = "other";
+	b2.ncomms = 1;
+	src = source_create(&b2, &source_replay);
+	ok = source_replay.start(src, &err) == 0;
+	CHECK("2.1 header: a -c given replaces the recording's process filter",
+	    ok && b2.ncomms == 1 && strcmp(b2.comms[0], "other") == 0 &&
+	    b2.ntgids == 0 && b2.cgroup_id == 0);
+	source_replay.stop(src);
+	source_free(src);
+	stream_stop(&b2);
+	windows_free(&b2.win);
+	event_base_free(b2.base);
+}
+
 /* Lines in a buffer. */
 static unsigned
 lines(const char *buf, size_t len)
@@ -128,6 +189,7 @@ main(void)
 	check_header_fields(path, 250000000, 0, 0.25,
 	    "1.1 header: interval 0.25 s, no filter");
 	check_header_fields(path, 0, 0, 3, "1.0 header: interval from the plan, -d 3");
+	check_proc_filter(path);
 	make_capture(path, NSEC_PER_SEC, 0);
 
 	b->replay_path = path;
