@@ -4,8 +4,10 @@
  * BATCH_BYTES / stride records, where a reservation is the costliest part of
  * a small record here (README, Known limits). Included by an object after
  * shared-maps.h, with BATCH_WAKE(now) defined (the ring-buffer flags of a
- * send) and BATCH_STRIDE (its records' size, rounded up to 8). Each object
- * has its own batch and its own flush program.
+ * send), BATCH_STRIDE (its records' size, rounded up to 8) and, if not
+ * CNT_LOST_CALLS, BATCH_LOST (the counter of their loss). Each object has its
+ * own batch and its own flush program: the block object's requests, the vfs
+ * object's path-less reads and writes.
  *
  * A CPU's batch goes out when full, when its first record is older than
  * batch_age_ns, before any other record of that CPU (batch_drain: order is
@@ -42,10 +44,14 @@ struct {
 __u32 batch_on = 0;		/* set by user space once it can flush a CPU's batch */
 const volatile __u64 batch_age_ns = 0;	/* 0: no batches */
 
+#ifndef BATCH_LOST
+#define BATCH_LOST	CNT_LOST_CALLS	/* the counter of its records' loss: reads and writes */
+#endif
+
 /* Send the batch (busy is ours); count its records lost if the ring is full. */
 static __always_inline void batch_send(struct batch *b, __u64 *ts, __u64 now)
 {
-	__u32 n = b->hdr.n, key = CNT_LOST_CALLS;	/* reads and writes */
+	__u32 n = b->hdr.n, key = BATCH_LOST;
 	__u64 size = (__u64)n * b->hdr.stride, *lost;
 
 	if (n >= 1 && size >= 8 && size <= BATCH_BYTES) {

@@ -49,7 +49,8 @@ static struct {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
-	uint64_t		 batched;	/* records that came in batches */
+	struct batch_ctl	 batch;		/* the block object's per-CPU batches */
+	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
 } live = { .stats_fd = -1 };
 
@@ -319,8 +320,8 @@ live_print_probe(FILE *f)
 
 /*
  * One record from the ring buffer: into the stream. A batch (EV_BATCH, of
- * read/write records without their path) is unpacked into its records, each
- * taken as it would be by itself.
+ * block requests or of read/write records without their path) is unpacked
+ * into its records, each taken as it would be by itself.
  */
 static int
 live_rb_record(void *ctx, void *data, size_t len)
@@ -338,6 +339,11 @@ live_rb_record(void *ctx, void *data, size_t len)
 		for (i = 0; i < bh->n; i++) {
 			r = (const uint8_t *)data + sizeof *bh + (size_t)i * bh->stride;
 			memcpy(&type, r, sizeof type);
+			if (type == EV_BLOCK &&
+			    bh->stride == EV_BATCH_STRIDE(sizeof(struct ev_block))) {
+				stream_event(ctx, r, sizeof(struct ev_block));
+				continue;
+			}
 			if (type != EV_RW || !live.vfs_loaded ||
 			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
@@ -445,8 +451,9 @@ live_drain_some(struct blktop *b)
 	int		 n;
 	unsigned	 k;
 
+	batch_ctl_flush(&live.batch, live.lost_next == 0);	/* before a report: every batch */
 	if (live.vfs_loaded)
-		vfs_batch_flush(live.lost_next == 0);	/* before a report: every batch */
+		vfs_batch_flush(live.lost_next == 0);
 	n = ring_buffer__consume(live.rb);
 	if ((lost.ts = source_now()) >= live.lost_next) {
 		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
@@ -585,8 +592,8 @@ live_attach(struct blktop_bpf *skel)
 
 	for (i = s->prog_cnt - 1; i >= 0; i--) {
 		p = *s->progs[i].prog;
-		if (!bpf_program__autoload(p))
-			continue;
+		if (!bpf_program__autoload(p) || p == skel->progs.blk_batch_flush)
+			continue;	/* the flush program is run, never attached */
 		*s->progs[i].link = bpf_program__attach(p);
 		if (*s->progs[i].link == NULL) {
 			err = -errno;
@@ -636,6 +643,7 @@ live_start(struct source *src, char **errp)
 		return (-1);
 	}
 	live.skel->rodata->debug_counts = b->verbose >= 2;
+	live.skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
 		live.skel->rodata->rqf_flush_seq = probe_rqf_flush_seq(vmlinux);
 		btf__free(vmlinux);
@@ -660,6 +668,10 @@ live_start(struct source *src, char **errp)
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
+	if (live.skel->bss != NULL && batch_ctl_start(&live.batch,
+	    bpf_program__fd(live.skel->progs.blk_batch_flush),
+	    bpf_map__fd(live.skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
+		live.skel->bss->batch_on = 1;
 	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
 	    live_rb_record, b, NULL);
 	if (live.rb == NULL) {
