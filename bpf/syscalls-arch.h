@@ -54,6 +54,7 @@
 	c = RREAD(btf, r, dx); d = RREAD(btf, r, r10);				\
 } while (0)
 #define REGS_ARG4(btf, r)	RREAD(btf, r, r8)
+#define REGS_SYSARG3(r)		((r)->r10)	/* the fourth argument, at the syscall's exit too */
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_read		63
 #define NR_write	64
@@ -92,6 +93,7 @@
 	c = RREAD(btf, r, regs[2]); d = RREAD(btf, r, regs[3]);			\
 } while (0)
 #define REGS_ARG4(btf, r)	RREAD(btf, r, regs[4])
+#define REGS_SYSARG3(r)		((r)->regs[3])	/* x0 alone is the return value at the exit */
 #else
 #error "unsupported architecture"
 #endif

@@ -667,6 +667,26 @@ static __always_inline bool rw_file(struct scratch *s, struct inflight *in)
 	return true;
 }
 
+/* The io_uring and libaio reads and writes: their file is found by the caller. */
+static __always_inline bool sys_is_async(__u32 sys)
+{
+	return sys >= VFS_SYS_URING_READ && sys <= VFS_SYS_AIO_WRITE;
+}
+
+/*
+ * The file of an async completion (in->file, found by the caller), peeked at
+ * like a system call's: its path slot, so that a file's path is walked and
+ * sent once, not per request, and its records go out in the per-CPU batches
+ * (a walk and a record of their own per request were 1.2 us of a libaio
+ * request's 4.4, issue 28); false if not traced.
+ */
+static __always_inline bool async_file(struct scratch *s, struct inflight *in)
+{
+	__u16 ft = file_peek(s, (struct file *)in->file, in);
+
+	return include_all || ft == VFS_FT_REG || ft == VFS_FT_BLK;
+}
+
 /*
  * Exit of a read/write call: file, bytes, latency; emit a record of op
  * (BLK_OP_READ or BLK_OP_WRITE). A sendfile, splice or copy_file_range comes
@@ -684,7 +704,8 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret,
 	__u32 len, base = sizeof(struct ev_rw);
 	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
 
-	if (!s || ((sys_is_rw(in->sys) || sys_is_xfer(in->sys)) && !rw_file(s, in)))
+	if (!s || ((sys_is_rw(in->sys) || sys_is_xfer(in->sys)) && !rw_file(s, in)) ||
+	    (sys_is_async(in->sys) && !async_file(s, in)))
 		return 0;	/* rw_file: the file of a system call (see below) */
 	e = (struct ev_rw *)s->buf;
 	CALL_RECORD(e, EV_RW, now, in, id);
@@ -1356,24 +1377,139 @@ int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
 }
 
 /*
+ * Async submissions between submission and completion (io_uring requests by
+ * request pointer, libaio iocbs by user address and process): a
+ * direct-mapped array, two slots per key, claimed by a compare-and-swap of
+ * the key, as vfs_calls is (an LRU hash update, lookup and delete per
+ * request, which it replaces, cost more than the record). A key whose two
+ * slots are both taken goes to the LRU hash, where a submission never
+ * completed ages out; an array slot holding one is taken over after
+ * ASYNC_STALE_NS. The compat build (no compare-and-swap) uses the hash only.
+ */
+#define NASYNC		16384
+#define ASYNC_STALE_NS	(60ULL * 1000000000)
+
+struct async_key {
+	__u64 key;		/* request pointer, or iocb address */
+	__u64 key2;		/* 0, or the iocb's tgid */
+};
+
+struct async_sub {
+	__u64 ts;
+	__u64 nbytes;		/* libaio: asked, or (u64)-1 (vectored: what was done) */
+	__s64 pos;		/* libaio: offset */
+	__s32 fd;
+	__u32 sys;
+};
+
+struct async_slot {
+	struct async_key k;	/* k.key 0 when free */
+	struct async_sub sub;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NASYNC);
+	__type(key, __u32);
+	__type(value, struct async_slot);
+} async_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct async_key);
+	__type(value, struct async_sub);
+} async_spill SEC(".maps");
+
+static __always_inline __u32 async_index(__u64 key, __u64 key2)
+{
+	return (__u32)((((key >> 4) ^ key2) * 0x9E3779B97F4A7C15ULL) >> 40) & (NASYNC - 1);
+}
+
+/* Keep a submission until its completion. */
+static __always_inline void async_put(__u64 key, __u64 key2, const struct async_sub *sub)
+{
+	struct async_key k = { .key = key, .key2 = key2 };
+	__u32 i = async_index(key, key2), probe;
+	struct async_slot *a;
+	__u64 cur;
+
+	if (!key)
+		return;		/* 0 marks a free slot */
+	for (probe = 0; probe < 2 && HAVE_ATOMIC_FETCH; probe++, i ^= 1) {
+		a = bpf_map_lookup_elem(&async_slots, &i);
+		if (!a)
+			continue;
+		cur = *(volatile __u64 *)&a->k.key;
+		if (cur == key && a->k.key2 == key2) {
+			a->sub = *sub;	/* submitted again, its completion unseen */
+			return;
+		}
+#if HAVE_ATOMIC_FETCH
+		if ((cur == 0 || sub->ts - a->sub.ts > ASYNC_STALE_NS) &&
+		    __sync_val_compare_and_swap(&a->k.key, cur, key) == cur) {
+			a->k.key2 = key2;
+			a->sub = *sub;
+			return;
+		}
+#endif
+	}
+	bpf_map_update_elem(&async_spill, &k, sub, BPF_ANY);
+}
+
+/* Take a submission back at its completion, freeing its entry; false if none. */
+static __always_inline bool async_take(__u64 key, __u64 key2, struct async_sub *out)
+{
+	struct async_key k = { .key = key, .key2 = key2 };
+	__u32 i = async_index(key, key2), probe;
+	struct async_slot *a;
+	struct async_sub *p;
+
+	if (!key)
+		return false;
+	for (probe = 0; probe < 2 && HAVE_ATOMIC_FETCH; probe++, i ^= 1) {
+		a = bpf_map_lookup_elem(&async_slots, &i);
+		if (a && a->k.key == key && a->k.key2 == key2) {
+			*out = a->sub;
+			*(volatile __u64 *)&a->k.key = 0;	/* after the copy */
+			return true;
+		}
+	}
+	p = bpf_map_lookup_elem(&async_spill, &k);
+	if (!p)
+		return false;
+	*out = *p;
+	bpf_map_delete_elem(&async_spill, &k);
+	return true;
+}
+
+/* The read/write record of an async completion: its submission, file and result. */
+static __always_inline int async_done(const struct async_sub *sub, struct file *f, __u64 asked,
+    __s64 res, __u64 now)
+{
+	struct inflight in = {};
+
+	in.ts = sub->ts;
+	in.sys = sub->sys;
+	in.arg[0] = sub->fd;
+	in.arg[2] = asked;
+	in.arg[3] = sub->pos;
+	in.file = (__u64)f;
+	return vfs_exit_rw(&in, now, res, sys_op(in.sys));
+}
+
+/*
  * io_uring reads and writes (tp_btf, loaded beside any variant where the
  * kernel has the tracepoints): the submission's time by request, then at
  * completion a read/write record like a syscall's, its latency submission
  * to completion, its file the request's.
  */
-struct uring_sub {
+struct uring_sub {		/* 5.10's shape */
 	__u64 ts;
-	__u64 file;		/* 5.10's shape only: its completion names no request */
+	__u64 file;		/* its completion names no request */
 	__u32 sys;
 	__s32 fd;
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct uring_sub);
-} uring_subs SEC(".maps");
 
 /* 5.10's shape: a submission by ring and user_data, all its completion names. */
 struct uring_ud_key {
@@ -1423,8 +1559,8 @@ static __always_inline __u32 uring_sys(__u8 op)
 /* A submission, with its typed request (the shapes of 5.19 and newer). */
 static __always_inline int uring_submit_req(struct io_kiocb *req)
 {
-	__u64 id = bpf_get_current_pid_tgid(), key;
-	struct uring_sub sub = {};
+	__u64 id = bpf_get_current_pid_tgid();
+	struct async_sub sub = {};
 
 	if (!trace_uring)
 		return 0;
@@ -1436,10 +1572,9 @@ static __always_inline int uring_submit_req(struct io_kiocb *req)
 	if (!sub.sys)
 		return 0;
 	sub.fd = req->cqe.fd;
+	sub.pos = -1;
 	sub.ts = bpf_ktime_get_ns();
-	key = uring_key(req);
-	if (key)
-		bpf_map_update_elem(&uring_subs, &key, &sub, BPF_ANY);
+	async_put(uring_key(req), 0, &sub);
 	return 0;
 }
 
@@ -1457,37 +1592,18 @@ int BPF_PROG(uring_submit_sqe, struct io_kiocb *req, bool force_nonblock)
 	return uring_submit_req(req);
 }
 
-/* A completion of a submission found (and dropped) from its map: a read/write record. */
-static __always_inline int uring_done(void *map, const void *key, const struct uring_sub *sub,
-    struct file *f, __s32 res)
-{
-	struct inflight in = {};
-
-	in.ts = sub->ts;
-	in.sys = sub->sys;
-	in.arg[0] = sub->fd;
-	bpf_map_delete_elem(map, key);
-	in.file = (__u64)f;
-	in.arg[2] = res > 0 ? res : 0;	/* the length asked is not kept: what was done */
-	return vfs_exit_rw(&in, bpf_ktime_get_ns(), res, sys_op(in.sys));
-}
-
 /* A completion by its request (5.19 and newer). */
 static __always_inline int uring_complete_req(void *req, __s32 res)
 {
 	struct io_kiocb *r = req;
-	struct uring_sub *sub;
+	struct async_sub sub;
 	struct file *f = NULL;
-	__u64 key;
 
-	if (!trace_uring)
-		return 0;
-	key = uring_key(req);
-	sub = key ? bpf_map_lookup_elem(&uring_subs, &key) : NULL;
-	if (!sub)
+	if (!trace_uring || !async_take(uring_key(req), 0, &sub))
 		return 0;	/* not a read or write, or submitted before blktop attached */
 	bpf_probe_read_kernel(&f, sizeof(f), &r->file);
-	return uring_done(&uring_subs, &key, sub, f, res);
+	/* The length asked is not kept: what was done stands for it. */
+	return async_done(&sub, f, res > 0 ? res : 0, res, bpf_ktime_get_ns());
 }
 
 /* Linux 6.2 and newer: io_uring_complete(ctx, req, cqe). */
@@ -1542,7 +1658,9 @@ SEC("tp_btf/io_uring_complete")
 int BPF_PROG(uring_complete_v510, void *ring, __u64 user_data, int res, unsigned int cflags)
 {
 	struct uring_ud_key key = {};
+	struct async_sub as = { .pos = -1 };
 	struct uring_sub *sub;
+	__u64 f;
 
 	if (!trace_uring)
 		return 0;
@@ -1551,7 +1669,12 @@ int BPF_PROG(uring_complete_v510, void *ring, __u64 user_data, int res, unsigned
 	sub = bpf_map_lookup_elem(&uring_subs_ud, &key);
 	if (!sub)
 		return 0;
-	return uring_done(&uring_subs_ud, &key, sub, (struct file *)sub->file, res);
+	as.ts = sub->ts;
+	as.sys = sub->sys;
+	as.fd = sub->fd;
+	f = sub->file;
+	bpf_map_delete_elem(&uring_subs_ud, &key);
+	return async_done(&as, (struct file *)f, res > 0 ? res : 0, res, bpf_ktime_get_ns());
 }
 
 /*
@@ -1562,35 +1685,6 @@ int BPF_PROG(uring_complete_v510, void *ring, __u64 user_data, int res, unsigned
  * from submission to the reap, its file the fd's at the reap.
  */
 #define MAX_AIO		64	/* iocbs read per io_submit, events per reap */
-
-struct aio_key {
-	__u64 iocb;
-	__u32 tgid;
-	__u32 pad;
-};
-
-struct aio_sub {
-	__u64 ts;
-	__u64 nbytes;
-	__s64 pos;
-	__s32 fd;
-	__u32 sys;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct aio_key);
-	__type(value, struct aio_sub);
-} aio_subs SEC(".maps");
-
-/* The events array of a reap in progress, by thread id. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, __u64);
-} aio_reaps SEC(".maps");
 
 struct aio_ctx {
 	const struct iocb *const *iocbpp;	/* io_submit */
@@ -1607,8 +1701,7 @@ struct aio_ctx {
 #if HAVE_CALLBACKS
 static long aio_submit_one(__u32 i, struct aio_ctx *c)
 {
-	struct aio_key key = { .tgid = c->tgid };
-	struct aio_sub sub = {};
+	struct async_sub sub = {};
 	const struct iocb *cbp = NULL;
 	struct iocb cb;
 
@@ -1627,8 +1720,7 @@ static long aio_submit_one(__u32 i, struct aio_ctx *c)
 	/* The vectored ones hold an iovec count there: what was done stands for it. */
 	sub.nbytes = cb.aio_lio_opcode <= 1 ? cb.aio_nbytes : (__u64)-1;
 	sub.pos = cb.aio_offset;
-	key.iocb = (__u64)cbp;
-	bpf_map_update_elem(&aio_subs, &key, &sub, BPF_ANY);
+	async_put((__u64)cbp, c->tgid, &sub);
 	return 0;
 }
 
@@ -1652,56 +1744,40 @@ SEC("tracepoint/syscalls/sys_enter_io_submit")
 int aio_submit(struct sc_enter *ctx) { return 0; }
 #endif
 
-static __always_inline int aio_reap_enter(struct sc_enter *ctx)
-{
-	__u64 id = bpf_get_current_pid_tgid(), events = ctx->args[3];
-	__u32 tid = (__u32)id;
-
-	if (!trace_aio || !wanted(id >> 32))
-		return 0;
-	bpf_map_update_elem(&aio_reaps, &tid, &events, BPF_ANY);
-	return 0;
-}
-
 #if HAVE_CALLBACKS
 static long aio_reap_one(__u32 i, struct aio_ctx *c)
 {
-	struct aio_key key = { .tgid = c->tgid };
-	struct inflight in = {};
+	struct async_sub sub;
 	struct io_event ev;
-	struct aio_sub *sub;
 
 	if (i >= c->n)
 		return 1;
-	if (bpf_probe_read_user(&ev, sizeof(ev), &c->events[i & (MAX_AIO - 1)]))
-		return 0;
-	key.iocb = ev.obj;
-	sub = bpf_map_lookup_elem(&aio_subs, &key);
-	if (!sub)
+	if (bpf_probe_read_user(&ev, sizeof(ev), &c->events[i & (MAX_AIO - 1)]) ||
+	    !async_take(ev.obj, c->tgid, &sub))
 		return 0;	/* not a read or write, or submitted before blktop attached */
-	in.ts = sub->ts;
-	in.sys = sub->sys;
-	in.arg[0] = sub->fd;
-	in.arg[2] = sub->nbytes != (__u64)-1 ? sub->nbytes : ev.res > 0 ? ev.res : 0;
-	in.arg[3] = sub->pos;
-	bpf_map_delete_elem(&aio_subs, &key);
-	in.file = (__u64)fd_file(in.arg[0]);
-	vfs_exit_rw(&in, c->now, ev.res, sys_op(in.sys));
+	async_done(&sub, fd_file(sub.fd),
+	    sub.nbytes != (__u64)-1 ? sub.nbytes : ev.res > 0 ? ev.res : 0, ev.res, c->now);
 	return 0;
 }
 
 static __always_inline int aio_reap_exit(struct sc_exit *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid(), *events;
-	__u32 tid = (__u32)id;
+	__u64 id = bpf_get_current_pid_tgid();
+	struct pt_regs *regs;
 	struct aio_ctx c = {};
 
-	if (!trace_aio || !(events = bpf_map_lookup_elem(&aio_reaps, &tid)))
+	if (!trace_aio || ctx->ret <= 0 || !wanted(id >> 32))
 		return 0;
-	c.events = (const struct io_event *)*events;
-	bpf_map_delete_elem(&aio_reaps, &tid);
-	if (ctx->ret <= 0)
+	/*
+	 * The events array, the call's fourth argument, from the registers
+	 * the task entered with (bpf_task_pt_regs, 5.15: every kernel with
+	 * bpf_loop has it), not kept from an entry program: that program and
+	 * its table cost 100-310 ns of a libaio request (issue 28).
+	 */
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!regs || REGS_COMPAT(true, regs))
 		return 0;
+	c.events = (const struct io_event *)REGS_SYSARG3(regs);
 	c.n = ctx->ret > MAX_AIO ? MAX_AIO : (__u32)ctx->ret;
 	c.tgid = id >> 32;
 	c.now = bpf_ktime_get_ns();
@@ -1712,12 +1788,8 @@ static __always_inline int aio_reap_exit(struct sc_exit *ctx)
 static __always_inline int aio_reap_exit(struct sc_exit *ctx) { return 0; }
 #endif
 
-SEC("tracepoint/syscalls/sys_enter_io_getevents")
-int aio_getevents_enter(struct sc_enter *ctx) { return aio_reap_enter(ctx); }
 SEC("tracepoint/syscalls/sys_exit_io_getevents")
 int aio_getevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }
-SEC("tracepoint/syscalls/sys_enter_io_pgetevents")
-int aio_pgetevents_enter(struct sc_enter *ctx) { return aio_reap_enter(ctx); }
 SEC("tracepoint/syscalls/sys_exit_io_pgetevents")
 int aio_pgetevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }
 

@@ -121,12 +121,8 @@ static const struct vfs_extra {
 	    "io_uring reads/writes: completion, file, bytes (to 5.18)" },
 	{ "aio_submit", "syscalls/sys_enter_io_submit", VFS_PAGES_AIO, "submit", 0, 0, 1,
 	    "libaio: iocbs submitted" },
-	{ "aio_getevents_enter", "syscalls/sys_enter_io_getevents", VFS_PAGES_AIO, "reap", 0, 0, 1,
-	    "libaio: reaped (io_getevents)" },
 	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO, "reaped", 0, 0, 1,
 	    "libaio: reaped (io_getevents)" },
-	{ "aio_pgetevents_enter", "syscalls/sys_enter_io_pgetevents", VFS_PAGES_AIO, "preap", 0, 0, 1,
-	    "libaio: reaped (io_pgetevents)" },
 	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO, "preaped", 0, 0, 1,
 	    "libaio: reaped (io_pgetevents)" },
 	/* Each where the kernel has it (an architecture lacks rename and unlink). */
