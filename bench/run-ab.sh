@@ -41,6 +41,18 @@ if [ "$OBJ" = vfs ]; then
 	taskset -c 1 "${READLOOP:-$(dirname "$0")/bench-readloop}" "$dir/cached.bin" "$runtime" >/dev/null &
 	wpid=$!
 	map=vfs_bpf.bss; progs="vfs_tp_enter_read vfs_tp_exit_read"; per=vfs_tp_exit_read
+elif [ "$OBJ" = aio ] || [ "$OBJ" = uring ]; then
+	truncate -s 512M "$dir/disk.img"
+	loop=$(losetup -f --show "$dir/disk.img") || exit 1
+	dd if=/dev/zero of="$loop" bs=1M count=512 status=none oflag=direct
+	"$BLKTOP" -J -d 1 >/dev/null 2>&1 &
+	tpid=$!
+	sleep 6
+	eng=libaio; [ "$OBJ" = uring ] && eng=io_uring
+	fio --name=ab --filename="$loop" --rw=randread --bs=4k --direct=1 --ioengine=$eng \
+	    --iodepth=32 --numjobs=2 --runtime="$runtime" --time_based --output=/dev/null &
+	wpid=$!
+	map=vfs_bpf.bss; progs=$(bpftool -j prog show | python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin) if "name" in p))'); per=tb_rq_complete
 else
 	truncate -s 512M "$dir/disk.img"
 	loop=$(losetup -f --show "$dir/disk.img") || exit 1
@@ -54,6 +66,7 @@ else
 	map=blktop_b.bss; progs="tb_io_start tb_rq_insert tb_rq_issue tb_rq_complete rt_io_start rt_rq_insert rt_rq_issue rt_rq_complete"; per=complete
 fi
 sleep 1
+map=${MAP:-$map}
 python3 - "$map" "$VAR" "$PHASES" "$SECS" "$per" $progs <<'PY'
 import json, statistics, subprocess, sys, time
 mapname, var, phases, secs, per, progs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], set(sys.argv[6:])
@@ -79,6 +92,7 @@ def snap():
     return {p["name"]: (p.get("run_time_ns", 0), p.get("run_cnt", 0))
             for p in bt("prog", "show") if p.get("name") in progs}
 res = {0: [], 1: []}
+byprog = {}
 for i in range(phases):
     v = i % 2 if (i // 2) % 2 == 0 else 1 - i % 2
     setv(v)
@@ -88,11 +102,18 @@ for i in range(phases):
     n = max(sum(cnt), 1)
     ns = sum(b[k][0] - a[k][0] for k in b if k in a) / n
     res[v].append(ns)
+    for k in b:
+        if k in a:
+            byprog.setdefault((v, k), []).append((b[k][0] - a[k][0]) / n)
     print("phase %2d %s=%d: %.1f ns of BPF per event (%d events)" % (i, var, v, ns, n))
 setv(1)
 pairs = [y - x for x, y in zip(res[0], res[1])]
 for v in (0, 1):
     print("median %s=%d: %.1f ns per event (%s)" % (var, v, statistics.median(res[v]),
           " ".join("%.0f" % x for x in res[v])))
+for k in sorted(set(k for _, k in byprog)):
+    m = [statistics.median(byprog.get((v, k), [0])) for v in (0, 1)]
+    if max(m) >= 5:
+        print("  %-22s %s=0: %6.1f  %s=1: %6.1f ns per event" % (k, var, m[0], var, m[1]))
 print("median paired difference (%s=1 minus 0): %.1f ns" % (var, statistics.median(pairs)))
 PY

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""run-async.py: what tracing costs the async I/O of fio (issue 28's table).
+
+fio 4 KiB random reads, --direct=1 --iodepth=32 --numjobs=2, SECS seconds, on
+a /dev/shm loop device, with libaio and with io_uring; each tracer started (all its
+programs loaded, at least 3 s) before fio and stopped after; ROUNDS rounds, the tracers in a rotated order
+each round. Per tracer and engine it prints IOPS as a share of the untraced
+run of the same round, BPF run time of the tracer's programs (bpf_stats) per
+request the device completed, each program's part, and blktop's lost events.
+The medians close the table; the floors of issue 28 are checked against them.
+
+    bench/run-async.py [NAME=CMD ...]
+    default tracers: none, biolatency, blktop (BLKTOP -J -d 1),
+    blktop --no-vfs; BLKTOP=build/blktop, ROUNDS=3, SECS=4, ENGINES=libaio,io_uring,
+    OLD=path/to/another/blktop adds "old" and "old --no-vfs".
+READLOOP=bench/bench-readloop also measures BPF ns per cached 4 KiB read()
+and pread() call (blktop -c bench-readloop), READLOOP_ROUNDS times each
+(default 5). ENGINES= (empty) measures only that.
+
+Nothing else may load or run BPF programs meanwhile: a tracer's programs are
+those that appear while it starts. The loop device and its file are removed
+on every exit path.
+"""
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
+SECS = float(os.environ.get("SECS", "4"))
+ENGINES = [e for e in os.environ.get("ENGINES", "libaio,io_uring").split(",") if e]
+BLKTOP = os.environ.get("BLKTOP", "build/blktop")
+READLOOP = os.environ.get("READLOOP", "")
+READLOOP_ROUNDS = int(os.environ.get("READLOOP_ROUNDS", "5"))
+
+
+def tracers():
+    if len(sys.argv) > 1:
+        return [("none", "")] + [tuple(a.split("=", 1)) for a in sys.argv[1:]]
+    t = [("none", ""), ("biolatency", "biolatency"),
+         ("blktop", BLKTOP + " -J -d 1"), ("blktop --no-vfs", BLKTOP + " -J -d 1 --no-vfs")]
+    if os.environ.get("OLD"):
+        t += [("old", os.environ["OLD"] + " -J -d 1"),
+              ("old --no-vfs", os.environ["OLD"] + " -J -d 1 --no-vfs")]
+    return t
+
+
+def progs():
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True).stdout
+    return {p["id"]: (p.get("name", "?"), p.get("run_time_ns", 0), p.get("run_cnt", 0))
+            for p in json.loads(out or "[]")}
+
+
+def diskstats(dev):
+    with open("/proc/diskstats") as f:
+        for line in f:
+            w = line.split()
+            if w[2] == dev:
+                return int(w[3]) + int(w[7])
+    raise SystemExit("run-async: %s not in /proc/diskstats" % dev)
+
+
+def start(cmd, out):
+    before = set(progs())
+    p = subprocess.Popen(cmd.split(), stdout=out, stderr=subprocess.DEVNULL)
+    # Attached: at least 3 s, and no program came in the last 1.5 s (blktop
+    # loads its optional programs after the others).
+    t0, n, since = time.time(), -1, time.time()
+    while time.time() - t0 < 3 or time.time() - since < 1.5:
+        if p.poll() is not None:
+            raise SystemExit("run-async: %r exited at start" % cmd)
+        if time.time() - t0 > 30:
+            raise SystemExit("run-async: %r still loading programs after 30 s" % cmd)
+        m = len(set(progs()) - before)
+        if m != n:
+            n, since = m, time.time()
+        time.sleep(0.25)
+    ids = set(progs()) - before
+    return p, ids
+
+
+def stop(p):
+    p.send_signal(signal.SIGINT)
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def lost_of(path):
+    """blktop's lost events over the run (each report's lost is its interval's)."""
+    n = 0
+    try:
+        with open(path) as f:
+            for line in f:
+                try:
+                    n += json.loads(line).get("lost", 0)
+                except ValueError:
+                    pass
+    except OSError:
+        return None
+    return n
+
+
+def fio(loop, engine):
+    out = subprocess.run(
+        ["fio", "--name=b", "--filename=" + loop, "--rw=randread", "--bs=4k", "--direct=1",
+         "--iodepth=32", "--numjobs=2", "--ioengine=" + engine, "--runtime=%g" % SECS,
+         "--time_based", "--group_reporting", "--output-format=json"],
+        capture_output=True, text=True, check=True).stdout
+    return json.loads(out[out.index("{"):])["jobs"][0]["read"]["iops"]
+
+
+def run_one(loop, dev, engine, name, cmd, tmp):
+    out_path = os.path.join(tmp, "out.json")
+    p = ids = None
+    with open(out_path, "w") as out:
+        if cmd:
+            p, ids = start(cmd, out)
+        try:
+            a = progs()
+            r0 = diskstats(dev)
+            iops = fio(loop, engine)
+            r1 = diskstats(dev)
+            b = progs()
+        finally:
+            if p:
+                stop(p)
+    reqs = max(r1 - r0, 1)
+    per = {}
+    for i in ids or ():
+        if i in a and i in b:
+            nm = b[i][0]
+            per[nm] = per.get(nm, 0) + (b[i][1] - a[i][1]) / reqs
+    lost = lost_of(out_path) if cmd and "blktop" in cmd else None
+    return iops, reqs, per, lost
+
+
+def med(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def readloop(tmp, mode):
+    path = os.path.join(tmp, "cached.bin")
+    with open(path, "wb") as f:
+        f.write(os.urandom(64 << 20))
+    res = []
+    for r in range(READLOOP_ROUNDS):
+        with open(os.devnull, "w") as out:
+            p, ids = start(BLKTOP + " -J -d 1 -c bench-readloop", out)
+            try:
+                a = progs()
+                rate = float(subprocess.run(["taskset", "-c", "1", READLOOP, path, str(SECS)] +
+                                            (["pread"] if mode == "pread" else []),
+                                            capture_output=True, text=True, check=True).stdout)
+                b = progs()
+            finally:
+                stop(p)
+        calls = rate * SECS
+        per = {}
+        for i in ids:
+            if i in a and i in b and b[i][1] > a[i][1]:
+                per[b[i][0]] = per.get(b[i][0], 0) + (b[i][1] - a[i][1]) / calls
+        ns = sum(per.values())
+        print("%s loop round %d: %.0f calls/s, %.1f ns of BPF per call (%s)" % (
+            mode, r + 1, rate, ns, ", ".join("%s %.0f" % kv for kv in sorted(per.items(), key=lambda kv: -kv[1])
+                                       if kv[1] >= 1)), flush=True)
+        res.append(ns)
+    print("median %s loop: %.1f ns of BPF per cached 4 KiB %s() call (%s)"
+          % (mode, med(res), mode, " ".join("%.0f" % x for x in res)))
+
+
+def main():
+    old_stats = open("/proc/sys/kernel/bpf_stats_enabled").read().strip()
+    tmp = tempfile.mkdtemp(prefix="blktop-async-", dir="/dev/shm")
+    img = os.path.join(tmp, "disk.img")
+    loop = None
+
+    def cleanup(*_):
+        if loop:
+            subprocess.run(["losetup", "-d", loop])
+        subprocess.run(["rm", "-rf", tmp])
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write(old_stats)
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(130))
+    try:
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write("1")
+        with open(img, "wb") as f:
+            f.truncate(1 << 30)
+        loop = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        subprocess.run(["dd", "if=/dev/zero", "of=" + loop, "bs=1M", "count=1024", "status=none",
+                        "oflag=direct"], check=True)
+        dev = os.path.basename(loop)
+        ts = tracers()
+        res = {}
+        for r in range(ROUNDS):
+            for engine in ENGINES:
+                order = ts[r % len(ts):] + ts[:r % len(ts)]
+                base = None
+                rows = []
+                for name, cmd in order:
+                    iops, reqs, per, lost = run_one(loop, dev, engine, name, cmd, tmp)
+                    rows.append((name, iops, reqs, per, lost))
+                    if name == "none":
+                        base = iops
+                for name, iops, reqs, per, lost in rows:
+                    ns = sum(per.values())
+                    share = iops / base if base else float("nan")
+                    d = res.setdefault((engine, name), {"share": [], "ns": [], "per": {}, "lost": []})
+                    d["share"].append(share)
+                    if name != "none":
+                        d["ns"].append(ns)
+                    for k, v in per.items():
+                        d["per"].setdefault(k, []).append(v)
+                    if lost is not None:
+                        d["lost"].append(lost)
+                    print("round %d %-8s %-16s %7.0f IOPS  share %.2f  %6.0f ns BPF/request%s" % (
+                        r + 1, engine, name, iops, share, ns,
+                        "" if lost is None else "  lost %d" % lost), flush=True)
+        print()
+        print("| tracer | engine | IOPS share (median; runs) | BPF ns/request (median; runs) | lost |")
+        print("|---|---|---|---|---|")
+        for engine in ENGINES:
+            for name, _ in ts:
+                d = res[(engine, name)]
+                print("| %s | %s | %.2f (%s) | %s | %s |" % (
+                    name, engine, med(d["share"]), " ".join("%.2f" % x for x in d["share"]),
+                    "%.0f (%s)" % (med(d["ns"]), " ".join("%.0f" % x for x in d["ns"])) if d["ns"] else "-",
+                    sum(d["lost"]) if d["lost"] else "-"))
+        print()
+        print("Per program, median BPF ns per request:")
+        for engine in ENGINES:
+            for name, _ in ts:
+                per = res[(engine, name)]["per"]
+                if per:
+                    print("  %s %s: %s" % (engine, name, ", ".join(
+                        "%s %.0f" % (k, med(v)) for k, v in
+                        sorted(per.items(), key=lambda kv: -med(kv[1])) if med(v) >= 1)))
+        names = [n for n, _ in ts]
+        if "biolatency" in names and "blktop" in names:
+            print()
+            for engine in ENGINES:
+                bio, bt = res[(engine, "biolatency")], res[(engine, "blktop")]
+                nv = res.get((engine, "blktop --no-vfs"))
+                print("%s floors: share %.2f vs biolatency %.2f (>= %.2f: %s); ns %.0f <= 1.2 x %.0f: %s%s" % (
+                    engine, med(bt["share"]), med(bio["share"]), med(bio["share"]) - 0.05,
+                    "met" if med(bt["share"]) >= med(bio["share"]) - 0.05 else "NOT met",
+                    med(bt["ns"]), med(bio["ns"]),
+                    "met" if med(bt["ns"]) <= 1.2 * med(bio["ns"]) else "NOT met",
+                    "; --no-vfs %.0f <= %.0f: %s" % (med(nv["ns"]), med(bio["ns"]),
+                        "met" if med(nv["ns"]) <= med(bio["ns"]) else "NOT met") if nv else ""))
+        if READLOOP:
+            for mode in ("read", "pread"):
+                print()
+                readloop(tmp, mode)
+    finally:
+        cleanup()
+
+
+if __name__ == "__main__":
+    main()
