@@ -26,6 +26,12 @@ const volatile bool debug_counts = false;	/* CNT_DBG_* (blktop -vv) */
  * on 6.12. Before the enum (5.10, 6.1) it is a #define, 1 << 4.
  */
 const volatile __u32 rqf_flush_seq = 1u << 4;
+/*
+ * BIO_PAGE_PINNED of bio->bi_flags (6.5+; probe_bio_pinned), 0 if the
+ * kernel has none: a bio of pinned user pages is direct I/O, known without
+ * the cold load of its first page's struct page.
+ */
+const volatile __u32 bio_pinned = 0;
 
 #include "shared-maps.h"
 #include "current.h"
@@ -612,6 +618,10 @@ req_file(struct request *rq, struct reqinfo *ri, bool btf)
 
 		if (!bio || !bio->bi_iter.bi_size || !bio->bi_io_vec)
 			return;
+		if (bio_pinned && (bio->bi_flags & bio_pinned)) {
+			ri->fclass = BLK_FC_DIRECT;
+			return;
+		}
 		pg = bio->bi_io_vec->bv_page;
 		m = pg ? pg->mapping : NULL;
 	} else {
@@ -619,6 +629,10 @@ req_file(struct request *rq, struct reqinfo *ri, bool btf)
 
 		if (!bio || !BPF_CORE_READ(bio, bi_iter.bi_size))
 			return;
+		if (bio_pinned && (BPF_CORE_READ(bio, bi_flags) & bio_pinned)) {
+			ri->fclass = BLK_FC_DIRECT;
+			return;
+		}
 		pg = BPF_CORE_READ(bio, bi_io_vec, bv_page);
 		m = pg ? BPF_CORE_READ(pg, mapping) : NULL;
 	}

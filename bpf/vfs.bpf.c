@@ -1610,10 +1610,7 @@ static __always_inline int uring_complete_req(void *req, __s32 res)
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(uring_complete, struct io_ring_ctx *ring, void *req, struct io_uring_cqe *cqe)
 {
-	__s32 res = 0;
-
-	bpf_probe_read_kernel(&res, sizeof(res), &cqe->res);
-	return uring_complete_req(req, res);
+	return uring_complete_req(req, cqe->res);	/* typed: a plain load */
 }
 
 /* Linux 5.19 to 6.1: io_uring_complete(ctx, req, user_data, res, cflags, extra1, extra2). */

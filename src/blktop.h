@@ -622,6 +622,7 @@ void		 http_free(struct http_server *);
 struct btf;
 int		 probe_tp_btf(const struct btf *, const char *tp);
 unsigned	 probe_rqf_flush_seq(const struct btf *);
+unsigned	 probe_bio_pinned(const struct btf *);
 int		 probe_tp_classic(const char *group, const char *name);
 const char	*probe_tracefs(void);
 void		 probe_mount_tracefs(int verbose);

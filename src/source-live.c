@@ -646,6 +646,7 @@ live_start(struct source *src, char **errp)
 	live.skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
 		live.skel->rodata->rqf_flush_seq = probe_rqf_flush_seq(vmlinux);
+		live.skel->rodata->bio_pinned = probe_bio_pinned(vmlinux);
 		btf__free(vmlinux);
 	}
 	live.skel->rodata->filter_ndevs = b->ndevs;
