@@ -895,6 +895,7 @@ void		 vfs_batch_flush(int);
 const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
+struct bpf_object_skeleton *vfs_skeleton(void);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
@@ -904,6 +905,7 @@ int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
 /* links.c */
 struct bpf_object_skeleton;
 void		 links_destroy(struct bpf_object_skeleton *);
+void		 links_leave(struct bpf_object_skeleton **, int);
 
 /*
  * capture-*.c: capture files (doc/capture-format.md): capture-encode.c builds

@@ -707,8 +707,10 @@ live_tracked(void)
 static void
 live_stop(struct source *src)
 {
-	struct blktop		*b = src->b;
-	struct prog_cost	 pc;
+	struct blktop			*b = src->b;
+	struct prog_cost		 pc;
+	struct bpf_object_skeleton	*skels[2];
+	int				 nskels = 0;
 
 	live_prog_cost(&pc);
 	if (b->verbose && live.skel != NULL)
@@ -737,10 +739,14 @@ live_stop(struct source *src)
 	if (live.drain_ev != NULL)
 		event_free(live.drain_ev);
 	ring_buffer__free(live.rb);
+	/* The run ends: the kernel releases the programs after blktop is gone (links.c). */
+	if (live.vfs_loaded)
+		skels[nskels++] = vfs_skeleton();
+	if (live.skel != NULL)
+		skels[nskels++] = live.skel->skeleton;
+	links_leave(skels, nskels);
 	if (live.vfs_loaded)
 		vfs_unload();
-	if (live.skel != NULL)
-		links_destroy(live.skel->skeleton);
 	blktop_bpf__destroy(live.skel);
 	if (live.stats_fd >= 0)
 		close(live.stats_fd);

@@ -1052,6 +1052,13 @@ vfs_cost(struct prog_cost *st)
 	st->paths_missed += vfs_nmisses;
 }
 
+/* The skeleton of the attached programs, NULL if none. */
+struct bpf_object_skeleton *
+vfs_skeleton(void)
+{
+	return (vfs_skel != NULL ? vfs_skel->skeleton : NULL);
+}
+
 /* Detach and free everything vfs_load set up. */
 void
 vfs_unload(void)
