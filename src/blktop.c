@@ -578,7 +578,7 @@ main(int argc, char **argv)
 	if (b->listen_port != 0 &&
 	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, &err)) == -1)
 		fatalx("%s", err);
-	/* Tables of a fixed size, allocated once: the per-event path never allocates. */
+	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,
 	    b->max_files ? b->max_files : PROC_DEF_FILES, b->by_thread);
 	/*

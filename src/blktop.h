@@ -1188,7 +1188,8 @@ struct model_index {
 	uint32_t		*hashes;	/* each entry's hash, as added */
 	uint32_t		 mask;
 	uint32_t		 head, tail;	/* most and least recently active */
-	uint32_t		 free;
+	uint32_t		 free;		/* freed entries, chained through next */
+	uint32_t		 fresh;		/* entries from here up never used */
 	uint32_t		 used, cap;
 	uint64_t		 evicted;
 	const void		*ctx;		/* for model_index_find's same */
@@ -1196,6 +1197,7 @@ struct model_index {
 size_t		 model_index_size(uint32_t cap);
 void		 model_index_init(struct model_index *, uint32_t cap, const void *ctx);
 void		*model_index_entries(uint32_t cap, size_t size);
+void		 model_index_entries_free(void *, uint32_t cap, size_t size);
 void		 model_index_free(struct model_index *);
 uint32_t	 model_index_find(const struct model_index *, uint32_t hash,
 		     int (*same)(const void *, uint32_t, const void *), const void *key);
@@ -1325,7 +1327,8 @@ struct proc_table {
 	uint32_t		 ino_mask;	/* sets - 1 */
 	struct proc_chunk	*chunks;
 	uint32_t		 nchunks;
-	uint32_t		 chunk_free;	/* free chunks, chained through next */
+	uint32_t		 chunk_free;	/* freed chunks, chained through next */
+	uint32_t		 chunk_fresh;	/* chunks from here up never used */
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
