@@ -628,6 +628,7 @@ void		 probe_mount_tracefs(int verbose);
 int		 probe_compat(const char **why);
 struct bpf_object_skeleton;
 int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
+void		 probe_forget_elf(const void *, size_t);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);

@@ -603,7 +603,9 @@ live_start(struct source *src, char **errp)
 	struct blktop	*b = src->b;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
 	struct btf	*vmlinux;
+	const void	*elf;
 	unsigned	 i;
+	size_t		 sz;
 	int		 err;
 
 	*errp = NULL;
@@ -652,6 +654,11 @@ live_start(struct source *src, char **errp)
 		    "verifier's log", b->plan_text, strerror(-err));
 		return (-1);
 	}
+	/* Loaded: the object's ELF bytes are read no more, their pages go. */
+	elf = blktop_bpf__elf_bytes(&sz);
+	probe_forget_elf(elf, sz);
+	elf = blktop_compat__elf_bytes(&sz);
+	probe_forget_elf(elf, sz);
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
 		live_start_vfs(b);
