@@ -6,6 +6,7 @@
 #include <event2/event.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -578,7 +579,7 @@ main(int argc, char **argv)
 	if (b->listen_port != 0 &&
 	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, &err)) == -1)
 		fatalx("%s", err);
-	/* Tables of a fixed size, allocated once: the per-event path never allocates. */
+	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,
 	    b->max_files ? b->max_files : PROC_DEF_FILES, b->by_thread);
 	/*
@@ -609,6 +610,11 @@ main(int argc, char **argv)
 		fatalx("%s", err);
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
+	/*
+	 * Loading parsed the kernel's BTF several times (5.5 MB each here), freed
+	 * since but resident in the holes it left in the heap: give them back.
+	 */
+	malloc_trim(0);
 
 	blktop_tick_ev = event_new(b->base, -1, EV_PERSIST, blktop_tick_cb, b);
 	tv.tv_sec = (time_t)(b->tick_ns / NSEC_PER_SEC);

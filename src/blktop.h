@@ -629,6 +629,7 @@ void		 probe_mount_tracefs(int verbose);
 int		 probe_compat(const char **why);
 struct bpf_object_skeleton;
 int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
+void		 probe_forget_elf(const void *, size_t);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
@@ -896,6 +897,7 @@ void		 vfs_batch_flush(int);
 const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
+struct bpf_object_skeleton *vfs_skeleton(void);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
@@ -905,6 +907,7 @@ int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
 /* links.c */
 struct bpf_object_skeleton;
 void		 links_destroy(struct bpf_object_skeleton *);
+void		 links_leave(struct bpf_object_skeleton **, int);
 
 /*
  * capture-*.c: capture files (doc/capture-format.md): capture-encode.c builds
@@ -1187,7 +1190,8 @@ struct model_index {
 	uint32_t		*hashes;	/* each entry's hash, as added */
 	uint32_t		 mask;
 	uint32_t		 head, tail;	/* most and least recently active */
-	uint32_t		 free;
+	uint32_t		 free;		/* freed entries, chained through next */
+	uint32_t		 fresh;		/* entries from here up never used */
 	uint32_t		 used, cap;
 	uint64_t		 evicted;
 	const void		*ctx;		/* for model_index_find's same */
@@ -1195,6 +1199,7 @@ struct model_index {
 size_t		 model_index_size(uint32_t cap);
 void		 model_index_init(struct model_index *, uint32_t cap, const void *ctx);
 void		*model_index_entries(uint32_t cap, size_t size);
+void		 model_index_entries_free(void *, uint32_t cap, size_t size);
 void		 model_index_free(struct model_index *);
 uint32_t	 model_index_find(const struct model_index *, uint32_t hash,
 		     int (*same)(const void *, uint32_t, const void *), const void *key);
@@ -1324,7 +1329,8 @@ struct proc_table {
 	uint32_t		 ino_mask;	/* sets - 1 */
 	struct proc_chunk	*chunks;
 	uint32_t		 nchunks;
-	uint32_t		 chunk_free;	/* free chunks, chained through next */
+	uint32_t		 chunk_free;	/* freed chunks, chained through next */
+	uint32_t		 chunk_fresh;	/* chunks from here up never used */
 	uint32_t		 chunks_used;
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */

@@ -7,8 +7,9 @@
 
 /*
  * A path is stored once, when its file is first seen, in a chain of
- * PROC_CHUNK_SIZE chunks from a pool sized at proc_create; a path that finds
- * the pool full evicts the least recently active files until it fits.
+ * PROC_CHUNK_SIZE chunks from a pool sized at proc_create (its pages taken as
+ * it fills); a path that finds the pool full evicts the least recently active
+ * files until it fits.
  */
 
 /* A path being looked up. */
@@ -75,10 +76,9 @@ proc_file_table_init(struct proc_table *t, unsigned max_files)
 	model_index_init(&t->fi, max_files, t);
 	t->files = model_index_entries(max_files, sizeof(*t->files));
 	t->nchunks = proc_file_nchunks(max_files);
-	t->chunks = xcalloc(t->nchunks, sizeof(*t->chunks));
-	for (i = 0; i < t->nchunks; i++)
-		t->chunks[i].next = i + 1 < t->nchunks ? i + 1 : MODEL_NIL;
-	t->chunk_free = 0;
+	t->chunks = model_index_entries(t->nchunks, sizeof(*t->chunks));
+	t->chunk_free = MODEL_NIL;
+	t->chunk_fresh = 0;
 	t->ino_mask = proc_ino_nsets(max_files) - 1;
 	t->by_ino = xcalloc((size_t)(t->ino_mask + 1) * PROC_INO_WAYS, sizeof(*t->by_ino));
 	for (i = 0; i < (t->ino_mask + 1) * PROC_INO_WAYS; i++)
@@ -90,8 +90,8 @@ void
 proc_file_table_free(struct proc_table *t)
 {
 	model_index_free(&t->fi);
-	free(t->files);
-	free(t->chunks);
+	model_index_entries_free(t->files, t->fi.cap, sizeof(*t->files));
+	model_index_entries_free(t->chunks, t->nchunks, sizeof(*t->chunks));
 	free(t->by_ino);
 }
 
@@ -160,7 +160,10 @@ proc_file_path_store(struct proc_table *t, const char *path, size_t len)
 		size_t		n = len - off < PROC_CHUNK_DATA ? len - off : PROC_CHUNK_DATA;
 		uint32_t	c = t->chunk_free;
 
-		t->chunk_free = t->chunks[c].next;
+		if (c != MODEL_NIL)
+			t->chunk_free = t->chunks[c].next;
+		else
+			c = t->chunk_fresh++;	/* the pool's never-used chunks, lowest first */
 		t->chunks_used++;
 		memcpy(t->chunks[c].data, path + off, n);
 		t->chunks[c].next = MODEL_NIL;

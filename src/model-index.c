@@ -1,15 +1,16 @@
 /* model-index.c: a fixed-size hash index and LRU list over the entries of a model table. */
+#include <sys/mman.h>
+
 #include <stdlib.h>
 
 #include "blktop.h"
 
-#define MODEL_PAGE_SIZE	4096	/* smallest page size: a store every this many bytes faults all */
-
 /*
  * Open addressing (linear probing, backward-shift deletion) over entry
- * numbers, each entry's hash kept beside its LRU links; free entries are
- * chained through the same links. The index never allocates after
- * model_index_init: a full index is made room in by model_index_evict.
+ * numbers, each entry's hash kept beside its LRU links; freed entries are
+ * chained through the same links, and entries never used yet are the ones
+ * from fresh up. The index never allocates after model_index_init: a full
+ * index is made room in by model_index_evict.
  */
 
 /* Smallest power of two >= 2 * n: the slot count for n entries. */
@@ -35,15 +36,12 @@ model_index_size(uint32_t cap)
 void
 model_index_init(struct model_index *ix, uint32_t cap, const void *ctx)
 {
-	uint32_t i;
-
 	ix->mask = model_index_nslots(cap) - 1;
 	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
 	ix->links = xcalloc(cap, sizeof(*ix->links));
 	ix->hashes = xcalloc(cap, sizeof(*ix->hashes));
-	for (i = 0; i < cap; i++)
-		ix->links[i].next = i + 1 < cap ? i + 1 : MODEL_NIL;
-	ix->free = 0;
+	ix->free = MODEL_NIL;
+	ix->fresh = 0;
 	ix->head = ix->tail = MODEL_NIL;
 	ix->cap = cap;
 	ix->used = 0;
@@ -52,19 +50,29 @@ model_index_init(struct model_index *ix, uint32_t cap, const void *ctx)
 }
 
 /*
- * Allocate the array of cap entries of size bytes an index is over, every page
- * resident from now on: the tables' memory is all taken at start and does not
- * grow while they fill (tests/integration/manyfiles.sh checks).
+ * The array of cap entries of size bytes an index is over, zeroed: address
+ * space only, each page taken when an entry on it is first used. Entries are
+ * used lowest first and freed ones again before any other, so the tables take
+ * memory as they fill, up to their bound (proc_mem_bound), and never more.
  */
 void *
 model_index_entries(uint32_t cap, size_t size)
 {
-	volatile char	*p = xcalloc(cap, size);
-	size_t		 off;
+	void	*p;
 
-	for (off = 0; off < (size_t)cap * size; off += MODEL_PAGE_SIZE)
-		p[off] = 0;
-	return (void *)p;
+	p = mmap(NULL, (size_t)cap * size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("cannot reserve %zu bytes for a table", (size_t)cap * size);
+	return p;
+}
+
+/* Give back what model_index_entries(cap, size) returned. */
+void
+model_index_entries_free(void *p, uint32_t cap, size_t size)
+{
+	if (p != NULL)
+		munmap(p, (size_t)cap * size);
 }
 
 /* Free what model_index_init allocated. */
@@ -131,7 +139,10 @@ model_index_touch(struct model_index *ix, uint32_t e)
 	model_index_push(ix, e);
 }
 
-/* Take a free entry (the caller evicts first if none is) under hash, as most recently active. */
+/*
+ * Take an entry (the caller evicts first if the index is full) under hash, as
+ * most recently active: the last one freed, else the lowest never used.
+ */
 uint32_t
 model_index_add(struct model_index *ix, uint32_t hash)
 {
@@ -139,8 +150,10 @@ model_index_add(struct model_index *ix, uint32_t hash)
 
 	while (ix->slots[pos] != 0)
 		pos = (pos + 1) & ix->mask;
-	e = ix->free;
-	ix->free = ix->links[e].next;
+	if ((e = ix->free) != MODEL_NIL)
+		ix->free = ix->links[e].next;
+	else
+		e = ix->fresh++;
 	ix->hashes[e] = hash;
 	ix->slots[pos] = e + 1;
 	ix->used++;

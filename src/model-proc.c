@@ -5,9 +5,9 @@
 #include "blktop.h"
 
 /*
- * Both tables are preallocated at proc_create (model-index.c indexes them,
- * model-file.c keeps the paths). Adding an event never allocates and never
- * makes a system call; a full table evicts its least recently active entry
+ * Both tables are reserved at their bound at proc_create, their pages taken
+ * as they fill (model-index.c indexes them, model-file.c keeps the paths).
+ * Adding an event never allocates and never makes a system call; a full table evicts its least recently active entry
  * and counts it. Per-interval counters and histograms are reset lazily: an
  * entry touched in a new interval (epoch) clears them.
  */
@@ -71,7 +71,7 @@ proc_free(struct proc_table *t)
 	if (t == NULL)
 		return;
 	model_index_free(&t->pi);
-	free(t->procs);
+	model_index_entries_free(t->procs, t->pi.cap, sizeof(*t->procs));
 	proc_file_table_free(t);
 	free(t);
 }

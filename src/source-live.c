@@ -610,7 +610,9 @@ live_start(struct source *src, char **errp)
 	struct blktop	*b = src->b;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
 	struct btf	*vmlinux;
+	const void	*elf;
 	unsigned	 i;
+	size_t		 sz;
 	int		 err;
 
 	*errp = NULL;
@@ -661,6 +663,11 @@ live_start(struct source *src, char **errp)
 		    "verifier's log", b->plan_text, strerror(-err));
 		return (-1);
 	}
+	/* Loaded: the object's ELF bytes are read no more, their pages go. */
+	elf = blktop_bpf__elf_bytes(&sz);
+	probe_forget_elf(elf, sz);
+	elf = blktop_compat__elf_bytes(&sz);
+	probe_forget_elf(elf, sz);
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
 		live_start_vfs(b);
@@ -720,8 +727,10 @@ live_tracked(void)
 static void
 live_stop(struct source *src)
 {
-	struct blktop		*b = src->b;
-	struct prog_cost	 pc;
+	struct blktop			*b = src->b;
+	struct prog_cost		 pc;
+	struct bpf_object_skeleton	*skels[2];
+	int				 nskels = 0;
 
 	live_prog_cost(&pc);
 	if (b->verbose && live.skel != NULL)
@@ -750,10 +759,14 @@ live_stop(struct source *src)
 	if (live.drain_ev != NULL)
 		event_free(live.drain_ev);
 	ring_buffer__free(live.rb);
+	/* The run ends: the kernel releases the programs after blktop is gone (links.c). */
+	if (live.vfs_loaded)
+		skels[nskels++] = vfs_skeleton();
+	if (live.skel != NULL)
+		skels[nskels++] = live.skel->skeleton;
+	links_leave(skels, nskels);
 	if (live.vfs_loaded)
 		vfs_unload();
-	if (live.skel != NULL)
-		links_destroy(live.skel->skeleton);
 	blktop_bpf__destroy(live.skel);
 	if (live.stats_fd >= 0)
 		close(live.stats_fd);

@@ -852,6 +852,19 @@ vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
 	return vfs_fail_none();
 }
 
+/* Loaded or not, the object's ELF bytes are read no more: their pages go. */
+static void
+vfs_forget_elf(void)
+{
+	const void	*data;
+	size_t		 sz;
+
+	data = vfs_bpf__elf_bytes(&sz);
+	probe_forget_elf(data, sz);
+	data = vfs_compat__elf_bytes(&sz);
+	probe_forget_elf(data, sz);
+}
+
 /* Load, configure and attach the programs; -1 and *errp (one line) if none would. */
 int
 vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
@@ -864,7 +877,9 @@ vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
 	/* BLKTOP_PATH_CACHE=0: every record with its path, walked per call (to compare). */
 	if (vfs_pslots == NULL && (pc == NULL || strcmp(pc, "0") != 0))
 		vfs_pslots = xcalloc(2 * VFS_PSLOTS, sizeof *vfs_pslots);
-	if ((err = vfs_load_any(events_fd, counters_fd, o)) == NULL)
+	err = vfs_load_any(events_fd, counters_fd, o);
+	vfs_forget_elf();
+	if (err == NULL)
 		return 0;
 	free(vfs_pslots);
 	vfs_pslots = NULL;
@@ -1046,6 +1061,13 @@ vfs_cost(struct prog_cost *st)
 		cost_add_object(vfs_skel->obj, st);
 	st->paths_reused += vfs_nreused;
 	st->paths_missed += vfs_nmisses;
+}
+
+/* The skeleton of the attached programs, NULL if none. */
+struct bpf_object_skeleton *
+vfs_skeleton(void)
+{
+	return (vfs_skel != NULL ? vfs_skel->skeleton : NULL);
 }
 
 /* Detach and free everything vfs_load set up. */
