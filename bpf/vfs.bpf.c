@@ -273,7 +273,11 @@ static __always_inline bool wanted(__u32 tgid)
 	if (ncomms) {
 		__u64 c[2] = {};
 
-		bpf_get_current_comm(c, sizeof(c));
+		/* A typed task's comm is two plain loads; the helper costs ~30 ns more per call. */
+		if (HAVE_TASK_BTF)
+			__builtin_memcpy(c, bpf_get_current_task_btf()->comm, sizeof(c));
+		else
+			bpf_get_current_comm(c, sizeof(c));
 		for (__u32 i = 0; i < FILTER_MAX_COMMS; i++) {
 			if (i >= ncomms)
 				break;
