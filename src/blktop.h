@@ -621,8 +621,11 @@ void		 http_free(struct http_server *);
 /* probe.c: tracepoints this kernel has, and tracefs. */
 struct btf;
 int		 probe_tp_btf(const struct btf *, const char *tp);
-unsigned	 probe_rqf_flush_seq(const struct btf *);
-unsigned	 probe_bio_pinned(const struct btf *);
+struct block_bits {
+	unsigned	 rqf_flush_seq;	/* RQF_FLUSH_SEQ of rq_flags */
+	unsigned	 bio_pinned;	/* BIO_PAGE_PINNED of bi_flags, 0 if none */
+};
+void		 probe_block_bits(const struct btf *, struct block_bits *);
 int		 probe_tp_classic(const char *group, const char *name);
 const char	*probe_tracefs(void);
 void		 probe_mount_tracefs(int verbose);

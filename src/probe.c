@@ -24,17 +24,27 @@ probe_tp_btf(const struct btf *vmlinux, const char *tp)
 }
 
 /*
- * The mask (1 << value) of an enumerator of the kernel's BTF, in whatever
- * enum holds it, or 0 if none does: CO-RE relocations cannot find the
- * enumerators of an anonymous enum.
+ * The block flag bits the programs need, from the kernel's BTF in one pass
+ * over its enums (about 150,000 types here): CO-RE relocations cannot find
+ * the enumerators of an anonymous enum, so any enum holding the name counts.
+ *  - rqf_flush_seq: RQF_FLUSH_SEQ of struct request's rq_flags. Kernels
+ *    since the flags became an enum name the bit __RQF_FLUSH_SEQ (1 on 6.12
+ *    and 6.18, an anonymous enum on 6.12). Before (5.10, 6.1, and back to
+ *    4.x) it is a #define, 1 << 4, that BTF does not hold.
+ *  - bio_pinned: BIO_PAGE_PINNED of struct bio's bi_flags (6.5 and newer):
+ *    the bio's pages are user memory pinned for direct I/O, none of them a
+ *    page cache page; 0 where the kernel has no such flag.
  */
-static unsigned
-probe_enum_bit(const struct btf *vmlinux, const char *name)
+void
+probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
 {
 	const struct btf_type	*t;
 	const struct btf_enum	*e;
+	const char		*name;
 	unsigned		 id, n, i;
 
+	bits->rqf_flush_seq = 0;
+	bits->bio_pinned = 0;
 	n = vmlinux != NULL ? btf__type_cnt(vmlinux) : 0;
 	for (id = 1; id < n; id++) {
 		t = btf__type_by_id(vmlinux, id);
@@ -42,37 +52,17 @@ probe_enum_bit(const struct btf *vmlinux, const char *name)
 			continue;
 		e = btf_enum(t);
 		for (i = 0; i < btf_vlen(t); i++, e++) {
-			if (strcmp(btf__name_by_offset(vmlinux, e->name_off), name) == 0 &&
-			    e->val >= 0 && e->val < 32)
-				return (1u << e->val);
+			if (e->val < 0 || e->val >= 32)
+				continue;
+			name = btf__name_by_offset(vmlinux, e->name_off);
+			if (strcmp(name, "__RQF_FLUSH_SEQ") == 0)
+				bits->rqf_flush_seq = 1u << e->val;
+			else if (strcmp(name, "BIO_PAGE_PINNED") == 0)
+				bits->bio_pinned = 1u << e->val;
 		}
 	}
-	return (0);
-}
-
-/*
- * The bit of RQF_FLUSH_SEQ in struct request's rq_flags. Kernels since the
- * flags became an enum name the bit __RQF_FLUSH_SEQ (1 on 6.12 and 6.18), in
- * an anonymous enum on 6.12. Before (5.10, 6.1, and back to 4.x) it is a
- * #define, 1 << 4, that BTF does not hold.
- */
-unsigned
-probe_rqf_flush_seq(const struct btf *vmlinux)
-{
-	unsigned bit = probe_enum_bit(vmlinux, "__RQF_FLUSH_SEQ");
-
-	return (bit != 0 ? bit : 1u << 4);
-}
-
-/*
- * The bit of BIO_PAGE_PINNED in struct bio's bi_flags (6.5 and newer, an
- * anonymous enum): the bio's pages are user memory pinned for direct I/O,
- * none of them a page cache page. 0 where the kernel has no such flag.
- */
-unsigned
-probe_bio_pinned(const struct btf *vmlinux)
-{
-	return (probe_enum_bit(vmlinux, "BIO_PAGE_PINNED"));
+	if (bits->rqf_flush_seq == 0)
+		bits->rqf_flush_seq = 1u << 4;
 }
 
 /* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */

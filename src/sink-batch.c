@@ -455,6 +455,19 @@ batch_json_unavailable(FILE *f, const struct blktop *b)
 		fputc('}', f);
 }
 
+/* One table's member of "dropped" (opening the object if *first), if it evicted any. */
+static void
+batch_json_evicted(FILE *f, unsigned *first, const char *table, unsigned max,
+    uint64_t interval, uint64_t total)
+{
+	if (total == 0)
+		return;
+	fprintf(f, "%s\"%s\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
+	    *first ? ",\"dropped\":{" : ",", table, max, (unsigned long long)interval,
+	    (unsigned long long)total);
+	*first = 0;
+}
+
 /*
  * "dropped": what a cap cut, so that no count is short without saying so.
  * "devices": requests of devices past the device cap (max) in the interval
@@ -490,20 +503,10 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 		return;
 	}
 	proc_stats(b->procs, &st);
-	if (st.procs_evicted > 0) {
-		fprintf(f, "%s\"processes\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
-		    first ? ",\"dropped\":{" : ",", st.max_procs,
-		    (unsigned long long)st.procs_evicted_interval,
-		    (unsigned long long)st.procs_evicted);
-		first = 0;
-	}
-	if (st.files_evicted > 0) {
-		fprintf(f, "%s\"files\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
-		    first ? ",\"dropped\":{" : ",", st.max_files,
-		    (unsigned long long)st.files_evicted_interval,
-		    (unsigned long long)st.files_evicted);
-		first = 0;
-	}
+	batch_json_evicted(f, &first, "processes", st.max_procs, st.procs_evicted_interval,
+	    st.procs_evicted);
+	batch_json_evicted(f, &first, "files", st.max_files, st.files_evicted_interval,
+	    st.files_evicted);
 	if (!first)
 		fputc('}', f);
 }

@@ -278,6 +278,7 @@ live_print_probe(FILE *f)
 {
 	int		 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
 	struct hook_plan plan = { ATTACH_MAX, START_MAX };
+	struct block_bits bits;
 	struct btf	*vmlinux;
 	char		*err;
 	const char	*why;
@@ -308,11 +309,18 @@ live_print_probe(FILE *f)
 		    start_ok[i] ? "exists" : "missing",
 		    plan.start == (enum hook_start)i ? " (chosen)" : "");
 	vmlinux = btf__load_vmlinux_btf();
+	probe_block_bits(vmlinux, &bits);
+	btf__free(vmlinux);
 	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
 	    "block_rq_merge, block_rq_complete (final when all bytes are done and, "
 	    "in a flush sequence, when the sequence ends: RQF_FLUSH_SEQ is 0x%x here)\n",
-	    probe_rqf_flush_seq(vmlinux));
-	btf__free(vmlinux);
+	    bits.rqf_flush_seq);
+	if (bits.bio_pinned != 0)
+		fprintf(f, "block direct I/O: a bio of pinned pages (BIO_PAGE_PINNED 0x%x)\n",
+		    bits.bio_pinned);
+	else
+		fprintf(f, "block direct I/O: a bio whose first page has no file mapping "
+		    "(no BIO_PAGE_PINNED: before 6.5)\n");
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
 	probe_mount_tracefs(bt.verbose);
 	vfs_probe(f);
@@ -609,6 +617,7 @@ live_start(struct source *src, char **errp)
 {
 	struct blktop	*b = src->b;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
+	struct block_bits bits;
 	struct btf	*vmlinux;
 	const void	*elf;
 	unsigned	 i;
@@ -647,8 +656,9 @@ live_start(struct source *src, char **errp)
 	live.skel->rodata->debug_counts = b->verbose >= 2;
 	live.skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
-		live.skel->rodata->rqf_flush_seq = probe_rqf_flush_seq(vmlinux);
-		live.skel->rodata->bio_pinned = probe_bio_pinned(vmlinux);
+		probe_block_bits(vmlinux, &bits);
+		live.skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
+		live.skel->rodata->bio_pinned = bits.bio_pinned;
 		btf__free(vmlinux);
 	}
 	live.skel->rodata->filter_ndevs = b->ndevs;

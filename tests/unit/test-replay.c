@@ -75,6 +75,19 @@ make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 	CHECK("capture written", capture_close(w) == 0);
 }
 
+/* A replay of path at one report a second, as -r FILE -d 1 sets it up. */
+static void
+replay_setup(struct blktop *b2, const char *path)
+{
+	b2->replay_path = path;
+	b2->interval = 1;
+	b2->tick_ns = NSEC_PER_SEC;
+	b2->ticks_per_report = 1;
+	b2->nticks = 60;
+	b2->speed = 1;
+	b2->base = event_base_new();
+}
+
 /*
  * A 1.1 header's interval and -D filter come back as fields; with none (a 1.0
  * file) they come from the plan, "-d 1".
@@ -88,13 +101,7 @@ check_header_fields(const char *path, uint64_t interval_ns, uint32_t filter,
 	char		*err;
 
 	make_capture(path, interval_ns, filter);
-	b2.replay_path = path;
-	b2.interval = 1;
-	b2.tick_ns = NSEC_PER_SEC;
-	b2.ticks_per_report = 1;
-	b2.nticks = 60;
-	b2.speed = 1;
-	b2.base = event_base_new();
+	replay_setup(&b2, path);
 	src = source_create(&b2, &source_replay);
 	CHECK(what, source_replay.start(src, &err) == 0 &&
 	    b2.interval == want_interval &&
@@ -121,13 +128,7 @@ check_proc_filter(const char *path)
 	make_procs = 1;
 	make_capture(path, NSEC_PER_SEC, 0);
 	make_procs = 0;
-	b2.replay_path = path;
-	b2.interval = 1;
-	b2.tick_ns = NSEC_PER_SEC;
-	b2.ticks_per_report = 1;
-	b2.nticks = 60;
-	b2.speed = 1;
-	b2.base = event_base_new();
+	replay_setup(&b2, path);
 	src = source_create(&b2, &source_replay);
 	ok = source_replay.start(src, &err) == 0;
 	CHECK("2.1 header: the recording's -c, -p and --cgroup restored",
@@ -192,14 +193,9 @@ main(void)
 	check_proc_filter(path);
 	make_capture(path, NSEC_PER_SEC, 0);
 
-	b->replay_path = path;
-	b->interval = 1;
-	b->tick_ns = NSEC_PER_SEC;
-	b->ticks_per_report = 1;
+	replay_setup(b, path);
 	b->nticks = 600;
-	b->speed = 1;
 	b->flight_secs = 0;
-	b->base = event_base_new();
 	b->json = 1;
 	b->out = open_memstream(&out, &outlen);
 	stream_add_sink(b, &sink_model);
