@@ -24,6 +24,7 @@ enum blktop_ev_type {
 	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
+	EV_MAX = 18,		/* user space: the size of the record-type table (src/rec-type.c) */
 };
 
 /* Portable operation codes (the kernel's REQ_OP_* numbers differ by version). */

@@ -667,6 +667,27 @@ int		 config_load(struct blktop *, const char *path,
 void		 self_reset(struct blktop *);
 void		 self_sample(struct blktop *);
 
+/* rec-type.c: the one table of record types; no other file switches on a record's type. */
+struct rec_type {
+	const char	*name;		/* "block", "open", ...: --dump's type column */
+	size_t		 min_len;	/* its fixed part: a shorter record is malformed */
+	size_t		 ts_off;	/* where its CLOCK_MONOTONIC ns time (uint64_t) is */
+	int		 event;		/* counted as an event (ticks and losses are not) */
+	int		 charges;	/* has a process, command and cgroup to charge */
+	size_t		 tgid_off;	/* those fields, if charges */
+	size_t		 comm_off;
+	size_t		 cgroup_off;
+	size_t		 dev_off[2];	/* its kernel dev_t fields (uint32_t), 0 past the last */
+	int		(*valid)(const void *rec, size_t len);	/* more than min_len; NULL: nothing */
+};
+extern const struct rec_type rec_types[EV_MAX];
+const struct rec_type *rec_type_of(uint32_t type);
+const struct rec_type *rec_type_check(const void *rec, size_t len);
+uint64_t	 rec_type_ts(const void *rec, size_t len);
+void		 rec_type_owner(const struct rec_type *, const void *rec, uint32_t *tgid,
+		     const char **comm, uint64_t *cgroup);
+int		 rec_type_tick(void *buf, size_t size, size_t *lenp, uint64_t ts);
+
 /* stream.c: validate, count, hand to the sinks; one place closes reports. */
 void		 stream_add_sink(struct blktop *, const struct sink_entry *);
 int		 stream_start(struct blktop *, char **errp);
@@ -704,7 +725,6 @@ int		 replay_file_next(struct replay_file *, void *buf, size_t size,
 const struct capture_header *replay_file_header(struct replay_file *);
 void		 replay_file_close(struct replay_file *, uint64_t *skipped,
 		     uint64_t *tail_lost);
-uint64_t	 replay_rec_ts(const void *rec, size_t len);
 int		 replay_header_device(const struct capture_header *, const char *arg,
 		     uint32_t *dev, char **errp);
 int		 replay_resolve_devs(struct blktop *, const struct capture_header *,
@@ -1346,11 +1366,11 @@ struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_th
 void		 proc_free(struct proc_table *);
 size_t		 proc_mem_bound(unsigned max_procs, unsigned max_files);
 int		 proc_add(struct proc_table *, const void *rec, size_t len);
-void		 proc_add_block(struct proc_table *, const struct ev_block *);
-void		 proc_add_open(struct proc_table *, const struct ev_open *);
-void		 proc_add_rw(struct proc_table *, const struct ev_rw *);
-void		 proc_add_page(struct proc_table *, const struct ev_page *);
-void		 proc_add_fop(struct proc_table *, const struct ev_fop *);
+void		 proc_add_block(struct proc_table *, const void *rec);
+void		 proc_add_open(struct proc_table *, const void *rec);
+void		 proc_add_rw(struct proc_table *, const void *rec);
+void		 proc_add_page(struct proc_table *, const void *rec);
+void		 proc_add_fop(struct proc_table *, const void *rec);
 void		 proc_interval(struct proc_table *);
 const struct proc_counts *proc_sum(const struct proc_table *);
 const struct proc_counts *proc_entry_counts(const struct proc_table *,

@@ -197,8 +197,9 @@ proc_block_file(struct proc_table *t, const struct ev_block *ev)
  * pages another process dirtied, that process.
  */
 void
-proc_add_block(struct proc_table *t, const struct ev_block *ev)
+proc_add_block(struct proc_table *t, const void *rec)
 {
+	const struct ev_block	*ev = rec;
 	struct proc_entry	*p, *owner;
 	struct file_entry	*f;
 	char			 comm[BLKTOP_COMM_LEN];
@@ -246,8 +247,9 @@ proc_add_block(struct proc_table *t, const struct ev_block *ev)
 
 /* A page dirtied or a file mapping faulted: on the task it happened in, and on the file. */
 void
-proc_add_page(struct proc_table *t, const struct ev_page *ev)
+proc_add_page(struct proc_table *t, const void *rec)
 {
+	const struct ev_page	*ev = rec;
 	struct proc_entry	*p;
 	struct file_entry	*f;
 
@@ -266,8 +268,9 @@ proc_add_page(struct proc_table *t, const struct ev_page *ev)
 
 /* One open: counted on the process and on the file (failed ones under the path asked for). */
 void
-proc_add_open(struct proc_table *t, const struct ev_open *ev)
+proc_add_open(struct proc_table *t, const void *rec)
 {
+	const struct ev_open	*ev = rec;
 	struct proc_entry	*p;
 	struct file_entry	*f;
 
@@ -308,8 +311,9 @@ proc_count_fop(struct proc_counts *c, const struct ev_fop *ev)
  * both names' rows); a file whose path did not come, by inode.
  */
 void
-proc_add_fop(struct proc_table *t, const struct ev_fop *ev)
+proc_add_fop(struct proc_table *t, const void *rec)
 {
+	const struct ev_fop	*ev = rec;
 	struct proc_entry	*p;
 	struct file_entry	*f;
 
@@ -359,8 +363,9 @@ proc_count_rw(struct proc_counts *c, const struct ev_rw *ev, unsigned d)
 
 /* One read/write call: on the process and on the file. */
 void
-proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
+proc_add_rw(struct proc_table *t, const void *rec)
 {
+	const struct ev_rw	*ev = rec;
 	struct proc_entry	*p;
 	struct file_entry	*f;
 	unsigned		 d = ev->op == BLK_OP_WRITE;
@@ -388,66 +393,38 @@ proc_add_rw(struct proc_table *t, const struct ev_rw *ev)
 	proc_hist_add(&f->lat, ev->lat_ns);
 }
 
+/* What each record type adds to the tables; NULL: nothing. */
+static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
+	[EV_BLOCK] = proc_add_block,
+	[EV_OPEN] = proc_add_open,
+	[EV_RW] = proc_add_rw,
+	[EV_PAGE] = proc_add_page,
+	[EV_FOP] = proc_add_fop,
+};
+
 /*
- * Any record of the stream: EV_BLOCK, EV_OPEN and EV_RW are checked against
- * len and added; 0 if used, 1 if not a type for these tables, -1 if malformed.
+ * Any record of the stream, checked against len by its rec_types entry and
+ * added; 0 if used, 1 if not a type for these tables, -1 if malformed.
  */
 int
 proc_add(struct proc_table *t, const void *rec, size_t len)
 {
-	uint32_t type;
+	const struct rec_type	*rt = rec_type_check(rec, len);
+	uint32_t		 type;
 
-	if (len < sizeof(type))
-		goto bad;
-	memcpy(&type, rec, sizeof(type));
-	switch (type) {
-	case EV_BLOCK:
-		if (len < sizeof(struct ev_block))
-			goto bad;
-		proc_add_block(t, rec);
-		return 0;
-	case EV_OPEN: {
-		const struct ev_open *ev = rec;
-
-		if (len < sizeof(*ev) || ev->path_len >= VFS_PATH_MAX ||
-		    len < EV_OPEN_SIZE(ev->path_len))
-			goto bad;
-		proc_add_open(t, ev);
-		return 0;
+	if (rt == NULL) {
+		if (len >= sizeof type) {
+			memcpy(&type, rec, sizeof type);
+			if (type >= EV_MAX || proc_adders[type] == NULL)
+				return (1);
+		}
+		t->bad++;
+		return (-1);
 	}
-	case EV_RW: {
-		const struct ev_rw *ev = rec;
-
-		if (len < sizeof(*ev) || ev->path_len >= VFS_PATH_MAX ||
-		    len < EV_RW_SIZE(ev->path_len) || ev->op > BLK_OP_WRITE)
-			goto bad;
-		proc_add_rw(t, ev);
-		return 0;
-	}
-	case EV_PAGE: {
-		const struct ev_page *ev = rec;
-
-		if (len < sizeof(*ev) || ev->kind > PAGE_FAULT)
-			goto bad;
-		proc_add_page(t, ev);
-		return 0;
-	}
-	case EV_FOP: {
-		const struct ev_fop *ev = rec;
-
-		if (len < sizeof(*ev) || ev->op >= FOP_MAX || ev->path_len >= VFS_PATH_MAX ||
-		    ev->path2_len >= VFS_PATH_MAX || len < EV_FOP_SIZE(ev->path_len, ev->path2_len) ||
-		    ev->path[ev->path_len] != '\0' ||
-		    ev->path[ev->path_len + 1 + ev->path2_len] != '\0')
-			goto bad;
-		proc_add_fop(t, ev);
-		return 0;
-	}
-	}
-	return 1;
-bad:
-	t->bad++;
-	return -1;
+	if (proc_adders[rt - rec_types] == NULL)
+		return (1);
+	proc_adders[rt - rec_types](t, rec);
+	return (0);
 }
 
 /* Close the current interval: later events count into a fresh one. */

@@ -18,7 +18,7 @@ model_begin(struct sink *s, uint64_t ts)
 		windows_find(&b->win, b->devs[d]);
 }
 
-/* An open or read/write record into the process tables, if the filters keep it. */
+/* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
 static void
 model_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
     const char *comm, uint64_t cgroup)
@@ -46,41 +46,20 @@ model_block(struct sink *s, const void *rec, size_t len __unused)
 static void
 model_event(struct sink *s, const void *rec, size_t len)
 {
-	struct blktop	*b = s->b;
-	uint32_t	 type;
+	struct blktop		*b = s->b;
+	const struct rec_type	*rt;
+	const char		*comm;
+	uint32_t		 type, tgid;
+	uint64_t		 cgroup;
 
 	memcpy(&type, rec, sizeof type);
-	switch (type) {
-	case EV_BLOCK:
+	if (type == EV_BLOCK)
 		model_block(s, rec, len);
-		break;
-	case EV_TICK:
+	else if (type == EV_TICK)
 		windows_tick(&b->win, ((const struct ev_tick *)rec)->ts);
-		break;
-	case EV_OPEN: {
-		const struct ev_open *ev = rec;
-
-		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
-		break;
-	}
-	case EV_RW: {
-		const struct ev_rw *ev = rec;
-
-		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
-		break;
-	}
-	case EV_PAGE: {
-		const struct ev_page *ev = rec;
-
-		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
-		break;
-	}
-	case EV_FOP: {
-		const struct ev_fop *ev = rec;
-
-		model_proc_record(b, rec, len, ev->tgid, ev->comm, ev->cgroup);
-		break;
-	}
+	else if ((rt = rec_type_of(type)) != NULL && rt->charges) {
+		rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
+		model_proc_record(b, rec, len, tgid, comm, cgroup);
 	}
 }
 

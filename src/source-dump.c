@@ -47,7 +47,7 @@ static const char *replay_dump_cols[] = {
 	"fd", "addr", "len", "path2"
 };
 /* enum blktop_fop, as the dump's type column names them. */
-static const char *replay_dump_fop[FOP_MAX] = {
+static const char *replay_dump_fop_names[FOP_MAX] = {
 	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
@@ -156,130 +156,170 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	(r)->ino = (e)->ino;							\
 } while (0)
 
+/* A block request's row; 0 if its device is filtered out. */
+static int
+replay_dump_block(struct blktop *b, const void *rec, size_t len __unused,
+    struct replay_row *r)
+{
+	const struct ev_block *e = rec;
+
+	if (!stream_dev_wanted(b, e->dev))
+		return (0);
+	r->ts = e->ts_done;
+	r->dev = e->dev;
+	r->op = e->op;
+	r->flags = e->flags;
+	r->bytes = e->bytes;
+	r->sector = e->sector;
+	if (!(e->flags & BLK_F_NOLAT)) {
+		r->lat = e->ts_done > e->ts_issue ? e->ts_done - e->ts_issue : 0;
+		r->queue = e->ts_issue > e->ts_start ? e->ts_issue - e->ts_start : 0;
+	}
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->comm = e->comm;
+	r->error = e->error;
+	r->inflight = e->inflight;
+	r->cgroup = e->cgroup;
+	r->class = e->fclass < BLK_FC_MAX ? replay_dump_fclass[e->fclass] : "?";
+	r->fsdev = e->fsdev;
+	r->ino = e->ino;
+	return (1);
+}
+
+/* A page dirtied or faulted. */
+static int
+replay_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct replay_row *r)
+{
+	const struct ev_page *e = rec;
+
+	r->ts = e->ts;
+	r->bytes = e->bytes;
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->comm = e->comm;
+	r->cgroup = e->cgroup;
+	r->class = e->kind == PAGE_DIRTY ? "dirty" : e->kind == PAGE_FAULT ? "fault" : "?";
+	r->fsdev = e->dev;
+	r->ino = e->ino;
+	return (1);
+}
+
+/* A tick: its time. */
+static int
+replay_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct replay_row *r)
+{
+	r->ts = ((const struct ev_tick *)rec)->ts;
+	return (1);
+}
+
+/* Events lost: when, and how many. */
+static int
+replay_dump_lost(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct replay_row *r)
+{
+	r->ts = ((const struct ev_lost *)rec)->ts;
+	r->count = ((const struct ev_lost *)rec)->count;
+	return (1);
+}
+
+/* An open; 0 if its path does not fit. */
+static int
+replay_dump_open(struct blktop *b __unused, const void *rec, size_t len,
+    struct replay_row *r)
+{
+	const struct ev_open *e = rec;
+
+	if (EV_OPEN_SIZE(e->path_len) > len)
+		return (0);
+	r->ts = e->ts;
+	r->dev = e->dev;
+	r->flags = e->flags;
+	r->lat = e->lat_ns;
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->comm = e->comm;
+	r->error = e->ret < 0 ? e->ret : 0;
+	r->cgroup = e->cgroup;
+	r->path = e->path;
+	r->pathlen = e->path_len;
+	return (1);
+}
+
+/* A read or write call; 0 if its path does not fit. */
+static int
+replay_dump_rw(struct blktop *b __unused, const void *rec, size_t len,
+    struct replay_row *r)
+{
+	const struct ev_rw *e = rec;
+
+	if (EV_RW_SIZE(e->path_len) > len)
+		return (0);
+	DUMP_FILE_CALL(r, e);
+	r->op = e->op;
+	r->bytes = e->done;
+	return (1);
+}
+
+/* A file operation, typed by its op; 0 if its paths do not fit. */
+static int
+replay_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
+    struct replay_row *r)
+{
+	const struct ev_fop *e = rec;
+
+	if (e->path_len >= VFS_PATH_MAX || e->path2_len >= VFS_PATH_MAX ||
+	    EV_FOP_SIZE(e->path_len, e->path2_len) > len)
+		return (0);
+	r->type = e->op < FOP_MAX ? replay_dump_fop_names[e->op] : "fop";
+	DUMP_FILE_CALL(r, e);
+	r->flags = e->flags;
+	r->has_fd = 1;
+	r->fd = e->fd;
+	if (e->op == FOP_MMAP || e->op == FOP_MUNMAP) {
+		r->has_map = 1;
+		r->addr = e->addr;
+		r->len = e->len;
+	}
+	if (e->op == FOP_RENAME) {
+		r->path2 = e->path + e->path_len + 1;
+		r->path2len = e->path2_len;
+	}
+	return (1);
+}
+
+/* Each record type's row, after its rec_types length check; the type column is the entry's name. */
+static int (*const replay_dump_fillers[EV_MAX])(struct blktop *, const void *, size_t,
+    struct replay_row *) = {
+	[EV_BLOCK] = replay_dump_block,
+	[EV_PAGE] = replay_dump_page,
+	[EV_TICK] = replay_dump_tick,
+	[EV_LOST] = replay_dump_lost,
+	[EV_OPEN] = replay_dump_open,
+	[EV_RW] = replay_dump_rw,
+	[EV_FOP] = replay_dump_fop,
+};
+
 /* Turn one record into a dump row; 0 if it is not to be printed. */
 static int
 replay_dump_fill(struct blktop *b, const void *rec, size_t len,
     struct replay_row *r)
 {
-	uint32_t	 type;
+	const struct rec_type	*rt;
+	uint32_t		 type;
 
 	memset(r, 0, sizeof *r);
 	memcpy(&type, rec, sizeof type);
-	switch (type) {
-	case EV_BLOCK: {
-		const struct ev_block *e = rec;
-
-		if (len < sizeof *e || !stream_dev_wanted(b, e->dev))
-			return (0);
-		r->type = "block";
-		r->ts = e->ts_done;
-		r->dev = e->dev;
-		r->op = e->op;
-		r->flags = e->flags;
-		r->bytes = e->bytes;
-		r->sector = e->sector;
-		if (!(e->flags & BLK_F_NOLAT)) {
-			r->lat = e->ts_done > e->ts_issue ? e->ts_done - e->ts_issue : 0;
-			r->queue = e->ts_issue > e->ts_start ? e->ts_issue - e->ts_start : 0;
-		}
-		r->pid = e->pid;
-		r->tgid = e->tgid;
-		r->comm = e->comm;
-		r->error = e->error;
-		r->inflight = e->inflight;
-		r->cgroup = e->cgroup;
-		r->class = e->fclass < BLK_FC_MAX ? replay_dump_fclass[e->fclass] : "?";
-		r->fsdev = e->fsdev;
-		r->ino = e->ino;
-		return (1);
-	}
-	case EV_PAGE: {
-		const struct ev_page *e = rec;
-
-		if (len < sizeof *e)
-			return (0);
-		r->type = "page";
-		r->ts = e->ts;
-		r->bytes = e->bytes;
-		r->pid = e->pid;
-		r->tgid = e->tgid;
-		r->comm = e->comm;
-		r->cgroup = e->cgroup;
-		r->class = e->kind == PAGE_DIRTY ? "dirty" : e->kind == PAGE_FAULT ? "fault" : "?";
-		r->fsdev = e->dev;
-		r->ino = e->ino;
-		return (1);
-	}
-	case EV_TICK:
-		if (len < sizeof(struct ev_tick))
-			return (0);
-		r->type = "tick";
-		r->ts = ((const struct ev_tick *)rec)->ts;
-		return (1);
-	case EV_LOST:
-		if (len < sizeof(struct ev_lost))
-			return (0);
-		r->type = "lost";
-		r->ts = ((const struct ev_lost *)rec)->ts;
-		r->count = ((const struct ev_lost *)rec)->count;
-		return (1);
-	case EV_OPEN: {
-		const struct ev_open *e = rec;
-
-		if (len < sizeof *e || EV_OPEN_SIZE(e->path_len) > len)
-			return (0);
-		r->type = "open";
-		r->ts = e->ts;
-		r->dev = e->dev;
-		r->flags = e->flags;
-		r->lat = e->lat_ns;
-		r->pid = e->pid;
-		r->tgid = e->tgid;
-		r->comm = e->comm;
-		r->error = e->ret < 0 ? e->ret : 0;
-		r->cgroup = e->cgroup;
-		r->path = e->path;
-		r->pathlen = e->path_len;
-		return (1);
-	}
-	case EV_RW: {
-		const struct ev_rw *e = rec;
-
-		if (len < sizeof *e || EV_RW_SIZE(e->path_len) > len)
-			return (0);
-		r->type = "rw";
-		DUMP_FILE_CALL(r, e);
-		r->op = e->op;
-		r->bytes = e->done;
-		return (1);
-	}
-	case EV_FOP: {
-		const struct ev_fop *e = rec;
-
-		if (len < sizeof *e || e->path_len >= VFS_PATH_MAX ||
-		    e->path2_len >= VFS_PATH_MAX ||
-		    EV_FOP_SIZE(e->path_len, e->path2_len) > len)
-			return (0);
-		r->type = e->op < FOP_MAX ? replay_dump_fop[e->op] : "fop";
-		DUMP_FILE_CALL(r, e);
-		r->flags = e->flags;
-		r->has_fd = 1;
-		r->fd = e->fd;
-		if (e->op == FOP_MMAP || e->op == FOP_MUNMAP) {
-			r->has_map = 1;
-			r->addr = e->addr;
-			r->len = e->len;
-		}
-		if (e->op == FOP_RENAME) {
-			r->path2 = e->path + e->path_len + 1;
-			r->path2len = e->path2_len;
-		}
-		return (1);
-	}
-	default:
+	if ((rt = rec_type_of(type)) == NULL || replay_dump_fillers[type] == NULL) {
 		r->type = "other";
 		return (1);
 	}
+	if (len < rt->min_len)
+		return (0);
+	r->type = rt->name;
+	return (replay_dump_fillers[type](b, rec, len, r));
 }
 
 /* --dump: every record as a CSV row or a JSON line on stdout; the exit status. */

@@ -341,47 +341,17 @@ merge_remap_dev(const struct merge_src *s, uint32_t dev)
 static void
 merge_remap(const struct merge_src *s, void *rec, size_t len)
 {
-	uint32_t	 type;
+	const struct rec_type	*rt;
+	uint32_t		 type, dev;
+	unsigned		 i;
 
 	memcpy(&type, rec, sizeof type);
-	switch (type) {
-	case EV_BLOCK:
-		if (len >= sizeof(struct ev_block)) {
-			struct ev_block *e = rec;
-
-			e->dev = merge_remap_dev(s, e->dev);
-			e->fsdev = merge_remap_dev(s, e->fsdev);
-		}
-		break;
-	case EV_OPEN:
-		if (len >= sizeof(struct ev_open)) {
-			struct ev_open *e = rec;
-
-			e->dev = merge_remap_dev(s, e->dev);
-		}
-		break;
-	case EV_RW:
-		if (len >= sizeof(struct ev_rw)) {
-			struct ev_rw *e = rec;
-
-			e->dev = merge_remap_dev(s, e->dev);
-			e->rdev = merge_remap_dev(s, e->rdev);
-		}
-		break;
-	case EV_PAGE:
-		if (len >= sizeof(struct ev_page)) {
-			struct ev_page *e = rec;
-
-			e->dev = merge_remap_dev(s, e->dev);
-		}
-		break;
-	case EV_FOP:
-		if (len >= sizeof(struct ev_fop)) {
-			struct ev_fop *e = rec;
-
-			e->dev = merge_remap_dev(s, e->dev);
-		}
-		break;
+	if ((rt = rec_type_of(type)) == NULL || len < rt->min_len)
+		return;
+	for (i = 0; i < nitems(rt->dev_off) && rt->dev_off[i] != 0; i++) {
+		memcpy(&dev, (char *)rec + rt->dev_off[i], sizeof dev);
+		dev = merge_remap_dev(s, dev);
+		memcpy((char *)rec + rt->dev_off[i], &dev, sizeof dev);
 	}
 }
 
@@ -397,7 +367,7 @@ merge_fill(struct merge *m, struct merge_src *s)
 		memcpy(&type, s->head, sizeof type);
 		if (type == EV_TICK && m->n > 1)
 			continue;	/* the run's ticks are made in merge_next */
-		if ((ts = replay_rec_ts(s->head, s->len)) != 0)
+		if ((ts = rec_type_ts(s->head, s->len)) != 0)
 			s->key = ts;
 		if (s->nremap != 0)
 			merge_remap(s, s->head, s->len);
@@ -676,19 +646,6 @@ merge_out(struct merge *m, const void *rec, size_t len, void *buf, size_t size,
 	return (1);
 }
 
-/* An EV_TICK at ts into buf. */
-static int
-merge_tick(void *buf, size_t size, size_t *lenp, uint64_t ts)
-{
-	struct ev_tick	 t = { .type = EV_TICK, .ts = ts };
-
-	if (size < sizeof t)
-		return (-1);
-	memcpy(buf, &t, sizeof t);
-	*lenp = sizeof t;
-	return (1);
-}
-
 /* The next tick a tick after t; none past 2^64 ns (times near it: a log's, wrapped). */
 static void
 merge_tick_after(struct merge *m, uint64_t t)
@@ -740,14 +697,14 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (!m->any || m->done || m->no_ticks)
 				return (0);
 			m->done = 1;
-			return (merge_tick(buf, size, lenp, m->next_tick));
+			return (rec_type_tick(buf, size, lenp, m->next_tick));
 		}
 		if (!m->no_ticks && best->key >= m->next_tick) {
 			t = m->next_tick;
 			if (best->key - t >= MERGE_GAP_NS)
 				t += (best->key - t) / m->tick_ns * m->tick_ns;
 			merge_tick_after(m, t);
-			return (merge_tick(buf, size, lenp, t));
+			return (rec_type_tick(buf, size, lenp, t));
 		}
 		r = merge_out(m, best->head, best->len, buf, size, lenp);
 		if (r == 1)

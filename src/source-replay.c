@@ -47,34 +47,6 @@ struct replay {
 	char			 comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];	/* its -c */
 };
 
-/* The stream time a record happened at; 0 if it carries none. */
-uint64_t
-replay_rec_ts(const void *rec, size_t len)
-{
-	uint32_t	 type;
-	uint64_t	 ts;
-
-	memcpy(&type, rec, sizeof type);
-	switch (type) {
-	case EV_BLOCK:
-		if (len < sizeof(struct ev_block))
-			return (0);
-		return (((const struct ev_block *)rec)->ts_done);
-	case EV_TICK:
-	case EV_LOST:
-	case EV_OPEN:
-	case EV_RW:
-	case EV_PAGE:
-	case EV_FOP:
-		if (len < 16)
-			return (0);
-		memcpy(&ts, (const char *)rec + 8, sizeof ts);
-		return (ts);
-	default:
-		return (0);
-	}
-}
-
 /* Open a file: a capture, else a text log source-import.c knows; quiet: no word of a damaged header (a reopen). */
 struct replay_file *
 replay_file_open(const char *path, int quiet, char **errp)
@@ -245,7 +217,7 @@ replay_feed(struct replay *r)
 
 	memcpy(buf, r->rec, len);
 	replay_read(r);
-	if ((ts = replay_rec_ts(buf, len)) > r->pos)
+	if ((ts = rec_type_ts(buf, len)) > r->pos)
 		r->pos = ts;
 	r->fed++;
 	stream_event(r->b, buf, len);
@@ -269,7 +241,7 @@ replay_run(struct replay *r, uint64_t target, uint64_t max, int until_tick)
 	uint32_t	 type;
 
 	while (r->have && n < max && !replay_done_count(r->b)) {
-		ts = replay_rec_ts(r->rec, r->len);
+		ts = rec_type_ts(r->rec, r->len);
 		if (ts != 0 && ts > target && !until_tick)
 			break;
 		memcpy(&type, r->rec, sizeof type);
@@ -619,7 +591,7 @@ replay_start(struct source *src, char **errp)
 
 	/* The windows open when the recording began, or at the first record (flight data). */
 	r->start_ts = (uint64_t)((int64_t)hdr->created - hdr->clock_offset);
-	if (replay_read(r) && (first = replay_rec_ts(r->rec, r->len)) != 0 &&
+	if (replay_read(r) && (first = rec_type_ts(r->rec, r->len)) != 0 &&
 	    (first < r->start_ts || hdr->created == 0))
 		r->start_ts = first;
 	replay_reset(r);

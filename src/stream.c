@@ -136,35 +136,6 @@ stream_set_ticks(struct blktop *b, double history_secs)
 		b->nticks = b->ticks_per_report + 1;
 }
 
-/* Records with a path: the path starts where the header ends (no tail padding). */
-_Static_assert(offsetof(struct ev_open, path) == sizeof(struct ev_open), "ev_open padding");
-_Static_assert(offsetof(struct ev_rw, path) == sizeof(struct ev_rw), "ev_rw padding");
-_Static_assert(offsetof(struct ev_fop, path) == sizeof(struct ev_fop), "ev_fop padding");
-
-/* The smallest length a record of this type may have; 0 for types of later versions. */
-static size_t
-stream_min_len(uint32_t type)
-{
-	switch (type) {
-	case EV_BLOCK:
-		return (sizeof(struct ev_block));
-	case EV_TICK:
-		return (sizeof(struct ev_tick));
-	case EV_LOST:
-		return (sizeof(struct ev_lost));
-	case EV_OPEN:
-		return (sizeof(struct ev_open));
-	case EV_RW:
-		return (sizeof(struct ev_rw));
-	case EV_PAGE:
-		return (sizeof(struct ev_page));
-	case EV_FOP:
-		return (sizeof(struct ev_fop));
-	default:
-		return (0);
-	}
-}
-
 /*
  * Close the report of the ticks taken since the last one: every sink reads
  * it (output sinks not while seeking), then every sink starts a new interval.
@@ -225,8 +196,9 @@ stream_end(struct blktop *b)
 int
 stream_event(struct blktop *b, const void *rec, size_t len)
 {
-	uint32_t	 type;
-	unsigned	 i;
+	const struct rec_type	*rt;
+	uint32_t		 type;
+	unsigned		 i;
 
 	if (len < sizeof type) {
 		b->bad_records++;
@@ -241,30 +213,21 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 			b->event_sinks[i]->entry->event(b->event_sinks[i], rec, len);
 		return (0);
 	}
-	if (len < stream_min_len(type)) {
+	rt = rec_type_of(type);
+	if (rt != NULL && len < rt->min_len) {
 		b->bad_records++;
 		return (-1);
 	}
-	switch (type) {
-	case EV_BLOCK:
-		b->events++;
-		b->block_events++;
-		break;
-	case EV_OPEN:
-	case EV_RW:
-	case EV_PAGE:
-	case EV_FOP:
-		b->events++;
-		break;
-	case EV_LOST: {
+	if (rt != NULL && rt->event)
+		b->events++;	/* not a block request: those took the short way */
+	if (type == EV_LOST) {
 		const struct ev_lost *ev = rec;
+		uint32_t kind = ev->kind < LOST_KINDS ? ev->kind : LOST_RECORDS;
 
 		b->lost += ev->count;
 		b->lost_report += ev->count;
-		b->lost_kind[ev->kind < LOST_KINDS ? ev->kind : LOST_RECORDS] += ev->count;
-		b->lost_kind_report[ev->kind < LOST_KINDS ? ev->kind : LOST_RECORDS] += ev->count;
-		break;
-	}
+		b->lost_kind[kind] += ev->count;
+		b->lost_kind_report[kind] += ev->count;
 	}
 	/* The capture, first, gets exactly what the model gets. */
 	for (i = 0; i < b->nevent_sinks; i++)

@@ -80,7 +80,7 @@ read_run(struct merge *m, struct seq *q)
 		if (q->n == 64)
 			return (-1);
 		memcpy(&type, buf, sizeof type);
-		q->ts[q->n] = replay_rec_ts(buf, len);
+		q->ts[q->n] = rec_type_ts(buf, len);
 		if (type == EV_TICK)
 			q->tag[q->n] = 0;
 		else if (type == EV_RW) {
