@@ -10,6 +10,7 @@ mode=${1:-run}
 PKGS="build-essential autoconf automake pkg-config clang llvm bpftool libbpf-dev
 libelf-dev zlib1g-dev libncurses-dev libevent-dev fio tmux libbpf-tools python3
 e2fsprogs util-linux kmod procps groff-base libcap2-bin prometheus curl iproute2
+python3-jsonschema
 chromium debhelper dpkg-dev lintian bpftrace
 qemu-system-x86 busybox-static cpio xz-utils zstd"
 

@@ -82,16 +82,17 @@ def totals(name):
         r = json.loads(line)
         t["reports"] += 1
         for p in r["processes"]:
-            for k in ("vfs_reads", "vfs_writes", "vfs_read_bytes", "vfs_write_bytes",
-                      "opens", "open_fails"):
-                t[k] += p[k]
-            t["proc_ios"] += p["read_ios"] + p["write_ios"]
+            for k, j in (("vfs_reads", "call_reads"), ("vfs_writes", "call_writes"),
+                         ("vfs_read_bytes", "call_read_bytes"), ("vfs_write_bytes", "call_write_bytes"),
+                         ("opens", "opens"), ("open_fails", "open_fails")):
+                t[k] += p[j] or 0
+            t["proc_ios"] += p["req_reads"] + p["req_writes"]
         for v in r["devices"]:
             t["dev_ios"] += v["read"]["ios"] + v["write"]["ios"]
         for f in r["files"]:
             if f["path"].startswith("/"):
                 t["files_full"] += 1
-                if f["opens"] and f["reads"] + f["writes"]:
+                if f["opens"] and (f["call_reads"] or 0) + (f["call_writes"] or 0):
                     t["files_joined"] += 1
             else:
                 t["files_base"] += 1

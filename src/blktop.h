@@ -355,7 +355,6 @@ struct blktop;
 struct source;
 struct sink;
 struct capture_header;
-struct recorder;
 
 /* Run time of BPF programs, as the kernel counts it (source-cost.c). */
 struct prog_cost {
@@ -439,6 +438,11 @@ struct source {
  * A kind of sink: what consumes the stream, in the order registered
  * (capture, model, then a view). Every callback is optional.
  */
+/* What the view can ask of a sink. */
+enum sink_ctl {
+	SINK_CTL_TOGGLE,	/* start or stop (the capture sink: `r`) */
+};
+
 struct sink_entry {
 	const char	*name;
 	int		 output;	/* writes reports: quiet while the stream is silent */
@@ -449,7 +453,11 @@ struct sink_entry {
 	void		 (*report)(struct sink *, uint64_t ts, unsigned nticks);
 	void		 (*interval)(struct sink *);	/* after a report: a new interval */
 	void		 (*end)(struct sink *);		/* the source has nothing more */
+	int		 report_at_end;	/* wants the interval still open reported before end */
 	void		 (*stop)(struct sink *);
+	/* The view's controls (stream_sink_control): act, with a line for the status bar in *msg. */
+	int		 (*control)(struct sink *, enum sink_ctl, char **msg);
+	const char	*(*status)(struct sink *);	/* a short state for the header, or NULL */
 	/*
 	 * A config file setting of the sink's (or NULL): 1 if the key is its
 	 * own and the value good (and taken, if apply), 0 if the key is not
@@ -538,7 +546,6 @@ struct blktop {
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
-	struct recorder		*recorder;	/* the capture sink's state, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 	char			 listen_addr[64];	/* --listen */
@@ -698,6 +705,9 @@ void		 stream_report(struct blktop *);
 void		 stream_stop(struct blktop *);
 void		 stream_notice(struct blktop *, const char *, ...) __printflike(2, 3);
 void		 stream_set_ticks(struct blktop *, double history_secs);
+int		 stream_sink_control(struct blktop *, const char *name, enum sink_ctl,
+		     char **msg);
+const char	*stream_sink_status(struct blktop *, const char *name);
 int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
 		     const char *comm, uint64_t cgroup);
 
@@ -759,8 +769,6 @@ extern const struct sink_entry sink_model;
 
 /* sink-capture.c: the capture writer, flight recorder and trigger. */
 extern const struct sink_entry sink_capture;
-int		 record_toggle(struct blktop *, char **msg);
-const char	*record_status(const struct blktop *);
 
 /* source-import.c: text logs of bpftrace scripts as event records. */
 struct import;
@@ -855,7 +863,6 @@ size_t		 report_dropped_text(const struct blktop *, const struct report *, char 
 void		 report_html(FILE *, const struct blktop *, const struct report *);
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
-void		 batch_json_string(FILE *, const char *);
 void		 batch_comm(char *out, const char *comm);
 
 /* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
@@ -1411,6 +1418,14 @@ unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
 		     const struct proc_entry **out, unsigned n);
 unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
 		     const struct file_entry **out, unsigned n);
+
+/* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+void		 json_string(FILE *, const char *);
+void		 json_val(FILE *, int known, int prec, double);
+void		 json_num(FILE *, const char *name, int known, int prec, double);
+void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
+void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
+void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
 
 /* ui.c: the live terminal UI; ui-keys.c, ui-layout.c and ui-pane-*.c hold its parts. */
 #define UI_COL_SECS_MAX	60		/* longest time per heatmap column */

@@ -27,14 +27,12 @@ batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 		event_base_loopbreak(b->base);
 }
 
-/* The source has nothing more: report the interval still open, then stop. */
+/* The source has nothing more (stream_end has reported the interval still open): stop. */
 static void
 batch_end(struct sink *s)
 {
 	struct blktop	*b = s->b;
 
-	if (b->ticks_since_report > 0 && !b->silent)
-		stream_report(b);
 	if (b->base != NULL)
 		event_base_loopbreak(b->base);
 }
@@ -302,13 +300,6 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 	fputc('\n', f);
 }
 
-/* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
-void
-batch_json_string(FILE *f, const char *s)
-{
-	name_json(f, s, strlen(s));
-}
-
 /*
  * {"p50":..,"p90":..,"p99":..,"min":..,"max":..,"avg":..} in microseconds:
  * device (q: queue) times; null when no request was timed.
@@ -325,20 +316,6 @@ batch_json_lat(FILE *f, const struct sum_op *o, int q)
 	    batch_pct_us(o, q, 99), (double)(q ? o->q_min : o->lat_min) / 1e3,
 	    (double)(q ? o->q_max : o->lat_max) / 1e3,
 	    (double)(q ? o->q_sum : o->lat_sum) / (double)o->timed / 1e3);
-}
-
-/* ,"name":{"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
-static void
-batch_json_pcts(FILE *f, const char *name, const struct proc_hist *h)
-{
-	fprintf(f, ",\"%s\":", name);
-	if (h->n == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f}",
-	    proc_hist_pct(h, 50) / 1e3, proc_hist_pct(h, 99) / 1e3, (double)h->min / 1e3,
-	    (double)h->max / 1e3);
 }
 
 /* The non-empty buckets of a latency histogram. */
@@ -359,17 +336,6 @@ batch_json_hist(FILE *f, const uint64_t *h)
 	fputc(']', f);
 }
 
-/* A figure, or null when it is not known. */
-static void
-batch_json_num(FILE *f, const char *name, int known, int prec, double v)
-{
-	fprintf(f, ",\"%s\":", name);
-	if (known)
-		fprintf(f, "%.*f", prec, v);
-	else
-		fprintf(f, "null");
-}
-
 /* One operation class of one device over dur_ns (rates null without one). */
 static void
 batch_json_op(FILE *f, const struct sum_op *o, uint64_t dur_ns)
@@ -380,8 +346,8 @@ batch_json_op(FILE *f, const struct sum_op *o, uint64_t dur_ns)
 	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"no_lat\":%llu",
 	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
 	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed));
-	batch_json_num(f, "iops", dur_ns != 0, 1, dur_ns ? (double)o->ios / secs : 0);
-	batch_json_num(f, "bytes_per_s", dur_ns != 0, 0, dur_ns ? (double)o->bytes / secs : 0);
+	json_num(f, "iops", dur_ns != 0, 1, dur_ns ? (double)o->ios / secs : 0);
+	json_num(f, "bytes_per_s", dur_ns != 0, 0, dur_ns ? (double)o->bytes / secs : 0);
 	fprintf(f, ",\"lat_us\":");
 	batch_json_lat(f, o, 0);
 	fprintf(f, ",\"q_us\":");
@@ -415,18 +381,18 @@ batch_json_self(FILE *f, const struct blktop *b)
 	int			 bpf = sc->valid && sc->have_bpf;
 
 	fprintf(f, ",\"self\":{\"lost\":%llu", (unsigned long long)b->lost_report);
-	batch_json_num(f, "cpu_pct", sc->valid, 2, sc->cpu_pct);
-	batch_json_num(f, "events_per_s", sc->valid, 1, sc->events_per_s);
-	batch_json_num(f, "bpf_pct", bpf, 3, sc->bpf_pct);
-	batch_json_num(f, "bpf_ns", bpf, 0, (double)sc->bpf_ns);
-	batch_json_num(f, "bpf_runs", bpf, 0, (double)sc->bpf_runs);
-	batch_json_num(f, "bpf_ns_per_run", bpf && sc->bpf_runs != 0, 1,
+	json_num(f, "cpu_pct", sc->valid, 2, sc->cpu_pct);
+	json_num(f, "events_per_s", sc->valid, 1, sc->events_per_s);
+	json_num(f, "bpf_pct", bpf, 3, sc->bpf_pct);
+	json_num(f, "bpf_ns", bpf, 0, (double)sc->bpf_ns);
+	json_num(f, "bpf_runs", bpf, 0, (double)sc->bpf_runs);
+	json_num(f, "bpf_ns_per_run", bpf && sc->bpf_runs != 0, 1,
 	    sc->bpf_runs != 0 ? (double)sc->bpf_ns / (double)sc->bpf_runs : 0);
-	batch_json_num(f, "bpf_ns_per_event", bpf && sc->events != 0, 1,
+	json_num(f, "bpf_ns_per_event", bpf && sc->events != 0, 1,
 	    sc->events != 0 ? (double)sc->bpf_ns / (double)sc->events : 0);
-	batch_json_num(f, "paths_reused", bpf, 0, (double)sc->paths_reused);
-	batch_json_num(f, "paths_missed", bpf, 0, (double)sc->paths_missed);
-	batch_json_num(f, "records_batched", bpf, 0, (double)sc->batched);
+	json_num(f, "paths_reused", bpf, 0, (double)sc->paths_reused);
+	json_num(f, "paths_missed", bpf, 0, (double)sc->paths_missed);
+	json_num(f, "records_batched", bpf, 0, (double)sc->batched);
 	fprintf(f, "}");
 }
 
@@ -446,9 +412,9 @@ batch_json_unavailable(FILE *f, const struct blktop *b)
 		if (why[0] == '\0')
 			continue;
 		fprintf(f, "%s", first ? ",\"unavailable\":{" : ",");
-		batch_json_string(f, have_table[i].name);
+		json_string(f, have_table[i].name);
 		fputc(':', f);
-		batch_json_string(f, why);
+		json_string(f, why);
 		first = 0;
 	}
 	if (!first)
@@ -491,7 +457,7 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 		for (i = 0; i < w->ndrop; i++) {
 			if (i > 0)
 				fputc(',', f);
-			batch_json_string(f, device_name(w->drop[i].dev));
+			json_string(f, device_name(w->drop[i].dev));
 		}
 		fprintf(f, "],\"others_requests_total\":%llu}",
 		    (unsigned long long)w->drop[WINDOWS_DROP_MAX].requests);
@@ -511,112 +477,30 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 		fputc('}', f);
 }
 
-/*
- * The disk and page-cache fields of a process or file; null where the
- * source cannot tell (an older capture, a hook this kernel lacks).
- */
-static void
-batch_json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, int file)
-{
-	int	 known = !file || (b->have & HAVE_FILES);
-	double	 hit = proc_cache_hit_pct(b->have, c);
-
-	batch_json_num(f, "disk_read_bytes", known, 0, (double)c->disk_bytes[0]);
-	batch_json_num(f, "disk_write_bytes", known, 0, (double)c->disk_bytes[1]);
-	if (file) {
-		batch_json_num(f, "disk_reads", known, 0, (double)c->disk_ios[0]);
-		batch_json_num(f, "disk_writes", known, 0, (double)c->disk_ios[1]);
-	} else
-		batch_json_num(f, "writeback_bytes", known && (b->have & HAVE_DIRTY), 0,
-		    (double)c->wb_bytes);
-	batch_json_num(f, "dirtied_bytes", b->have & HAVE_DIRTY, 0, (double)c->dirtied_bytes);
-	batch_json_num(f, "cache_hit_pct", hit >= 0, 1, hit);
-	batch_json_num(f, "mmap_faults", b->have & HAVE_FAULT, 0, (double)c->mmap_faults);
-	batch_json_num(f, "uring_reads", b->have & HAVE_URING, 0, (double)c->uring_calls[0]);
-	batch_json_num(f, "uring_writes", b->have & HAVE_URING, 0, (double)c->uring_calls[1]);
-	batch_json_num(f, "aio_reads", b->have & HAVE_AIO, 0, (double)c->aio_calls[0]);
-	batch_json_num(f, "aio_writes", b->have & HAVE_AIO, 0, (double)c->aio_calls[1]);
-}
-
-/* The lifecycle fields of a process or file; null where the source has no lifecycle records. */
-static void
-batch_json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
-{
-	static const char	*names[FOP_MAX] = {
-		[FOP_MKNOD] = "mknods", [FOP_UNLINK] = "unlinks", [FOP_RENAME] = "renames",
-		[FOP_MKDIR] = "mkdirs", [FOP_RMDIR] = "rmdirs", [FOP_CLOSE] = "closes",
-		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps",
-	};
-	int			 known = (b->have & HAVE_LIFE) != 0;
-	uint64_t		 n = 0;
-	unsigned		 i;
-
-	batch_json_num(f, "creates", known, 0, (double)c->creates);
-	for (i = 0; i < FOP_MAX; i++) {
-		batch_json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)), 0,
-		    (double)c->fops[i]);
-		n += c->fops[i];
-	}
-	batch_json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
-	batch_json_num(f, "lifecycle_lat_us", known && n > 0, 1,
-	    n > 0 ? (double)c->fop_lat_sum / (double)n / 1e3 : 0);
-}
-
+/* The interval's top processes and files (json.c), and the tables' sizes and counts. */
 static void
 batch_json_tables(FILE *f, const struct blktop *b)
 {
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
-	const struct proc_counts *c;
 	struct proc_stats	 st;
-	char			 path[4096];
-	unsigned		 n, i, k, top = b->top < 256 ? b->top : 256;
+	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
 
 	if (b->procs == NULL)
 		return;
 	n = proc_top(b->procs, (enum proc_key)b->sort_key, 0, pe, top);
 	fprintf(f, ",\"processes\":[");
 	for (i = 0; i < n; i++) {
-		c = proc_entry_counts(b->procs, pe[i], 0);
-		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
-		    pe[i]->id, pe[i]->tgid);
-		name_json(f, pe[i]->comm, BLKTOP_COMM_LEN);
-		fprintf(f, ",\"cgroup\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
-		    "\"read_ios\":%llu,\"write_ios\":%llu,\"vfs_read_bytes\":%llu,"
-		    "\"vfs_write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
-		    "\"opens\":%llu,\"open_fails\":%llu",
-		    (unsigned long long)pe[i]->cgroup,
-		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
-		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->opens, (unsigned long long)c->open_fails);
-		batch_json_pcts(f, "blk_lat_us", proc_entry_hist(b->procs, pe[i], 1));
-		batch_json_pcts(f, "vfs_lat_us", proc_entry_hist(b->procs, pe[i], 0));
-		batch_json_disk(f, b, c, 0);
-		batch_json_life(f, b, c);
-		fputc('}', f);
+		if (i > 0)
+			fputc(',', f);
+		json_proc(f, b, pe[i], 0);
 	}
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
 	fprintf(f, "],\"files\":[");
 	for (i = 0; i < n; i++) {
-		c = proc_file_counts(b->procs, fe[i], 0);
-		proc_file_path(b->procs, fe[i], path, sizeof path);
-		fprintf(f, "%s{\"path\":", i ? "," : "");
-		batch_json_string(f, path);
-		fprintf(f, ",\"pids\":[");
-		for (k = 0; k < fe[i]->npids && k < PROC_FILE_PIDS; k++)
-			fprintf(f, "%s%u", k ? "," : "", fe[i]->pids[k]);
-		fprintf(f, "],\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,"
-		    "\"writes\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
-		    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1]);
-		batch_json_pcts(f, "lat_us", proc_file_hist(b->procs, fe[i], 0));
-		batch_json_disk(f, b, c, 1);
-		batch_json_life(f, b, c);
-		batch_json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe[i], 1));
-		fputc('}', f);
+		if (i > 0)
+			fputc(',', f);
+		json_file(f, b, fe[i], 0);
 	}
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
@@ -624,13 +508,7 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	    st.procs, st.max_procs, st.files, st.max_files,
 	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted);
 	/* Every process's calls of the interval, not only the top rows'. */
-	c = proc_sum(b->procs);
-	fprintf(f, ",\"opens\":%llu,\"open_fails\":%llu,\"reads\":%llu,\"writes\":%llu,"
-	    "\"read_bytes\":%llu,\"write_bytes\":%llu",
-	    (unsigned long long)c->opens, (unsigned long long)c->open_fails,
-	    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-	    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1]);
-	batch_json_life(f, b, c);
+	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);
 }
 
@@ -661,7 +539,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		fprintf(f, "%s{\"name\":", first ? "" : ",");
-		batch_json_string(f, device_name(dw->dev));
+		json_string(f, device_name(dw->dev));
 		fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(dw->dev),
 		    DEV_MINOR(dw->dev));
 		for (o = 0; o < OPC_MAX; o++) {
@@ -675,7 +553,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		else
 			fprintf(f, "null");
 		fprintf(f, ",\"max\":%u}", s.qd_max);
-		batch_json_num(f, "util_pct", s.dur_ns != 0, 2,
+		json_num(f, "util_pct", s.dur_ns != 0, 2,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
 		fputc('}', f);
 		first = 0;
@@ -693,4 +571,5 @@ const struct sink_entry sink_batch = {
 	.output = 1,
 	.report = batch_report,
 	.end = batch_end,
+	.report_at_end = 1,
 };

@@ -298,7 +298,7 @@ record_sink_start(struct sink *s, char **errp)
 	struct timeval	 tv = { RECORD_FLUSH_SECS, 0 };
 	char		*msg;
 
-	r = s->data = b->recorder = xcalloc(1, sizeof *r);
+	r = s->data = xcalloc(1, sizeof *r);
 	r->b = b;
 	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
 	if (b->flight_secs < 0)
@@ -401,13 +401,15 @@ record_tick(struct sink *s, uint64_t ts)
 }
 
 /*
- * The `r` key: start recording (with the flight recorder's last seconds) or
- * stop. *msg is a line for the status bar; -1 if recording could not start.
+ * The `r` key (SINK_CTL_TOGGLE): start recording (with the flight recorder's
+ * last seconds) or stop. *msg is a line for the status bar; -1 if recording
+ * could not start.
  */
-int
-record_toggle(struct blktop *b, char **msg)
+static int
+record_control(struct sink *s, enum sink_ctl what __unused, char **msg)
 {
-	struct recorder	*r = b->recorder;
+	struct blktop	*b = s->b;
+	struct recorder	*r = s->data;
 	uint64_t	 recs, chunks, bytes;
 	int		 failed;
 
@@ -428,10 +430,10 @@ record_toggle(struct blktop *b, char **msg)
 }
 
 /* For the header: "FILE 12.3M" while recording, the error that stopped it, or NULL. */
-const char *
-record_status(const struct blktop *b)
+static const char *
+record_status(struct sink *s)
 {
-	struct recorder	*r = b->recorder;
+	struct recorder	*r = s->data;
 	uint64_t	 recs, chunks, bytes;
 
 	if (r == NULL)
@@ -464,7 +466,7 @@ record_sink_stop(struct sink *s)
 	free(r->path);
 	free(r->error);
 	free(r);
-	s->data = s->b->recorder = NULL;
+	s->data = NULL;
 }
 
 const struct sink_entry sink_capture = {
@@ -473,4 +475,6 @@ const struct sink_entry sink_capture = {
 	.event = record_event,
 	.tick = record_tick,
 	.stop = record_sink_stop,
+	.control = record_control,
+	.status = record_status,
 };

@@ -403,24 +403,6 @@ report_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t m
 	    (double)max / 1e3, (double)sum / (double)n / 1e3);
 }
 
-/* v with prec decimals, or null when nothing is behind it. */
-static void
-report_json_val(FILE *f, int known, int prec, double v)
-{
-	if (known)
-		fprintf(f, "%.*f", prec, v);
-	else
-		fprintf(f, "null");
-}
-
-/* ,"name": and its value, or null. */
-static void
-report_json_num(FILE *f, const char *name, int known, int prec, double v)
-{
-	fprintf(f, ",\"%s\":", name);
-	report_json_val(f, known, prec, v);
-}
-
 /* How many of a device's columns hold enough timed requests to judge a p99 by. */
 static unsigned
 report_judged_cols(const struct report *r, const struct report_dev *rd)
@@ -448,15 +430,15 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 
 	memset(h, 0, sizeof h);
 	fprintf(f, "{\"name\":");
-	batch_json_string(f, device_name(rd->dev));
+	json_string(f, device_name(rd->dev));
 	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
 	for (o = 0; o < OPC_MAX; o++) {
 		so = &t->op[o];
 		fprintf(f, ",\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu", ops[o],
 		    (unsigned long long)so->ios, (unsigned long long)so->bytes,
 		    (unsigned long long)so->errors);
-		report_json_num(f, "iops", dur, 1, (double)so->ios / secs);
-		report_json_num(f, "bytes_per_s", dur, 0, (double)so->bytes / secs);
+		json_num(f, "iops", dur, 1, (double)so->ios / secs);
+		json_num(f, "bytes_per_s", dur, 0, (double)so->bytes / secs);
 		fprintf(f, ",\"lat_us\":");
 		report_json_lat(f, so->lat, so->timed, so->lat_min, so->lat_max, so->lat_sum);
 		fprintf(f, ",\"q_us\":");
@@ -474,16 +456,16 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	fprintf(f, ",\"lat_us\":");
 	report_json_lat(f, h, n, min, max, sum);
 	fprintf(f, ",\"qd\":{\"avg\":");
-	report_json_val(f, dur, 3, (double)t->wait_sum / 1e9 / secs);
+	json_val(f, dur, 3, (double)t->wait_sum / 1e9 / secs);
 	fprintf(f, ",\"max\":%u", rd->qd_peak);
 	/* No request ever in flight: no moment of the peak. */
-	report_json_num(f, "max_at", rd->qd_peak > 0, 3, report_wall(b, rd->qd_peak_ts));
+	json_num(f, "max_at", rd->qd_peak > 0, 3, report_wall(b, rd->qd_peak_ts));
 	fputc('}', f);
-	report_json_num(f, "util_pct", dur, 2,
+	json_num(f, "util_pct", dur, 2,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
 	/* No column with enough timed requests: no median to judge by. */
 	med = report_median_p99(r, rd);
-	report_json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,
+	json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,
 	    (double)med / 1e3);
 	fprintf(f, ",\"anomalies\":[");
 	ns = report_anomalies(r, rd, sp, nitems(sp));
@@ -494,14 +476,12 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	fprintf(f, "],\"anomalies_total\":%u}", ns);
 }
 
-/* The processes and files of the whole run, by the sort key. */
+/* The processes and files of the whole run, by the sort key (json.c), and all their calls. */
 static void
 report_json_tables(FILE *f, const struct blktop *b)
 {
 	const struct proc_entry	*pe[REPORT_TOP];
 	const struct file_entry	*fe[REPORT_TOP];
-	const struct proc_counts *c;
-	char			 path[4096];
 	unsigned		 n, i;
 
 	if (b->procs == NULL)
@@ -509,35 +489,16 @@ report_json_tables(FILE *f, const struct blktop *b)
 	n = proc_top(b->procs, (enum proc_key)b->sort_key, 1, pe, REPORT_TOP);
 	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(b->sort_key));
 	for (i = 0; i < n; i++) {
-		c = proc_entry_counts(b->procs, pe[i], 1);
-		fprintf(f, "%s{\"pid\":%u,\"tgid\":%u,\"comm\":", i ? "," : "",
-		    pe[i]->id, pe[i]->tgid);
-		name_json(f, pe[i]->comm, BLKTOP_COMM_LEN);
-		fprintf(f, ",\"read_ios\":%llu,\"write_ios\":%llu,\"read_bytes\":%llu,"
-		    "\"write_bytes\":%llu,\"vfs_reads\":%llu,\"vfs_writes\":%llu,"
-		    "\"vfs_read_bytes\":%llu,\"vfs_write_bytes\":%llu,"
-		    "\"disk_read_bytes\":%llu,\"disk_write_bytes\":%llu,\"opens\":%llu}",
-		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
-		    (unsigned long long)c->disk_bytes[0], (unsigned long long)c->disk_bytes[1],
-		    (unsigned long long)c->opens);
+		if (i > 0)
+			fputc(',', f);
+		json_proc(f, b, pe[i], 1);
 	}
 	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "],\"files\":[");
 	for (i = 0; i < n; i++) {
-		c = proc_file_counts(b->procs, fe[i], 1);
-		proc_file_path(b->procs, fe[i], path, sizeof path);
-		fprintf(f, "%s{\"path\":", i ? "," : "");
-		batch_json_string(f, path);
-		fprintf(f, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
-		    "\"write_bytes\":%llu,\"disk_read_bytes\":%llu,\"disk_write_bytes\":%llu,"
-		    "\"opens\":%llu}",
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
-		    (unsigned long long)c->disk_bytes[0], (unsigned long long)c->disk_bytes[1],
-		    (unsigned long long)c->opens);
+		if (i > 0)
+			fputc(',', f);
+		json_file(f, b, fe[i], 1);
 	}
 	fprintf(f, "]");
 }
@@ -575,7 +536,7 @@ report_json_dropped(FILE *f, const struct blktop *b, const struct report *r)
 		for (i = 0; i < w->ndrop; i++) {
 			if (i > 0)
 				fputc(',', f);
-			batch_json_string(f, device_name(w->drop[i].dev));
+			json_string(f, device_name(w->drop[i].dev));
 		}
 		fprintf(f, "]}%s", r->ndropped > 0 ? "," : "");
 	}
@@ -592,9 +553,9 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 	unsigned	 i;
 
 	fprintf(f, "{\"source\":");
-	batch_json_string(f, b->replay_path != NULL ? b->replay_path : "live");
+	json_string(f, b->replay_path != NULL ? b->replay_path : "live");
 	fprintf(f, ",\"plan\":");
-	batch_json_string(f, b->plan_text);
+	json_string(f, b->plan_text);
 	fprintf(f, ",\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,\"ticks\":%llu,"
 	    "\"columns\":%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
 	    "\"anomaly_rule\":\"a column with at least %d timed requests whose p99 is over "
@@ -638,14 +599,12 @@ report_write(struct sink *s)
 	r->f = NULL;
 }
 
-/* The source has nothing more: write the report; a report-only run is done. */
+/* The source has nothing more (the interval still open is reported): write the report; a report-only run is done. */
 static void
 report_end(struct sink *s)
 {
 	struct blktop	*b = s->b;
 
-	if (b->ticks_since_report > 0 && !b->silent)
-		stream_report(b);
 	report_write(s);
 	if (b->headless && b->listen_port == 0 && b->base != NULL)
 		event_base_loopbreak(b->base);
@@ -672,5 +631,6 @@ const struct sink_entry sink_report = {
 	.tick = report_tick,
 	.report = report_report,
 	.end = report_end,
+	.report_at_end = 1,
 	.stop = report_stop,
 };

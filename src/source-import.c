@@ -1746,10 +1746,14 @@ import_open(const char *path, char **errp)
 	im->hdr.version = xstrdup(PACKAGE_VERSION);
 	xasprintf(&im->hdr.host, "imported %s log", import_format_names[im->format]);
 	im->hdr.kernel = xstrdup("");
-	/* "+life": its records fill the lifecycle fields (sink-batch, HAVE_LIFE). */
+	/*
+	 * "+life": its records fill the lifecycle fields (HAVE_LIFE); "+calls":
+	 * the read/write call fields (HAVE_VFS; replay_have).
+	 */
 	xasprintf(&im->hdr.plan, "import:%s%s", import_format_names[im->format],
 	    im->format == IMPORT_OPENAT || im->format == IMPORT_CLOSE ||
-	    im->format == IMPORT_MMAP || im->format == IMPORT_CREATEDEL ? "+life" : "");
+	    im->format == IMPORT_MMAP || im->format == IMPORT_CREATEDEL ? "+life" :
+	    im->format == IMPORT_VFS_RW ? "+calls" : "");
 	im->hdr.interval_ns = NSEC_PER_SEC;
 	im->hdr.clock_offset = offset;
 	im->hdr.has_clock = has_clock;

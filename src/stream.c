@@ -176,12 +176,51 @@ stream_tick(struct blktop *b, uint64_t ts)
 		stream_report(b);
 }
 
-/* The source has nothing more: a partial interval still pending is reported by those who want it. */
+/* The running sink of that name, or NULL. */
+static struct sink *
+stream_sink(struct blktop *b, const char *name)
+{
+	unsigned	 i;
+
+	for (i = 0; i < b->nsinks; i++) {
+		if (strcmp(b->sinks[i].entry->name, name) == 0)
+			return (&b->sinks[i]);
+	}
+	return (NULL);
+}
+
+/* Ask sink name to act (the view's keys): its control's result; -1 and no *msg if it does not run. */
+int
+stream_sink_control(struct blktop *b, const char *name, enum sink_ctl what, char **msg)
+{
+	struct sink	*s = stream_sink(b, name);
+
+	*msg = NULL;
+	if (s == NULL || s->entry->control == NULL)
+		return (-1);
+	return (s->entry->control(s, what, msg));
+}
+
+/* Sink name's short state for the header, or NULL if it has none or does not run. */
+const char *
+stream_sink_status(struct blktop *b, const char *name)
+{
+	struct sink	*s = stream_sink(b, name);
+
+	return (s != NULL && s->entry->status != NULL ? s->entry->status(s) : NULL);
+}
+
+/* The source has nothing more: the interval still open is reported (if a sink wants it), then every sink ends. */
 void
 stream_end(struct blktop *b)
 {
 	unsigned	 i;
+	int		 want = 0;
 
+	for (i = 0; i < b->nsinks; i++)
+		want |= b->sinks[i].entry->report_at_end;
+	if (want && b->ticks_since_report > 0 && !b->silent)
+		stream_report(b);
 	for (i = 0; i < b->nsinks; i++) {
 		if (b->sinks[i].entry->end != NULL)
 			b->sinks[i].entry->end(&b->sinks[i]);

@@ -136,8 +136,8 @@ ui_action(struct blktop *b, enum ui_action a)
 		snprintf(ui.edit, sizeof ui.edit, "%s", ui.filter);
 		break;
 	case UI_RECORD:
-		msg = NULL;
-		record_toggle(b, &msg);
+		if (stream_sink_control(b, "capture", SINK_CTL_TOGGLE, &msg) < 0 && msg == NULL)
+			msg = xstrdup("recording is not available");
 		if (msg != NULL) {
 			ui_status("%s", msg);
 			free(msg);

@@ -55,7 +55,7 @@ ui_draw_header(struct blktop *b)
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
 	snprintf(buf, sizeof buf, "lost %llu", (unsigned long long)b->lost);
 	x = ui_put(0, x, b->lost > 0 ? THEME_LOST : THEME_MAIN_FG, buf);
-	if ((rec = record_status(b)) != NULL) {
+	if ((rec = stream_sink_status(b, "capture")) != NULL) {
 		snprintf(buf, sizeof buf, "  rec %s", rec);
 		x = ui_put(0, x, THEME_LOST, buf);
 	} else

@@ -107,10 +107,10 @@ verdict refuse \
     "nothing else is unavailable::(all(set(n) == {'uring'} for n in na), na[-1])" \
     "the workload's uring_reads are null, not 0::(proc('uring_reads') is None, proc('uring_reads'))" \
     "u1's uring_reads are null (or u1 has no row)::(file('uring_reads', 'u1') in (None, 'no rows'), file('uring_reads', 'u1'))" \
-    "r1's 16 reads are counted::(file('reads', 'r1') == 16, file('reads', 'r1'))" \
-    "r1's read bytes are 65536::(file('read_bytes', 'r1') == 65536, file('read_bytes', 'r1'))" \
+    "r1's 16 reads are counted::(file('call_reads', 'r1') == 16, file('call_reads', 'r1'))" \
+    "r1's read bytes are 65536::(file('call_read_bytes', 'r1') == 65536, file('call_read_bytes', 'r1'))" \
     "the block reads equal /proc/diskstats::(dev('read', 'ios') == disk['reads'], (dev('read', 'ios'), disk['reads']))" \
-    "fio's 256 direct block reads are counted on the process::(tot('read_bytes', 'processes', lambda r: r['comm'] == 'fio') >= 1048576, tot('read_bytes', 'processes', lambda r: r['comm'] == 'fio'))"
+    "fio's 256 direct block reads are counted on the process::(tot('req_read_bytes', 'processes', lambda r: r['comm'] == 'fio') >= 1048576, tot('req_read_bytes', 'processes', lambda r: r['comm'] == 'fio'))"
 
 # 2. The 5.10-5.12 build: block exact, calls exact, libaio and munmaps null with their reasons.
 BLKTOP_BPF_BUILD=compat "$BLKTOP" --probe >"$TEST_TMP/probe.txt" 2>&1
@@ -126,7 +126,7 @@ verdict compat \
     "the block read bytes equal /proc/diskstats::(dev('read', 'bytes') == disk['rbytes'], (dev('read', 'bytes'), disk['rbytes']))" \
     "the block writes equal /proc/diskstats::(dev('write', 'ios') == disk['writes'], (dev('write', 'ios'), disk['writes']))" \
     "util is measured::(any(dv['util_pct'] > 0 for rep in reps for dv in rep['devices']), [dv['util_pct'] for rep in reps for dv in rep['devices']])" \
-    "r1's 16 reads are counted::(file('reads', 'r1') == 16, file('reads', 'r1'))" \
+    "r1's 16 reads are counted::(file('call_reads', 'r1') == 16, file('call_reads', 'r1'))" \
     "u1's 256 io_uring reads are counted::(file('uring_reads', 'u1') == 256, file('uring_reads', 'u1'))" \
     "aio and munmap are unavailable with their reasons::(all(n.get('aio', '').startswith('needs the bpf_loop') and n.get('munmap', '').startswith('needs the bpf_find_vma') for n in na), na[-1])" \
     "the workload's munmaps are null::(proc('munmaps') is None, proc('munmaps'))" \

@@ -168,7 +168,7 @@ j = json.loads(open(sys.argv[1]).readline())
 d = j["dropped"]
 sys.exit(not (d["processes"] == {"max": 16, "evicted": 24, "evicted_total": 24} and
               d["files"] == {"max": 16, "evicted": 24, "evicted_total": 24} and
-              "devices" not in d and j["tables"]["reads"] == 40))' "$TEST_TMP/ev.jsonl"
+              "devices" not in d and j["tables"]["call_reads"] == 40))' "$TEST_TMP/ev.jsonl"
 "$BLKTOP" -r "$TEST_TMP/vfs.txt" -b -d 60 --max-procs 16 --max-files 16 >"$TEST_TMP/ev.txt" 2>&1
 check "tables of 16: -b's header says it ($(head -1 "$TEST_TMP/ev.txt" | cut -c1-120))" \
     grep -q 'lost 0  evicted 24 processes (table of 16), 24 files (table of 16)' "$TEST_TMP/ev.txt"

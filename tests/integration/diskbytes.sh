@@ -78,7 +78,8 @@ sum() {
 	python3 - "$TEST_TMP/$1.jsonl" "$MNT" "$(cat "$TEST_TMP/$1.pid")" <<'EOF'
 import json, sys
 path, mnt, wpid = sys.argv[1], sys.argv[2], int(sys.argv[3])
-keys = ("reads", "read_bytes", "writes", "write_bytes", "disk_read_bytes", "disk_write_bytes",
+keys = ("call_reads", "call_read_bytes", "call_writes", "call_write_bytes", "req_read_bytes",
+        "req_write_bytes", "disk_read_bytes", "disk_write_bytes",
         "disk_reads", "disk_writes", "dirtied_bytes", "mmap_faults", "writeback_bytes",
         "uring_reads", "uring_writes", "aio_reads", "aio_writes")
 files, procs, hits = {}, {}, {}
@@ -92,8 +93,8 @@ for line in open(path):
         if f.get("cache_hit_pct") is not None:
             hits.setdefault(f["path"], []).append(f["cache_hit_pct"])
             # What the hit % should be from the same report's own bytes.
-            if f.get("disk_read_bytes") is not None and f["read_bytes"]:
-                want = max(0.0, 100 * (1 - f["disk_read_bytes"] / f["read_bytes"]))
+            if f.get("disk_read_bytes") is not None and f["call_read_bytes"]:
+                want = max(0.0, 100 * (1 - f["disk_read_bytes"] / f["call_read_bytes"]))
                 hits.setdefault("off:" + f["path"], []).append(abs(f["cache_hit_pct"] - want))
     for p in r["processes"]:
         name = "writer" if p["pid"] == wpid else p["comm"]
@@ -105,7 +106,7 @@ print(json.dumps({"files": files, "procs": procs, "hits": hits, "mnt": mnt}))
 EOF
 }
 
-# field JSON EXPR: a value out of sum's JSON ("files['/x']['reads']"), 0 if missing.
+# field JSON EXPR: a value out of sum's JSON ("files['/x']['call_reads']"), 0 if missing.
 # The JSON goes through stdin: with the whole machine's files in it (a package
 # install beside the test), it once passed the 128 KiB limit of one argument.
 field() {
@@ -144,7 +145,7 @@ run cold read
 s=$(sum cold)
 v=$(field "$s" "F[M + '/r1'].get('disk_read_bytes', 0)")
 check "cold read: disk read bytes == the 8 MiB file (got $v)" [ "$v" = 8388608 ]
-v=$(field "$s" "F[M + '/r1'].get('read_bytes', 0)")
+v=$(field "$s" "F[M + '/r1'].get('call_read_bytes', 0)")
 check "cold read: the calls read the 8 MiB (got $v)" [ "$v" = 8388608 ]
 v=$(field "$s" "P['writer'].get('disk_read_bytes', 0)")
 check "cold read: charged to the reader (got $v)" [ "$v" -ge 8388608 ]
@@ -158,7 +159,7 @@ run warm read
 after=$(diskstats "$DEV")
 s=$(sum warm)
 v=$(field "$s" "F[M + '/r1'].get('disk_read_bytes', 0)")
-r=$(field "$s" "F[M + '/r1'].get('read_bytes', 0)")
+r=$(field "$s" "F[M + '/r1'].get('call_read_bytes', 0)")
 m=$(field "$s" "sum(f.get('disk_read_bytes', 0) for k, f in F.items() if k.startswith('metadata:[$MAJMIN]'))")
 set -- $before
 b_rsect=$2
@@ -185,7 +186,7 @@ v=$(field "$s" "F[M + '/m1'].get('mmap_faults', 0)")
 check "mmap: faults counted on the file (got $v)" [ "$v" -gt 0 ]
 v=$(field "$s" "P['writer'].get('mmap_faults', 0)")
 check "mmap: faults counted on the process (got $v)" [ "$v" -gt 0 ]
-v=$(field "$s" "F[M + '/m1'].get('reads', 0)")
+v=$(field "$s" "F[M + '/m1'].get('call_reads', 0)")
 check "mmap: no read calls on the file (got $v)" [ "$v" = 0 ]
 
 # direct_phase PHASE FILE KEY WHAT: fio's 1024 direct 4k reads and 512 writes
@@ -197,7 +198,7 @@ direct_phase() {
 	s=$(sum "$phase")
 	v=$(field "$s" "(F['$MNT/$2'].get('${key}_reads', 0), F['$MNT/$2'].get('${key}_writes', 0))")
 	check "$what: the file's calls are fio's 1024 reads and 512 writes (got $v)" [ "$v" = "(1024, 512)" ]
-	v=$(field "$s" "(F['$MNT/$2'].get('read_bytes', 0), F['$MNT/$2'].get('write_bytes', 0))")
+	v=$(field "$s" "(F['$MNT/$2'].get('call_read_bytes', 0), F['$MNT/$2'].get('call_write_bytes', 0))")
 	check "$what: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
 	v=$(field "$s" "(F['$MNT/$2'].get('disk_read_bytes', 0), F['$MNT/$2'].get('disk_write_bytes', 0))")
 	check "$what: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
@@ -218,9 +219,9 @@ check "writeback: the file's disk write bytes are the 512 KiB dirtied (got $v)" 
 v=$(field "$s" "P['writer'].get('writeback_bytes', 0)")
 w=$(field "$s" "P['writer'].get('dirtied_bytes', 0)")
 check "writeback: the dirtier is charged the writeback done for it (got $v of $w dirtied)" [ "$v" -ge 524288 -a "$v" -le "$w" ]
-v=$(field "$s" "P['writer'].get('write_bytes', 0)")
+v=$(field "$s" "P['writer'].get('req_write_bytes', 0)")
 check "writeback: the dirtier submitted none of it itself (got $v)" [ "$v" = 0 ]
-v=$(field "$s" "sum(p.get('write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
+v=$(field "$s" "sum(p.get('req_write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
 w=$(field "$s" "sum(p.get('disk_write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
 check "writeback: the flusher stays visible as the one that did the work ($v bytes submitted, $w on its own behalf)" [ "$v" -ge 524288 -a "$w" -le $((v - 524288)) ]
 

@@ -148,7 +148,7 @@ FILES = ["lc/a/b/file%d.dat" % i for i in range(5)]
 
 # ---- the join: each file's open (openat.log, a path) and its reads and write
 # (vfs_rw.log, a basename) on one row, none left under a basename.
-row = {"opens": 1, "reads": 2, "writes": 1, "read_bytes": 4096, "write_bytes": 4096}
+row = {"opens": 1, "call_reads": 2, "call_writes": 1, "call_read_bytes": 4096, "call_write_bytes": 4096}
 bad = [(p, {k: mf.get(p, {}).get(k) for k in row}) for p in FILES
        if any(mf.get(p, {}).get(k) != v for k, v in row.items())]
 check(not bad, "the join: each of the 5 files' open, 2 reads and write on one row %s (wrong: %s)"
@@ -157,7 +157,7 @@ check(not [p for p in mf if "/" not in p],
       "the join: no row under a basename (%s)" % [p for p in mf if "/" not in p][:4])
 
 # ---- per file: what both record is equal; the rows are the same files.
-FILE_EQ = ["opens", "open_fails", "reads", "writes", "read_bytes", "write_bytes"]
+FILE_EQ = ["opens", "open_fails", "call_reads", "call_writes", "call_read_bytes", "call_write_bytes"]
 vfs_rows = lambda fs: sorted(p for p, c in fs.items() if any(c.get(k) for k in FILE_EQ))
 check(vfs_rows(mf) == vfs_rows(lf) and len(vfs_rows(mf)) == 6,
       "per file: the same 6 rows with opens, reads or writes, by the path below the mount "
@@ -210,13 +210,13 @@ check(len(blk) == READS + WRITES and all(merged_behind(*g) for g in grown),
 
 # ---- per process: every field of the capture's row is either equal in the
 # merge or one the logs lack (listed); a new field must be put in one list.
-PROC_EQ = ["pid", "tgid", "comm", "read_bytes", "write_bytes", "read_ios", "write_ios",
-           "vfs_read_bytes", "vfs_write_bytes", "vfs_reads", "vfs_writes", "opens",
+PROC_EQ = ["pid", "tgid", "comm", "req_read_bytes", "req_write_bytes", "req_reads", "req_writes",
+           "call_read_bytes", "call_write_bytes", "call_reads", "call_writes", "opens",
            "open_fails", "disk_read_bytes", "disk_write_bytes", "mknods", "renames",
            "lifecycle_errors"]
 PROC_LACK = {"cgroup": "no cgroup in the logs",
-             "blk_lat_us": "bio.bt's block_io_start..done, timed by other probes",
-             "vfs_lat_us": "bpftrace's sys_enter..sys_exit, timed by other probes",
+             "req_lat_us": "bio.bt's block_io_start..done, timed by other probes",
+             "call_lat_us": "bpftrace's sys_enter..sys_exit, timed by other probes",
              "writeback_bytes": "no writeback events", "dirtied_bytes": "no page events",
              "cache_hit_pct": "no page events", "mmap_faults": "no page events",
              "uring_reads": "no io_uring records", "uring_writes": "no io_uring records",
@@ -230,17 +230,17 @@ unlisted = [k for k in lp if k not in PROC_EQ and k not in PROC_LACK]
 check(not unlisted, "per process: every field of the capture's row compared or listed as "
       "lacking (unlisted: %s)" % unlisted)
 # The bytes of requests grown by a back merge after their start: not in the log.
-plus = {"read_bytes": GROWN["read"], "disk_read_bytes": GROWN["read"],
-        "write_bytes": GROWN["write"], "disk_write_bytes": GROWN["write"]}
+plus = {"req_read_bytes": GROWN["read"], "disk_read_bytes": GROWN["read"],
+        "req_write_bytes": GROWN["write"], "disk_write_bytes": GROWN["write"]}
 diff = [(k, mp.get(k), lp.get(k)) for k in PROC_EQ
         if (mp.get(k) + plus[k] if k in plus and mp.get(k) is not None else mp.get(k)) != lp.get(k)]
-check(lp.get("read_ios") == READS and lp.get("write_ios") == WRITES and
-      lp.get("read_bytes") == RBYTES and lp.get("write_bytes") == WBYTES and not diff,
+check(lp.get("req_reads") == READS and lp.get("req_writes") == WRITES and
+      lp.get("req_read_bytes") == RBYTES and lp.get("req_write_bytes") == WBYTES and not diff,
       "per process %d: %s equal to the capture's (block %d reads %d B, %d writes %d B; "
       "vfs %d reads, %d writes), the bytes with the %d read and %d written bytes merged "
       "behind requests after their start (%s)" % (wpid, ", ".join(PROC_EQ),
-      lp.get("read_ios", -1), lp.get("read_bytes", -1), lp.get("write_ios", -1),
-      lp.get("write_bytes", -1), lp.get("vfs_reads", -1), lp.get("vfs_writes", -1),
+      lp.get("req_reads", -1), lp.get("req_read_bytes", -1), lp.get("req_writes", -1),
+      lp.get("req_write_bytes", -1), lp.get("call_reads", -1), lp.get("call_writes", -1),
       GROWN["read"], GROWN["write"], "equal" if not diff else diff))
 
 # ---- the loop device: reads and writes as the capture's; 'other' is the

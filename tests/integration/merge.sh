@@ -94,9 +94,9 @@ def totals(name):
                     c[f"{d['name']}.{op}.ios"] += d[op]["ios"]
                     c[f"{d['name']}.{op}.bytes"] += d[op]["bytes"]
             for p in r["processes"]:
-                for k in ("read_ios", "write_ios", "vfs_reads", "vfs_writes",
-                          "vfs_read_bytes", "vfs_write_bytes"):
-                    c[f"procs.{k}"] += p[k]
+                for k in ("req_reads", "req_writes", "call_reads", "call_writes",
+                          "call_read_bytes", "call_write_bytes"):
+                    c[f"procs.{k}"] += p[k] or 0
     return c
 want = totals("j-BIO") + totals("j-VFS") + totals("j-CAP")
 got = totals("j-merged")
@@ -104,7 +104,7 @@ print(dict(sorted(got.items())))
 print("block_equal", all(got[k] == v for k, v in want.items() if ".ios" in k or ".bytes" in k) and
       all(want[k] == v for k, v in got.items() if ".ios" in k or ".bytes" in k))
 print("vfs_equal", all(got[f"procs.{k}"] == want[f"procs.{k}"] and want[f"procs.{k}"] > 0
-      for k in ("vfs_reads", "vfs_writes", "vfs_read_bytes")))
+      for k in ("call_reads", "call_writes", "call_read_bytes")))
 print("block_nonzero", want["loop6.read.ios"] + want["loop6.write.ios"] == 15000 and
       got["sda.read.ios"] > 0)
 # A log names no file on its block lines: the files' disk figures are unknown (null), not 0.
@@ -269,16 +269,16 @@ for r in reports:
             for k, v in p.items():
                 if isinstance(v, int):
                     proc[k] = proc.get(k, 0) + v
-row = {"opens": 1, "reads": 2, "writes": 1, "read_bytes": 4096, "write_bytes": 4096,
-       "closes": 1, "mmaps": 1, "munmaps": 1, "unlinks": 1}
+row = {"opens": 1, "call_reads": 2, "call_writes": 1, "call_read_bytes": 4096,
+       "call_write_bytes": 4096, "closes": 1, "mmaps": 1, "munmaps": 1, "unlinks": 1}
 bad = [(p, {k: files.get(p, {}).get(k) for k in row}) for p in
        ["lc/a/b/file%d.dat" % i for i in range(5)]
        if any(files.get(p, {}).get(k) != v for k, v in row.items())]
 check(not bad, "each of the 5 files on one row: %s (wrong: %s)" % (row, bad[:2]))
 check(not [p for p in files if "/" not in p and p.endswith(".dat")],
       "no row left under a basename (%s)" % [p for p in files if "/" not in p][:4])
-want = {"opens": 5, "open_fails": 1, "vfs_reads": 10, "vfs_writes": 5, "closes": 5, "mmaps": 5,
-        "munmaps": 6, "mkdirs": 3, "rmdirs": 3, "unlinks": 5, "read_ios": 9, "write_ios": 20}
+want = {"opens": 5, "open_fails": 1, "call_reads": 10, "call_writes": 5, "closes": 5, "mmaps": 5,
+        "munmaps": 6, "mkdirs": 3, "rmdirs": 3, "unlinks": 5, "req_reads": 9, "req_writes": 20}
 got = {k: proc.get(k) for k in want}
 check(got == want, "the process: %s (%s)" % (want, "equal" if got == want else got))
 day = time.strftime("%Y-%m-%d", time.gmtime(reports[0]["ts"])) if reports else "-"

@@ -119,20 +119,20 @@ def check_life(where, o):
 
 
 def check_proc(where, p):
-    need(where, p, "blk_lat_us", p["read_ios"] + p["write_ios"], strict=False)
-    need(where, p, "vfs_lat_us", p["vfs_reads"] + p["vfs_writes"])
-    need(where, p, "cache_hit_pct", p["vfs_read_bytes"], strict=False)
+    need(where, p, "req_lat_us", p["req_reads"] + p["req_writes"], strict=False)
+    need(where, p, "call_lat_us", (p["call_reads"] or 0) + (p["call_writes"] or 0))
+    need(where, p, "cache_hit_pct", p["call_read_bytes"] or 0, strict=False)
     check_life(where, p)
-    for k in known_objects(p, "blk_lat_us", "vfs_lat_us"):
+    for k in known_objects(p, "req_lat_us", "call_lat_us"):
         bad.append((where, "no count rule for %s" % k))
 
 
 def check_file(where, f):
-    need(where, f, "lat_us", f["reads"] + f["writes"])
+    need(where, f, "call_lat_us", (f["call_reads"] or 0) + (f["call_writes"] or 0))
     need(where, f, "disk_lat_us", total(f, "disk_reads", "disk_writes"), strict=False)
-    need(where, f, "cache_hit_pct", f["read_bytes"], strict=False)
+    need(where, f, "cache_hit_pct", f["call_read_bytes"] or 0, strict=False)
     check_life(where, f)
-    for k in known_objects(f, "lat_us", "disk_lat_us"):
+    for k in known_objects(f, "call_lat_us", "disk_lat_us"):
         bad.append((where, "no count rule for %s" % k))
 
 

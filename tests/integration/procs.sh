@@ -66,17 +66,17 @@ if mode == "all":
     res("file reported by its absolute path", f is not None, path)
     if f:
         res("opens of the file", f["opens"] == w["opens"], "%d vs %d" % (f["opens"], w["opens"]))
-        res("write calls and bytes", f["writes"] == w["writes"] and f["write_bytes"] == w["write_bytes"],
-            "%d calls %d bytes vs %d %d" % (f["writes"], f["write_bytes"], w["writes"], w["write_bytes"]))
+        res("write calls and bytes", f["call_writes"] == w["writes"] and f["call_write_bytes"] == w["write_bytes"],
+            "%d calls %d bytes vs %d %d" % (f["call_writes"], f["call_write_bytes"], w["writes"], w["write_bytes"]))
         reads = w["reads"] + w["direct_preads"]
         rbytes = w["read_bytes"] + w["direct_bytes"]
         res("read calls and bytes (read() and the O_DIRECT pread)",
-            f["reads"] == reads and f["read_bytes"] == rbytes,
-            "%d calls %d bytes vs %d %d" % (f["reads"], f["read_bytes"], reads, rbytes))
+            f["call_reads"] == reads and f["call_read_bytes"] == rbytes,
+            "%d calls %d bytes vs %d %d" % (f["call_reads"], f["call_read_bytes"], reads, rbytes))
         res("file lists the workload's pid", w["pid"] in f["pids"], str(sorted(f["pids"])))
     if me:
         res("block read bytes of the pid equal its O_DIRECT reads",
-            me["read_bytes"] == w["direct_bytes"], "%d vs %d" % (me["read_bytes"], w["direct_bytes"]))
+            me["req_read_bytes"] == w["direct_bytes"], "%d vs %d" % (me["req_read_bytes"], w["direct_bytes"]))
         res("failed open counted", me["open_fails"] >= 1, "open_fails %d" % me["open_fails"])
     bad = [p for p in files if not p.startswith("/") and ":[" not in p]
     res("no bare basenames", not bad, ", ".join(bad[:3]))

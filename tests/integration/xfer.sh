@@ -80,8 +80,8 @@ path, res, mnt, name, mode = sys.argv[1:6]
 lines = open(res).read().splitlines()
 w = json.loads(lines[1])
 pid = w["pid"]
-keys = ("reads", "writes", "read_bytes", "write_bytes")
-pkeys = ("vfs_reads", "vfs_writes", "vfs_read_bytes", "vfs_write_bytes")
+keys = ("call_reads", "call_writes", "call_read_bytes", "call_write_bytes")
+pkeys = ("call_reads", "call_writes", "call_read_bytes", "call_write_bytes")
 files, proc, reports = {}, dict.fromkeys(pkeys, 0), 0
 for line in open(path):
     r = json.loads(line)
@@ -123,15 +123,15 @@ for p, v in rows:
     got = files.get(p, dict.fromkeys(keys, 0))
     ok = tuple(got[k] for k in keys) == v
     print("%s: xfer: %s: %s reads %d writes %d read_bytes %d write_bytes %d (want %s)" %
-          ("PASS" if ok else "FAIL", name, p, got["reads"], got["writes"], got["read_bytes"],
-           got["write_bytes"], " ".join(map(str, v))))
+          ("PASS" if ok else "FAIL", name, p, got["call_reads"], got["call_writes"], got["call_read_bytes"],
+           got["call_write_bytes"], " ".join(map(str, v))))
 if mode != "all":
     # Per direction once: a copy is one read call of its source and one write call of its copy.
     v = (calls("sendfile") + calls("sendfile_sock") + calls("splice_in") + calls("copy_file_range"),
          calls("sendfile") + calls("splice_out") + calls("copy_file_range"),
          SF + SOCK + SP + CFR, SF + SP + CFR)
     got = tuple(proc[k] for k in pkeys)
-    print("%s: xfer: %s: process %d vfs_reads %d vfs_writes %d vfs_read_bytes %d vfs_write_bytes %d (want %s)" %
+    print("%s: xfer: %s: process %d call_reads %d call_writes %d call_read_bytes %d call_write_bytes %d (want %s)" %
           ("PASS" if got == v else "FAIL", name, pid, *got, " ".join(map(str, v))))
 print("%s: %d reports" % (name, reports))
 EOF
@@ -232,7 +232,7 @@ try:
     n = json.loads(open(res).read())
 except ValueError:
     n = {}
-keys = ("reads", "writes", "read_bytes", "write_bytes")
+keys = ("call_reads", "call_writes", "call_read_bytes", "call_write_bytes")
 files = {}
 for line in open(path):
     for f in json.loads(line)["files"]:

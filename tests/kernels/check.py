@@ -234,11 +234,11 @@ if vfs_err:
     for f in FILE_FEATURES:
         line(False, f, vfs_err)
 else:
-    KEYS = ("opens", "open_fails", "reads", "read_bytes", "writes", "write_bytes",
+    KEYS = ("opens", "open_fails", "call_reads", "call_read_bytes", "call_writes", "call_write_bytes",
             "disk_read_bytes", "disk_write_bytes", "dirtied_bytes", "mmap_faults",
             "uring_reads", "uring_writes", "aio_reads", "aio_writes", "creates", "closes",
             "mmaps", "munmaps", "unlinks", "renames", "mkdirs", "rmdirs", "mknods",
-            "lifecycle_errors", "vfs_reads", "vfs_writes", "writeback_bytes")
+            "lifecycle_errors", "writeback_bytes")
 
     def tally(rs):
         """Files by path and processes by tgid, summed over every report;
@@ -293,7 +293,7 @@ else:
     else:
         path, pid = iw["path"], iw["pid"]
         f = F.get(path, {})
-        got = (f.get("opens"), f.get("writes"), f.get("write_bytes"), f.get("reads"), f.get("read_bytes"))
+        got = (f.get("opens"), f.get("call_writes"), f.get("call_write_bytes"), f.get("call_reads"), f.get("call_read_bytes"))
         want = (2, 3, 20000, 7 + 1, 10000 + 4096)
         line(got == want, "files", "%s: opens, writes, write bytes, reads, read bytes %s (got %s)" %
              (path, want, got))
@@ -303,7 +303,7 @@ else:
         line(F.get(miss, {}).get("open_fails") == 1, "files", "%s: 1 failed open (got %s)" %
              (miss, F.get(miss, {}).get("open_fails")))
         p = P.get(pid, {})
-        got = (p.get("comm"), p.get("vfs_writes"), p.get("vfs_reads"), p.get("opens"), p.get("open_fails"))
+        got = (p.get("comm"), p.get("call_writes"), p.get("call_reads"), p.get("opens"), p.get("open_fails"))
         line(got[0] == "iowork" and (got[1] or 0) >= 3 and (got[2] or 0) >= 8 and (got[3] or 0) >= 2 and got[4] == 1,
              "files", "process %d: comm iowork, >= 3 writes, >= 8 reads, >= 2 opens, 1 failed open (got %s)" %
              (pid, got))
@@ -317,9 +317,9 @@ else:
     line(v is not None and v >= 262144, "disk-bytes",
          "write+fsync: the writer (pid %s) is charged its disk writes (got %s)" % (wpid, v))
     r1 = F.get("/mnt/r1", {})
-    line((r1.get("disk_read_bytes"), r1.get("read_bytes")) == (8388608, 8388608), "disk-bytes",
+    line((r1.get("disk_read_bytes"), r1.get("call_read_bytes")) == (8388608, 8388608), "disk-bytes",
          "cold read: /mnt/r1 disk read bytes and read bytes are the 8 MiB file (got %s, %s)" %
-         (r1.get("disk_read_bytes"), r1.get("read_bytes")))
+         (r1.get("disk_read_bytes"), r1.get("call_read_bytes")))
     v = P.get(rpid, {}).get("disk_read_bytes")
     line(v is not None and v >= 8388608, "disk-bytes",
          "cold read: the reader (pid %s) is charged the disk reads (got %s)" % (rpid, v))
@@ -337,9 +337,9 @@ else:
 
     # mmap
     m1 = F.get("/mnt/m1", {})
-    line(m1.get("disk_read_bytes") == 4194304 and not m1.get("reads"), "mmap",
+    line(m1.get("disk_read_bytes") == 4194304 and not m1.get("call_reads"), "mmap",
          "/mnt/m1 mapped cold: disk read bytes are the 4 MiB file, no read calls (got %s, %s reads)" %
-         (m1.get("disk_read_bytes"), m1.get("reads")))
+         (m1.get("disk_read_bytes"), m1.get("call_reads")))
     why = unavailable("fault")
     if "mmap_faults" in m1 and m1["mmap_faults"] is None and why:
         na("mmap", "faults: " + why)
@@ -369,7 +369,7 @@ else:
         bad = []
         for i in range(k):
             for path, expect in (("/t/a/b/f%03d" % i, {"opens": 1, "creates": 1, "closes": 1,
-                                                        "renames": 1, "writes": 1}),
+                                                        "renames": 1, "call_writes": 1}),
                                  ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
                                                         "munmaps": None if why_munmap else 1,
                                                         "unlinks": 1, "renames": 1})):
@@ -386,8 +386,8 @@ else:
         for path, expect in (("/t/x", {"opens": 2, "creates": 1, "closes": 2, "unlinks": 1}),
                              ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
                              ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
-                             ("/t/d (deleted)", {"writes": 1, "closes": 1}),
-                             ("memfd:blkmemfd", {"writes": 1, "closes": 1})):
+                             ("/t/d (deleted)", {"call_writes": 1, "closes": 1}),
+                             ("memfd:blkmemfd", {"call_writes": 1, "closes": 1})):
             f = F.get(path if path.startswith("memfd") else d + path, {})
             c = {key: f.get(key) for key in expect}
             line(c == expect, "lifecycle", "%s: %s (%s)" % (path, expect, "equal" if c == expect else c))
@@ -408,13 +408,13 @@ else:
                 "cfr.out": (0, c("copy_file_range"), 0, CFR)}
         for name, v in want.items():
             f = F.get("/mnt/xf/" + name, {})
-            got = tuple(f.get(k) or 0 for k in ("reads", "writes", "read_bytes", "write_bytes"))
+            got = tuple(f.get(k) or 0 for k in ("call_reads", "call_writes", "call_read_bytes", "call_write_bytes"))
             line(got == v, "xfer", "/mnt/xf/%s: reads, writes, read bytes, write bytes %s (got %s)" %
                  (name, v, got))
         p = P.get(xw["pid"], {})
         v = (c("sendfile") + c("sendfile_sock") + c("splice_in") + c("copy_file_range"),
              c("sendfile") + c("splice_out") + c("copy_file_range"))
-        got = (p.get("vfs_reads"), p.get("vfs_writes"))
+        got = (p.get("call_reads"), p.get("call_writes"))
         # --all-files: its pipe, socket and stdout are counted too (exact in xfer.sh).
         line(got[0] is not None and got[1] is not None and got[0] >= v[0] and got[1] >= v[1], "xfer",
              "xferwork's process: at least its %s file read and write calls (got %s)" % (v, got))
@@ -439,7 +439,7 @@ else:
         line(got == (1024, 512), feature, "/mnt/%s: fio's 1024 reads and 512 writes (got %s%s)" %
              (fname, got, "" if got == (1024, 512) else "; other files with them: %s; paths "
               "missed %d%s" % (others, missed, "; probe: " + why if why else "")))
-        got = (f.get("read_bytes"), f.get("write_bytes"))
+        got = (f.get("call_read_bytes"), f.get("call_write_bytes"))
         line(got == (4194304, 2097152), feature, "/mnt/%s: 4 MiB read and 2 MiB written (got %s)" %
              (fname, got))
         got = (f.get("disk_read_bytes"), f.get("disk_write_bytes"))

@@ -1,0 +1,178 @@
+/* json.c: the one JSON writer of the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+#include <stdio.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
+void
+json_string(FILE *f, const char *s)
+{
+	name_json(f, s, strlen(s));
+}
+
+/* v with prec decimals, or null when nothing is behind it. */
+void
+json_val(FILE *f, int known, int prec, double v)
+{
+	if (known)
+		fprintf(f, "%.*f", prec, v);
+	else
+		fprintf(f, "null");
+}
+
+/* ,"name": and its value, or null. */
+void
+json_num(FILE *f, const char *name, int known, int prec, double v)
+{
+	fprintf(f, ",\"%s\":", name);
+	json_val(f, known, prec, v);
+}
+
+/* ,"name":{"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
+static void
+json_pcts(FILE *f, const char *name, const struct proc_hist *h)
+{
+	fprintf(f, ",\"%s\":", name);
+	if (h->n == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"p50\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f}",
+	    proc_hist_pct(h, 50) / 1e3, proc_hist_pct(h, 99) / 1e3, (double)h->min / 1e3,
+	    (double)h->max / 1e3);
+}
+
+/*
+ * The read/write calls of a process or file, and its opens: "call_" counts
+ * and bytes done, null where the source has no call records (opens: no
+ * call or lifecycle records: an openat log has opens but no calls).
+ */
+static void
+json_calls(FILE *f, const struct blktop *b, const struct proc_counts *c)
+{
+	int	 known = (b->have & HAVE_VFS) != 0;
+	int	 opens = (b->have & (HAVE_VFS | HAVE_LIFE)) != 0;
+
+	json_num(f, "opens", opens, 0, (double)c->opens);
+	json_num(f, "open_fails", opens, 0, (double)c->open_fails);
+	json_num(f, "call_reads", known, 0, (double)c->vfs_calls[0]);
+	json_num(f, "call_writes", known, 0, (double)c->vfs_calls[1]);
+	json_num(f, "call_read_bytes", known, 0, (double)c->vfs_bytes[0]);
+	json_num(f, "call_write_bytes", known, 0, (double)c->vfs_bytes[1]);
+}
+
+/*
+ * The disk and page-cache fields of a process or file; null where the
+ * source cannot tell (an older capture, a hook this kernel lacks).
+ */
+static void
+json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, int file)
+{
+	int	 known = !file || (b->have & HAVE_FILES);
+	double	 hit = proc_cache_hit_pct(b->have, c);
+
+	json_num(f, "disk_read_bytes", known, 0, (double)c->disk_bytes[0]);
+	json_num(f, "disk_write_bytes", known, 0, (double)c->disk_bytes[1]);
+	if (file) {
+		json_num(f, "disk_reads", known, 0, (double)c->disk_ios[0]);
+		json_num(f, "disk_writes", known, 0, (double)c->disk_ios[1]);
+	} else
+		json_num(f, "writeback_bytes", known && (b->have & HAVE_DIRTY), 0,
+		    (double)c->wb_bytes);
+	json_num(f, "dirtied_bytes", b->have & HAVE_DIRTY, 0, (double)c->dirtied_bytes);
+	json_num(f, "cache_hit_pct", hit >= 0, 1, hit);
+	json_num(f, "mmap_faults", b->have & HAVE_FAULT, 0, (double)c->mmap_faults);
+	json_num(f, "uring_reads", b->have & HAVE_URING, 0, (double)c->uring_calls[0]);
+	json_num(f, "uring_writes", b->have & HAVE_URING, 0, (double)c->uring_calls[1]);
+	json_num(f, "aio_reads", b->have & HAVE_AIO, 0, (double)c->aio_calls[0]);
+	json_num(f, "aio_writes", b->have & HAVE_AIO, 0, (double)c->aio_calls[1]);
+}
+
+/* The lifecycle fields of a process, file or all of them; null where the source has no lifecycle records. */
+static void
+json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
+{
+	static const char	*names[FOP_MAX] = {
+		[FOP_MKNOD] = "mknods", [FOP_UNLINK] = "unlinks", [FOP_RENAME] = "renames",
+		[FOP_MKDIR] = "mkdirs", [FOP_RMDIR] = "rmdirs", [FOP_CLOSE] = "closes",
+		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps",
+	};
+	int			 known = (b->have & HAVE_LIFE) != 0;
+	uint64_t		 n = 0;
+	unsigned		 i;
+
+	json_num(f, "creates", known, 0, (double)c->creates);
+	for (i = 0; i < FOP_MAX; i++) {
+		json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)), 0,
+		    (double)c->fops[i]);
+		n += c->fops[i];
+	}
+	json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
+	json_num(f, "lifecycle_lat_us", known && n > 0, 1,
+	    n > 0 ? (double)c->fop_lat_sum / (double)n / 1e3 : 0);
+}
+
+/*
+ * The calls of every process of the interval (whole: of the run), not only
+ * the top rows': the "tables" object's counts.
+ */
+void
+json_sum(FILE *f, const struct blktop *b, const struct proc_counts *c)
+{
+	json_calls(f, b, c);
+	json_life(f, b, c);
+}
+
+/*
+ * One process: the block requests it submitted ("req_"), its read/write
+ * calls ("call_"), the device bytes its files moved ("disk_"). An interval's
+ * row has latencies; a whole run's (whole) has none: they are kept per
+ * interval only.
+ */
+void
+json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whole)
+{
+	const struct proc_counts *c = proc_entry_counts(b->procs, pe, whole);
+
+	fprintf(f, "{\"pid\":%u,\"tgid\":%u,\"comm\":", pe->id, pe->tgid);
+	name_json(f, pe->comm, BLKTOP_COMM_LEN);
+	fprintf(f, ",\"cgroup\":%llu,\"req_reads\":%llu,\"req_writes\":%llu,"
+	    "\"req_read_bytes\":%llu,\"req_write_bytes\":%llu",
+	    (unsigned long long)pe->cgroup,
+	    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
+	    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1]);
+	if (!whole)
+		json_pcts(f, "req_lat_us", proc_entry_hist(b->procs, pe, 1));
+	json_calls(f, b, c);
+	if (!whole)
+		json_pcts(f, "call_lat_us", proc_entry_hist(b->procs, pe, 0));
+	json_disk(f, b, c, 0);
+	json_life(f, b, c);
+	fputc('}', f);
+}
+
+/* One file: its calls, the device requests that carried its pages, its lifecycle (whole: as json_proc). */
+void
+json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whole)
+{
+	const struct proc_counts *c = proc_file_counts(b->procs, fe, whole);
+	char			 path[4096];
+	unsigned		 k;
+
+	proc_file_path(b->procs, fe, path, sizeof path);
+	fprintf(f, "{\"path\":");
+	json_string(f, path);
+	fprintf(f, ",\"pids\":[");
+	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++)
+		fprintf(f, "%s%u", k ? "," : "", fe->pids[k]);
+	fputc(']', f);
+	json_calls(f, b, c);
+	if (!whole)
+		json_pcts(f, "call_lat_us", proc_file_hist(b->procs, fe, 0));
+	json_disk(f, b, c, 1);
+	if (!whole)
+		json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe, 1));
+	json_life(f, b, c);
+	fputc('}', f);
+}
