@@ -549,7 +549,7 @@ struct blktop {
 	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
 	char			 config_note[256];	/* what was wrong with it, for the view */
 
-	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
+	/* recording and replay options (sink-capture.c, source-replay.c, import.c) */
 	const char		*replay_path;	/* -r: the file, or the files' names joined */
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
@@ -742,7 +742,7 @@ extern const struct sink_entry sink_capture;
 int		 record_toggle(struct blktop *, char **msg);
 const char	*record_status(const struct blktop *);
 
-/* source-import.c: text logs of bpftrace scripts as event records. */
+/* import.c: text logs of bpftrace scripts as event records. */
 struct import;
 struct capture_header;
 /* What import_open found in a log's lines. */
