@@ -697,6 +697,7 @@ int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 #define REPLAY_SPEED_MIN	0.25
 #define REPLAY_SPEED_MAX	64.0
 extern const struct source_entry source_replay;
+/* replay-file.c: one file of a replay, a capture or a text log, by its first bytes. */
 struct replay_file;
 struct replay_file *replay_file_open(const char *path, int quiet, char **errp);
 int		 replay_file_next(struct replay_file *, void *buf, size_t size,
@@ -704,6 +705,7 @@ int		 replay_file_next(struct replay_file *, void *buf, size_t size,
 const struct capture_header *replay_file_header(struct replay_file *);
 void		 replay_file_close(struct replay_file *, uint64_t *skipped,
 		     uint64_t *tail_lost);
+/* source-replay.c */
 uint64_t	 replay_rec_ts(const void *rec, size_t len);
 int		 replay_header_device(const struct capture_header *, const char *arg,
 		     uint32_t *dev, char **errp);
@@ -1138,6 +1140,7 @@ size_t		 capture_header_build(const struct capture_header *, uint8_t **out);
 const char	*capture_header_parse(struct capture_header *, const uint8_t *base,
 		     size_t size, size_t *lenp);
 void		 capture_header_free(struct capture_header *);
+int		 capture_header_is_magic(const uint8_t *base, size_t size);
 int		 capture_header_near_magic(const uint8_t *base, size_t size);
 
 /* capture-write.c */
