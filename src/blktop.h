@@ -556,7 +556,7 @@ struct blktop {
 	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
 	char			 config_note[256];	/* what was wrong with it, for the view */
 
-	/* recording and replay options (sink-capture.c, source-replay.c, source-import.c) */
+	/* recording and replay options (sink-capture.c, source-replay.c, import.c) */
 	const char		*replay_path;	/* -r: the file, or the files' names joined */
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
@@ -728,6 +728,7 @@ int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 #define REPLAY_SPEED_MIN	0.25
 #define REPLAY_SPEED_MAX	64.0
 extern const struct source_entry source_replay;
+/* replay-file.c: one file of a replay, a capture or a text log, by its first bytes. */
 struct replay_file;
 struct replay_file *replay_file_open(const char *path, int quiet, char **errp);
 int		 replay_file_next(struct replay_file *, void *buf, size_t size,
@@ -770,7 +771,7 @@ extern const struct sink_entry sink_model;
 /* sink-capture.c: the capture writer, flight recorder and trigger. */
 extern const struct sink_entry sink_capture;
 
-/* source-import.c: text logs of bpftrace scripts as event records. */
+/* import.c: text logs of bpftrace scripts as event records. */
 struct import;
 struct capture_header;
 /* What import_open found in a log's lines. */
@@ -1165,6 +1166,7 @@ size_t		 capture_header_build(const struct capture_header *, uint8_t **out);
 const char	*capture_header_parse(struct capture_header *, const uint8_t *base,
 		     size_t size, size_t *lenp);
 void		 capture_header_free(struct capture_header *);
+int		 capture_header_is_magic(const uint8_t *base, size_t size);
 int		 capture_header_near_magic(const uint8_t *base, size_t size);
 
 /* capture-write.c */

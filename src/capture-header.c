@@ -164,6 +164,14 @@ capture_header_free(struct capture_header *hdr)
 	free(hdr->filter_devs);
 }
 
+/* Whether a file's first size bytes are the magic's (an empty file's are: too short to say otherwise). */
+int
+capture_header_is_magic(const u_char *base, size_t size)
+{
+	return (memcmp(base, FILE_MAGIC, size < FILE_MAGIC_LEN ? size :
+	    FILE_MAGIC_LEN) == 0);
+}
+
 /* Whether a file starts with the magic or something two flipped bits from it. */
 int
 capture_header_near_magic(const u_char *base, size_t size)
@@ -193,8 +201,7 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 
 	if (size == 0)
 		return ("empty file");
-	if (memcmp(base, FILE_MAGIC, size < FILE_MAGIC_LEN ? size :
-	    FILE_MAGIC_LEN) != 0)
+	if (!capture_header_is_magic(base, size))
 		return ("not a blktop capture file");
 	if (size < FILE_FIXED_LEN)
 		return ("truncated header");

@@ -1,15 +1,10 @@
 /* source-replay.c: the replay source: captures and imported text logs of one run, paced, with pause, step and seek. */
 
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
 #include <event2/event.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "blktop.h"
 
@@ -17,13 +12,6 @@
 #define REPLAY_BATCH		65536
 /* Pacing timer period. */
 #define REPLAY_PACE_USEC	20000
-
-/* An open file of records: a capture or a text log. */
-struct replay_file {
-	struct capture_reader	*cap;		/* one of these two is open */
-	struct import		*imp;
-	const struct capture_header *hdr;
-};
 
 /* The replay source's state. */
 struct replay {
@@ -46,103 +34,6 @@ struct replay {
 	int			 own_procs;	/* b's process filter is the recording's */
 	char			 comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];	/* its -c */
 };
-
-/* Open a file: a capture, else a text log source-import.c knows; quiet: no word of a damaged header (a reopen). */
-struct replay_file *
-replay_file_open(const char *path, int quiet, char **errp)
-{
-	struct replay_file	*f;
-	struct stat		 st;
-	char			*err = NULL, *ierr = NULL;
-	int			 fd;
-
-	/*
-	 * A FIFO or a device would block in open() or read forever: look
-	 * without blocking first; only regular files are replayed.
-	 */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
-		xasprintf(errp, "%s: %s", path, strerror(errno));
-		return (NULL);
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		xasprintf(errp, "%s: not a regular file", path);
-		close(fd);
-		return (NULL);
-	}
-	close(fd);
-	f = xcalloc(1, sizeof *f);
-	if ((f->cap = capture_open(path, &err)) != NULL) {
-		f->hdr = capture_reader_header(f->cap);
-		if (capture_reader_stats(f->cap)->header_damage != NULL && !quiet)
-			log_warnx("%s: %s: replaying the chunks after it (device names, "
-			    "host and wall clock unknown)", path,
-			    capture_reader_stats(f->cap)->header_damage);
-		return (f);
-	}
-	if (err != NULL && strstr(err, "not a blktop capture file") != NULL) {
-		if ((f->imp = import_open(path, &ierr)) != NULL) {
-			free(err);
-			f->hdr = import_header(f->imp);
-			return (f);
-		}
-		if (ierr != NULL) {
-			free(err);
-			err = ierr;
-		} else {
-			free(err);
-			xasprintf(&err, "%s: not a blktop capture file nor a text log "
-			    "blktop can import", path);
-		}
-	}
-	free(f);
-	*errp = err;
-	return (NULL);
-}
-
-/* The header of an open file. */
-const struct capture_header *
-replay_file_header(struct replay_file *f)
-{
-	return (f->hdr);
-}
-
-/* The next record into buf; 1, or 0 at the end (records too long for buf are skipped). */
-int
-replay_file_next(struct replay_file *f, void *buf, size_t size, size_t *lenp)
-{
-	int	 r;
-
-	for (;;) {
-		if (f->cap != NULL)
-			r = capture_next(f->cap, buf, size, lenp);
-		else
-			r = import_next(f->imp, buf, size, lenp);
-		if (r >= 0)
-			return (r);
-	}
-}
-
-/* Close a file, adding what its capture reader skipped and lost to the counts. */
-void
-replay_file_close(struct replay_file *f, uint64_t *skipped, uint64_t *tail_lost)
-{
-	const struct capture_stats	*st;
-
-	if (f == NULL)
-		return;
-	if (f->cap != NULL) {
-		st = capture_reader_stats(f->cap);
-		*skipped += st->skipped;
-		*tail_lost += st->tail_lost;
-		if (st->shrunk)
-			log_warnx("the capture file shrank while it was read: what was "
-			    "cut off is counted as skipped or lost");
-		capture_reader_close(f->cap);
-	}
-	if (f->imp != NULL)
-		import_close(f->imp);
-	free(f);
-}
 
 /* Name a device from a recording's table, MAJ:MIN, or (no header) this host's sysfs. */
 int

@@ -1,4 +1,4 @@
-/* test-import.c: source-import.c on the fixtures of every format and on bad logs: times near 2^64, lines with NULs or over the cap, garbage. */
+/* test-import.c: import.c on the fixtures of every format and on bad logs: times near 2^64, lines with NULs or over the cap, garbage. */
 
 #include <sys/time.h>
 
