@@ -249,22 +249,22 @@ def check(what, name, k, want):
           what, name, k, got, want))
 
 SF, SOCK, SP, CFR = 300000, 200000, 150000, 400000
-check("cp and python sendfile", "sf.in", "read_bytes", 2 * SF)	# both read it
-check("cp", "cp.out", "write_bytes", SF)
+check("cp and python sendfile", "sf.in", "call_read_bytes", 2 * SF)	# both read it
+check("cp", "cp.out", "call_write_bytes", SF)
 if busybox:
-    check("busybox cat", "sock.in", "read_bytes", SOCK)
-    check("busybox cat", "cat.out", "write_bytes", SOCK)
-check("python sendfile", "py-sf.out", "write_bytes", SF)
-check("python sendfile", "py-sf.out", "writes", n.get("sendfile", -1))
-check("python copy_file_range", "cfr.in", "read_bytes", CFR)
-check("python copy_file_range", "cfr.in", "reads", n.get("copy_file_range", -1))
-check("python copy_file_range", "py-cfr.out", "write_bytes", CFR)
-check("python copy_file_range", "py-cfr.out", "writes", n.get("copy_file_range", -1))
+    check("busybox cat", "sock.in", "call_read_bytes", SOCK)
+    check("busybox cat", "cat.out", "call_write_bytes", SOCK)
+check("python sendfile", "py-sf.out", "call_write_bytes", SF)
+check("python sendfile", "py-sf.out", "call_writes", n.get("sendfile", -1))
+check("python copy_file_range", "cfr.in", "call_read_bytes", CFR)
+check("python copy_file_range", "cfr.in", "call_reads", n.get("copy_file_range", -1))
+check("python copy_file_range", "py-cfr.out", "call_write_bytes", CFR)
+check("python copy_file_range", "py-cfr.out", "call_writes", n.get("copy_file_range", -1))
 if n.get("splice_in"):
-    check("python splice", "sp.in", "read_bytes", SP)
-    check("python splice", "sp.in", "reads", n["splice_in"])
-    check("python splice", "py-sp.out", "write_bytes", SP)
-    check("python splice", "py-sp.out", "writes", n["splice_out"])
+    check("python splice", "sp.in", "call_read_bytes", SP)
+    check("python splice", "sp.in", "call_reads", n["splice_in"])
+    check("python splice", "py-sp.out", "call_write_bytes", SP)
+    check("python splice", "py-sp.out", "call_writes", n["splice_out"])
 print("tools: cp.out %s, cat.out %s (calls of the tools' own choosing)" %
       (row("cp.out"), row("cat.out")))
 EOF
