@@ -129,8 +129,10 @@ python3 "$BLKTOP_SRCDIR/tests/integration/compare.py" "$out" "$DEV" "$before" "$
 # or started again with its completion never seen (sent then, without times),
 # or left in the table. With the programs attached in file order the first two
 # would be "started but never completed".
+# fio runs until blktop has reported twice: loading takes ~1 s idle and over
+# 10 s on a busy 2-CPU machine, and the load must span the attach.
 fio --filename="$LOOP" --direct=1 --ioengine=libaio --iodepth=8 --name=under --rw=randread \
-    --bs=4k --size=256M --runtime=6 --time_based >"$TEST_TMP/fio.err" 2>&1 &
+    --bs=4k --size=256M --runtime=120 --time_based >"$TEST_TMP/fio.err" 2>&1 &
 fio_pid=$!
 TEST_PIDS="$TEST_PIDS $fio_pid"
 sleep 0.5
@@ -138,8 +140,11 @@ out=$TEST_TMP/under.jsonl
 "$BLKTOP" -J -d 1 -D "$DEV" -vv >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
+wait_for "$out" 60
+sleep 1.5
+kill -INT "$fio_pid"
 wait "$fio_pid"
-check "under load: fio ran" [ $? = 0 ]
+check "under load: fio ran (its summary: $(grep -c 'groupid' "$TEST_TMP/fio.err"))" grep -q "groupid" "$TEST_TMP/fio.err"
 sleep 0.3
 kill -INT "$pid"
 wait "$pid"
