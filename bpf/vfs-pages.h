@@ -1,0 +1,83 @@
+/*
+ * vfs-pages.h: page-cache events (EV_PAGE): pages dirtied, file mappings
+ * faulted.
+ * Included by vfs.bpf.c at this point of the one program object: it uses
+ * the maps, scratch and helpers defined above its #include there.
+ */
+#ifndef BLKTOP_VFS_PAGES_H
+#define BLKTOP_VFS_PAGES_H
+
+/*
+ * Page-cache events (struct ev_page), loaded beside any variant where the
+ * kernel has the typed tracepoints (src/vfs.c probes each). A page dirtied
+ * or a mapping faulted is charged to the task it happens in: the writer of a
+ * write(), the task storing through or touching a shared mapping.
+ */
+static __always_inline int page_event(struct address_space *m, __u16 kind, __u32 bytes)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now;
+	struct inode *host;
+	struct ev_page *ev;
+	__u16 mode;
+
+	if (!trace_pages || !m || !wanted(id >> 32))
+		return 0;
+	host = m->host;
+	if (!host)
+		return 0;
+	mode = host->i_mode;
+	if ((mode & S_IFMT) == S_IFBLK)
+		return 0;	/* the block device's cache: metadata, charged nowhere */
+	now = bpf_ktime_get_ns();
+	batch_drain(now);
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		count(&counters, CNT_LOST);
+		return 0;
+	}
+	ev->type = EV_PAGE;
+	ev->dev = host->i_sb->s_dev;
+	ev->ts = now;
+	ev->ino = host->i_ino;
+	ev->bytes = bytes;
+	ev->pid = (__u32)id;
+	ev->tgid = id >> 32;
+	ev->kind = kind;
+	ev->pad = 0;
+	task_owner(&ev->cgroup, ev->comm, now);
+	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
+	return 0;
+}
+
+/* Bytes of a folio: a page, or 2^order pages for a large folio (order in the second page's flags). */
+static __always_inline __u32 folio_bytes(struct folio *folio)
+{
+	unsigned long fl = 0, fl1 = 0;
+
+	bpf_probe_read_kernel(&fl, sizeof(fl), folio);	/* page flags: the first word in every layout */
+	if (!(fl & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 4096;
+	bpf_probe_read_kernel(&fl1, sizeof(fl1), &folio->_flags_1);
+	return 4096u << (fl1 & 0x1f);
+}
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(page_dirty, struct folio *folio, struct address_space *mapping)
+{
+	return page_event(mapping, PAGE_DIRTY, folio_bytes(folio));
+}
+
+/* Before folios (5.10 to 5.17): writeback_dirty_page, one page. */
+SEC("tp_btf/writeback_dirty_page")
+int BPF_PROG(page_dirty_page, struct page *page, struct address_space *mapping)
+{
+	return page_event(mapping, PAGE_DIRTY, 4096);
+}
+
+SEC("tp_btf/mm_filemap_fault")
+int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
+{
+	return page_event(mapping, PAGE_FAULT, 4096);
+}
+
+#endif
