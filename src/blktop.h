@@ -925,9 +925,15 @@ int		 vfs_hook_lookup(const char *);
 const char	*vfs_hook_name(int);
 uint64_t	 vfs_inflight_full(void);
 void		 vfs_batch_flush(int);
-const void	*vfs_record(const void *, size_t *);
 void		 vfs_cost(struct prog_cost *);
 void		 vfs_unload(void);
+void		 vfs_paths_stale(void);
+/* vfs-paths.c: the path cache's user-space half. */
+void		 vfs_paths_start(void);
+int		 vfs_paths_on(void);
+void		 vfs_paths_stop(void);
+void		 vfs_paths_cost(struct prog_cost *);
+const void	*vfs_paths_record(const void *, size_t *);
 struct bpf_object_skeleton *vfs_skeleton(void);
 
 /* cgroup.c */

@@ -356,14 +356,14 @@ live_rb_record(void *ctx, void *data, size_t len)
 			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
-			rec = vfs_record(r, &rlen);
+			rec = vfs_paths_record(r, &rlen);
 			live.batched++;
 			stream_event(ctx, rec, rlen);
 		}
 		return (0);
 	}
 	if (live.vfs_loaded)
-		rec = vfs_record(data, &len);	/* a path sent once is put back */
+		rec = vfs_paths_record(data, &len);	/* a path sent once is put back */
 	stream_event(ctx, rec, len);
 	return (0);
 }

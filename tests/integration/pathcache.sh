@@ -1,7 +1,7 @@
 #!/bin/bash
 # pathcache.sh: a read or write's path is walked once per open file and put
-# back in user space for the calls after (bpf/vfs.bpf.c vfs_pslots, src/vfs.c
-# vfs_record). Every call must still land on the right path: after a rename
+# back in user space for the calls after (bpf/vfs.bpf.c vfs_pslots, src/vfs-paths.c
+# vfs_paths_record). Every call must still land on the right path: after a rename
 # of the file or of its directory, on a hard link opened through the same
 # struct file slot, on thousands of files opened and closed one after the
 # other (a freed struct file is reused at once), and the counts must equal a

@@ -59,7 +59,7 @@ tally_event(void *ctx, void *data, size_t size)
 	if (type == EV_RW && size >= sizeof(*w) &&
 	    (((const struct ev_rw *)data)->path_flags & VFS_PF_CACHED))
 		t->reused++;
-	data = (void *)vfs_record(data, &size);
+	data = (void *)vfs_paths_record(data, &size);
 	o = data;
 	w = data;
 	if (type == EV_RW && (w->slot != 0 || (w->path_flags & VFS_PF_CACHED)))
