@@ -4,11 +4,13 @@
  * benchmarks (BLKTOP=bench/bench-floor), so the kernel's own cost of a hook
  * is measured the same way as blktop's.
  *
- * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|async-min [ignored options...]
+ * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg [ignored options...]
  * (min: a plain hash-based per-request tracer, its records drained every 10 ms;
  * vfs-parts: a clock read at a read()'s entry and exit, one 113-byte record;
- * vfs-clock: the clock reads only; async-min: min plus one record and one latency
- * per io_uring call, by a hash of its request)
+ * vfs-clock: the clock reads only; vfs-file: vfs-parts plus the fd's struct file
+ * and its inode pointer in the record; async-min: min plus one record and one latency
+ * per io_uring call, by a hash of its request; async-agg: min plus the hash and
+ * a per-CPU count, bytes and latency bucket per call, no record)
  * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
  */
 #include <errno.h>
@@ -53,6 +55,9 @@ in_set(const char *name, const char *set)
 	static const char *const vfs_clock[] = { "parts_tp_enter_read", "clock_tp_exit_read", NULL };
 	static const char *const async_min[] = { "min_io_start", "min_rq_issue",
 	    "min_rq_complete", "min_uring_submit", "min_uring_complete", NULL };
+	static const char *const vfs_file[] = { "file_tp_enter_read", "file_tp_exit_read", NULL };
+	static const char *const async_agg[] = { "min_io_start", "min_rq_issue",
+	    "min_rq_complete", "min_uring_submit", "agg_uring_complete", NULL };
 	const char *const *names;
 
 	if (strcmp(set, "block") == 0)
@@ -69,6 +74,10 @@ in_set(const char *name, const char *set)
 		names = vfs_clock;
 	else if (strcmp(set, "async-min") == 0)
 		names = async_min;
+	else if (strcmp(set, "vfs-file") == 0)
+		names = vfs_file;
+	else if (strcmp(set, "async-agg") == 0)
+		names = async_agg;
 	else
 		return -1;
 	for (; *names; names++)
@@ -87,7 +96,7 @@ main(int argc, char **argv)
 	int n = 0, err;
 
 	if (argc < 3 || in_set("", argv[2]) < 0) {
-		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|async-min\n");
+		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg\n");
 		return 2;
 	}
 	libbpf_set_print(NULL);
@@ -117,7 +126,8 @@ main(int argc, char **argv)
 	printf("{\"lost\": 0, \"attached\": %d}\n", n);
 	fflush(stdout);
 	if ((strcmp(argv[2], "min") == 0 || strcmp(argv[2], "vfs-parts") == 0 ||
-	    strcmp(argv[2], "async-min") == 0) &&
+	    strcmp(argv[2], "vfs-file") == 0 ||
+	    strcmp(argv[2], "async-min") == 0 || strcmp(argv[2], "async-agg") == 0) &&
 	    !(rb = ring_buffer__new(
 	    bpf_map__fd(bpf_object__find_map_by_name(obj, "min_rb")), on_record, NULL, NULL))) {
 		fprintf(stderr, "bench-floor: ring buffer: %s\n", strerror(errno));

@@ -61,10 +61,19 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		# shellcheck disable=SC2086
 		$cmd >/dev/null 2>&1 &
 		tpid=$!
-		sleep 3		# attached (blktop loads in ~1 s, biolatency in less)
-		ids=
-		for id in $(prog_ids); do
-			[[ $before == *" $id "* ]] || ids="$ids $id"
+		# Attached: at least 3 s, and no program came in the last 1.5 s (blktop
+		# loads its optional programs after the others; slower on a busy machine).
+		ids= t0=$SECONDS since=$SECONDS last=-1
+		while (( SECONDS - t0 < 3 || SECONDS - since < 2 )); do
+			kill -0 "$tpid" 2>/dev/null || { echo "run-bpfcost: $name exited at start" >&2; exit 1; }
+			(( SECONDS - t0 > 30 )) && { echo "run-bpfcost: $name still loading after 30 s" >&2; exit 1; }
+			ids=
+			for id in $(prog_ids); do
+				[[ $before == *" $id "* ]] || ids="$ids $id"
+			done
+			n=$(wc -w <<<"$ids")
+			[ "$n" != "$last" ] && last=$n since=$SECONDS
+			sleep 0.25
 		done
 		# shellcheck disable=SC2086
 		read -r ns0 cnt0 < <(prog_ns $ids)
