@@ -558,7 +558,7 @@ main(int argc, char **argv)
 	if (probe) {
 		if (live_check_privileges(&err) != 0)
 			fatalx("%s", err);
-		live_print_probe(stdout);
+		live_print_probe(&bt, stdout);
 		exit(0);
 	}
 	/*

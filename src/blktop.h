@@ -721,7 +721,7 @@ uint64_t	 source_now(void);
 /* source-live.c */
 extern const struct source_entry source_live;
 int		 live_check_privileges(char **errp);
-void		 live_print_probe(FILE *);
+void		 live_print_probe(const struct blktop *, FILE *);
 int		 live_parse_hooks(const char *spec, struct hook_plan *, char **errp);
 
 /* source-replay.c: captures and imported text logs, paced, with seek and step. */

@@ -40,7 +40,9 @@ static const char *live_start_tps[START_MAX] = {
 #define LIVE_DRAIN_USEC	100000
 #define LIVE_BUSY_USEC	10000
 
-static struct {
+/* The live source's state (src->data). */
+struct live {
+	struct blktop		*b;
 	struct blktop_bpf	*skel;
 	struct ring_buffer	*rb;
 	struct event		*rb_ev;
@@ -52,13 +54,16 @@ static struct {
 	struct batch_ctl	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
-} live = { .stats_fd = -1 };
+};
+
+/* -v's level for libbpf's messages: its print callback takes no context. */
+static int	 live_verbose;
 
 /* libbpf's messages only with -v: errors are reported as one line of ours. */
 static int
 live_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (bt.verbose < (level == LIBBPF_DEBUG ? 2 : 1))
+	if (live_verbose < (level == LIBBPF_DEBUG ? 2 : 1))
 		return (0);
 	return (vfprintf(stderr, fmt, ap));
 }
@@ -274,7 +279,7 @@ live_choose(struct hook_plan *plan, char **errp)
 
 /* Print the chosen plan and the alternatives, for --probe. */
 void
-live_print_probe(FILE *f)
+live_print_probe(const struct blktop *b, FILE *f)
 {
 	int		 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
 	struct hook_plan plan = { ATTACH_MAX, START_MAX };
@@ -290,7 +295,7 @@ live_print_probe(FILE *f)
 	else
 		fprintf(f, "bpf build: main\n");
 	live_probe(attach_ok, start_ok);
-	if (bt.hooks != NULL && live_parse_hooks(bt.hooks, &plan, &err) != 0)
+	if (b->hooks != NULL && live_parse_hooks(b->hooks, &plan, &err) != 0)
 		fatalx("%s", err);
 	if (live_choose(&plan, &err) != 0) {
 		fprintf(f, "block: none works: %s\n", err);
@@ -322,7 +327,7 @@ live_print_probe(FILE *f)
 		fprintf(f, "block direct I/O: a bio whose first page has no file mapping "
 		    "(no BIO_PAGE_PINNED: before 6.5)\n");
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
-	probe_mount_tracefs(bt.verbose);
+	probe_mount_tracefs(b->verbose);
 	vfs_probe(f);
 }
 
@@ -334,6 +339,7 @@ live_print_probe(FILE *f)
 static int
 live_rb_record(void *ctx, void *data, size_t len)
 {
+	struct live		*l = ctx;
 	const struct ev_batch	*bh = data;
 	const uint8_t		*r;
 	const void		*rec = data;
@@ -349,22 +355,22 @@ live_rb_record(void *ctx, void *data, size_t len)
 			memcpy(&type, r, sizeof type);
 			if (type == EV_BLOCK &&
 			    bh->stride == EV_BATCH_STRIDE(sizeof(struct ev_block))) {
-				stream_event(ctx, r, sizeof(struct ev_block));
+				stream_event(l->b, r, sizeof(struct ev_block));
 				continue;
 			}
-			if (type != EV_RW || !live.vfs_loaded ||
+			if (type != EV_RW || !l->vfs_loaded ||
 			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
 			rec = vfs_paths_record(r, &rlen);
-			live.batched++;
-			stream_event(ctx, rec, rlen);
+			l->batched++;
+			stream_event(l->b, rec, rlen);
 		}
 		return (0);
 	}
-	if (live.vfs_loaded)
+	if (l->vfs_loaded)
 		rec = vfs_paths_record(data, &len);	/* a path sent once is put back */
-	stream_event(ctx, rec, len);
+	stream_event(l->b, rec, len);
 	return (0);
 }
 
@@ -375,31 +381,33 @@ live_rb_record(void *ctx, void *data, size_t len)
  * happened, so it counts as lost.
  */
 static void
-live_prog_cost(struct prog_cost *st)
+live_prog_cost(struct live *l, struct prog_cost *st)
 {
 	memset(st, 0, sizeof *st);
-	if (live.skel != NULL)
-		cost_add_object(live.skel->obj, st);
-	if (live.vfs_loaded)
+	if (l->skel != NULL)
+		cost_add_object(l->skel->obj, st);
+	if (l->vfs_loaded)
 		vfs_cost(st);
-	st->batched += live.batched;
+	st->batched += l->batched;
 }
 
 /* The cost control: run time is known only with statistics on. */
 static int
-live_cost(struct source *src __unused, struct prog_cost *st)
+live_cost(struct source *src, struct prog_cost *st)
 {
-	if (live.stats_fd < 0)
+	struct live	*l = src->data;
+
+	if (l == NULL || l->stats_fd < 0)
 		return (-1);
-	live_prog_cost(st);
+	live_prog_cost(l, st);
 	return (0);
 }
 
 /* The sum over CPUs of one kernel-side counter. */
 static uint64_t
-live_counter(uint32_t key)
+live_counter(struct live *l, uint32_t key)
 {
-	return (cost_percpu_sum(bpf_map__fd(live.skel->maps.counters), key));
+	return (cost_percpu_sum(bpf_map__fd(l->skel->maps.counters), key));
 }
 
 /*
@@ -409,22 +417,22 @@ live_counter(uint32_t key)
  * and program runs the kernel skipped (of no known unit). Into lost[].
  */
 static void
-live_read_lost(uint64_t *lost)
+live_read_lost(struct live *l, uint64_t *lost)
 {
 	struct prog_cost	 pc;
 	uint64_t		 total[LOST_KINDS];
 	unsigned		 k;
 
-	total[LOST_REQUESTS] = live_counter(CNT_LOST_REQS) + live_counter(CNT_MAP_FULL);
-	total[LOST_CALLS] = live_counter(CNT_LOST_CALLS);
-	total[LOST_RECORDS] = live_counter(CNT_LOST);
-	live_prog_cost(&pc);
+	total[LOST_REQUESTS] = live_counter(l, CNT_LOST_REQS) + live_counter(l, CNT_MAP_FULL);
+	total[LOST_CALLS] = live_counter(l, CNT_LOST_CALLS);
+	total[LOST_RECORDS] = live_counter(l, CNT_LOST);
+	live_prog_cost(l, &pc);
 	total[LOST_RECORDS] += pc.misses;
-	if (live.vfs_loaded)
+	if (l->vfs_loaded)
 		total[LOST_CALLS] += vfs_inflight_full();
 	for (k = 0; k < LOST_KINDS; k++) {
-		lost[k] = total[k] > live.lost_seen[k] ? total[k] - live.lost_seen[k] : 0;
-		live.lost_seen[k] += lost[k];
+		lost[k] = total[k] > l->lost_seen[k] ? total[k] - l->lost_seen[k] : 0;
+		l->lost_seen[k] += lost[k];
 	}
 }
 
@@ -452,25 +460,25 @@ live_ring_size(struct blktop_bpf *skel)
 
 /* Drain; read the loss counters when they are due. Returns the records drained. */
 static int
-live_drain_some(struct blktop *b)
+live_drain_some(struct live *l)
 {
 	struct ev_lost	 lost = { .type = EV_LOST };
 	uint64_t	 n_lost[LOST_KINDS];
 	int		 n;
 	unsigned	 k;
 
-	batch_ctl_flush(&live.batch, live.lost_next == 0);	/* before a report: every batch */
-	if (live.vfs_loaded)
-		vfs_batch_flush(live.lost_next == 0);
-	n = ring_buffer__consume(live.rb);
-	if ((lost.ts = source_now()) >= live.lost_next) {
-		live.lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
-		live_read_lost(n_lost);
+	batch_ctl_flush(&l->batch, l->lost_next == 0);	/* before a report: every batch */
+	if (l->vfs_loaded)
+		vfs_batch_flush(l->lost_next == 0);
+	n = ring_buffer__consume(l->rb);
+	if ((lost.ts = source_now()) >= l->lost_next) {
+		l->lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
+		live_read_lost(l, n_lost);
 		for (k = 0; k < LOST_KINDS; k++) {
 			if ((lost.count = n_lost[k]) == 0)
 				continue;
 			lost.kind = k;
-			stream_event(b, &lost, sizeof lost);
+			stream_event(l->b, &lost, sizeof lost);
 		}
 	}
 	return (n);
@@ -480,10 +488,10 @@ live_drain_some(struct blktop *b)
 static void
 live_drain(struct source *src)
 {
-	struct blktop	*b = src->b;
+	struct live	*l = src->data;
 
-	live.lost_next = 0;
-	live_drain_some(b);
+	l->lost_next = 0;
+	live_drain_some(l);
 }
 
 /*
@@ -493,14 +501,15 @@ live_drain(struct source *src)
 static void
 live_rb_cb(__unused int fd, __unused short what, void *arg)
 {
+	struct live	*l = arg;
 	struct timeval	 busy = { 0, LIVE_BUSY_USEC }, idle = { 0, LIVE_DRAIN_USEC };
 
-	if (live_drain_some(arg) > 0) {
-		event_del(live.rb_ev);
-		event_add(live.drain_ev, &busy);
+	if (live_drain_some(l) > 0) {
+		event_del(l->rb_ev);
+		event_add(l->drain_ev, &busy);
 	} else {
-		event_add(live.rb_ev, NULL);
-		event_add(live.drain_ev, &idle);
+		event_add(l->rb_ev, NULL);
+		event_add(l->drain_ev, &idle);
 	}
 }
 
@@ -518,8 +527,9 @@ live_plan_add(struct blktop *b, const char *name)
  * Block tracing goes on without it, with a warning, where it cannot load.
  */
 static void
-live_start_vfs(struct blktop *b)
+live_start_vfs(struct live *l)
 {
+	struct blktop	*b = l->b;
 	static const struct {
 		unsigned	 page;	/* VFS_PAGES_* */
 		unsigned	 have;	/* HAVE_* */
@@ -541,9 +551,9 @@ live_start_vfs(struct blktop *b)
 	vo.all_files = b->all_files;
 	vo.debug = b->verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
-	probe_mount_tracefs(bt.verbose);
-	if (vfs_load(bpf_map__fd(live.skel->maps.events),
-	    bpf_map__fd(live.skel->maps.counters), &vo, &err) != 0) {
+	probe_mount_tracefs(b->verbose);
+	if (vfs_load(bpf_map__fd(l->skel->maps.events),
+	    bpf_map__fd(l->skel->maps.counters), &vo, &err) != 0) {
 		log_warnx("per-process file I/O is not traced: %s", err);
 		for (i = 0; i < HAVE_NBITS; i++) {
 			if (have_table[i].bit != HAVE_FILES)
@@ -553,7 +563,7 @@ live_start_vfs(struct blktop *b)
 		snprintf(b->vfs_plan, sizeof b->vfs_plan, "none");
 		return;
 	}
-	live.vfs_loaded = 1;
+	l->vfs_loaded = 1;
 	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", vfs_hook());
 	live_plan_add(b, vfs_hook());
 	b->have |= HAVE_VFS;
@@ -616,6 +626,7 @@ static int
 live_start(struct source *src, char **errp)
 {
 	struct blktop	*b = src->b;
+	struct live	*l;
 	struct timeval	 tv = { 0, LIVE_DRAIN_USEC };
 	struct block_bits bits;
 	struct btf	*vmlinux;
@@ -625,6 +636,10 @@ live_start(struct source *src, char **errp)
 	int		 err;
 
 	*errp = NULL;
+	l = src->data = xcalloc(1, sizeof *l);
+	l->b = b;
+	l->stats_fd = -1;
+	live_verbose = b->verbose;
 	/*
 	 * The windows open before the programs load, so that no record (the
 	 * first ones come while loading goes on) is older than the first tick:
@@ -645,30 +660,30 @@ live_start(struct source *src, char **errp)
 	    live_attach_names[b->plan.attach], live_start_names[b->plan.start]);
 	b->have = HAVE_FILES;
 
-	if ((live.ncpus = libbpf_num_possible_cpus()) <= 0) {
+	if ((l->ncpus = libbpf_num_possible_cpus()) <= 0) {
 		xasprintf(errp, "cannot count the CPUs");
 		return (-1);
 	}
-	if ((live.skel = live_open()) == NULL) {
+	if ((l->skel = live_open()) == NULL) {
 		xasprintf(errp, "cannot open the BPF object: %s", strerror(errno));
 		return (-1);
 	}
-	live.skel->rodata->debug_counts = b->verbose >= 2;
-	live.skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
+	l->skel->rodata->debug_counts = b->verbose >= 2;
+	l->skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
 		probe_block_bits(vmlinux, &bits);
-		live.skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
-		live.skel->rodata->bio_pinned = bits.bio_pinned;
+		l->skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
+		l->skel->rodata->bio_pinned = bits.bio_pinned;
 		btf__free(vmlinux);
 	}
-	live.skel->rodata->filter_ndevs = b->ndevs;
+	l->skel->rodata->filter_ndevs = b->ndevs;
 	for (i = 0; i < b->ndevs; i++)
-		live.skel->rodata->filter_devs[i] = b->devs[i];
-	live_set_autoload(live.skel, &b->plan);
-	live_ring_size(live.skel);
+		l->skel->rodata->filter_devs[i] = b->devs[i];
+	live_set_autoload(l->skel, &b->plan);
+	live_ring_size(l->skel);
 	/* What blktop costs the kernel, for "self"; without it, unknown. */
-	live.stats_fd = cost_enable();
-	if ((err = blktop_bpf__load(live.skel)) != 0) {
+	l->stats_fd = cost_enable();
+	if ((err = blktop_bpf__load(l->skel)) != 0) {
 		xasprintf(errp, "cannot load the BPF programs (%s): %s; -v shows the "
 		    "verifier's log", b->plan_text, strerror(-err));
 		return (-1);
@@ -680,26 +695,26 @@ live_start(struct source *src, char **errp)
 	probe_forget_elf(elf, sz);
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
-		live_start_vfs(b);
-	if ((err = live_attach(live.skel)) != 0) {
+		live_start_vfs(l);
+	if ((err = live_attach(l->skel)) != 0) {
 		xasprintf(errp, "cannot attach the BPF programs (%s): %s",
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
-	if (live.skel->bss != NULL && batch_ctl_start(&live.batch,
-	    bpf_program__fd(live.skel->progs.blk_batch_flush),
-	    bpf_map__fd(live.skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
-		live.skel->bss->batch_on = 1;
-	live.rb = ring_buffer__new(bpf_map__fd(live.skel->maps.events),
-	    live_rb_record, b, NULL);
-	if (live.rb == NULL) {
+	if (l->skel->bss != NULL && batch_ctl_start(&l->batch,
+	    bpf_program__fd(l->skel->progs.blk_batch_flush),
+	    bpf_map__fd(l->skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
+		l->skel->bss->batch_on = 1;
+	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.events),
+	    live_rb_record, l, NULL);
+	if (l->rb == NULL) {
 		xasprintf(errp, "cannot set up the ring buffer: %s", strerror(errno));
 		return (-1);
 	}
-	live.rb_ev = event_new(b->base, ring_buffer__epoll_fd(live.rb), EV_READ, live_rb_cb, b);
-	live.drain_ev = evtimer_new(b->base, live_rb_cb, b);
-	event_add(live.rb_ev, NULL);
-	event_add(live.drain_ev, &tv);
+	l->rb_ev = event_new(b->base, ring_buffer__epoll_fd(l->rb), EV_READ, live_rb_cb, l);
+	l->drain_ev = evtimer_new(b->base, live_rb_cb, l);
+	event_add(l->rb_ev, NULL);
+	event_add(l->drain_ev, &tv);
 	return (0);
 }
 
@@ -708,13 +723,13 @@ live_start(struct source *src, char **errp)
  * for -vv at exit: a slot's first 8 bytes are its key, 0 when free.
  */
 static uint64_t
-live_tracked(void)
+live_tracked(struct live *l)
 {
-	int		 sfd = bpf_map__fd(live.skel->maps.slots);
-	int		 ofd = bpf_map__fd(live.skel->maps.overflow);
-	size_t		 vsz = bpf_map__value_size(live.skel->maps.slots);
+	int		 sfd = bpf_map__fd(l->skel->maps.slots);
+	int		 ofd = bpf_map__fd(l->skel->maps.overflow);
+	size_t		 vsz = bpf_map__value_size(l->skel->maps.slots);
 	uint64_t	 n = 0, okey, *next, *prev = NULL;
-	uint32_t	 i, nslots = bpf_map__max_entries(live.skel->maps.slots);
+	uint32_t	 i, nslots = bpf_map__max_entries(l->skel->maps.slots);
 	unsigned char	*val = xcalloc(1, vsz);
 	uint64_t	 key0;
 
@@ -738,50 +753,53 @@ static void
 live_stop(struct source *src)
 {
 	struct blktop			*b = src->b;
+	struct live			*l = src->data;
 	struct prog_cost		 pc;
 	struct bpf_object_skeleton	*skels[2];
 	int				 nskels = 0;
 
-	live_prog_cost(&pc);
-	if (b->verbose && live.skel != NULL)
+	if (l == NULL)
+		return;
+	live_prog_cost(l, &pc);
+	if (b->verbose && l->skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
 		    "received %llu, program runs skipped %llu, "
 		    "completions never seen (sent at reuse, no latency) %llu",
-		    (unsigned long long)live_counter(CNT_LOST),
-		    (unsigned long long)live_counter(CNT_MAP_FULL),
-		    (unsigned long long)live_counter(CNT_ORPHAN_DONE),
-		    (unsigned long long)live_counter(CNT_BLOCK_SENT),
+		    (unsigned long long)live_counter(l, CNT_LOST),
+		    (unsigned long long)live_counter(l, CNT_MAP_FULL),
+		    (unsigned long long)live_counter(l, CNT_ORPHAN_DONE),
+		    (unsigned long long)live_counter(l, CNT_BLOCK_SENT),
 		    (unsigned long long)b->block_events,
 		    (unsigned long long)pc.misses,
-		    (unsigned long long)live_counter(CNT_STALE));
-	if (b->verbose >= 2 && live.skel != NULL)
+		    (unsigned long long)live_counter(l, CNT_STALE));
+	if (b->verbose >= 2 && l->skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
 		    "partial completions (data of flushed writes included) %llu, final completions %llu, "
 		    "still in the table %llu",
-		    (unsigned long long)live_counter(CNT_DBG_START),
-		    (unsigned long long)live_counter(CNT_DBG_ISSUE_NEW),
-		    (unsigned long long)live_counter(CNT_DBG_PARTIAL),
-		    (unsigned long long)live_counter(CNT_DBG_COMPLETE),
-		    (unsigned long long)live_tracked());
-	if (live.rb_ev != NULL)
-		event_free(live.rb_ev);
-	if (live.drain_ev != NULL)
-		event_free(live.drain_ev);
-	ring_buffer__free(live.rb);
+		    (unsigned long long)live_counter(l, CNT_DBG_START),
+		    (unsigned long long)live_counter(l, CNT_DBG_ISSUE_NEW),
+		    (unsigned long long)live_counter(l, CNT_DBG_PARTIAL),
+		    (unsigned long long)live_counter(l, CNT_DBG_COMPLETE),
+		    (unsigned long long)live_tracked(l));
+	if (l->rb_ev != NULL)
+		event_free(l->rb_ev);
+	if (l->drain_ev != NULL)
+		event_free(l->drain_ev);
+	ring_buffer__free(l->rb);
 	/* The run ends: the kernel releases the programs after blktop is gone (links.c). */
-	if (live.vfs_loaded)
+	if (l->vfs_loaded)
 		skels[nskels++] = vfs_skeleton();
-	if (live.skel != NULL)
-		skels[nskels++] = live.skel->skeleton;
+	if (l->skel != NULL)
+		skels[nskels++] = l->skel->skeleton;
 	links_leave(skels, nskels);
-	if (live.vfs_loaded)
+	if (l->vfs_loaded)
 		vfs_unload();
-	blktop_bpf__destroy(live.skel);
-	if (live.stats_fd >= 0)
-		close(live.stats_fd);
-	memset(&live, 0, sizeof live);
-	live.stats_fd = -1;
+	blktop_bpf__destroy(l->skel);
+	if (l->stats_fd >= 0)
+		close(l->stats_fd);
+	free(l);
+	src->data = NULL;
 }
 
 const struct source_entry source_live = {
