@@ -64,7 +64,9 @@ struct metrics_cgroup {
 	int		 name_tentative; /* "id:N": not found yet, looked up again */
 };
 
-static struct {
+/* The metrics sink's state (s->data). */
+struct metrics {
+	struct blktop		*b;
 	struct http_server	*http;
 	struct metrics_dev	*devs;		/* WINDOWS_MAX_DEVS, allocated at start */
 	unsigned		 ndevs;
@@ -74,7 +76,7 @@ static struct {
 	struct metrics_cgroup	 cg[METRICS_CGROUPS + 1];	/* the last: "other" */
 	unsigned		 ncg;
 	uint64_t		 scrapes;
-} met;
+};
 
 static enum metrics_op
 metrics_op(uint16_t op)
@@ -97,44 +99,45 @@ metrics_op(uint16_t op)
 
 /* A device's counters, from the fixed table; NULL past its cap (the windows'). */
 static struct metrics_dev *
-metrics_dev(const struct blktop *b, uint32_t dev)
+metrics_dev(struct metrics *m, uint32_t dev)
 {
 	unsigned	 h;
 
-	if (met.last != NULL && met.last->dev == dev)
-		return (met.last);
-	for (h = (dev * 0x9e3779b1u) >> (32 - 11); met.slot[h] != 0;
+	if (m->last != NULL && m->last->dev == dev)
+		return (m->last);
+	for (h = (dev * 0x9e3779b1u) >> (32 - 11); m->slot[h] != 0;
 	    h = (h + 1) & (WINDOWS_HASH - 1)) {
-		if (met.devs[met.slot[h] - 1].dev == dev)
-			return (met.last = &met.devs[met.slot[h] - 1]);
+		if (m->devs[m->slot[h] - 1].dev == dev)
+			return (m->last = &m->devs[m->slot[h] - 1]);
 	}
-	if (met.ndevs >= b->win.max_devs)
+	if (m->ndevs >= m->b->win.max_devs)
 		return (NULL);
-	met.devs[met.ndevs].dev = dev;
-	met.slot[h] = (uint16_t)++met.ndevs;
-	return (met.last = &met.devs[met.ndevs - 1]);
+	m->devs[m->ndevs].dev = dev;
+	m->slot[h] = (uint16_t)++m->ndevs;
+	return (m->last = &m->devs[m->ndevs - 1]);
 }
 
 /* A cgroup's counters: its own slot while there is room, else "other". */
 static struct metrics_cgroup *
-metrics_cgroup(uint64_t id)
+metrics_cgroup(struct metrics *m, uint64_t id)
 {
 	unsigned	 i;
 
-	for (i = 0; i < met.ncg; i++) {
-		if (met.cg[i].id == id)
-			return (&met.cg[i]);
+	for (i = 0; i < m->ncg; i++) {
+		if (m->cg[i].id == id)
+			return (&m->cg[i]);
 	}
-	if (met.ncg == METRICS_CGROUPS || id == 0)
-		return (&met.cg[METRICS_CGROUPS]);
-	met.cg[met.ncg].id = id;
-	return (&met.cg[met.ncg++]);
+	if (m->ncg == METRICS_CGROUPS || id == 0)
+		return (&m->cg[METRICS_CGROUPS]);
+	m->cg[m->ncg].id = id;
+	return (&m->cg[m->ncg++]);
 }
 
 /* One record into the counters: no allocation, no system call. */
 static void
 metrics_event(struct sink *s, const void *rec, size_t len __unused)
 {
+	struct metrics		*m = s->data;
 	struct blktop		*b = s->b;
 	struct metrics_dev	*md;
 	struct metrics_op_state	*o;
@@ -148,8 +151,8 @@ metrics_event(struct sink *s, const void *rec, size_t len __unused)
 
 		if (!stream_dev_wanted(b, ev->dev))
 			return;
-		if ((md = metrics_dev(b, ev->dev)) == NULL) {
-			met.dropped++;
+		if ((md = metrics_dev(m, ev->dev)) == NULL) {
+			m->dropped++;
 			return;
 		}
 		o = &md->op[metrics_op(ev->op)];
@@ -167,7 +170,7 @@ metrics_event(struct sink *s, const void *rec, size_t len __unused)
 		}
 		md->inflight = ev->inflight > 0 ? ev->inflight - 1 : 0;
 		if (ev->op == BLK_OP_READ || ev->op == BLK_OP_WRITE) {
-			cg = metrics_cgroup(ev->cgroup);
+			cg = metrics_cgroup(m, ev->cgroup);
 			rw = ev->op == BLK_OP_WRITE;
 			cg->disk_ios[rw]++;
 			cg->disk_bytes[rw] += ev->bytes;
@@ -175,7 +178,7 @@ metrics_event(struct sink *s, const void *rec, size_t len __unused)
 	} else if (type == EV_RW) {
 		const struct ev_rw *ev = rec;
 
-		cg = metrics_cgroup(ev->cgroup);
+		cg = metrics_cgroup(m, ev->cgroup);
 		rw = ev->op == BLK_OP_WRITE;
 		cg->file_calls[rw]++;
 		cg->file_bytes[rw] += ev->done;
@@ -186,6 +189,7 @@ metrics_event(struct sink *s, const void *rec, size_t len __unused)
 static void
 metrics_tick(struct sink *s, uint64_t ts __unused)
 {
+	struct metrics		*m = s->data;
 	struct windows		*w = &s->b->win;
 	const struct tick	*t;
 	struct metrics_dev	*md;
@@ -194,7 +198,7 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 	for (i = 0; i < w->ndevs; i++) {
 		if (!stream_dev_wanted(s->b, w->devs[i]->dev) ||
 		    (t = windows_tick_at(w, w->devs[i], 1)) == NULL ||
-		    (md = metrics_dev(s->b, w->devs[i]->dev)) == NULL)
+		    (md = metrics_dev(m, w->devs[i]->dev)) == NULL)
 			continue;
 		md->busy_ns += t->busy_ns;
 	}
@@ -309,7 +313,7 @@ metrics_cgroup_name(struct metrics_cgroup *cg)
 
 /* The cgroup families: one line per cgroup and direction. */
 static void
-metrics_cgroups(struct evbuffer *out, int om)
+metrics_cgroups(struct metrics *m, struct evbuffer *out, int om)
 {
 	static const struct {
 		const char	*name, *help;
@@ -331,9 +335,9 @@ metrics_cgroups(struct evbuffer *out, int om)
 	for (f = 0; f < nitems(fam); f++) {
 		metrics_family(out, om, fam[f].name, "counter", fam[f].help);
 		for (i = 0; i <= METRICS_CGROUPS; i++) {
-			if (i < METRICS_CGROUPS && i >= met.ncg)
+			if (i < METRICS_CGROUPS && i >= m->ncg)
 				continue;
-			cg = &met.cg[i];
+			cg = &m->cg[i];
 			v = (const uint64_t *)(const void *)((const char *)cg + fam[f].off);
 			for (rw = 0; rw < 2; rw++) {
 				evbuffer_add_printf(out, "%s{cgroup=\"", fam[f].name);
@@ -347,8 +351,9 @@ metrics_cgroups(struct evbuffer *out, int om)
 
 /* blktop's own figures: what it saw, lost, and cost. */
 static void
-metrics_self(struct evbuffer *out, int om, struct blktop *b)
+metrics_self(struct metrics *m, struct evbuffer *out, int om)
 {
+	struct blktop	*b = m->b;
 	struct prog_cost	 pc;
 	struct rusage		 ru;
 	double			 cpu = 0;
@@ -373,7 +378,7 @@ metrics_self(struct evbuffer *out, int om, struct blktop *b)
 	metrics_family(out, om, "blktop_dropped_events_total", "counter",
 	    "Block events of devices past the cap on devices with series of their own.");
 	evbuffer_add_printf(out, "blktop_dropped_events_total %llu\n",
-	    (unsigned long long)met.dropped);
+	    (unsigned long long)m->dropped);
 	metrics_family(out, om, "blktop_cpu_seconds_total", "counter",
 	    "User and system CPU time of blktop itself.");
 	evbuffer_add_printf(out, "blktop_cpu_seconds_total %.6f\n", cpu);
@@ -390,12 +395,12 @@ metrics_self(struct evbuffer *out, int om, struct blktop *b)
 	}
 	metrics_family(out, om, "blktop_scrapes_total", "counter",
 	    "Requests for /metrics served, this one included.");
-	evbuffer_add_printf(out, "blktop_scrapes_total %llu\n", (unsigned long long)met.scrapes);
+	evbuffer_add_printf(out, "blktop_scrapes_total %llu\n", (unsigned long long)m->scrapes);
 }
 
 /* The whole exposition into out. */
 static void
-metrics_write(struct evbuffer *out, int om, struct blktop *b)
+metrics_write(struct metrics *m, struct evbuffer *out, int om)
 {
 	static const struct {
 		const char	*name, *help;
@@ -422,8 +427,8 @@ metrics_write(struct evbuffer *out, int om, struct blktop *b)
 
 	for (c = 0; c < nitems(ctr); c++) {
 		metrics_family(out, om, ctr[c].name, "counter", ctr[c].help);
-		for (i = 0; i < met.ndevs; i++) {
-			md = &met.devs[i];
+		for (i = 0; i < m->ndevs; i++) {
+			md = &m->devs[i];
 			for (k = 0; k < MOP_MAX; k++) {
 				if (!metrics_op_seen(md, k))
 					continue;
@@ -437,11 +442,11 @@ metrics_write(struct evbuffer *out, int om, struct blktop *b)
 	}
 	for (c = 0; c < 2; c++) {
 		metrics_family(out, om, hist[c].name, "histogram", hist[c].help);
-		for (i = 0; i < met.ndevs; i++) {
+		for (i = 0; i < m->ndevs; i++) {
 			for (k = 0; k < MOP_MAX; k++) {
-				o = &met.devs[i].op[k];
-				if (metrics_op_seen(&met.devs[i], k))
-					metrics_histogram(out, hist[c].name, met.devs[i].dev,
+				o = &m->devs[i].op[k];
+				if (metrics_op_seen(&m->devs[i], k))
+					metrics_histogram(out, hist[c].name, m->devs[i].dev,
 					    metrics_op_names[k], c == 0 ? o->lat : o->q,
 					    o->timed, c == 0 ? o->lat_sum : o->q_sum);
 			}
@@ -449,20 +454,20 @@ metrics_write(struct evbuffer *out, int om, struct blktop *b)
 	}
 	metrics_family(out, om, "blktop_disk_in_flight_requests", "gauge",
 	    "Requests in flight when the last one completed.");
-	for (i = 0; i < met.ndevs; i++) {
+	for (i = 0; i < m->ndevs; i++) {
 		metrics_dev_sample(out, "blktop_disk_in_flight_requests", "",
-		    met.devs[i].dev, NULL);
-		evbuffer_add_printf(out, " %u\n", met.devs[i].inflight);
+		    m->devs[i].dev, NULL);
+		evbuffer_add_printf(out, " %u\n", m->devs[i].inflight);
 	}
 	metrics_family(out, om, "blktop_disk_busy_seconds_total", "counter",
 	    "Time with at least one request in flight (iostat's %util numerator).");
-	for (i = 0; i < met.ndevs; i++) {
+	for (i = 0; i < m->ndevs; i++) {
 		metrics_dev_sample(out, "blktop_disk_busy_seconds_total", "",
-		    met.devs[i].dev, NULL);
-		evbuffer_add_printf(out, " %.9f\n", (double)met.devs[i].busy_ns / 1e9);
+		    m->devs[i].dev, NULL);
+		evbuffer_add_printf(out, " %.9f\n", (double)m->devs[i].busy_ns / 1e9);
 	}
-	metrics_cgroups(out, om);
-	metrics_self(out, om, b);
+	metrics_cgroups(m, out, om);
+	metrics_self(m, out, om);
 	if (om)
 		evbuffer_add_printf(out, "# EOF\n");
 }
@@ -482,7 +487,7 @@ metrics_wants_om(const struct http_request *req)
 static void
 metrics_request(void *arg, const struct http_request *req, struct http_reply *rep)
 {
-	struct blktop	*b = arg;
+	struct metrics	*m = arg;
 	int		 om;
 
 	rep->status = 200;
@@ -497,10 +502,10 @@ metrics_request(void *arg, const struct http_request *req, struct http_reply *re
 		rep->type = om ?
 		    "application/openmetrics-text; version=1.0.0; charset=utf-8" :
 		    "text/plain; version=0.0.4; charset=utf-8";
-		met.scrapes++;
-		metrics_write(rep->body, om, b);
+		m->scrapes++;
+		metrics_write(m, rep->body, om);
 		if (req->head)
-			met.scrapes--;
+			m->scrapes--;
 	} else {
 		rep->status = 404;
 		rep->reason = "Not Found";
@@ -575,27 +580,33 @@ static int
 metrics_start(struct sink *s, char **errp)
 {
 	struct blktop	*b = s->b;
+	struct metrics	*m = s->data = xcalloc(1, sizeof *m);
 
-	met.devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *met.devs);
+	m->b = b;
+	m->devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *m->devs);
 	if (b->listen_fd == -1 &&
 	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, errp)) == -1)
 		return (-1);
-	met.http = http_start(b->base, b->listen_fd, metrics_max_conns(), metrics_request, b);
+	m->http = http_start(b->base, b->listen_fd, metrics_max_conns(), metrics_request, m);
 	b->listen_fd = -1;	/* the server's now */
 	return (0);
 }
 
 static void
-metrics_stop(struct sink *s __unused)
+metrics_stop(struct sink *s)
 {
+	struct metrics	*m = s->data;
 	unsigned	 i;
 
-	if (met.http != NULL)
-		http_free(met.http);
+	if (m == NULL)
+		return;
+	if (m->http != NULL)
+		http_free(m->http);
 	for (i = 0; i <= METRICS_CGROUPS; i++)
-		free(met.cg[i].name);
-	free(met.devs);
-	memset(&met, 0, sizeof met);
+		free(m->cg[i].name);
+	free(m->devs);
+	free(m);
+	s->data = NULL;
 }
 
 const struct sink_entry sink_metrics = {
