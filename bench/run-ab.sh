@@ -12,7 +12,7 @@
 # SECS (1.5). Prints each phase and, per setting, the
 # median BPF ns per event and the median of the paired differences. The block
 # object has no such switch today (its batches were measured with this, and
-# taken out: README, Known limits); any u32 of an object's .bss can be VAR.
+# taken out: doc/performance.md, known limits); any u32 of an object's .bss can be VAR.
 set -u
 BLKTOP=${1:-build/blktop}
 VAR=${VAR:-batch_on}

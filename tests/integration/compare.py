@@ -94,7 +94,7 @@ def main():
     #    times (two separate paths: the BPF busy clock and per-request stamps);
     #  - neither exceeds fio's summed completion latencies (measured around
     #    each request from user space).
-    # The kernel may skip a completion hook (README, Known limits): such a
+    # The kernel may skip a completion hook (doc/performance.md, known limits): such a
     # request stays in flight until its reuse, and is reported in no_lat.
     unseen = tot.get("no_lat", 0)
     busy = tiq = 0.0
