@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "../tests/common/capture-fixture.h"
+#include "../tests/common/rand.h"
 
 /* One synthetic workload. */
 struct bench_load {
@@ -37,21 +39,11 @@ static const struct bench_load bench_loads[] = {
 
 static uint64_t	 bench_seed = 88172645463325252ULL;
 
-/* A fast deterministic random number. */
-static uint64_t
-bench_rand(void)
-{
-	bench_seed ^= bench_seed << 13;
-	bench_seed ^= bench_seed >> 7;
-	bench_seed ^= bench_seed << 17;
-	return (bench_seed);
-}
-
 /* A random number in [0, n). */
 static uint64_t
 bench_below(uint64_t n)
 {
-	return (n == 0 ? 0 : bench_rand() % n);
+	return (n == 0 ? 0 : xorshift64(&bench_seed) % n);
 }
 
 /* Monotonic time in ns. */
@@ -150,11 +142,7 @@ bench_run(const struct bench_load *ld, size_t n, const char *dir)
 	kind = xcalloc(2 * n, 1);
 	nrec = bench_make(ld, blk, tick, n, kind);
 
-	memset(&hdr, 0, sizeof hdr);
-	hdr.version = (char *)"bench";
-	hdr.host = (char *)"bench";
-	hdr.kernel = (char *)"6.1.0";
-	hdr.plan = (char *)"block=tp";
+	fixture_capture_header(&hdr, "block=tp", NULL, 0, 0, 0, 0);
 	xasprintf(&path, "%s/bench-%d.blkcap", dir, (int)getpid());
 	unlink(path);
 	if ((w = capture_create(path, &hdr, &err)) == NULL)

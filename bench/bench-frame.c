@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "../tests/common/rand.h"
 
 #define BENCH_COLS	200
 #define BENCH_ROWS	60
@@ -33,14 +34,11 @@ static unsigned bench_devs = BENCH_DEVS;
 
 static uint64_t bench_rand_state = 0x9e3779b97f4a7c15ULL;
 
-/* xorshift64: deterministic synthetic data. */
+/* Deterministic synthetic data. */
 static uint64_t
 bench_rand(void)
 {
-	bench_rand_state ^= bench_rand_state << 13;
-	bench_rand_state ^= bench_rand_state >> 7;
-	bench_rand_state ^= bench_rand_state << 17;
-	return (bench_rand_state);
+	return (xorshift64(&bench_rand_state));
 }
 
 /* A latency spread over a few decades around 100 us, log-uniform-ish. */

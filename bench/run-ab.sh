@@ -12,26 +12,19 @@
 # SECS (1.5). Prints each phase and, per setting, the
 # median BPF ns per event and the median of the paired differences. The block
 # object has no such switch today (its batches were measured with this, and
-# taken out: README, Known limits); any u32 of an object's .bss can be VAR.
+# taken out: doc/performance.md, known limits); any u32 of an object's .bss can be VAR.
 set -u
 BLKTOP=${1:-build/blktop}
 VAR=${VAR:-batch_on}
 OBJ=${OBJ:-vfs}
 PHASES=${PHASES:-20}
 SECS=${SECS:-1.5}
-dir=$(mktemp -d /dev/shm/blktop-ab-XXXXXX)
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-loop=
-cleanup() {
-	[ -n "${wpid:-}" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
-	[ -n "${tpid:-}" ] && kill -INT "$tpid" 2>/dev/null && wait "$tpid" 2>/dev/null
-	[ -n "$loop" ] && losetup -d "$loop"
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-sysctl -qw kernel.bpf_stats_enabled=1
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d /dev/shm/blktop-ab-XXXXXX) || exit 1
+BENCH_FILES+=("$dir")
+bench_bpf_stats
+bench_at_exit '[ -n "${tpid:-}" ] && kill -INT "$tpid" 2>/dev/null && wait "$tpid" 2>/dev/null'
+bench_at_exit '[ -n "${wpid:-}" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null'
 runtime=$(python3 -c "print(int($PHASES * ($SECS + 0.6) + 10))")
 if [ "$OBJ" = vfs ]; then
 	head -c $((64 << 20)) /dev/urandom >"$dir/cached.bin"
@@ -42,25 +35,21 @@ if [ "$OBJ" = vfs ]; then
 	wpid=$!
 	map=vfs_bpf.bss; progs="vfs_tp_enter_read vfs_tp_exit_read"; per=vfs_tp_exit_read
 elif [ "$OBJ" = aio ] || [ "$OBJ" = uring ]; then
-	truncate -s 512M "$dir/disk.img"
-	loop=$(losetup -f --show "$dir/disk.img") || exit 1
-	dd if=/dev/zero of="$loop" bs=1M count=512 status=none oflag=direct
+	bench_loop 512M zero || exit 1
 	"$BLKTOP" -J -d 1 >/dev/null 2>&1 &
 	tpid=$!
 	sleep 6
 	eng=libaio; [ "$OBJ" = uring ] && eng=io_uring
-	fio --name=ab --filename="$loop" --rw=randread --bs=4k --direct=1 --ioengine=$eng \
+	fio --name=ab --filename="$LOOP" --rw=randread --bs=4k --direct=1 --ioengine=$eng \
 	    --iodepth=32 --numjobs=2 --runtime="$runtime" --time_based --output=/dev/null &
 	wpid=$!
 	map=vfs_bpf.bss; progs=$(bpftool -j prog show | python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin) if "name" in p))'); per=tb_rq_complete
 else
-	truncate -s 512M "$dir/disk.img"
-	loop=$(losetup -f --show "$dir/disk.img") || exit 1
-	dd if=/dev/zero of="$loop" bs=1M count=512 status=none oflag=direct
+	bench_loop 512M zero || exit 1
 	"$BLKTOP" -J -d 1 --no-vfs >/dev/null 2>&1 &
 	tpid=$!
 	sleep 3
-	fio --name=ab --filename="$loop" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+	fio --name=ab --filename="$LOOP" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
 	    --iodepth=8 --runtime="$runtime" --time_based --output=/dev/null &
 	wpid=$!
 	map=blktop_b.bss; progs="tb_io_start tb_rq_insert tb_rq_issue tb_rq_complete rt_io_start rt_rq_insert rt_rq_issue rt_rq_complete"; per=complete

@@ -7,19 +7,14 @@
 # command name), so other processes' calls only pass the filter.
 #   bench/run-lifecost.sh NAME=BLKTOP... e.g.
 #   bench/run-lifecost.sh new=build/blktop old=/tmp/old/blktop
+# COST_SETTLE: seconds each blktop is given to load and attach (4).
 set -u
 N=${N:-200000}
 ROUNDS=${ROUNDS:-3}
 MMAP=${MMAP:-0}
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /dev/shm/blktop-lifecost.XXXXXX) || exit 1
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-cleanup() {
-	[ -n "${bp:-}" ] && kill -INT "$bp" 2>/dev/null && wait "$bp" 2>/dev/null
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+BENCH_FILES+=("$tmp")
 cat >"$tmp/lifecost.c" <<'EOF'
 #include <sys/mman.h>
 #include <fcntl.h>
@@ -47,38 +42,17 @@ main(int argc, char **argv)
 EOF
 "${CC:-cc}" -O2 -o "$tmp/lifecost" "$tmp/lifecost.c" || exit 1
 head -c 4096 /dev/zero >"$tmp/file"
-sysctl -qw kernel.bpf_stats_enabled=1
-# Run time and runs of the vfs programs loaded now.
-stats() {
-	bpftool prog show -j | python3 -c '
-import json, sys
-t = c = 0
-for p in json.load(sys.stdin):
-    if p.get("name", "").startswith(("vfs_", "names_")):
-        t += p.get("run_time_ns", 0)
-        c += p.get("run_cnt", 0)
-print(t, c)'
+bench_bpf_stats
+
+# cost_work: the loop, once; COST_N, the system calls it made.
+cost_work() {
+	"$tmp/lifecost" "$tmp/file" "$N" "$MMAP" || echo "loop failed" >&2
+	COST_N=$((N * (MMAP ? 4 : 2)))
 }
-calls=$((N * (MMAP ? 4 : 2)))
-declare -A res
-for r in $(seq "$ROUNDS"); do
-	for spec in "$@"; do
-		name=${spec%%=*}
-		"${spec#*=}" -J -d 1 -c lifecost >/dev/null 2>&1 &
-		bp=$!
-		sleep 4
-		read -r t0 c0 < <(stats)
-		"$tmp/lifecost" "$tmp/file" "$N" "$MMAP" || echo "loop failed" >&2
-		read -r t1 c1 < <(stats)
-		kill -INT "$bp"
-		wait "$bp"
-		bp=
-		ns=$(python3 -c "print('%.1f' % (($t1 - $t0) / $calls))")
-		echo "round $r $name: $calls calls, $((c1 - c0)) program runs, $ns ns of BPF per call"
-		res[$name]="${res[$name]:-} $ns"
-	done
-done
+
+# Each blktop filters on the loop's command; only its vfs programs count.
+specs=()
 for spec in "$@"; do
-	name=${spec%%=*}
-	python3 -c "import statistics, sys; v = [float(x) for x in sys.argv[2:]]; print('median %s: %.1f ns per call (%s)' % (sys.argv[1], statistics.median(v), ' '.join(sys.argv[2:])))" "$name" ${res[$name]}
+	specs+=("$spec -J -d 1 -c lifecost")
 done
+COST_PROGS="vfs_ names_" COST_SETTLE=${COST_SETTLE:-4} bench_cost_rounds call "${specs[@]}"

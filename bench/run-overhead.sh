@@ -10,11 +10,8 @@ shift $(( $# < 3 ? $# : 3 ))
 [ "${1:-}" = "--" ] && shift
 [ "$(id -u)" = 0 ] || { echo "run-overhead: needs root" >&2; exit 1; }
 . "$(dirname "$0")/pairs.sh"
-img=/dev/shm/blktop-bench-$$.img
-truncate -s 1G "$img"
-LOOP=$(losetup -f --show "$img") || exit 1
-trap 'losetup -d "$LOOP"; rm -f "$img"' EXIT
-dd if=/dev/zero of="$LOOP" bs=1M count=1024 status=none oflag=direct
+. "$(dirname "$0")/lib.sh"
+bench_loop 1G zero || exit 1
 
 BLKTOP_CMD=("$BLKTOP" -J -D "$(basename "$LOOP")" "$@")
 

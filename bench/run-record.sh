@@ -5,13 +5,10 @@ set -u
 BLKTOP=${1:-./blktop}
 SECS=${2:-5}
 [ "$(id -u)" = 0 ] || { echo "run-record: needs root" >&2; exit 1; }
-img=/dev/shm/blktop-rbench-$$.img
-truncate -s 1G "$img"
-LOOP=$(losetup -f --show "$img") || exit 1
-DEV=$(basename "$LOOP")
-tmp=$(mktemp -d /tmp/blktop-rbench-XXXXXX)
-trap 'losetup -d "$LOOP"; rm -f "$img"; rm -rf "$tmp"' EXIT
-dd if=/dev/zero of="$LOOP" bs=1M count=1024 status=none oflag=direct
+. "$(dirname "$0")/lib.sh"
+bench_loop 1G zero || exit 1
+tmp=$(mktemp -d /tmp/blktop-rbench-XXXXXX) || exit 1
+BENCH_FILES+=("$tmp")
 
 # record NAME FIO-ARGS...: one fio run under blktop -w; prints events, bytes, bytes/event.
 record() {

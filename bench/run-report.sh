@@ -7,12 +7,10 @@ set -u
 BLKTOP=${1:-./blktop}
 WANT=${2:-10000000}
 [ "$(id -u)" = 0 ] || { echo "run-report: needs root" >&2; exit 1; }
-img=/dev/shm/blktop-repbench-$$.img
-truncate -s 1G "$img"
-LOOP=$(losetup -f --show "$img") || exit 1
-DEV=$(basename "$LOOP")
-tmp=$(mktemp -d /tmp/blktop-repbench-XXXXXX)
-trap 'losetup -d "$LOOP"; rm -f "$img"; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+bench_loop 1G || exit 1
+tmp=$(mktemp -d /tmp/blktop-repbench-XXXXXX) || exit 1
+BENCH_FILES+=("$tmp")
 cap=$tmp/big.blkcap
 
 # Record until the device has done WANT requests.

@@ -9,18 +9,15 @@
 set -u
 BLKTOP=${1:-./blktop}
 [ "$(id -u)" = 0 ] || { echo "run-scrape: needs root" >&2; exit 1; }
-tmp=$(mktemp -d /tmp/blktop-scrape-XXXXXX)
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d /tmp/blktop-scrape-XXXXXX) || exit 1
+BENCH_FILES+=("$tmp")
+bench_at_exit '[ -n "${fpid:-}" ] && kill "$fpid" 2>/dev/null'
+bench_at_exit '[ -n "${bpid:-}" ] && kill -INT "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null'
 loops=()
-cleanup() {
-	[ -n "${bpid:-}" ] && kill -INT "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
-	for l in "${loops[@]}"; do losetup -d "$l"; done
-	rm -f /dev/shm/blktop-scrape-$$-*.img
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 for i in $(seq 1 16); do
-	truncate -s 64M /dev/shm/blktop-scrape-$$-$i.img
-	loops+=("$(losetup -f --show /dev/shm/blktop-scrape-$$-$i.img)") || exit 1
+	bench_loop 64M || exit 1
+	loops+=("$LOOP")
 done
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 URL=http://127.0.0.1:$PORT/metrics

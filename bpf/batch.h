@@ -2,7 +2,7 @@
  * batch.h: records of one fixed size kept per CPU and handed to the ring
  * buffer together (struct ev_batch, blktop-abi.h): one reservation for up to
  * BATCH_BYTES / stride records, where a reservation is the costliest part of
- * a small record here (README, Known limits). Included by an object after
+ * a small record here (doc/performance.md, known limits). Included by an object after
  * shared-maps.h, with BATCH_WAKE(now) defined (the ring-buffer flags of a
  * send), BATCH_STRIDE (its records' size, rounded up to 8) and, if not
  * CNT_LOST_CALLS, BATCH_LOST (the counter of their loss). Each object has its

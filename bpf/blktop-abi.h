@@ -259,7 +259,7 @@ struct ev_rw {
  * record (bpf/batch.h): the vfs object's reads and writes sent without their
  * path (EV_RW, VFS_PF_CACHED, EV_RW_SIZE(0) bytes). n records, one every
  * stride bytes (the record's size rounded up to 8). The block object's
- * requests were batched too, for no gain measured (README, Known limits). user space (src/source-live.c) unpacks a batch: no sink
+ * requests were batched too, for no gain measured (doc/performance.md, known limits). user space (src/source-live.c) unpacks a batch: no sink
  * ever sees EV_BATCH.
  */
 #define BATCH_BYTES		1920

@@ -249,7 +249,7 @@ dev_update_busy(struct devstate *ds, __u64 now, bool was_busy)
 #else
 	/*
 	 * No compare-and-swap before 5.12: two CPUs moving the stamp in the
-	 * same instant may both add the stretch since it (README, kernels).
+	 * same instant may both add the stretch since it (doc/performance.md, older kernels).
 	 */
 	ds->stamp = now;
 	if (was_busy)
@@ -316,7 +316,7 @@ dev_inflight_add(struct devstate *ds, __s64 delta)
 	return __sync_fetch_and_add(&ds->inflight, delta);
 #else
 	/* Without fetch-and-add the count before is read after the add: another
-	 * CPU's start or end in between moves it by one (README, kernels). */
+	 * CPU's start or end in between moves it by one (doc/performance.md, older kernels). */
 	__sync_fetch_and_add(&ds->inflight, delta);
 	return *(volatile __s64 *)&ds->inflight - delta;
 #endif
@@ -475,7 +475,7 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
  * are preallocated per tag, so the previous run has ended; its completion
  * was never seen: the kernel called the completion tracepoint (ftrace
  * records it) but did not run this program, now and then under load (see
- * README, Known limits). Send it now, without latency: counts, bytes and
+ * doc/performance.md, known limits). Send it now, without latency: counts, bytes and
  * sizes stay exact. A requeued request re-inserted by the rq_insert start
  * hook has not ended: it just starts over.
  */

@@ -13,7 +13,7 @@
  * The last cgroup id looked up on this CPU, by css_set. Following a task's
  * css_set to its cgroup and kernfs node touches three cold cache lines on
  * every call (18-20 ns of a read()'s exit program here, bench notes in
- * README); a task calling again finds its css_set here. A css_set freed and
+ * doc/performance.md); a task calling again finds its css_set here. A css_set freed and
  * its memory reused for another cgroup's could match a stale entry, so an
  * entry is trusted for CG_CACHE_NS only: a css_set is freed an RCU grace
  * period after its last task left, and a task of the reused one must then

@@ -377,7 +377,7 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 	 * A read or write's file is looked up at its exit (rw_file), where the
 	 * call has just walked the same fd table and struct file: here they are
 	 * cold, after the entry's page-table switch, and cost 60-70 ns (bench
-	 * notes in README).
+	 * notes in doc/performance.md).
 	 */
 	if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP) {
 		__u16 ft;
@@ -755,7 +755,7 @@ static __always_inline int vfs_exit_rw(struct inflight *in, __u64 now, long ret,
 	 * call held a reference to the file it used, whose last fput, if
 	 * another thread closed the fd meanwhile, runs only on the way back to
 	 * user space, after this hook; but the fd may then name another file,
-	 * opened meanwhile by another thread, or none (a known limit, README).
+	 * opened meanwhile by another thread, or none (a known limit, doc/performance.md).
 	 * For the other paths, the file found at entry.
 	 */
 	f = (struct file *)in->file;

@@ -68,6 +68,25 @@ diskstats() {
 	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13, $14 }' /proc/diskstats
 }
 
+# prometheus_start TARGET PORT: a Prometheus scraping 127.0.0.1:TARGET every
+# second, serving on 127.0.0.1:PORT, its data in $TEST_TMP/prom; its pid in PROM_PID.
+prometheus_start() {
+	mkdir -p "$TEST_TMP/prom"
+	cat >"$TEST_TMP/prom.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: blktop
+    static_configs:
+      - targets: ['127.0.0.1:$1']
+YML
+	prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
+	    --web.listen-address="127.0.0.1:$2" >"$TEST_TMP/prom.log" 2>&1 &
+	PROM_PID=$!
+	TEST_PIDS="$TEST_PIDS $PROM_PID"
+}
+
 # start_bg CMD...: run in the background, remember the pid in BG_PID for stop_bg.
 start_bg() {
 	"$@" &

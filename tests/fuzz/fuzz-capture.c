@@ -1,17 +1,15 @@
 /* fuzz-capture.c: fuzz the capture reader (libFuzzer or standalone). */
 
-#include <sys/stat.h>
-
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "blktop.h"
+#include "fuzz.h"
+#include "../common/capture-fixture.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -125,80 +123,23 @@ fuzz_wrap(const uint8_t *data, size_t size)
 	free(buf);
 }
 
-/* The fuzz target: the input as a file, and as a chunk payload. */
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One run: the input as a file, and as a chunk payload. */
+static void
+fuzz_one(const uint8_t *data, size_t size)
 {
 	fuzz_read(data, size);
 	fuzz_wrap(data, size);
+}
+
+/* The fuzz target, for libFuzzer. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_one(data, size);
 	return (0);
 }
 
 #ifndef FUZZ_LIBFUZZER
-
-/* One corpus input. */
-struct fuzz_input {
-	unsigned char	*data;
-	size_t		 len;
-};
-
-static struct fuzz_input	*fuzz_inputs;
-static size_t			 fuzz_ninputs;
-static uint64_t			 fuzz_seed;
-
-/* A fast random number. */
-static uint64_t
-fuzz_rand(void)
-{
-	fuzz_seed ^= fuzz_seed << 13;
-	fuzz_seed ^= fuzz_seed >> 7;
-	fuzz_seed ^= fuzz_seed << 17;
-	return (fuzz_seed);
-}
-
-/* Load one file into the corpus. */
-static void
-fuzz_load_file(const char *path)
-{
-	struct fuzz_input	*in;
-	struct stat		 sb;
-	FILE			*f;
-
-	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return;
-	if ((f = fopen(path, "rb")) == NULL)
-		fatal("%s", path);
-	fuzz_inputs = xreallocarray(fuzz_inputs, fuzz_ninputs + 1,
-	    sizeof *fuzz_inputs);
-	in = &fuzz_inputs[fuzz_ninputs++];
-	in->len = sb.st_size;
-	in->data = xmalloc(in->len);
-	if (fread(in->data, 1, in->len, f) != in->len)
-		fatalx("%s: short read", path);
-	fclose(f);
-}
-
-/* Load a file, or every file of a directory, into the corpus. */
-static void
-fuzz_load(const char *path)
-{
-	struct dirent	*de;
-	DIR		*d;
-	char		*p;
-
-	if ((d = opendir(path)) == NULL) {
-		fuzz_load_file(path);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		xasprintf(&p, "%s/%s", path, de->d_name);
-		fuzz_load_file(p);
-		free(p);
-	}
-	closedir(d);
-}
 
 /* Mutate a copy of a corpus input the way a simple fuzzer would. */
 static size_t
@@ -271,14 +212,7 @@ fuzz_seed_file(const char *dir, const char *name, size_t n, size_t every,
 	size_t			 i;
 	char			*path, *err;
 
-	memset(&hdr, 0, sizeof hdr);
-	hdr.version = (char *)"seed";
-	hdr.host = (char *)"host";
-	hdr.kernel = (char *)"6.1.0";
-	hdr.plan = (char *)"block=tp";
-	hdr.ndevs = 1;
-	hdr.devs = devs;
-	hdr.interval_ns = 1000000000;
+	fixture_capture_header(&hdr, "block=tp", devs, 1, 1000000000, 0, 0);
 	hdr.nfilter = 1;
 	hdr.filter_devs = filter;
 	xasprintf(&path, "%s/%s", dir, name);
@@ -381,63 +315,42 @@ fuzz_make_corpus(const char *dir)
 	fuzz_seed_payload(dir, "tables", "payload-tables");
 }
 
+/* -g DIR: write the seed corpus to DIR instead of fuzzing. */
+static int
+fuzz_capture_option(int ch, const char *arg)
+{
+	if (ch != 'g')
+		return (0);
+	fuzz_make_corpus(arg);
+	return (1);
+}
+
+/* Without a corpus, one empty input. */
+static void
+fuzz_capture_start(void)
+{
+	if (fuzz_ninputs != 0)
+		return;
+	fuzz_inputs = xcalloc(1, sizeof *fuzz_inputs);
+	fuzz_inputs[0].data = xcalloc(1, 1);
+	fuzz_ninputs = 1;
+}
+
+static const struct fuzz_target fuzz_capture_target = {
+	.name = "fuzz-capture",
+	.usage = "[-g dir] [-s seed] [-t seconds] corpus...",
+	.optstring = "g:",
+	.option = fuzz_capture_option,
+	.start = fuzz_capture_start,
+	.one = fuzz_one,
+	.mutate = fuzz_mutate,
+	.batch = 1000,
+};
+
 int
 main(int argc, char **argv)
 {
-	unsigned char	*buf;
-	size_t		 i, len, max = 0, runs = 0;
-	double		 seconds = 10;
-	time_t		 start;
-	int		 ch;
-
-	fuzz_seed = (uint64_t)time(NULL) * 2654435761u ^ getpid();
-	while ((ch = getopt(argc, argv, "g:s:t:")) != -1) {
-		switch (ch) {
-		case 'g':
-			fuzz_make_corpus(optarg);
-			return (0);
-		case 's':
-			fuzz_seed = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			seconds = strtod(optarg, NULL);
-			break;
-		default:
-			fprintf(stderr, "usage: fuzz-capture [-g dir] "
-			    "[-s seed] [-t seconds] corpus...\n");
-			return (1);
-		}
-	}
-	if (fuzz_seed == 0)
-		fuzz_seed = 1;
-	for (i = optind; i < (size_t)argc; i++)
-		fuzz_load(argv[i]);
-	if (fuzz_ninputs == 0) {
-		fuzz_inputs = xcalloc(1, sizeof *fuzz_inputs);
-		fuzz_inputs[0].data = xcalloc(1, 1);
-		fuzz_ninputs = 1;
-	}
-	printf("fuzz-capture: %zu inputs, seed %ju, %.0f s\n", fuzz_ninputs,
-	    (uintmax_t)fuzz_seed, seconds);
-	for (i = 0; i < fuzz_ninputs; i++) {
-		LLVMFuzzerTestOneInput(fuzz_inputs[i].data, fuzz_inputs[i].len);
-		if (fuzz_inputs[i].len > max)
-			max = fuzz_inputs[i].len;
-	}
-	max = 2 * max + 4096;
-	buf = xmalloc(max);
-	start = time(NULL);
-	while (difftime(time(NULL), start) < seconds) {
-		for (i = 0; i < 1000; i++) {
-			len = fuzz_mutate(&fuzz_inputs[fuzz_rand() %
-			    fuzz_ninputs], buf, max);
-			LLVMFuzzerTestOneInput(buf, len);
-			runs++;
-		}
-	}
-	printf("PASS: fuzz-capture: %zu runs without a crash\n", runs);
-	free(buf);
-	return (0);
+	return (fuzz_main(argc, argv, &fuzz_capture_target));
 }
 
 #endif

@@ -1,17 +1,15 @@
 /* fuzz-import.c: fuzz the text log importer (standalone, like fuzz-capture): the import fixtures, mutated, through import_open and import_next. */
 
-#include <sys/stat.h>
-
 #include <glob.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "blktop.h"
+#include "fuzz.h"
 
 static char		 fuzz_path[] = "/tmp/fuzz-import-XXXXXX";
 static FILE		*fuzz_stderr = NULL;	/* the real one: the importer's warnings go to /dev/null */
@@ -137,48 +135,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return (0);
 }
 
-/* One corpus input. */
-struct fuzz_input {
-	unsigned char	*data;
-	size_t		 len;
-};
-
-static struct fuzz_input	*fuzz_inputs;
-static size_t			 fuzz_ninputs;
-static uint64_t			 fuzz_seed;
-
-/* A fast random number. */
-static uint64_t
-fuzz_rand(void)
-{
-	fuzz_seed ^= fuzz_seed << 13;
-	fuzz_seed ^= fuzz_seed >> 7;
-	fuzz_seed ^= fuzz_seed << 17;
-	return (fuzz_seed);
-}
-
-/* Load one file into the corpus. */
-static void
-fuzz_load_file(const char *path)
-{
-	struct fuzz_input	*in;
-	struct stat		 sb;
-	FILE			*f;
-
-	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > 1 << 20)
-		return;
-	if ((f = fopen(path, "rb")) == NULL)
-		fatal("%s", path);
-	fuzz_inputs = xreallocarray(fuzz_inputs, fuzz_ninputs + 1,
-	    sizeof *fuzz_inputs);
-	in = &fuzz_inputs[fuzz_ninputs++];
-	in->len = sb.st_size;
-	in->data = xmalloc(in->len + 1);
-	if (fread(in->data, 1, in->len, f) != in->len)
-		fatalx("%s: short read", path);
-	fclose(f);
-}
-
 /* Pieces of the formats a mutation puts in. */
 static const char *fuzz_words[] = {
 	" ", "\t", "\n", "-", "0x", "0", "-2", "-2147483649", "4294967296",
@@ -237,41 +193,26 @@ fuzz_mutate(const struct fuzz_input *in, unsigned char *out, size_t max)
 	return (len);
 }
 
-int
-main(int argc, char **argv)
+/* The import fixtures, before the files named. */
+static void
+fuzz_import_load(void)
 {
-	unsigned char	*buf;
-	glob_t		 g;
-	size_t		 i, len, max = 0, runs = 0;
-	double		 seconds = 10;
-	time_t		 start;
-	int		 ch, fd;
+	glob_t	 g;
+	size_t	 i;
 
-	fuzz_seed = (uint64_t)time(NULL) * 2654435761u ^ getpid();
-	while ((ch = getopt(argc, argv, "s:t:")) != -1) {
-		switch (ch) {
-		case 's':
-			fuzz_seed = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			seconds = strtod(optarg, NULL);
-			break;
-		default:
-			fprintf(stderr, "usage: fuzz-import [-s seed] [-t seconds] "
-			    "[file...]\n");
-			return (1);
-		}
-	}
-	if (fuzz_seed == 0)
-		fuzz_seed = 1;
-	/* The import fixtures, and whatever files are named. */
 	if (glob(TEST_FIXTURES "/import-*.txt", 0, NULL, &g) == 0) {
 		for (i = 0; i < g.gl_pathc; i++)
 			fuzz_load_file(g.gl_pathv[i]);
 		globfree(&g);
 	}
-	for (i = optind; i < (size_t)argc; i++)
-		fuzz_load_file(argv[i]);
+}
+
+/* The file each input is written to; the importer's warnings to /dev/null. */
+static void
+fuzz_import_start(void)
+{
+	int	 fd;
+
 	if (fuzz_ninputs == 0)
 		fatalx("no input: no %s/import-*.txt", TEST_FIXTURES);
 	if ((fd = mkstemp(fuzz_path)) == -1)
@@ -281,32 +222,32 @@ main(int argc, char **argv)
 	fuzz_stderr = stderr;
 	if ((stderr = fopen("/dev/null", "w")) == NULL)
 		stderr = fuzz_stderr;
-	printf("fuzz-import: %zu inputs, seed %ju, %.0f s\n", fuzz_ninputs,
-	    (uintmax_t)fuzz_seed, seconds);
-	for (i = 0; i < fuzz_ninputs; i++) {
-		fuzz_import(fuzz_inputs[i].data, fuzz_inputs[i].len);
-		if (fuzz_inputs[i].len > max)
-			max = fuzz_inputs[i].len;
-	}
-	max = 2 * max + 4096;
-	buf = xmalloc(max);
-	start = time(NULL);
-	while (difftime(time(NULL), start) < seconds) {
-		for (i = 0; i < 100; i++) {
-			len = fuzz_mutate(&fuzz_inputs[fuzz_rand() % fuzz_ninputs],
-			    buf, max);
-			fuzz_import(buf, len);
-			runs++;
-		}
-	}
+}
+
+/* The input's file removed, stderr back. */
+static void
+fuzz_import_end(void)
+{
 	unlink(fuzz_path);
-	printf("PASS: fuzz-import: %zu runs without a crash\n", runs);
-	free(buf);
-	for (i = 0; i < fuzz_ninputs; i++)
-		free(fuzz_inputs[i].data);
-	free(fuzz_inputs);
 	if (stderr != fuzz_stderr)
 		fclose(stderr);
 	stderr = fuzz_stderr;
-	return (0);
+}
+
+static const struct fuzz_target fuzz_import_target = {
+	.name = "fuzz-import",
+	.usage = "[-s seed] [-t seconds] [file...]",
+	.optstring = "",
+	.load = fuzz_import_load,
+	.start = fuzz_import_start,
+	.end = fuzz_import_end,
+	.one = fuzz_import,
+	.mutate = fuzz_mutate,
+	.batch = 100,
+};
+
+int
+main(int argc, char **argv)
+{
+	return (fuzz_main(argc, argv, &fuzz_import_target));
 }

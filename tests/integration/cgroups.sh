@@ -77,19 +77,7 @@ nspid=$!
 TEST_PIDS="$TEST_PIDS $nspid"
 wait_for "$TEST_TMP/live.jsonl" 20 || fail "first report within 20 s ($(head -c 300 "$TEST_TMP/live.err" 2>/dev/null))"
 
-mkdir -p "$TEST_TMP/prom"
-cat >"$TEST_TMP/prom.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: blktop
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-YML
-prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
-    --web.listen-address="127.0.0.1:$PPORT" >"$TEST_TMP/prom.log" 2>&1 &
-TEST_PIDS="$TEST_PIDS $!"
+prometheus_start "$PORT" "$PPORT"
 
 # 200 writes from the cgroup that goes, 300 from the one with the bad name.
 bash -c "echo \$\$ >'$V2/$GONE/cgroup.procs' && exec dd if=/dev/zero of='$LOOP' bs=4k count=200 oflag=direct status=none"

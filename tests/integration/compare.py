@@ -7,7 +7,11 @@ DISKSTATS_*: "reads rsect writes wsect discards flushes io_ticks_ms time_in_queu
 Prints PASS:/FAIL: lines, one per check.
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from blkreports import KEYS, device_totals, diskstats_delta  # noqa: E402
 
 
 def result(name, ok, detail):
@@ -64,23 +68,11 @@ def main():
     lost = sum(r["lost"] for r in reports)
     result(tag + ": no lost events", lost == 0, "lost %d" % lost)
 
-    tot = {}
-    for r in reports:
-        for d in r["devices"]:
-            if d["name"] != dev:
-                continue
-            for op in ("read", "write", "other"):
-                tot[op + "_ios"] = tot.get(op + "_ios", 0) + d[op]["ios"]
-                tot[op + "_bytes"] = tot.get(op + "_bytes", 0) + d[op]["bytes"]
-                tot["no_lat"] = tot.get("no_lat", 0) + d[op]["no_lat"]
+    tot = device_totals(reports, dev)
     b = [int(x) for x in before.split()]
     a = [int(x) for x in after.split()]
-    ds = {
-        "read_ios": a[0] - b[0], "read_bytes": (a[1] - b[1]) * 512,
-        "write_ios": a[2] - b[2], "write_bytes": (a[3] - b[3]) * 512,
-        "other_ios": (a[4] - b[4]) + (a[5] - b[5]),
-    }
-    for k in ("read_ios", "read_bytes", "write_ios", "write_bytes", "other_ios"):
+    ds = diskstats_delta(b, a)
+    for k in KEYS:
         result("%s: %s equals /proc/diskstats" % (tag, k), tot.get(k, 0) == ds[k],
                "blktop %d diskstats %d" % (tot.get(k, 0), ds[k]))
 
@@ -94,7 +86,7 @@ def main():
     #    times (two separate paths: the BPF busy clock and per-request stamps);
     #  - neither exceeds fio's summed completion latencies (measured around
     #    each request from user space).
-    # The kernel may skip a completion hook (README, Known limits): such a
+    # The kernel may skip a completion hook (doc/performance.md, known limits): such a
     # request stays in flight until its reuse, and is reported in no_lat.
     unseen = tot.get("no_lat", 0)
     busy = tiq = 0.0

@@ -1,15 +1,15 @@
 #!/bin/bash
 # manyfiles.sh: a process touches a million distinct files while blktop -J runs:
 # every file is counted (tracked or evicted), nothing is lost, and blktop's
-# resident memory stays under the bound README documents.
+# resident memory stays under the bound doc/tracing.md documents.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 MANYFILES=$BLKTOP_BUILDDIR/tests/workload/manyfiles
 N=1000000
-BOUND_KB=$((128 * 1024))	# README: under 128 MiB with the default caps
+BOUND_KB=$((128 * 1024))	# doc/tracing.md: under 128 MiB with the default caps
 GROWTH_KB=$((8 * 1024))
 # AddressSanitizer (--enable-debug, as CI builds) adds shadow memory and a
-# 256 MiB quarantine: the README bound is for a normal build; growth once the
+# 256 MiB quarantine: the documented bound is for a normal build; growth once the
 # tables are full holds in both.
 if ldd "$BLKTOP" 2>/dev/null | grep -q libasan; then
 	BOUND_KB=0

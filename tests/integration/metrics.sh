@@ -41,20 +41,8 @@ check "headers over 8 KiB refused" [ "$(code -H "X-Big: $(head -c 9000 /dev/zero
 check "listens on loopback only" sh -c "ss -ltnH | grep -q '127.0.0.1:$PORT '"
 
 # ---- Prometheus, scraping every second
-mkdir -p "$TEST_TMP/prom"
-cat >"$TEST_TMP/prom.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: blktop
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-YML
-prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
-    --web.listen-address="127.0.0.1:$PPORT" >"$TEST_TMP/prom.log" 2>&1 &
-ppid=$!
-TEST_PIDS="$TEST_PIDS $ppid"
+prometheus_start "$PORT" "$PPORT"
+ppid=$PROM_PID
 # q EXPR [TIME]: the first value of an instant query, or "none".
 q() {
 	python3 - "http://127.0.0.1:$PPORT" "$@" <<'PY'

@@ -72,7 +72,7 @@ plans=$("$BLKTOP" --probe | awk '/^block attach/ { s = "a"; next } /^block start
 	/^  / && s == "s" && $3 == "exists" { st[ns++] = $1 }
 	END { for (i = 0; i < na; i++) for (j = 0; j < ns; j++) print a[i] ":" st[j] }')
 check "probe lists at least one plan" [ -n "$plans" ]
-# The kernel now and then skips the completion hook (README, Known limits);
+# The kernel now and then skips the completion hook (doc/performance.md, known limits);
 # blktop sends such a request when it is reused, but one not reused before
 # blktop exits stays uncounted (-vv: "still in the table"). That has been seen
 # about once in 50 runs: a variant whose counts differ runs once more, and the

@@ -1,7 +1,7 @@
 #!/bin/bash
-# readme.sh: the README's examples run as written (issue 27, item 11). Every
-# `blktop ...` and `sudo blktop ...` line of the code blocks of its "Using it"
-# section runs here, by bash, in a directory of its own holding the files the
+# readme.sh: the README's examples run as written. Every `blktop ...` and
+# `sudo blktop ...` command of its "Using it" section (table cells and code
+# blocks) and of the code blocks of doc/workflows.md runs here, by bash, in a directory of its own holding the files the
 # examples name (a capture recorded first, the bpftrace logs of
 # tests/fixtures/bpftrace under the README's names), with blktop and sudo (as
 # a root shell's: SUDO_UID=0) on the PATH. A device this machine lacks is
@@ -39,16 +39,21 @@ kill -INT "$pid"
 wait "$pid"
 check "recording run.blkcap for the replay examples" [ -s "$TEST_TMP/run.blkcap" ]
 
-# The examples: one a line (continuations joined), from "## Using it" to the next "## ".
-python3 - "$BLKTOP_SRCDIR/README.md" >"$TEST_TMP/examples" <<'PY'
+# The examples: one a line (continuations joined), from README's "## Using it" to
+# the next "## ", then all of doc/workflows.md.
+python3 - "$BLKTOP_SRCDIR/README.md" "$BLKTOP_SRCDIR/doc/workflows.md" >"$TEST_TMP/examples" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
 start = lines.index("## Using it")
 end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("## "))
+lines = lines[start:end] + open(sys.argv[2]).read().split("\n")
 out, cur = [], None
-for l in lines[start:end]:
+for l in lines:
+    cell = re.match(r"\|.*\| `((sudo )?blktop( [^`]*)?)` \|$", l)
     if cur is not None:
         cur += " " + l.strip()
+    elif cell:
+        cur = cell.group(1)
     elif l.startswith("    ") and re.match(r"(sudo )?blktop ", l.strip()):
         cur = l.strip()
     else:
@@ -61,7 +66,7 @@ for l in lines[start:end]:
 print("\n".join(out))
 PY
 n=$(wc -l <"$TEST_TMP/examples")
-check "README \"Using it\": $n examples found" [ "$n" -ge 15 ]
+check "README \"Using it\" and doc/workflows.md: $n examples found" [ "$n" -ge 15 ]
 
 # stop_example PID: SIGINT to the blktop the example's bash runs (or is, if it exec'd it).
 stop_example() {
@@ -129,6 +134,7 @@ while IFS= read -r ex; do
 		fi
 		# What it is for: a report, rows, a file it writes, or the plan.
 		made=$(echo "$code" | grep -oE '> *[^ ]+$' | tr -d '> ')
+		[ -n "$made" ] || made=$(echo "$code" | grep -oE -- '--report [^ ]+' | cut -c10-)
 		if [ -n "$made" ]; then
 			[ -s "$dir/$made" ] || st="$st, $made empty"
 		else

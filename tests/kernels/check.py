@@ -24,6 +24,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from blkreports import KEYS, device_totals, diskstats_delta  # noqa: E402
+
 args = sys.argv[1:]
 if not args or args[0].startswith("-"):
     sys.exit(__doc__)
@@ -192,20 +195,11 @@ else:
     if len(a) != 8 or len(b) != 8:
         line(False, "block", "no /proc/diskstats line for %s (%r, %r)" % (dev, b, a))
     else:
-        tot = {}
-        for r in blk:
-            for d in r["devices"]:
-                if d["name"] != dev:
-                    continue
-                for op in ("read", "write", "other"):
-                    tot[op + "_ios"] = tot.get(op + "_ios", 0) + d[op]["ios"]
-                    tot[op + "_bytes"] = tot.get(op + "_bytes", 0) + d[op]["bytes"]
-        ds = {"read_ios": a[0] - b[0], "read_bytes": (a[1] - b[1]) * 512,
-              "write_ios": a[2] - b[2], "write_bytes": (a[3] - b[3]) * 512,
-              "other_ios": (a[4] - b[4]) + (a[5] - b[5])}
+        tot = device_totals(blk, dev)
+        ds = diskstats_delta(b, a)
         lost = sum(r["lost"] for r in blk)
         line(lost == 0, "block", "%d reports, %d lost events" % (len(blk), lost))
-        for k in ("read_ios", "read_bytes", "write_ios", "write_bytes", "other_ios"):
+        for k in KEYS:
             line(tot.get(k, 0) == ds[k] and (k == "other_ios" or ds[k] > 0), "block",
                  "%s %s equals /proc/diskstats (blktop %d, diskstats %d)" % (dev, k, tot.get(k, 0), ds[k]))
     # -w then -r: the same reports, line for line (record.sh).

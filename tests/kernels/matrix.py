@@ -8,9 +8,9 @@ Writes the table as markdown to --out (default: stdout). With --check, compares
 its table with the one in DOC.md (doc/kernels.md) and prints one line:
 "PASS: kernels: DOC matches ..." or "FAIL: kernels: DOC differs ..." with the
 rows that differ; exits 1 if they differ. In a DOC holding the lines
-"<!-- kernels table -->" and "<!-- end of kernels table -->" (README.md), only
+"<!-- kernels table -->" and "<!-- end of kernels table -->", only
 the table between them is compared. To take the matrix as the new doc: copy
-MATRIX.md over doc/kernels.md, and its table into README.md.
+MATRIX.md over doc/kernels.md.
 
 A cell is "works", "n/a: REASON" (blktop reports the kernel lacks a hook),
 "fails", or "not run" (no results for that kernel).

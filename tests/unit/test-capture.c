@@ -13,6 +13,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "../common/rand.h"
 
 /* One record as written, for comparing with what the reader returns. */
 struct rec {
@@ -28,10 +29,7 @@ static char	 test_dir[] = "/tmp/test-capture.XXXXXX";
 static uint64_t
 test_rand(void)
 {
-	test_seed ^= test_seed << 13;
-	test_seed ^= test_seed >> 7;
-	test_seed ^= test_seed << 17;
-	return (test_seed);
+	return (xorshift64(&test_seed));
 }
 
 /* Fill a buffer with random bytes. */

@@ -11,6 +11,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "../common/rand.h"
 
 static struct config	 c;
 
@@ -190,10 +191,9 @@ test_random(void)
 	unsigned		 i, j, n, len, ok = 0, errs = 0, bad = 0;
 
 	for (i = 0; i < 20000; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		len = (unsigned)(x % (i % 4 == 1 ? 64 : sizeof text));
+		len = (unsigned)(xorshift64(&x) % (i % 4 == 1 ? 64 : sizeof text));
 		for (j = 0; j < len; j++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			xorshift64(&x);
 			text[j] = i % 2 ? text_only[x % (sizeof text_only - 1)] :
 			    any[x % (sizeof any - 1)];
 		}

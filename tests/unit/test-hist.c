@@ -6,6 +6,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "../common/rand.h"
 
 /* Compare two uint64_t for qsort. */
 static int
@@ -138,7 +139,7 @@ main(void)
 		unsigned	 n, b;
 
 		for (n = 0; n < 2000000; n++) {
-			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			xorshift64(&x);
 			ns = x >> (x % 64);
 			nbad += hist_bucket(ns) != bucket_by_division(ns);
 		}

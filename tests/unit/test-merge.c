@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "../common/capture-fixture.h"
 
 #define S	NSEC_PER_SEC
 #define MS	(NSEC_PER_SEC / 1000)
@@ -459,16 +460,8 @@ write_capture(const char *name, uint64_t start, int64_t clock,
 	char			*err = NULL;
 	unsigned		 i;
 
-	memset(&hdr, 0, sizeof hdr);
-	hdr.version = "test";
-	hdr.host = "host";
-	hdr.kernel = "6.1";
-	hdr.plan = "tp_btf:io_start+tracepoint";
-	hdr.clock_offset = clock;
-	hdr.created = (uint64_t)((int64_t)start + clock);
-	hdr.interval_ns = S;
-	hdr.devs = (struct capture_dev *)devs;
-	hdr.ndevs = ndevs;
+	fixture_capture_header(&hdr, "tp_btf:io_start+tracepoint", devs, ndevs, S,
+	    start, clock);
 	if (write_comm != NULL) {
 		hdr.nfilter_comms = 1;
 		snprintf(hdr.filter_comms[0], BLKTOP_COMM_LEN, "%s", write_comm);

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "../common/capture-fixture.h"
 
 struct blktop bt;
 
@@ -22,7 +23,7 @@ static int make_procs;
 static void
 make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 {
-	struct capture_header	 hdr = { 0 };
+	struct capture_header	 hdr;
 	struct capture_dev	 dev = { DEV_MKDEV(7, 3), "loop3" };
 	struct capture		*w;
 	struct ev_block		 e;
@@ -30,15 +31,8 @@ make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 	char			*err;
 	unsigned		 i, j;
 
-	hdr.version = "test";
-	hdr.host = "h";
-	hdr.kernel = "k";
-	hdr.plan = "tp_btf:io_start -d 3";
-	hdr.clock_offset = OFFSET;
-	hdr.created = (uint64_t)((int64_t)T0 + OFFSET);
-	hdr.ndevs = 1;
-	hdr.devs = &dev;
-	hdr.interval_ns = interval_ns;
+	fixture_capture_header(&hdr, "tp_btf:io_start -d 3", &dev, 1, interval_ns,
+	    T0, OFFSET);
 	if (filter != 0) {
 		hdr.nfilter = 1;
 		hdr.filter_devs = &filter;
