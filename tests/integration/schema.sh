@@ -55,6 +55,25 @@ PY
 }
 all_valid() { echo "$1" | grep -qE '^[1-9][0-9]* objects .*, 0 invalid$'; }
 
+# ---- the schema's fields are the ones doc/json.md explains.
+missing=$(python3 - "$SCHEMA" "$BLKTOP_SRCDIR/doc/json.md" <<'PY'
+import json, sys
+names = set()
+def walk(o):
+    if isinstance(o, dict):
+        names.update(o.get("properties", {}))
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(open(sys.argv[1])))
+doc = open(sys.argv[2], encoding="utf-8").read()
+print(" ".join(sorted(n for n in names if "`%s`" % n not in doc and '"%s"' % n not in doc)))
+PY
+)
+check "doc/json.md names every field of the schema (missing: ${missing:-none})" [ -z "$missing" ]
+
 # ---- the committed captures and logs, and a capture merged with a log.
 i=0
 for f in "$FX/small.blkcap" "$FX"/import-*.txt "$FX"/bpftrace/*.log "$FX/small.blkcap $FX/import-vfs.txt"; do
