@@ -1474,11 +1474,19 @@ struct ui_key {
 	int		 key;		/* character or curses KEY_* code */
 	enum ui_action	 action;
 };
-/* An action: its name in the config file (key.NAME) and its help line. */
+/* What a key's handler says must be drawn again (htop's Htop_Reaction). */
+#define UI_DRAW_FRAME		0x1	/* the frame: the next loop turn draws it */
+#define UI_DRAW_TERMINAL	0x2	/* every cell of the terminal, whatever it shows */
+/*
+ * An action: its name in the config file (key.NAME), its help line and its
+ * handler (ui-action.c), run when the pane does not take the key.
+ */
 struct ui_action_info {
 	enum ui_action	 action;
 	const char	*name;
 	const char	*help;
+	int		(*fn)(struct blktop *, enum ui_action);	/* UI_DRAW_*, or NULL */
+	int		 keep_status;	/* its key leaves the status message */
 };
 struct ui_rect {
 	int		 y, x, h, w;
@@ -1586,13 +1594,13 @@ int		 ui_config_text(const struct blktop *, char *, size_t);
 void		 ui_config_save(struct blktop *);
 void		 ui_draw_all(struct blktop *);
 void		 ui_key_cb(int fd, short what, void *arg);
+extern const struct ui_action_info ui_actions[];	/* ui-action.c, in help order */
+extern const unsigned ui_nactions;
 
 /* ui-keys.c: the one table of key bindings. */
 #define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
 extern struct ui_key ui_keys[UI_KEYS_MAX];
 extern unsigned ui_nkeys;
-extern const struct ui_action_info ui_actions[];
-extern const unsigned ui_nactions;
 unsigned	 ui_keys_count(void);
 int		 ui_keys_lookup(int key);
 int		 ui_keys_action(const char *name);
