@@ -1491,11 +1491,20 @@ struct ui_action_info {
 struct ui_rect {
 	int		 y, x, h, w;
 };
-/* A table column: the processes and files panes are tables of these. */
+/*
+ * A table column, everything about it in one row of its pane's table
+ * (htop's Process_fields): header, width, how it sorts and how it prints.
+ */
 struct ui_col {
 	const char	*name;
 	int		 width;		/* 0: takes what is left */
 	int		 left;		/* left-aligned */
+	int		 ascending;	/* sorted smallest first */
+	enum proc_key	 key;		/* proc_top's rows worth keeping, sorted by it */
+	size_t		 off;		/* where value finds its field in the row */
+	double		(*value)(const struct ui_col *, const void *row);	/* NULL: by name */
+	void		(*fmt)(const struct ui_col *, const void *row, double secs,
+			    char *, size_t);	/* secs: the interval the row covers */
 };
 struct _win_st;
 /* A pane: its callbacks; collect runs at the end of every display interval. */
@@ -1646,7 +1655,7 @@ struct ui_tab {
 	const struct ui_col *cols;
 	int		 ncols;
 	size_t		 rowsize;
-	int		(*cmp)(const void *, const void *, int sortcol); /* not inverted */
+	int		(*tie)(const void *, const void *);	/* equal in the sort column */
 	const char	*(*name)(const void *);	/* what the / filter matches */
 	int		(*kept)(const void *);	/* the row remembered as selected */
 	void		(*remember)(unsigned row);	/* note a row's identity */
@@ -1654,5 +1663,13 @@ struct ui_tab {
 void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
 int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
 int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
+double		 ui_tab_u64(const struct ui_col *, const void *row);
+double		 ui_tab_opens(const struct ui_col *, const void *row);
+void		 ui_tab_fmt_rate(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_mb(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_pct(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_str(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_lat(const struct ui_col *, const void *, const uint64_t *n,
+		     char *, size_t);
 
 #endif
