@@ -1500,9 +1500,10 @@ struct ui_col {
 	int		 width;		/* 0: takes what is left */
 	int		 left;		/* left-aligned */
 	int		 ascending;	/* sorted smallest first */
+	int		 by_name;	/* sorted by the row's name, A to Z */
 	enum proc_key	 key;		/* proc_top's rows worth keeping, sorted by it */
-	size_t		 off;		/* where value finds its field in the row */
-	double		(*value)(const struct ui_col *, const void *row);	/* NULL: by name */
+	size_t		 off;		/* where its field is in the row */
+	double		(*value)(const struct ui_col *, const void *row);	/* NULL: the uint64_t at off */
 	void		(*fmt)(const struct ui_col *, const void *row, double secs,
 			    char *, size_t);	/* secs: the interval the row covers */
 };
@@ -1663,7 +1664,6 @@ struct ui_tab {
 void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
 int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
 int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
-double		 ui_tab_u64(const struct ui_col *, const void *row);
 double		 ui_tab_opens(const struct ui_col *, const void *row);
 void		 ui_tab_fmt_rate(const struct ui_col *, const void *, double, char *, size_t);
 void		 ui_tab_fmt_mb(const struct ui_col *, const void *, double, char *, size_t);

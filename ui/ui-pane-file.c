@@ -34,8 +34,7 @@ static void	 ui_pane_file_fmt_lat(const struct ui_col *, const void *, double, c
 static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, char *, size_t);
 
 /* A column of a uint64_t counter of the row, how it prints. */
-#define UI_FC_U64(field, fn)	.off = offsetof(struct ui_file_row, field), \
-	.value = ui_tab_u64, .fmt = (fn)
+#define UI_FC_U64(field, fn)	.off = offsetof(struct ui_file_row, field), .fmt = (fn)
 
 /*
  * The columns; the path takes what is left and is shortened in the middle.
@@ -65,7 +64,7 @@ static const struct ui_col ui_file_cols[UI_FC_MAX] = {
 	    UI_FC_U64(p99, ui_pane_file_fmt_lat) },
 	[UI_FC_PIDS] = { "PIDS", 13, 1, .key = PROC_KEY_LAT,
 	    .value = ui_pane_file_pid, .fmt = ui_pane_file_fmt_pids },
-	[UI_FC_PATH] = { "PATH", 0, 1, .key = PROC_KEY_LAT,
+	[UI_FC_PATH] = { "PATH", 0, 1, .by_name = 1, .key = PROC_KEY_LAT,
 	    .off = offsetof(struct ui_file_row, path), .fmt = ui_tab_fmt_str },
 };
 

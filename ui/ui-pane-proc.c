@@ -53,8 +53,7 @@ static void	 ui_pane_proc_fmt_blk_lat(const struct ui_col *, const void *, doubl
 static void	 ui_pane_proc_fmt_vfs_lat(const struct ui_col *, const void *, double, char *, size_t);
 
 /* A column of a uint64_t counter of the row, how it prints. */
-#define UI_PC_U64(field, fn)	.off = offsetof(struct ui_proc_row, field), \
-	.value = ui_tab_u64, .fmt = (fn)
+#define UI_PC_U64(field, fn)	.off = offsetof(struct ui_proc_row, field), .fmt = (fn)
 
 /*
  * The columns: block requests and device time first, then the system calls.
@@ -63,7 +62,7 @@ static void	 ui_pane_proc_fmt_vfs_lat(const struct ui_col *, const void *, doubl
 static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
 	[UI_PC_PID] = { "PID", 7, 0, .ascending = 1, .key = PROC_KEY_LAT,
 	    .value = ui_pane_proc_id, .fmt = ui_pane_proc_fmt_id },
-	[UI_PC_COMM] = { "COMMAND", 16, 1, .key = PROC_KEY_LAT,
+	[UI_PC_COMM] = { "COMMAND", 16, 1, .by_name = 1, .key = PROC_KEY_LAT,
 	    .fmt = ui_pane_proc_fmt_comm },
 	[UI_PC_R] = { "r/s", 6, 0, .key = PROC_KEY_READ_IOS,
 	    UI_PC_U64(c.blk_ios[0], ui_tab_fmt_rate) },
@@ -517,8 +516,7 @@ ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len,
 }
 
 /* The drilled process's files: their rates, then the path. */
-#define UI_PF_U64(field, fn)	.off = offsetof(struct ui_proc_file, field), \
-	.value = ui_tab_u64, .fmt = (fn)
+#define UI_PF_U64(field, fn)	.off = offsetof(struct ui_proc_file, field), .fmt = (fn)
 static const struct ui_col ui_proc_file_cols[] = {
 	{ "rcall/s", 7, 0, UI_PF_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
 	{ "wcall/s", 7, 0, UI_PF_U64(c.vfs_calls[1], ui_tab_fmt_rate) },

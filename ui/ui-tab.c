@@ -5,6 +5,15 @@
 
 #include "blktop.h"
 
+/* A column's value: its value function's, or the uint64_t counter at c->off. */
+static inline double
+ui_tab_value(const struct ui_col *c, const void *row)
+{
+	if (c->value != NULL)
+		return (c->value(c, row));
+	return ((double)*(const uint64_t *)(const void *)((const char *)row + c->off));
+}
+
 /*
  * qsort_r's comparison by the sort column: largest first (smallest for an
  * ascending column), names A to Z, then the pane's tie; turned round when
@@ -18,11 +27,11 @@ ui_tab_cmp(const void *a, const void *b, void *arg)
 	double			 va, vb;
 	int			 r;
 
-	if (c->value == NULL)
+	if (c->by_name)
 		r = strcmp(t->name(a), t->name(b));
 	else {
-		va = c->value(c, a);
-		vb = c->value(c, b);
+		va = ui_tab_value(c, a);
+		vb = ui_tab_value(c, b);
 		r = va > vb ? -1 : va < vb ? 1 : 0;
 		if (c->ascending)
 			r = -r;
@@ -30,13 +39,6 @@ ui_tab_cmp(const void *a, const void *b, void *arg)
 	if (r == 0)
 		r = t->tie(a, b);
 	return (t->invert ? -r : r);
-}
-
-/* A column's value: the uint64_t counter at c->off in the row. */
-double
-ui_tab_u64(const struct ui_col *c, const void *row)
-{
-	return ((double)*(const uint64_t *)(const void *)((const char *)row + c->off));
 }
 
 /* A column's value: the opens, failed ones included, of the counters at c->off. */
@@ -119,7 +121,7 @@ void
 ui_tab_fmt_rate(const struct ui_col *c, const void *row, double secs, char *buf,
     size_t len)
 {
-	ui_layout_rate(buf, len, c->value(c, row) / secs);
+	ui_layout_rate(buf, len, ui_tab_value(c, row) / secs);
 }
 
 /* Bytes as MB per second of the interval. */
@@ -127,7 +129,7 @@ void
 ui_tab_fmt_mb(const struct ui_col *c, const void *row, double secs, char *buf,
     size_t len)
 {
-	ui_layout_rate(buf, len, c->value(c, row) / secs / 1e6);
+	ui_layout_rate(buf, len, ui_tab_value(c, row) / secs / 1e6);
 }
 
 /* A percentage, "-" if not known (below 0). */
@@ -135,7 +137,7 @@ void
 ui_tab_fmt_pct(const struct ui_col *c, const void *row, __unused double secs,
     char *buf, size_t len)
 {
-	ui_layout_pct(buf, len, c->value(c, row));
+	ui_layout_pct(buf, len, ui_tab_value(c, row));
 }
 
 /* The string the row points to at c->off. */
