@@ -1480,20 +1480,38 @@ struct ui_key {
 	int		 key;		/* character or curses KEY_* code */
 	enum ui_action	 action;
 };
-/* An action: its name in the config file (key.NAME) and its help line. */
+/* What a key's handler says must be drawn again (htop's Htop_Reaction). */
+#define UI_DRAW_FRAME		0x1	/* the frame: the next loop turn draws it */
+#define UI_DRAW_TERMINAL	0x2	/* every cell of the terminal, whatever it shows */
+/*
+ * An action: its name in the config file (key.NAME), its help line and its
+ * handler (ui-action.c), run when the pane does not take the key.
+ */
 struct ui_action_info {
 	enum ui_action	 action;
 	const char	*name;
 	const char	*help;
+	int		(*fn)(struct blktop *, enum ui_action);	/* UI_DRAW_*, or NULL */
+	int		 keep_status;	/* its key leaves the status message */
 };
 struct ui_rect {
 	int		 y, x, h, w;
 };
-/* A table column: the processes and files panes are tables of these. */
+/*
+ * A table column, everything about it in one row of its pane's table
+ * (htop's Process_fields): header, width, how it sorts and how it prints.
+ */
 struct ui_col {
 	const char	*name;
 	int		 width;		/* 0: takes what is left */
 	int		 left;		/* left-aligned */
+	int		 ascending;	/* sorted smallest first */
+	int		 by_name;	/* sorted by the row's name, A to Z */
+	enum proc_key	 key;		/* proc_top's rows worth keeping, sorted by it */
+	size_t		 off;		/* where its field is in the row */
+	double		(*value)(const struct ui_col *, const void *row);	/* NULL: the uint64_t at off */
+	void		(*fmt)(const struct ui_col *, const void *row, double secs,
+			    char *, size_t);	/* secs: the interval the row covers */
 };
 struct _win_st;
 /* A pane: its callbacks; collect runs at the end of every display interval. */
@@ -1592,13 +1610,13 @@ int		 ui_config_text(const struct blktop *, char *, size_t);
 void		 ui_config_save(struct blktop *);
 void		 ui_draw_all(struct blktop *);
 void		 ui_key_cb(int fd, short what, void *arg);
+extern const struct ui_action_info ui_actions[];	/* ui-action.c, in help order */
+extern const unsigned ui_nactions;
 
 /* ui-keys.c: the one table of key bindings. */
 #define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
 extern struct ui_key ui_keys[UI_KEYS_MAX];
 extern unsigned ui_nkeys;
-extern const struct ui_action_info ui_actions[];
-extern const unsigned ui_nactions;
 unsigned	 ui_keys_count(void);
 int		 ui_keys_lookup(int key);
 int		 ui_keys_action(const char *name);
@@ -1644,7 +1662,7 @@ struct ui_tab {
 	const struct ui_col *cols;
 	int		 ncols;
 	size_t		 rowsize;
-	int		(*cmp)(const void *, const void *, int sortcol); /* not inverted */
+	int		(*tie)(const void *, const void *);	/* equal in the sort column */
 	const char	*(*name)(const void *);	/* what the / filter matches */
 	int		(*kept)(const void *);	/* the row remembered as selected */
 	void		(*remember)(unsigned row);	/* note a row's identity */
@@ -1652,5 +1670,12 @@ struct ui_tab {
 void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
 int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
 int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
+double		 ui_tab_opens(const struct ui_col *, const void *row);
+void		 ui_tab_fmt_rate(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_mb(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_pct(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_fmt_str(const struct ui_col *, const void *, double, char *, size_t);
+void		 ui_tab_lat(const struct ui_col *, const void *, const uint64_t *n,
+		     char *, size_t);
 
 #endif

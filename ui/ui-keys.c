@@ -1,4 +1,4 @@
-/* ui-keys.c: the one table of key bindings, from which the help screen is generated. */
+/* ui-keys.c: the key bindings, their names, and the help screen generated from them and the table of actions. */
 
 #include <curses.h>
 #include <errno.h>
@@ -10,49 +10,6 @@
 
 #define UI_KEY_ESC	0x1b
 #define UI_KEY_TAB	'\t'
-
-/*
- * The actions, in the order of the help screen: the config file's name of
- * each (key.NAME = KEYS) and its help line.
- */
-const struct ui_action_info ui_actions[] = {
-	{ UI_QUIT,	"quit",		"quit" },
-	{ UI_HELP,	"help",		"this help (any key closes it)" },
-	{ UI_NEXT_PANE,	"next_pane",	"next pane" },
-	{ UI_PANE_DEV,	"pane_devices",	"devices pane" },
-	{ UI_PANE_PROC,	"pane_processes", "processes pane" },
-	{ UI_PANE_FILE,	"pane_files",	"files pane" },
-	{ UI_UP,	"up",		"select the row above" },
-	{ UI_DOWN,	"down",		"select the row below" },
-	{ UI_PAGE_UP,	"page_up",	"page up" },
-	{ UI_PAGE_DOWN,	"page_down",	"page down" },
-	{ UI_HOME,	"home",		"first row" },
-	{ UI_END,	"end",		"last row" },
-	{ UI_ENTER,	"enter",	"drill down: device fills the pane, process details" },
-	{ UI_BACK,	"back",		"back from a drill-down, clear the filter" },
-	{ UI_SORT_LEFT,	"sort_left",	"sort by the column to the left" },
-	{ UI_SORT_RIGHT, "sort_right",	"sort by the column to the right" },
-	{ UI_SORT_INVERT, "sort_invert", "invert the sort order" },
-	{ UI_GROUP,	"group",	"processes: group by cgroup, or back to one row per process" },
-	{ UI_PAUSE,	"pause",	"pause the display (collection goes on)" },
-	{ UI_ZOOM_OUT,	"zoom_out",	"more time per heatmap column (up to 60 s)" },
-	{ UI_ZOOM_IN,	"zoom_in",	"less time per heatmap column (down to 1 s)" },
-	{ UI_OPS,	"ops",		"heatmap of reads, writes or both" },
-	{ UI_DEV_VIEW,	"devices_view",	"devices: one line each (overview), or a heatmap each" },
-	{ UI_THEME,	"theme",	"next theme" },
-	{ UI_REDRAW,	"redraw",	"repaint the whole screen" },
-	{ UI_FILTER,	"filter",	"filter by device, process name or path" },
-	{ UI_RECORD,	"record",	"record events to a file" },
-	{ UI_SAVE,	"save",		"write these settings to the config file" },
-	{ UI_STEP,	"step",		"replay: one tick forward (pauses)" },
-	{ UI_SEEK_BACK,	"seek_back",	"replay: 10 s back" },
-	{ UI_SEEK_FWD,	"seek_forward",	"replay: 10 s forward" },
-	{ UI_SEEK_START, "seek_start",	"replay: to the start" },
-	{ UI_SEEK_END,	"seek_end",	"replay: to the end" },
-	{ UI_SLOWER,	"slower",	"replay: half the speed (down to 0.25x)" },
-	{ UI_FASTER,	"faster",	"replay: twice the speed (up to 64x, then as fast as possible)" },
-};
-const unsigned ui_nactions = nitems(ui_actions);
 
 /* The bindings of a config file with no key.NAME lines. */
 static const struct ui_key ui_keys_default[] = {

@@ -27,42 +27,56 @@ enum ui_file_col {
 	UI_FC_P99, UI_FC_PIDS, UI_FC_PATH, UI_FC_MAX
 };
 
-/* The columns; the path takes what is left and is shortened in the middle. */
-static const struct ui_col ui_file_cols[UI_FC_MAX] = {
-	[UI_FC_CR] = { "rcall/s", 7, 0 },
-	[UI_FC_CW] = { "wcall/s", 7, 0 },
-	[UI_FC_RMB] = { "rMB/s", 6, 0 },
-	[UI_FC_WMB] = { "wMB/s", 6, 0 },
-	[UI_FC_DRMB] = { "drMB/s", 6, 0 },
-	[UI_FC_DWMB] = { "dwMB/s", 6, 0 },
-	[UI_FC_HIT] = { "hit%", 4, 0 },
-	[UI_FC_OPEN] = { "open/s", 6, 0 },
-	[UI_FC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
-	[UI_FC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
-	[UI_FC_PIDS] = { "PIDS", 13, 1 },
-	[UI_FC_PATH] = { "PATH", 0, 1 },
-};
+static double	 ui_pane_file_hit(const struct ui_col *, const void *);
+static double	 ui_pane_file_pid(const struct ui_col *, const void *);
+static void	 ui_pane_file_fmt_disk(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_file_fmt_lat(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, char *, size_t);
 
-/* The proc_top_files key that picks the rows worth keeping for a sort column. */
-static const enum proc_key ui_file_keys[UI_FC_MAX] = {
-	[UI_FC_CR] = PROC_KEY_VFS_READS, [UI_FC_CW] = PROC_KEY_VFS_WRITES,
-	[UI_FC_RMB] = PROC_KEY_VFS_READ_BYTES,
-	[UI_FC_WMB] = PROC_KEY_VFS_WRITE_BYTES, [UI_FC_OPEN] = PROC_KEY_OPENS,
-	[UI_FC_DRMB] = PROC_KEY_DISK_READ_BYTES, [UI_FC_DWMB] = PROC_KEY_DISK_WRITE_BYTES,
-	[UI_FC_HIT] = PROC_KEY_VFS_READ_BYTES,
-	[UI_FC_P50] = PROC_KEY_LAT, [UI_FC_P99] = PROC_KEY_LAT,
-	[UI_FC_PIDS] = PROC_KEY_LAT, [UI_FC_PATH] = PROC_KEY_LAT,
+/* A column of a uint64_t counter of the row, how it prints. */
+#define UI_FC_U64(field, fn)	.off = offsetof(struct ui_file_row, field), .fmt = (fn)
+
+/*
+ * The columns; the path takes what is left and is shortened in the middle.
+ * key: the proc_top_files key that picks the rows worth keeping when sorted by it.
+ */
+static const struct ui_col ui_file_cols[UI_FC_MAX] = {
+	[UI_FC_CR] = { "rcall/s", 7, 0, .key = PROC_KEY_VFS_READS,
+	    UI_FC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
+	[UI_FC_CW] = { "wcall/s", 7, 0, .key = PROC_KEY_VFS_WRITES,
+	    UI_FC_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
+	[UI_FC_RMB] = { "rMB/s", 6, 0, .key = PROC_KEY_VFS_READ_BYTES,
+	    UI_FC_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
+	[UI_FC_WMB] = { "wMB/s", 6, 0, .key = PROC_KEY_VFS_WRITE_BYTES,
+	    UI_FC_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
+	[UI_FC_DRMB] = { "drMB/s", 6, 0, .key = PROC_KEY_DISK_READ_BYTES,
+	    UI_FC_U64(c.disk_bytes[0], ui_pane_file_fmt_disk) },
+	[UI_FC_DWMB] = { "dwMB/s", 6, 0, .key = PROC_KEY_DISK_WRITE_BYTES,
+	    UI_FC_U64(c.disk_bytes[1], ui_pane_file_fmt_disk) },
+	[UI_FC_HIT] = { "hit%", 4, 0, .key = PROC_KEY_VFS_READ_BYTES,
+	    .value = ui_pane_file_hit, .fmt = ui_tab_fmt_pct },
+	[UI_FC_OPEN] = { "open/s", 6, 0, .key = PROC_KEY_OPENS,
+	    .off = offsetof(struct ui_file_row, c), .value = ui_tab_opens,
+	    .fmt = ui_tab_fmt_rate },
+	[UI_FC_P50] = { "p50", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
+	    UI_FC_U64(p50, ui_pane_file_fmt_lat) },
+	[UI_FC_P99] = { "p99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
+	    UI_FC_U64(p99, ui_pane_file_fmt_lat) },
+	[UI_FC_PIDS] = { "PIDS", 13, 1, .key = PROC_KEY_LAT,
+	    .value = ui_pane_file_pid, .fmt = ui_pane_file_fmt_pids },
+	[UI_FC_PATH] = { "PATH", 0, 1, .by_name = 1, .key = PROC_KEY_LAT,
+	    .off = offsetof(struct ui_file_row, path), .fmt = ui_tab_fmt_str },
 };
 
 /* The snapshot and the selection of the files pane. */
-static int	 ui_pane_file_cmp(const void *, const void *, int);
+static int	 ui_pane_file_tie(const void *, const void *);
 static const char *ui_pane_file_name(const void *);
 static int	 ui_pane_file_kept(const void *);
 static void	 ui_pane_file_remember(unsigned);
 
 static const struct ui_tab ui_file_tab = {
 	.sortcol = UI_FC_RMB, .cols = ui_file_cols, .ncols = UI_FC_MAX,
-	.rowsize = sizeof(struct ui_file_row), .cmp = ui_pane_file_cmp,
+	.rowsize = sizeof(struct ui_file_row), .tie = ui_pane_file_tie,
 	.name = ui_pane_file_name, .kept = ui_pane_file_kept,
 	.remember = ui_pane_file_remember,
 };
@@ -76,40 +90,13 @@ static struct {
 	int		 have_files;	/* the source's block records name files */
 } ui_file = { .tab = ui_file_tab };
 
-/* Value of a numeric column, for sorting. */
-static double
-ui_pane_file_value(const struct ui_file_row *r, int col)
-{
-	switch (col) {
-	case UI_FC_CR:		return ((double)r->c.vfs_calls[0]);
-	case UI_FC_CW:		return ((double)r->c.vfs_calls[1]);
-	case UI_FC_RMB:		return ((double)r->c.vfs_bytes[0]);
-	case UI_FC_WMB:		return ((double)r->c.vfs_bytes[1]);
-	case UI_FC_DRMB:	return ((double)r->c.disk_bytes[0]);
-	case UI_FC_DWMB:	return ((double)r->c.disk_bytes[1]);
-	case UI_FC_HIT:		return (r->hit);
-	case UI_FC_OPEN:	return ((double)(r->c.opens + r->c.open_fails));
-	case UI_FC_P50:		return ((double)r->p50);
-	case UI_FC_P99:		return ((double)r->p99);
-	case UI_FC_PIDS:	return ((double)(r->npids > 0 ? r->pids[0] : 0));
-	default:		return (0);
-	}
-}
-
-/* Comparison by a sort column: largest first, paths A to Z. */
+/* Equal in the sort column: paths A to Z. */
 static int
-ui_pane_file_cmp(const void *a, const void *b, int col)
+ui_pane_file_tie(const void *a, const void *b)
 {
 	const struct ui_file_row *x = a, *y = b;
-	double			 vx, vy;
-	int			 r;
 
-	if (col == UI_FC_PATH)
-		return (strcmp(x->path, y->path));
-	vx = ui_pane_file_value(x, col);
-	vy = ui_pane_file_value(y, col);
-	r = vx > vy ? -1 : vx < vy ? 1 : 0;
-	return (r != 0 ? r : strcmp(x->path, y->path));
+	return (strcmp(x->path, y->path));
 }
 
 /* What the / filter matches: the path. */
@@ -172,7 +159,7 @@ ui_pane_file_collect(struct blktop *b, double secs)
 	ui_pane_file_clear();
 	ui_file.secs = secs;
 	ui_file.have_files = (b->have & HAVE_FILES) != 0;
-	n = proc_top_files(b->procs, ui_file_keys[ui_file.tab.sortcol], 0, top,
+	n = proc_top_files(b->procs, ui_file_cols[ui_file.tab.sortcol].key, 0, top,
 	    UI_FILE_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];
@@ -192,55 +179,66 @@ ui_pane_file_collect(struct blktop *b, double secs)
 	ui_pane_file_order(1);
 }
 
+/* The hit% column's value: the cache hit %, -1 if not known. */
+static double
+ui_pane_file_hit(__unused const struct ui_col *c, const void *row)
+{
+	return (((const struct ui_file_row *)row)->hit);
+}
+
+/* The PIDS column's value: its first process. */
+static double
+ui_pane_file_pid(__unused const struct ui_col *c, const void *row)
+{
+	const struct ui_file_row *r = row;
+
+	return ((double)(r->npids > 0 ? r->pids[0] : 0));
+}
+
+/* Device bytes; a capture whose block records name no file: not known. */
+static void
+ui_pane_file_fmt_disk(const struct ui_col *c, const void *row, double secs,
+    char *buf, size_t len)
+{
+	if (!ui_file.have_files)
+		snprintf(buf, len, "-");
+	else
+		ui_tab_fmt_mb(c, row, secs, buf, len);
+}
+
+/* A call latency: "-" with no read or write in the interval (opens are not timed). */
+static void
+ui_pane_file_fmt_lat(const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	ui_tab_lat(c, row, ((const struct ui_file_row *)row)->c.vfs_calls, buf, len);
+}
+
+/* The PIDS cell: the processes seen using the file, "+" if there were more. */
+static void
+ui_pane_file_fmt_pids(__unused const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	const struct ui_file_row *r = row;
+	size_t			 off = 0;
+	unsigned		 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->npids && off + 12 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u",
+		    i > 0 ? "," : "", r->pids[i]);
+	if (r->pids_more && off + 2 < len)
+		snprintf(buf + off, len - off, "+");
+}
+
 /* ui_table callback: one cell of the files table. */
 static void
 ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
     __unused void *arg)
 {
-	const struct ui_file_row *r = &ui_file.rows[ui_file.tab.order[row]];
-	double			 s = ui_file.secs > 0 ? ui_file.secs : 1;
-	size_t			 off = 0;
-	unsigned		 i;
-
-	switch (col) {
-	case UI_FC_RMB:
-	case UI_FC_WMB:
-		ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s / 1e6);
-		break;
-	case UI_FC_DRMB:
-	case UI_FC_DWMB:
-		/* A capture whose block records name no file: not known. */
-		if (!ui_file.have_files)
-			snprintf(buf, len, "-");
-		else
-			ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s / 1e6);
-		break;
-	case UI_FC_HIT:
-		ui_layout_pct(buf, len, r->hit);
-		break;
-	case UI_FC_P50:
-	case UI_FC_P99:
-		/* No read or write in the interval (opens are not timed): "-", not 0. */
-		if (r->c.vfs_calls[0] + r->c.vfs_calls[1] == 0)
-			snprintf(buf, len, "-");
-		else
-			draw_fmt_lat(buf, len, col == UI_FC_P50 ? r->p50 : r->p99);
-		break;
-	case UI_FC_PIDS:
-		buf[0] = '\0';
-		for (i = 0; i < r->npids && off + 12 < len; i++)
-			off += (size_t)snprintf(buf + off, len - off, "%s%u",
-			    i > 0 ? "," : "", r->pids[i]);
-		if (r->pids_more && off + 2 < len)
-			snprintf(buf + off, len - off, "+");
-		break;
-	case UI_FC_PATH:
-		snprintf(buf, len, "%s", r->path);
-		break;
-	default:
-		ui_layout_rate(buf, len, ui_pane_file_value(r, (int)col) / s);
-		break;
-	}
+	ui_file_cols[col].fmt(&ui_file_cols[col],
+	    &ui_file.rows[ui_file.tab.order[row]],
+	    ui_file.secs > 0 ? ui_file.secs : 1, buf, len);
 }
 
 /* Draw the files pane. */

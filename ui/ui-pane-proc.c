@@ -45,38 +45,56 @@ enum ui_proc_col {
 	UI_PC_OPEN, UI_PC_VP99, UI_PC_MAX
 };
 
-/* The columns: block requests and device time first, then the system calls. */
-static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
-	[UI_PC_PID] = { "PID", 7, 0 },
-	[UI_PC_COMM] = { "COMMAND", 16, 1 },
-	[UI_PC_R] = { "r/s", 6, 0 },
-	[UI_PC_W] = { "w/s", 6, 0 },
-	[UI_PC_RMB] = { "rMB/s", 6, 0 },
-	[UI_PC_WMB] = { "wMB/s", 6, 0 },
-	[UI_PC_DRMB] = { "drMB/s", 6, 0 },
-	[UI_PC_DWMB] = { "dwMB/s", 6, 0 },
-	[UI_PC_HIT] = { "hit%", 4, 0 },
-	[UI_PC_P50] = { "p50", DRAW_LAT_WIDTH, 0 },
-	[UI_PC_P99] = { "p99", DRAW_LAT_WIDTH, 0 },
-	[UI_PC_CR] = { "rcall/s", 7, 0 },
-	[UI_PC_CW] = { "wcall/s", 7, 0 },
-	[UI_PC_VRMB] = { "vrMB/s", 6, 0 },
-	[UI_PC_VWMB] = { "vwMB/s", 6, 0 },
-	[UI_PC_OPEN] = { "open/s", 6, 0 },
-	[UI_PC_VP99] = { "cp99", DRAW_LAT_WIDTH, 0 },
-};
+static double	 ui_pane_proc_id(const struct ui_col *, const void *);
+static double	 ui_pane_proc_hit(const struct ui_col *, const void *);
+static void	 ui_pane_proc_fmt_id(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_proc_fmt_comm(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_proc_fmt_blk_lat(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_proc_fmt_vfs_lat(const struct ui_col *, const void *, double, char *, size_t);
 
-/* The proc_top key that picks the rows worth keeping for a sort column. */
-static const enum proc_key ui_proc_keys[UI_PC_MAX] = {
-	[UI_PC_PID] = PROC_KEY_LAT, [UI_PC_COMM] = PROC_KEY_LAT,
-	[UI_PC_R] = PROC_KEY_READ_IOS, [UI_PC_W] = PROC_KEY_WRITE_IOS,
-	[UI_PC_RMB] = PROC_KEY_READ_BYTES, [UI_PC_WMB] = PROC_KEY_WRITE_BYTES,
-	[UI_PC_DRMB] = PROC_KEY_DISK_READ_BYTES, [UI_PC_DWMB] = PROC_KEY_DISK_WRITE_BYTES,
-	[UI_PC_HIT] = PROC_KEY_VFS_READ_BYTES, [UI_PC_P50] = PROC_KEY_LAT, [UI_PC_P99] = PROC_KEY_LAT,
-	[UI_PC_CR] = PROC_KEY_VFS_READS, [UI_PC_CW] = PROC_KEY_VFS_WRITES,
-	[UI_PC_VRMB] = PROC_KEY_VFS_READ_BYTES,
-	[UI_PC_VWMB] = PROC_KEY_VFS_WRITE_BYTES,
-	[UI_PC_OPEN] = PROC_KEY_OPENS, [UI_PC_VP99] = PROC_KEY_LAT,
+/* A column of a uint64_t counter of the row, how it prints. */
+#define UI_PC_U64(field, fn)	.off = offsetof(struct ui_proc_row, field), .fmt = (fn)
+
+/*
+ * The columns: block requests and device time first, then the system calls.
+ * key: the proc_top key that picks the rows worth keeping when sorted by it.
+ */
+static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
+	[UI_PC_PID] = { "PID", 7, 0, .ascending = 1, .key = PROC_KEY_LAT,
+	    .value = ui_pane_proc_id, .fmt = ui_pane_proc_fmt_id },
+	[UI_PC_COMM] = { "COMMAND", 16, 1, .by_name = 1, .key = PROC_KEY_LAT,
+	    .fmt = ui_pane_proc_fmt_comm },
+	[UI_PC_R] = { "r/s", 6, 0, .key = PROC_KEY_READ_IOS,
+	    UI_PC_U64(c.blk_ios[0], ui_tab_fmt_rate) },
+	[UI_PC_W] = { "w/s", 6, 0, .key = PROC_KEY_WRITE_IOS,
+	    UI_PC_U64(c.blk_ios[1], ui_tab_fmt_rate) },
+	[UI_PC_RMB] = { "rMB/s", 6, 0, .key = PROC_KEY_READ_BYTES,
+	    UI_PC_U64(c.blk_bytes[0], ui_tab_fmt_mb) },
+	[UI_PC_WMB] = { "wMB/s", 6, 0, .key = PROC_KEY_WRITE_BYTES,
+	    UI_PC_U64(c.blk_bytes[1], ui_tab_fmt_mb) },
+	[UI_PC_DRMB] = { "drMB/s", 6, 0, .key = PROC_KEY_DISK_READ_BYTES,
+	    UI_PC_U64(c.disk_bytes[0], ui_tab_fmt_mb) },
+	[UI_PC_DWMB] = { "dwMB/s", 6, 0, .key = PROC_KEY_DISK_WRITE_BYTES,
+	    UI_PC_U64(c.disk_bytes[1], ui_tab_fmt_mb) },
+	[UI_PC_HIT] = { "hit%", 4, 0, .key = PROC_KEY_VFS_READ_BYTES,
+	    .value = ui_pane_proc_hit, .fmt = ui_tab_fmt_pct },
+	[UI_PC_P50] = { "p50", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
+	    UI_PC_U64(blk_p50, ui_pane_proc_fmt_blk_lat) },
+	[UI_PC_P99] = { "p99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
+	    UI_PC_U64(blk_p99, ui_pane_proc_fmt_blk_lat) },
+	[UI_PC_CR] = { "rcall/s", 7, 0, .key = PROC_KEY_VFS_READS,
+	    UI_PC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
+	[UI_PC_CW] = { "wcall/s", 7, 0, .key = PROC_KEY_VFS_WRITES,
+	    UI_PC_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
+	[UI_PC_VRMB] = { "vrMB/s", 6, 0, .key = PROC_KEY_VFS_READ_BYTES,
+	    UI_PC_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
+	[UI_PC_VWMB] = { "vwMB/s", 6, 0, .key = PROC_KEY_VFS_WRITE_BYTES,
+	    UI_PC_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
+	[UI_PC_OPEN] = { "open/s", 6, 0, .key = PROC_KEY_OPENS,
+	    .off = offsetof(struct ui_proc_row, c), .value = ui_tab_opens,
+	    .fmt = ui_tab_fmt_rate },
+	[UI_PC_VP99] = { "cp99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
+	    UI_PC_U64(vfs_p99, ui_pane_proc_fmt_vfs_lat) },
 };
 
 /* One process's past: a ring of coarse histograms, by interval. */
@@ -88,14 +106,14 @@ struct ui_proc_past {
 };
 
 /* The snapshot, the selection and the drill-down of the processes pane. */
-static int	 ui_pane_proc_cmp(const void *, const void *, int);
+static int	 ui_pane_proc_tie(const void *, const void *);
 static const char *ui_pane_proc_name(const void *);
 static int	 ui_pane_proc_kept(const void *);
 static void	 ui_pane_proc_remember(unsigned);
 
 static const struct ui_tab ui_proc_tab = {
 	.sortcol = UI_PC_R, .cols = ui_proc_cols, .ncols = UI_PC_MAX,
-	.rowsize = sizeof(struct ui_proc_row), .cmp = ui_pane_proc_cmp,
+	.rowsize = sizeof(struct ui_proc_row), .tie = ui_pane_proc_tie,
 	.name = ui_pane_proc_name, .kept = ui_pane_proc_kept,
 	.remember = ui_pane_proc_remember,
 };
@@ -121,53 +139,13 @@ static struct {
 	unsigned	 ftop;
 } ui_proc = { .tab = ui_proc_tab };
 
-/* Value of a numeric column of a row, for sorting. */
-static double
-ui_pane_proc_value(const struct ui_proc_row *r, int col)
-{
-	const struct proc_counts *c = &r->c;
-
-	switch (col) {
-	case UI_PC_PID:		return (r->id);
-	case UI_PC_R:		return ((double)c->blk_ios[0]);
-	case UI_PC_W:		return ((double)c->blk_ios[1]);
-	case UI_PC_RMB:		return ((double)c->blk_bytes[0]);
-	case UI_PC_WMB:		return ((double)c->blk_bytes[1]);
-	case UI_PC_DRMB:	return ((double)c->disk_bytes[0]);
-	case UI_PC_DWMB:	return ((double)c->disk_bytes[1]);
-	case UI_PC_HIT:		return (r->hit);
-	case UI_PC_P50:		return ((double)r->blk_p50);
-	case UI_PC_P99:		return ((double)r->blk_p99);
-	case UI_PC_CR:		return ((double)c->vfs_calls[0]);
-	case UI_PC_CW:		return ((double)c->vfs_calls[1]);
-	case UI_PC_VRMB:	return ((double)c->vfs_bytes[0]);
-	case UI_PC_VWMB:	return ((double)c->vfs_bytes[1]);
-	case UI_PC_OPEN:	return ((double)(c->opens + c->open_fails));
-	case UI_PC_VP99:	return ((double)r->vfs_p99);
-	default:		return (0);
-	}
-}
-
-/* Comparison by a sort column: largest first, names A to Z, ties by id. */
+/* Equal in the sort column: by id. */
 static int
-ui_pane_proc_cmp(const void *a, const void *b, int col)
+ui_pane_proc_tie(const void *a, const void *b)
 {
 	const struct ui_proc_row *x = a, *y = b;
-	double			 vx, vy;
-	int			 r;
 
-	if (col == UI_PC_COMM)
-		r = strcmp(x->comm, y->comm);
-	else {
-		vx = ui_pane_proc_value(x, col);
-		vy = ui_pane_proc_value(y, col);
-		r = vx > vy ? -1 : vx < vy ? 1 : 0;
-		if (col == UI_PC_PID)
-			r = -r;
-	}
-	if (r == 0)
-		r = x->id < y->id ? -1 : x->id > y->id;
-	return (r);
+	return (x->id < y->id ? -1 : x->id > y->id);
 }
 
 /* What the / filter matches: the command name. */
@@ -429,7 +407,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 	if (b->procs == NULL || secs <= 0)
 		return;
 	ui_proc.secs = secs;
-	n = proc_top(b->procs, ui_proc_keys[ui_proc.tab.sortcol], 0, top,
+	n = proc_top(b->procs, ui_proc_cols[ui_proc.tab.sortcol].key, 0, top,
 	    UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		p = top[i];
@@ -469,55 +447,63 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 	ui_pane_proc_order(1);
 }
 
-/* Format one cell of a process row. */
-static void
-ui_pane_proc_fmt(const struct ui_proc_row *r, unsigned col, char *buf,
-    size_t len)
+/* The PID column's value: the id (grouped: the row's index + 1). */
+static double
+ui_pane_proc_id(__unused const struct ui_col *c, const void *row)
 {
-	const struct proc_counts *c = &r->c;
-	double			 s = ui_proc.secs > 0 ? ui_proc.secs : 1;
+	return (((const struct ui_proc_row *)row)->id);
+}
 
-	switch (col) {
-	case UI_PC_PID:
-		if (ui_proc.by_cgroup)
-			snprintf(buf, len, "x%u", r->tgid);	/* processes in the cgroup */
-		else
-			snprintf(buf, len, "%u", r->id);
-		break;
-	case UI_PC_COMM:
-		draw_path(buf, len, r->comm, BLKTOP_COMM_LEN, 0);
-		break;
-	/* No request or call in the interval: "-", not a latency of 0. */
-	case UI_PC_P50:
-	case UI_PC_P99:
-		if (c->blk_ios[0] + c->blk_ios[1] == 0)
-			snprintf(buf, len, "-");
-		else
-			draw_fmt_lat(buf, len, col == UI_PC_P50 ? r->blk_p50 :
-			    r->blk_p99);
-		break;
-	case UI_PC_VP99:
-		if (c->vfs_calls[0] + c->vfs_calls[1] == 0)	/* opens are not timed */
-			snprintf(buf, len, "-");
-		else
-			draw_fmt_lat(buf, len, r->vfs_p99);
-		break;
-	case UI_PC_RMB:
-	case UI_PC_WMB:
-	case UI_PC_DRMB:
-	case UI_PC_DWMB:
-	case UI_PC_VRMB:
-	case UI_PC_VWMB:
-		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s /
-		    1e6);
-		break;
-	case UI_PC_HIT:
-		ui_layout_pct(buf, len, r->hit);
-		break;
-	default:
-		ui_layout_rate(buf, len, ui_pane_proc_value(r, (int)col) / s);
-		break;
-	}
+/* The hit% column's value: the cache hit %, -1 if not known. */
+static double
+ui_pane_proc_hit(__unused const struct ui_col *c, const void *row)
+{
+	return (((const struct ui_proc_row *)row)->hit);
+}
+
+/* The PID cell: the process, or grouped the number of processes in the cgroup. */
+static void
+ui_pane_proc_fmt_id(__unused const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	const struct ui_proc_row *r = row;
+
+	if (ui_proc.by_cgroup)
+		snprintf(buf, len, "x%u", r->tgid);
+	else
+		snprintf(buf, len, "%u", r->id);
+}
+
+/* The COMMAND cell. */
+static void
+ui_pane_proc_fmt_comm(__unused const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	draw_path(buf, len, ((const struct ui_proc_row *)row)->comm,
+	    BLKTOP_COMM_LEN, 0);
+}
+
+/* A device latency: "-" with no request in the interval. */
+static void
+ui_pane_proc_fmt_blk_lat(const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	ui_tab_lat(c, row, ((const struct ui_proc_row *)row)->c.blk_ios, buf, len);
+}
+
+/* A call latency: "-" with no read or write call (opens are not timed). */
+static void
+ui_pane_proc_fmt_vfs_lat(const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	ui_tab_lat(c, row, ((const struct ui_proc_row *)row)->c.vfs_calls, buf, len);
+}
+
+/* The interval the rows cover, in seconds (1 before the first). */
+static double
+ui_pane_proc_secs(void)
+{
+	return (ui_proc.secs > 0 ? ui_proc.secs : 1);
 }
 
 /* ui_table callback for the process table. */
@@ -525,13 +511,21 @@ static void
 ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len,
     __unused void *arg)
 {
-	ui_pane_proc_fmt(&ui_proc.rows[ui_proc.tab.order[row]], col, buf, len);
+	ui_proc_cols[col].fmt(&ui_proc_cols[col],
+	    &ui_proc.rows[ui_proc.tab.order[row]], ui_pane_proc_secs(), buf, len);
 }
 
-/* The drilled process's files: path and its rates. */
+/* The drilled process's files: their rates, then the path. */
+#define UI_PF_U64(field, fn)	.off = offsetof(struct ui_proc_file, field), .fmt = (fn)
 static const struct ui_col ui_proc_file_cols[] = {
-	{ "rcall/s", 7, 0 }, { "wcall/s", 7, 0 }, { "rMB/s", 6, 0 },
-	{ "wMB/s", 6, 0 }, { "open/s", 6, 0 }, { "FILE", 0, 1 },
+	{ "rcall/s", 7, 0, UI_PF_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
+	{ "wcall/s", 7, 0, UI_PF_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
+	{ "rMB/s", 6, 0, UI_PF_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
+	{ "wMB/s", 6, 0, UI_PF_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
+	{ "open/s", 6, 0, .off = offsetof(struct ui_proc_file, c),
+	    .value = ui_tab_opens, .fmt = ui_tab_fmt_rate },
+	{ "FILE", 0, 1, .off = offsetof(struct ui_proc_file, path),
+	    .fmt = ui_tab_fmt_str },
 };
 
 /* ui_table callback for the drilled process's files. */
@@ -539,25 +533,8 @@ static void
 ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
     __unused void *arg)
 {
-	const struct ui_proc_file *f = &ui_proc.files[row];
-	double			 s = ui_proc.secs > 0 ? ui_proc.secs : 1;
-
-	switch (col) {
-	case 0:
-	case 1:
-		ui_layout_rate(buf, len, (double)f->c.vfs_calls[col] / s);
-		break;
-	case 2:
-	case 3:
-		ui_layout_rate(buf, len, (double)f->c.vfs_bytes[col - 2] / s / 1e6);
-		break;
-	case 4:
-		ui_layout_rate(buf, len, (double)(f->c.opens + f->c.open_fails) / s);
-		break;
-	default:
-		snprintf(buf, len, "%s", f->path);
-		break;
-	}
+	ui_proc_file_cols[col].fmt(&ui_proc_file_cols[col], &ui_proc.files[row],
+	    ui_pane_proc_secs(), buf, len);
 }
 
 /* One process in detail: its numbers, device latency heatmap (one column per interval) and files. */
@@ -571,7 +548,8 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 	int		 cols;
 
 	for (c = 0; c < UI_PC_MAX; c++)
-		ui_pane_proc_fmt(&ui_proc.drill_row, c, f[c], sizeof f[c]);
+		ui_proc_cols[c].fmt(&ui_proc_cols[c], &ui_proc.drill_row,
+		    ui_pane_proc_secs(), f[c], sizeof f[c]);
 	snprintf(line, sizeof line, "PID %u %s  r/s %s w/s %s rMB/s %s wMB/s %s "
 	    "p50 %s p99 %s  calls r/s %s w/s %s  (Esc back)", ui_proc.drill,
 	    f[UI_PC_COMM], f[UI_PC_R], f[UI_PC_W], f[UI_PC_RMB], f[UI_PC_WMB],

@@ -5,15 +5,49 @@
 
 #include "blktop.h"
 
-/* qsort_r's comparison: the pane's, turned round when inverted. */
+/* A column's value: its value function's, or the uint64_t counter at c->off. */
+static inline double
+ui_tab_value(const struct ui_col *c, const void *row)
+{
+	if (c->value != NULL)
+		return (c->value(c, row));
+	return ((double)*(const uint64_t *)(const void *)((const char *)row + c->off));
+}
+
+/*
+ * qsort_r's comparison by the sort column: largest first (smallest for an
+ * ascending column), names A to Z, then the pane's tie; turned round when
+ * inverted.
+ */
 static int
 ui_tab_cmp(const void *a, const void *b, void *arg)
 {
 	const struct ui_tab	*t = arg;
+	const struct ui_col	*c = &t->cols[t->sortcol];
+	double			 va, vb;
 	int			 r;
 
-	r = t->cmp(a, b, t->sortcol);
+	if (c->by_name)
+		r = strcmp(t->name(a), t->name(b));
+	else {
+		va = ui_tab_value(c, a);
+		vb = ui_tab_value(c, b);
+		r = va > vb ? -1 : va < vb ? 1 : 0;
+		if (c->ascending)
+			r = -r;
+	}
+	if (r == 0)
+		r = t->tie(a, b);
 	return (t->invert ? -r : r);
+}
+
+/* A column's value: the opens, failed ones included, of the counters at c->off. */
+double
+ui_tab_opens(const struct ui_col *c, const void *row)
+{
+	const struct proc_counts *pc = (const void *)((const char *)row + c->off);
+
+	return ((double)(pc->opens + pc->open_fails));
 }
 
 /*
@@ -80,4 +114,52 @@ ui_tab_click(const struct ui_tab *t, const struct ui_rect *r, int y)
 	if (row >= t->norder)
 		return (-1);
 	return ((int)row);
+}
+
+/* A count as a rate per second of the interval. */
+void
+ui_tab_fmt_rate(const struct ui_col *c, const void *row, double secs, char *buf,
+    size_t len)
+{
+	ui_layout_rate(buf, len, ui_tab_value(c, row) / secs);
+}
+
+/* Bytes as MB per second of the interval. */
+void
+ui_tab_fmt_mb(const struct ui_col *c, const void *row, double secs, char *buf,
+    size_t len)
+{
+	ui_layout_rate(buf, len, ui_tab_value(c, row) / secs / 1e6);
+}
+
+/* A percentage, "-" if not known (below 0). */
+void
+ui_tab_fmt_pct(const struct ui_col *c, const void *row, __unused double secs,
+    char *buf, size_t len)
+{
+	ui_layout_pct(buf, len, ui_tab_value(c, row));
+}
+
+/* The string the row points to at c->off. */
+void
+ui_tab_fmt_str(const struct ui_col *c, const void *row, __unused double secs,
+    char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", *(char *const *)(const void *)((const char *)row +
+	    c->off));
+}
+
+/*
+ * A latency, the uint64_t at c->off; with no read or write (n[0] + n[1]) in
+ * the interval: "-", not a latency of 0.
+ */
+void
+ui_tab_lat(const struct ui_col *c, const void *row, const uint64_t *n, char *buf,
+    size_t len)
+{
+	if (n[0] + n[1] == 0)
+		snprintf(buf, len, "-");
+	else
+		draw_fmt_lat(buf, len, *(const uint64_t *)(const void *)
+		    ((const char *)row + c->off));
 }

@@ -175,7 +175,8 @@ static void
 test_cols(void)
 {
 	static const struct ui_col cols[] = {
-		{ "A", 5, 0 }, { "B", 6, 0 }, { "PATH", 0, 1 }, { "C", 4, 0 },
+		{ .name = "A", .width = 5 }, { .name = "B", .width = 6 },
+		{ .name = "PATH", .width = 0, .left = 1 }, { .name = "C", .width = 4 },
 	};
 	int	 w[4];
 
