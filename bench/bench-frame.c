@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "../ui/ui.h"
 #include "../tests/common/rand.h"
 
 #define BENCH_COLS	200

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "blktop.h"
+#include "capture.h"
 
 /*
  * The layout is specified in doc/capture-format.md; keep the two in step.

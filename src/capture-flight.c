@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "capture.h"
 
 /* One chunk kept by the flight recorder. */
 struct capture_flight_chunk {

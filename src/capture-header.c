@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "blktop.h"
+#include "capture.h"
 
 #define FILE_MAGIC		"\x89" "BLKTOP\n"
 #define FILE_MAGIC_LEN		8

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "blktop.h"
+#include "capture.h"
 
 #define CHUNK_RAW_MAX		(4 * 1024 * 1024)	/* reader's bound */
 #define CHUNK_COMP_MAX		(CHUNK_RAW_MAX + CHUNK_RAW_MAX / 8 + 1024)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "capture.h"
 
 /* The file writer. */
 struct capture {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "model.h"
 
 /*
  * A path is stored once, when its file is first seen, in a chain of

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "blktop.h"
+#include "model.h"
 
 /*
  * Open addressing (linear probing, backward-shift deletion) over entry

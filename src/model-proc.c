@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "model.h"
 
 /*
  * Both tables are reserved at their bound at proc_create, their pages taken

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "model.h"
 
 #define MODEL_TOP_MAX	1024	/* most entries one top call returns */
 

@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 
 /* Leave the loop as SIGINT does, reporting what is pending. */

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 #define UI_CONFIG_TEXT_MAX	8192
 #define UI_CONFIG_KEYS_MAX	16	/* keys in one key.NAME line */

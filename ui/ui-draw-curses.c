@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 /* Colours picked from the theme for the terminal, and the pairs made from them. */
 static struct {

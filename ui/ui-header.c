@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 
 /* One header line of text at y, x; returns the column after it. */

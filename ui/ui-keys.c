@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 #define UI_KEY_ESC	0x1b
 #define UI_KEY_TAB	'\t'

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 /* Seconds per heatmap column that + and - step through. */
 static const unsigned ui_layout_zooms[] = { 1, 2, 5, 10, 15, 30, 60 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 #define UI_FILE_ROWS	1024		/* rows kept per interval (proc_top_files' most) */
 

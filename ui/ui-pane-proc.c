@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 #define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
 #define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */

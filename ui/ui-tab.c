@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 /* A column's value: its value function's, or the uint64_t counter at c->off. */
 static inline double

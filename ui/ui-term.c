@@ -3,6 +3,7 @@
 #include <curses.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 #include <term.h>	/* after blktop.h: its capability macros (lines, columns) */
 

@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 
 /* Whether a name or path passes the / filter. */

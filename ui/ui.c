@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "ui.h"
 
 /* The panes, in tab order. */
 const struct pane_entry *const ui_panes[UI_NPANES] = {

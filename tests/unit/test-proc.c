@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "model.h"
 #include "check.h"
 
 /* An event record with room for its path. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "../../ui/ui.h"
 #include "check.h"
 
 /* Every action has a key and a help line; no key is bound twice; the help lists every key. */

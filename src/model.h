@@ -1,0 +1,62 @@
+/* model.h: the model's own tables (the hash index and LRU, the process and file tables' layout), for model-*.c and their tests (blktop.h first). */
+#ifndef BLKTOP_MODEL_H
+#define BLKTOP_MODEL_H
+
+/* model-index.c */
+#define MODEL_NIL		UINT32_MAX	/* no entry */
+struct model_link {
+	uint32_t		 prev, next;
+};
+/* A hash index and LRU list over entries 0..cap-1 of a caller's array. */
+struct model_index {
+	uint32_t		*slots;		/* entry + 1, 0 = empty; mask + 1 of them */
+	struct model_link	*links;		/* LRU list; the free list through next */
+	uint32_t		*hashes;	/* each entry's hash, as added */
+	uint32_t		 mask;
+	uint32_t		 head, tail;	/* most and least recently active */
+	uint32_t		 free;		/* freed entries, chained through next */
+	uint32_t		 fresh;		/* entries from here up never used */
+	uint32_t		 used, cap;
+	uint64_t		 evicted;
+	const void		*ctx;		/* for model_index_find's same */
+};
+size_t		 model_index_size(uint32_t cap);
+void		 model_index_init(struct model_index *, uint32_t cap, const void *ctx);
+void		*model_index_entries(uint32_t cap, size_t size);
+void		 model_index_entries_free(void *, uint32_t cap, size_t size);
+void		 model_index_free(struct model_index *);
+uint32_t	 model_index_find(const struct model_index *, uint32_t hash,
+		     int (*same)(const void *, uint32_t, const void *), const void *key);
+void		 model_index_touch(struct model_index *, uint32_t e);
+uint32_t	 model_index_add(struct model_index *, uint32_t hash);
+uint32_t	 model_index_evict(struct model_index *);
+
+#define PROC_CHUNK_DATA	(PROC_CHUNK_SIZE - sizeof(uint32_t))
+struct proc_chunk {
+	uint32_t		 next;		/* next chunk of the path or MODEL_NIL */
+	char			 data[PROC_CHUNK_DATA];
+};
+/* The process and file tables; private to model-*.c. */
+struct proc_table {
+	int			 by_thread;
+	uint64_t		 epoch;		/* current interval */
+	struct model_index	 pi;
+	struct proc_entry	*procs;
+	struct model_index	 fi;
+	struct file_entry	*files;
+	uint32_t		*by_ino;	/* (dev, ino) -> file entry: PROC_INO_WAYS-way sets */
+	uint32_t		 ino_mask;	/* sets - 1 */
+	struct proc_chunk	*chunks;
+	uint32_t		 nchunks;
+	uint32_t		 chunk_free;	/* freed chunks, chained through next */
+	uint32_t		 chunk_fresh;	/* chunks from here up never used */
+	uint32_t		 chunks_used;
+	uint64_t		 bad;		/* malformed records */
+	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
+	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
+	uint64_t		 files_evicted_mark;
+	char			 name[64];	/* names of pathless files, built here */
+	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
+};
+
+#endif
