@@ -892,7 +892,7 @@ int BPF_PROG(rt_rq_complete, struct request *rq, int error, unsigned int nr_byte
 /*
  * Run by user space on one CPU (BPF_F_TEST_RUN_ON_CPU) to send that CPU's
  * batch of requests when they have waited long enough and no completion came
- * to send them (src/source-cost.c batch_ctl_flush). Never attached.
+ * to send them (src/source-cost.c cost_batch_flush). Never attached.
  */
 SEC("raw_tp")
 int blk_batch_flush(void *ctx)

@@ -344,14 +344,14 @@ void		 cost_add_object(struct bpf_object *, struct prog_cost *);
 int		 cost_enable(void);
 uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
 #define BATCH_CTL_CPUS	1024	/* more possible CPUs than this: no batches */
-struct batch_ctl {
+struct cost_batch {
 	int		 prog_fd;	/* the object's never-attached flush program */
 	int		 ts_fd;		/* its batch_ts map */
 	uint64_t	 age_ns;
 	int		 ncpus;		/* 0: batches off */
 };
-int		 batch_ctl_start(struct batch_ctl *, int prog_fd, int ts_fd, uint64_t age_ns);
-void		 batch_ctl_flush(struct batch_ctl *, int force);
+int		 cost_batch_start(struct cost_batch *, int prog_fd, int ts_fd, uint64_t age_ns);
+void		 cost_batch_flush(struct cost_batch *, int force);
 
 /* What blktop cost over the last report (model-self.c). */
 struct self_cost {
@@ -1164,18 +1164,18 @@ double		 proc_cache_hit_pct(unsigned have, const struct proc_counts *);
 void		 proc_stats(const struct proc_table *, struct proc_stats *);
 
 /* model-file.c */
-size_t		 proc_file_table_size(unsigned max_files);
-void		 proc_file_table_init(struct proc_table *, unsigned max_files);
-void		 proc_file_table_free(struct proc_table *);
-struct file_entry *proc_file_event(struct proc_table *, const char *path, uint16_t len,
+size_t		 model_file_table_size(unsigned max_files);
+void		 model_file_table_init(struct proc_table *, unsigned max_files);
+void		 model_file_table_free(struct proc_table *);
+struct file_entry *model_file_event(struct proc_table *, const char *path, uint16_t len,
 		     uint16_t pflags, uint16_t ftype, uint64_t ino, uint32_t tgid, uint64_t ts);
-struct file_entry *proc_file_by_ino(struct proc_table *, uint32_t dev, uint64_t ino,
+struct file_entry *model_file_by_ino(struct proc_table *, uint32_t dev, uint64_t ino,
 		     uint64_t ts);
-struct file_entry *proc_file_named(struct proc_table *, const char *name, uint64_t ts);
-void		 proc_file_add_pid(struct file_entry *, uint32_t tgid);
-void		 proc_file_set_ino(struct proc_table *, struct file_entry *, uint32_t dev,
+struct file_entry *model_file_named(struct proc_table *, const char *name, uint64_t ts);
+void		 model_file_add_pid(struct file_entry *, uint32_t tgid);
+void		 model_file_set_ino(struct proc_table *, struct file_entry *, uint32_t dev,
 		     uint64_t ino);
-size_t		 proc_file_path(const struct proc_table *, const struct file_entry *,
+size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
 
 /* model-top.c */

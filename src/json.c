@@ -160,7 +160,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	char			 path[4096];
 	unsigned		 k;
 
-	proc_file_path(b->procs, fe, path, sizeof path);
+	model_file_path(b->procs, fe, path, sizeof path);
 	fprintf(f, "{\"path\":");
 	json_string(f, path);
 	fprintf(f, ",\"pids\":[");

@@ -14,7 +14,7 @@
  */
 
 /* A path being looked up. */
-struct proc_file_key {
+struct model_file_key {
 	uint64_t	 hash;
 	const char	*path;
 	size_t		 len;
@@ -22,7 +22,7 @@ struct proc_file_key {
 
 /* Chunks the pool holds for max_files files: enough for one longest path at least. */
 static uint32_t
-proc_file_nchunks(unsigned max_files)
+model_file_nchunks(unsigned max_files)
 {
 	uint32_t n = max_files * PROC_CHUNKS_PER_FILE;
 
@@ -33,7 +33,7 @@ proc_file_nchunks(unsigned max_files)
 
 /* 64-bit FNV-1a with a final mix: the key of a path. */
 static uint64_t
-proc_file_hash(const char *s, size_t len)
+model_file_hash(const char *s, size_t len)
 {
 	uint64_t	h = 0xcbf29ce484222325ULL;
 	size_t		i;
@@ -50,7 +50,7 @@ proc_file_hash(const char *s, size_t len)
 
 /* Sets of the by-inode table: PROC_INO_WAYS ways each, two slots per file. */
 static uint32_t
-proc_ino_nsets(unsigned max_files)
+model_file_ino_nsets(unsigned max_files)
 {
 	uint32_t n = 4;
 
@@ -59,28 +59,28 @@ proc_ino_nsets(unsigned max_files)
 	return n;
 }
 
-/* Bytes proc_file_table_init allocates for max_files files. */
+/* Bytes model_file_table_init allocates for max_files files. */
 size_t
-proc_file_table_size(unsigned max_files)
+model_file_table_size(unsigned max_files)
 {
 	return model_index_size(max_files) + (size_t)max_files * sizeof(struct file_entry) +
-	    (size_t)proc_file_nchunks(max_files) * sizeof(struct proc_chunk) +
-	    (size_t)proc_ino_nsets(max_files) * PROC_INO_WAYS * sizeof(uint32_t);
+	    (size_t)model_file_nchunks(max_files) * sizeof(struct proc_chunk) +
+	    (size_t)model_file_ino_nsets(max_files) * PROC_INO_WAYS * sizeof(uint32_t);
 }
 
 /* Allocate the file table and its chunk pool for max_files files. */
 void
-proc_file_table_init(struct proc_table *t, unsigned max_files)
+model_file_table_init(struct proc_table *t, unsigned max_files)
 {
 	uint32_t i;
 
 	model_index_init(&t->fi, max_files, t);
 	t->files = model_index_entries(max_files, sizeof(*t->files));
-	t->nchunks = proc_file_nchunks(max_files);
+	t->nchunks = model_file_nchunks(max_files);
 	t->chunks = model_index_entries(t->nchunks, sizeof(*t->chunks));
 	t->chunk_free = MODEL_NIL;
 	t->chunk_fresh = 0;
-	t->ino_mask = proc_ino_nsets(max_files) - 1;
+	t->ino_mask = model_file_ino_nsets(max_files) - 1;
 	t->by_ino = xcalloc((size_t)(t->ino_mask + 1) * PROC_INO_WAYS, sizeof(*t->by_ino));
 	for (i = 0; i < (t->ino_mask + 1) * PROC_INO_WAYS; i++)
 		t->by_ino[i] = MODEL_NIL;
@@ -88,7 +88,7 @@ proc_file_table_init(struct proc_table *t, unsigned max_files)
 
 /* Free the file table. */
 void
-proc_file_table_free(struct proc_table *t)
+model_file_table_free(struct proc_table *t)
 {
 	model_index_free(&t->fi);
 	model_index_entries_free(t->files, t->fi.cap, sizeof(*t->files));
@@ -98,7 +98,7 @@ proc_file_table_free(struct proc_table *t)
 
 /* Give a chain of path chunks back to the pool. */
 static void
-proc_file_chunks_release(struct proc_table *t, uint32_t c)
+model_file_chunks_release(struct proc_table *t, uint32_t c)
 {
 	while (c != MODEL_NIL) {
 		uint32_t next = t->chunks[c].next;
@@ -112,11 +112,11 @@ proc_file_chunks_release(struct proc_table *t, uint32_t c)
 
 /* Evict the least recently active file, its path with it. */
 static void
-proc_file_evict(struct proc_table *t)
+model_file_evict(struct proc_table *t)
 {
 	uint32_t e = model_index_evict(&t->fi);
 
-	proc_file_chunks_release(t, t->files[e].chunk);
+	model_file_chunks_release(t, t->files[e].chunk);
 	t->files[e].chunk = MODEL_NIL;
 	t->files[e].ino = 0;	/* out of the by-inode table: its slot no longer matches */
 	t->files[e].dev = 0;
@@ -124,10 +124,10 @@ proc_file_evict(struct proc_table *t)
 
 /* Whether file entry e holds exactly the path of key k. */
 static int
-proc_file_same(const void *ctx, uint32_t e, const void *k)
+model_file_same(const void *ctx, uint32_t e, const void *k)
 {
 	const struct proc_table		*t = ctx;
-	const struct proc_file_key	*key = k;
+	const struct model_file_key	*key = k;
 	const struct file_entry		*f = &t->files[e];
 	uint32_t			 c = f->chunk;
 	size_t				 off = 0;
@@ -147,7 +147,7 @@ proc_file_same(const void *ctx, uint32_t e, const void *k)
 
 /* Store path in fresh chunks, evicting files until the pool has room; returns the first. */
 static uint32_t
-proc_file_path_store(struct proc_table *t, const char *path, size_t len)
+model_file_path_store(struct proc_table *t, const char *path, size_t len)
 {
 	uint32_t	need = (len + PROC_CHUNK_DATA - 1) / PROC_CHUNK_DATA, first = MODEL_NIL;
 	uint32_t	*link = &first;
@@ -156,7 +156,7 @@ proc_file_path_store(struct proc_table *t, const char *path, size_t len)
 	if (need == 0)
 		need = 1;
 	while (t->nchunks - t->chunks_used < need && t->fi.used > 0)
-		proc_file_evict(t);
+		model_file_evict(t);
 	while (off < len || first == MODEL_NIL) {
 		size_t		n = len - off < PROC_CHUNK_DATA ? len - off : PROC_CHUNK_DATA;
 		uint32_t	c = t->chunk_free;
@@ -177,7 +177,7 @@ proc_file_path_store(struct proc_table *t, const char *path, size_t len)
 
 /* Clear the interval part of a file if it belongs to an older interval. */
 static void
-proc_file_epoch(struct proc_table *t, struct file_entry *f)
+model_file_epoch(struct proc_table *t, struct file_entry *f)
 {
 	if (f->epoch == t->epoch)
 		return;
@@ -189,28 +189,28 @@ proc_file_epoch(struct proc_table *t, struct file_entry *f)
 
 /* Find or create the file entry for path; refreshes its LRU place. */
 static struct file_entry *
-proc_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
+model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 {
-	struct proc_file_key	 key;
+	struct model_file_key	 key;
 	struct file_entry	*f;
 	uint32_t		 e, chunk;
 
 	if (len >= VFS_PATH_MAX)
 		len = VFS_PATH_MAX - 1;
-	key.hash = proc_file_hash(path, len);
+	key.hash = model_file_hash(path, len);
 	key.path = path;
 	key.len = len;
-	e = model_index_find(&t->fi, (uint32_t)key.hash, proc_file_same, &key);
+	e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
 	if (e != MODEL_NIL) {
 		f = &t->files[e];
 		model_index_touch(&t->fi, e);
 		f->last_ts = ts;
-		proc_file_epoch(t, f);
+		model_file_epoch(t, f);
 		return f;
 	}
 	if (t->fi.used == t->fi.cap)
-		proc_file_evict(t);
-	chunk = proc_file_path_store(t, path, len);	/* may evict more files */
+		model_file_evict(t);
+	chunk = model_file_path_store(t, path, len);	/* may evict more files */
 	e = model_index_add(&t->fi, (uint32_t)key.hash);
 	f = &t->files[e];
 	memset(f, 0, sizeof(*f));
@@ -224,7 +224,7 @@ proc_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 
 /* Remember that tgid touched file f (a small bounded set). */
 void
-proc_file_add_pid(struct file_entry *f, uint32_t tgid)
+model_file_add_pid(struct file_entry *f, uint32_t tgid)
 {
 	unsigned i;
 
@@ -240,7 +240,7 @@ proc_file_add_pid(struct file_entry *f, uint32_t tgid)
 
 /* The last component of a path of len bytes, and its length. */
 static const char *
-proc_file_last(const char *path, size_t len, size_t *lenp)
+model_file_last(const char *path, size_t len, size_t *lenp)
 {
 	const char *p = path + len;
 
@@ -257,14 +257,14 @@ proc_file_last(const char *path, size_t len, size_t *lenp)
  * memfd:NAME.
  */
 static const char *
-proc_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
+model_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
     uint16_t ftype, uint64_t ino, size_t *lenp)
 {
 	const char	*kind, *last;
 	size_t		 n;
 	int		 w;
 
-	last = proc_file_last(path, len, &n);
+	last = model_file_last(path, len, &n);
 	if (ftype == VFS_FT_REG && (pflags & VFS_PF_UNREACHABLE) && n > 6 &&
 	    memcmp(last, "memfd:", 6) == 0) {
 		*lenp = n;
@@ -302,17 +302,17 @@ proc_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t pf
 
 /* The file a VFS event of tgid is about, found or created, with the type and flags it saw. */
 struct file_entry *
-proc_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
+model_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
     uint16_t ftype, uint64_t ino, uint32_t tgid, uint64_t ts)
 {
 	struct file_entry	*f;
 	size_t			 n;
 
-	path = proc_file_name(t, path, len, pflags, ftype, ino, &n);
-	f = proc_file_get(t, path, n, ts);
+	path = model_file_name(t, path, len, pflags, ftype, ino, &n);
+	f = model_file_get(t, path, n, ts);
 	f->ftype = ftype;
 	f->path_flags = pflags;
-	proc_file_add_pid(f, tgid);
+	model_file_add_pid(f, tgid);
 	return f;
 }
 
@@ -323,7 +323,7 @@ proc_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t p
  * (that file is found by its path again at its next call).
  */
 static uint32_t *
-proc_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
+model_file_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
 {
 	uint64_t h = (ino ^ (uint64_t)dev << 40) * 0x9e3779b97f4a7c15ULL;
 
@@ -332,19 +332,19 @@ proc_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
 
 /* Whether slot value e names the live file (dev, ino). */
 static int
-proc_ino_match(const struct proc_table *t, uint32_t e, uint32_t dev, uint64_t ino)
+model_file_ino_match(const struct proc_table *t, uint32_t e, uint32_t dev, uint64_t ino)
 {
 	return e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev;
 }
 
 /* File f is (dev, ino): remember it so block requests and page events find it. */
 void
-proc_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint64_t ino)
+model_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint64_t ino)
 {
 	uint32_t	*set, e = f - t->files, w, pick = PROC_INO_WAYS;
 
 	if (f->ino == ino && f->dev == dev && ino != 0) {
-		set = proc_ino_set(t, dev, ino);
+		set = model_file_ino_set(t, dev, ino);
 		for (w = 0; w < PROC_INO_WAYS; w++) {
 			if (set[w] == e)
 				return;		/* the common case: known already */
@@ -354,9 +354,9 @@ proc_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint
 	f->ino = ino;
 	if (ino == 0)
 		return;
-	set = proc_ino_set(t, dev, ino);
+	set = model_file_ino_set(t, dev, ino);
 	for (w = 0; w < PROC_INO_WAYS; w++) {
-		if (set[w] == e || proc_ino_match(t, set[w], dev, ino)) {
+		if (set[w] == e || model_file_ino_match(t, set[w], dev, ino)) {
 			set[w] = e;	/* the newest entry of an inode wins: a path over inode:[] */
 			return;
 		}
@@ -365,7 +365,7 @@ proc_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint
 		uint32_t o = set[w];
 
 		if (o == MODEL_NIL || t->files[o].ino == 0 ||
-		    proc_ino_set(t, t->files[o].dev, t->files[o].ino) != set)
+		    model_file_ino_set(t, t->files[o].dev, t->files[o].ino) != set)
 			pick = w;	/* free, evicted, or reused for another set's inode */
 	}
 	if (pick == PROC_INO_WAYS) {
@@ -384,36 +384,36 @@ proc_file_set_ino(struct proc_table *t, struct file_entry *f, uint32_t dev, uint
  * written back since).
  */
 struct file_entry *
-proc_file_by_ino(struct proc_table *t, uint32_t dev, uint64_t ino, uint64_t ts)
+model_file_by_ino(struct proc_table *t, uint32_t dev, uint64_t ino, uint64_t ts)
 {
 	struct file_entry	*f;
-	uint32_t		*set = proc_ino_set(t, dev, ino), w;
+	uint32_t		*set = model_file_ino_set(t, dev, ino), w;
 	char			 name[64];
 	int			 n;
 
 	for (w = 0; w < PROC_INO_WAYS; w++) {
-		if (proc_ino_match(t, set[w], dev, ino)) {
+		if (model_file_ino_match(t, set[w], dev, ino)) {
 			f = &t->files[set[w]];
 			model_index_touch(&t->fi, set[w]);
 			f->last_ts = ts;
-			proc_file_epoch(t, f);
+			model_file_epoch(t, f);
 			return f;
 		}
 	}
 	n = snprintf(name, sizeof name, "inode:[%u:%u:%llu]", DEV_MAJOR(dev), DEV_MINOR(dev),
 	    (unsigned long long)ino);
-	f = proc_file_get(t, name, n, ts);
+	f = model_file_get(t, name, n, ts);
 	f->ftype = VFS_FT_REG;
 	f->path_flags = VFS_PF_NOPATH;
-	proc_file_set_ino(t, f, dev, ino);
+	model_file_set_ino(t, f, dev, ino);
 	return f;
 }
 
 /* A file by a name of blktop's own (metadata:[7:0]), found or created. */
 struct file_entry *
-proc_file_named(struct proc_table *t, const char *name, uint64_t ts)
+model_file_named(struct proc_table *t, const char *name, uint64_t ts)
 {
-	struct file_entry *f = proc_file_get(t, name, strlen(name), ts);
+	struct file_entry *f = model_file_get(t, name, strlen(name), ts);
 
 	f->path_flags = VFS_PF_NOPATH;
 	return f;
@@ -421,7 +421,7 @@ proc_file_named(struct proc_table *t, const char *name, uint64_t ts)
 
 /* Copy a file's path into buf (NUL-terminated, cut to len); returns its full length. */
 size_t
-proc_file_path(const struct proc_table *t, const struct file_entry *f, char *buf, size_t len)
+model_file_path(const struct proc_table *t, const struct file_entry *f, char *buf, size_t len)
 {
 	uint32_t	c = f->chunk;
 	size_t		off = 0;

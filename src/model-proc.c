@@ -39,7 +39,7 @@ size_t
 proc_mem_bound(unsigned max_procs, unsigned max_files)
 {
 	return sizeof(struct proc_table) + model_index_size(max_procs) +
-	    (size_t)max_procs * sizeof(struct proc_entry) + proc_file_table_size(max_files);
+	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files);
 }
 
 /* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */
@@ -61,7 +61,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	t->epoch = 1;
 	model_index_init(&t->pi, max_procs, t);
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
-	proc_file_table_init(t, max_files);
+	model_file_table_init(t, max_files);
 	return t;
 }
 
@@ -73,7 +73,7 @@ proc_free(struct proc_table *t)
 		return;
 	model_index_free(&t->pi);
 	model_index_entries_free(t->procs, t->pi.cap, sizeof(*t->procs));
-	proc_file_table_free(t);
+	model_file_table_free(t);
 	free(t);
 }
 
@@ -181,11 +181,11 @@ proc_block_file(struct proc_table *t, const struct ev_block *ev)
 
 	switch (ev->fclass) {
 	case BLK_FC_FILE:
-		return proc_file_by_ino(t, ev->fsdev, ev->ino, ev->ts_done);
+		return model_file_by_ino(t, ev->fsdev, ev->ino, ev->ts_done);
 	case BLK_FC_META:
 		snprintf(name, sizeof name, "metadata:[%u:%u]", DEV_MAJOR(ev->dev),
 		    DEV_MINOR(ev->dev));
-		return proc_file_named(t, name, ev->ts_done);
+		return model_file_named(t, name, ev->ts_done);
 	default:
 		return NULL;
 	}
@@ -255,8 +255,8 @@ proc_add_page(struct proc_table *t, const void *rec)
 	struct file_entry	*f;
 
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
-	f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
-	proc_file_add_pid(f, ev->tgid);
+	f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+	model_file_add_pid(f, ev->tgid);
 	if (ev->kind == PAGE_DIRTY) {
 		COUNT2(p, dirtied_bytes, += ev->bytes);
 		COUNT2(f, dirtied_bytes, += ev->bytes);
@@ -276,7 +276,7 @@ proc_add_open(struct proc_table *t, const void *rec)
 	struct file_entry	*f;
 
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
-	f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
+	f = model_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype, ev->ino,
 	    ev->tgid, ev->ts);
 	if (ev->ret >= 0) {
 		COUNT2(p, opens, += 1);
@@ -287,7 +287,7 @@ proc_add_open(struct proc_table *t, const void *rec)
 			t->sum.creates++;
 			COUNT2(f, creates, += 1);
 		}
-		proc_file_set_ino(t, f, ev->dev, ev->ino);
+		model_file_set_ino(t, f, ev->dev, ev->ino);
 	} else {
 		COUNT2(p, open_fails, += 1);
 		t->sum.open_fails++;
@@ -324,20 +324,20 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	proc_count_fop(&t->sum, ev);
 	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
 	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
-		f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
-		proc_file_add_pid(f, ev->tgid);
+		f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+		model_file_add_pid(f, ev->tgid);
 	} else if (ev->path_len == 0 && (ev->path_flags & VFS_PF_NOPATH) && ev->ino == 0)
 		return;		/* nothing names it (an imported close): the process only */
 	else {
-		f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		f = model_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
 		    ev->ino, ev->tgid, ev->ts);
 		if (ev->ino != 0)
-			proc_file_set_ino(t, f, ev->dev, ev->ino);
+			model_file_set_ino(t, f, ev->dev, ev->ino);
 	}
 	proc_count_fop(&f->iv, ev);
 	proc_count_fop(&f->tot, ev);
 	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
-		f = proc_file_event(t, ev->path + ev->path_len + 1, ev->path2_len,
+		f = model_file_event(t, ev->path + ev->path_len + 1, ev->path2_len,
 		    ev->path_flags & ~VFS_PF_NOPATH, ev->ftype, 0, ev->tgid, ev->ts);
 		proc_count_fop(&f->iv, ev);
 		proc_count_fop(&f->tot, ev);
@@ -375,12 +375,12 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
 	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
 		/* A file whose path did not come (src/vfs.c): its row by inode. */
-		f = proc_file_by_ino(t, ev->dev, ev->ino, ev->ts);
-		proc_file_add_pid(f, ev->tgid);
+		f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
+		model_file_add_pid(f, ev->tgid);
 	} else {
-		f = proc_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		f = model_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
 		    ev->ino, ev->tgid, ev->ts);
-		proc_file_set_ino(t, f, ev->dev, ev->ino);
+		model_file_set_ino(t, f, ev->dev, ev->ino);
 	}
 	proc_count_rw(&p->iv, ev, d);
 	proc_count_rw(&p->tot, ev, d);

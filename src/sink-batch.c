@@ -201,7 +201,7 @@ batch_text_tables(FILE *f, const struct blktop *b)
 		    "lat_p99", "PIDS", "PATH");
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
-		proc_file_path(b->procs, fe[i], path, sizeof path);
+		model_file_path(b->procs, fe[i], path, sizeof path);
 		for (p = path; *p != '\0'; p += k) {
 			if ((k = utf8_printable(p, strlen(p))) == 0) {
 				*p = '?';	/* a control, or a byte of no character */

@@ -38,7 +38,7 @@ struct recorder {
 
 /* A new flight recorder, if there is to be one. */
 static void
-record_flight_start(struct recorder *r)
+sink_capture_flight_start(struct recorder *r)
 {
 	if (r->fl == NULL && r->flight_secs != 0)
 		r->fl = capture_flight_init(r->flight_secs, RECORD_FLIGHT_BYTES);
@@ -46,7 +46,7 @@ record_flight_start(struct recorder *r)
 
 /* Add one whole disk named in sysfs to a header's device table. */
 static void
-record_add_dev(struct capture_header *hdr, uint32_t dev, const char *name)
+sink_capture_add_dev(struct capture_header *hdr, uint32_t dev, const char *name)
 {
 	unsigned	 i;
 
@@ -64,7 +64,7 @@ record_add_dev(struct capture_header *hdr, uint32_t dev, const char *name)
 
 /* Every whole disk of /sys/class/block (partitions have a "partition" file). */
 static void
-record_sysfs_devs(struct capture_header *hdr)
+sink_capture_sysfs_devs(struct capture_header *hdr)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -86,7 +86,7 @@ record_sysfs_devs(struct capture_header *hdr)
 			continue;
 		if (fgets(line, sizeof line, f) != NULL &&
 		    sscanf(line, "%u:%u", &ma, &mi) == 2)
-			record_add_dev(hdr, DEV_MKDEV(ma, mi), de->d_name);
+			sink_capture_add_dev(hdr, DEV_MKDEV(ma, mi), de->d_name);
 		fclose(f);
 	}
 	closedir(d);
@@ -98,7 +98,7 @@ record_sysfs_devs(struct capture_header *hdr)
  * same as the live run did.
  */
 static char *
-record_plan(const struct blktop *b)
+sink_capture_plan(const struct blktop *b)
 {
 	char		*plan, *s;
 	unsigned	 i;
@@ -118,7 +118,7 @@ record_plan(const struct blktop *b)
 
 /* The header of a new capture: who, where, how, the clock and the devices. */
 static void
-record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
+sink_capture_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 {
 	struct utsname	 u;
 	unsigned	 i;
@@ -129,7 +129,7 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 	hdr->version = xstrdup(PACKAGE_VERSION);
 	hdr->host = xstrdup(u.nodename);
 	hdr->kernel = xstrdup(u.release);
-	hdr->plan = record_plan(b);
+	hdr->plan = sink_capture_plan(b);
 	/* The interval and the filter: replay restores them. */
 	hdr->interval_ns = (uint64_t)(b->interval * 1e9 + 0.5);
 	if (b->ndevs != 0) {
@@ -148,15 +148,15 @@ record_header(struct blktop *b, struct capture_header *hdr, uint64_t created)
 	hdr->clock_offset = b->mono_to_wall;
 	hdr->created = created;
 	for (i = 0; i < b->win.ndevs; i++)
-		record_add_dev(hdr, b->win.devs[i]->dev,
+		sink_capture_add_dev(hdr, b->win.devs[i]->dev,
 		    device_name(b->win.devs[i]->dev));
 	if (b->replay_path == NULL)
-		record_sysfs_devs(hdr);
+		sink_capture_sysfs_devs(hdr);
 }
 
 /* The default file name: blktop-HOST-YYYYmmdd-HHMMSS.blkcap, -N added if taken. */
 static char *
-record_default_name(const char *dir, int n)
+sink_capture_default_name(const char *dir, int n)
 {
 	struct utsname	 u;
 	struct tm	 tm;
@@ -179,7 +179,7 @@ record_default_name(const char *dir, int n)
 
 /* Start writing to path (NULL: a default name); on error *msg says why. */
 static int
-record_start(struct recorder *r, const char *path, uint64_t created, char **msg)
+sink_capture_start(struct recorder *r, const char *path, uint64_t created, char **msg)
 {
 	struct blktop		*b = r->b;
 	struct capture_header	 hdr;
@@ -187,9 +187,9 @@ record_start(struct recorder *r, const char *path, uint64_t created, char **msg)
 	char			*err = NULL, *name;
 	int			 n;
 
-	record_header(b, &hdr, created);
+	sink_capture_header(b, &hdr, created);
 	for (n = 0; n < RECORD_NAME_TRIES; n++) {
-		name = path != NULL ? xstrdup(path) : record_default_name(dir, n);
+		name = path != NULL ? xstrdup(path) : sink_capture_default_name(dir, n);
 		free(err);
 		err = NULL;
 		if (r->fl != NULL)
@@ -223,7 +223,7 @@ record_start(struct recorder *r, const char *path, uint64_t created, char **msg)
 
 /* Close the file; nonzero if writing it failed at any point. */
 static int
-record_stop(struct recorder *r)
+sink_capture_stop(struct recorder *r)
 {
 	int	 rv;
 
@@ -231,35 +231,35 @@ record_stop(struct recorder *r)
 		return (0);
 	rv = capture_close(r->w);
 	r->w = NULL;
-	record_flight_start(r);
+	sink_capture_flight_start(r);
 	return (rv);
 }
 
 /* A write failed (disk full...): stop, keep the file (it replays), say so. */
 static void
-record_failed(struct recorder *r)
+sink_capture_failed(struct recorder *r)
 {
 	free(r->error);
 	xasprintf(&r->error, "recording stopped: %s",
 	    capture_error(r->w) != NULL ? capture_error(r->w) : "write error");
-	record_stop(r);
+	sink_capture_stop(r);
 	r->b->status = 1;		/* events not recorded: the run did not do its job */
 	stream_notice(r->b, "%s", r->error);
 }
 
 /* Once a second: what is buffered goes to the file. */
 static void
-record_flush_cb(__unused int fd, __unused short what, void *arg)
+sink_capture_flush_cb(__unused int fd, __unused short what, void *arg)
 {
 	struct recorder	*r = arg;
 
 	if (r->w != NULL && capture_flush(r->w) != 0)
-		record_failed(r);
+		sink_capture_failed(r);
 }
 
 /* Parse --trigger-p99 MS[:DEVICE]; exits on a bad one. */
 static void
-record_parse_trigger(struct recorder *r)
+sink_capture_parse_trigger(struct recorder *r)
 {
 	struct blktop	*b = r->b;
 	char		*s = xstrdup(b->trigger), *colon, *end, *err;
@@ -291,7 +291,7 @@ record_parse_trigger(struct recorder *r)
  * timer, the flight recorder, the trigger, and -w (which records from here).
  */
 static int
-record_sink_start(struct sink *s, char **errp)
+sink_capture_init(struct sink *s, char **errp)
 {
 	struct blktop	*b = s->b;
 	struct recorder	*r;
@@ -306,18 +306,18 @@ record_sink_start(struct sink *s, char **errp)
 		    RECORD_FLIGHT_DEFAULT;
 	r->flight_secs = (unsigned)b->flight_secs;
 	if (b->trigger != NULL)
-		record_parse_trigger(r);
+		sink_capture_parse_trigger(r);
 	if (b->record_path != NULL) {
-		if (record_start(r, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
+		if (sink_capture_start(r, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
 		    b->mono_to_wall), &msg) != 0) {
 			*errp = msg;
 			return (-1);
 		}
 		free(msg);
 	} else
-		record_flight_start(r);
+		sink_capture_flight_start(r);
 	if (b->base != NULL) {
-		r->flush_ev = event_new(b->base, -1, EV_PERSIST, record_flush_cb, r);
+		r->flush_ev = event_new(b->base, -1, EV_PERSIST, sink_capture_flush_cb, r);
 		event_add(r->flush_ev, &tv);
 	}
 	return (0);
@@ -325,20 +325,20 @@ record_sink_start(struct sink *s, char **errp)
 
 /* Every record the windows take: into the file, or the flight recorder. */
 static void
-record_event(struct sink *s, const void *rec, size_t len)
+sink_capture_event(struct sink *s, const void *rec, size_t len)
 {
 	struct recorder	*r = s->data;
 
 	if (r->w != NULL) {
 		if (capture_add(r->w, rec, len) != 0)
-			record_failed(r);
+			sink_capture_failed(r);
 	} else if (r->fl != NULL)
 		capture_flight_add(r->fl, rec, len);
 }
 
 /* The p99 read or write latency over the last tick above the trigger, in ms; 0 if not. */
 static double
-record_trigger_check(struct recorder *r, uint32_t *devp, const char **opp)
+sink_capture_trigger_check(struct recorder *r, uint32_t *devp, const char **opp)
 {
 	struct blktop		*b = r->b;
 	struct sum		 s;
@@ -366,7 +366,7 @@ record_trigger_check(struct recorder *r, uint32_t *devp, const char **opp)
 
 /* A tick closed: seal the flight recorder's chunk, and see whether the trigger fires. */
 static void
-record_tick(struct sink *s, uint64_t ts)
+sink_capture_tick(struct sink *s, uint64_t ts)
 {
 	struct recorder	*r = s->data;
 	struct blktop	*b = s->b;
@@ -379,7 +379,7 @@ record_tick(struct sink *s, uint64_t ts)
 		capture_flight_tick(r->fl, ts);
 	if (r->trigger_ms == 0)
 		return;
-	p99 = record_trigger_check(r, &dev, &op);
+	p99 = sink_capture_trigger_check(r, &dev, &op);
 	if (p99 == 0 || r->w != NULL) {
 		if (p99 == 0 && r->w == NULL)
 			r->trigger_armed = 1;
@@ -388,7 +388,7 @@ record_tick(struct sink *s, uint64_t ts)
 	if (!r->trigger_armed)
 		return;
 	r->trigger_armed = 0;
-	if (record_start(r, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
+	if (sink_capture_start(r, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
 	    &msg) != 0) {
 		free(r->error);
 		r->error = msg;
@@ -406,7 +406,7 @@ record_tick(struct sink *s, uint64_t ts)
  * could not start.
  */
 static int
-record_control(struct sink *s, enum sink_ctl what __unused, char **msg)
+sink_capture_control(struct sink *s, enum sink_ctl what __unused, char **msg)
 {
 	struct blktop	*b = s->b;
 	struct recorder	*r = s->data;
@@ -418,10 +418,10 @@ record_control(struct sink *s, enum sink_ctl what __unused, char **msg)
 		return (-1);
 	}
 	if (r->w == NULL)
-		return (record_start(r, NULL, (uint64_t)((int64_t)b->win.tick_start +
+		return (sink_capture_start(r, NULL, (uint64_t)((int64_t)b->win.tick_start +
 		    b->mono_to_wall), msg));
 	capture_writer_stats(r->w, &recs, &chunks, &bytes);
-	failed = record_stop(r);
+	failed = sink_capture_stop(r);
 	if (failed)
 		xasprintf(msg, "recording stopped with an error: %s", r->path);
 	else
@@ -431,7 +431,7 @@ record_control(struct sink *s, enum sink_ctl what __unused, char **msg)
 
 /* For the header: "FILE 12.3M" while recording, the error that stopped it, or NULL. */
 static const char *
-record_status(struct sink *s)
+sink_capture_status(struct sink *s)
 {
 	struct recorder	*r = s->data;
 	uint64_t	 recs, chunks, bytes;
@@ -449,7 +449,7 @@ record_status(struct sink *s)
 
 /* At exit: flush and close the file (SIGINT, SIGTERM, SIGHUP end the loop first). */
 static void
-record_sink_stop(struct sink *s)
+sink_capture_free(struct sink *s)
 {
 	struct recorder	*r = s->data;
 
@@ -457,7 +457,7 @@ record_sink_stop(struct sink *s)
 		return;
 	if (r->flush_ev != NULL)
 		event_free(r->flush_ev);
-	if (r->w != NULL && record_stop(r) != 0) {
+	if (r->w != NULL && sink_capture_stop(r) != 0) {
 		log_warnx("recording to %s failed", r->path);
 		s->b->status = 1;
 	}
@@ -471,10 +471,10 @@ record_sink_stop(struct sink *s)
 
 const struct sink_entry sink_capture = {
 	.name = "capture",
-	.start = record_sink_start,
-	.event = record_event,
-	.tick = record_tick,
-	.stop = record_sink_stop,
-	.control = record_control,
-	.status = record_status,
+	.start = sink_capture_init,
+	.event = sink_capture_event,
+	.tick = sink_capture_tick,
+	.stop = sink_capture_free,
+	.control = sink_capture_control,
+	.status = sink_capture_status,
 };

@@ -552,7 +552,7 @@ html_files(struct html *h)
 	    "<th>opens</th></tr>\n");
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 1);
-		proc_file_path(b->procs, fe[i], path, sizeof path);
+		model_file_path(b->procs, fe[i], path, sizeof path);
 		fprintf(f, "<tr><td class=\"l path\">");
 		html_text(f, path);
 		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td>"

@@ -74,7 +74,7 @@ cost_enable(void)
  * possible CPUs than BATCH_CTL_CPUS.
  */
 int
-batch_ctl_start(struct batch_ctl *bc, int prog_fd, int ts_fd, uint64_t age_ns)
+cost_batch_start(struct cost_batch *bc, int prog_fd, int ts_fd, uint64_t age_ns)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 	const char	*env = getenv("BLKTOP_BATCH");
@@ -98,7 +98,7 @@ batch_ctl_start(struct batch_ctl *bc, int prog_fd, int ts_fd, uint64_t age_ns)
  * each such CPU. Once per drain, not per record.
  */
 void
-batch_ctl_flush(struct batch_ctl *bc, int force)
+cost_batch_flush(struct cost_batch *bc, int force)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU);
 	uint64_t	 ts[BATCH_CTL_CPUS], now;

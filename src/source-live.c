@@ -51,7 +51,7 @@ struct live {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
-	struct batch_ctl	 batch;		/* the block object's per-CPU batches */
+	struct cost_batch	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
 };
@@ -467,7 +467,7 @@ live_drain_some(struct live *l)
 	int		 n;
 	unsigned	 k;
 
-	batch_ctl_flush(&l->batch, l->lost_next == 0);	/* before a report: every batch */
+	cost_batch_flush(&l->batch, l->lost_next == 0);	/* before a report: every batch */
 	if (l->vfs_loaded)
 		vfs_batch_flush(l->lost_next == 0);
 	n = ring_buffer__consume(l->rb);
@@ -701,7 +701,7 @@ live_start(struct source *src, char **errp)
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
-	if (l->skel->bss != NULL && batch_ctl_start(&l->batch,
+	if (l->skel->bss != NULL && cost_batch_start(&l->batch,
 	    bpf_program__fd(l->skel->progs.blk_batch_flush),
 	    bpf_map__fd(l->skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
 		l->skel->bss->batch_on = 1;

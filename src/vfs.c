@@ -45,7 +45,7 @@ static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
 static struct vfs_bpf	*vfs_skel;
 static int		 vfs_chosen = -1;
 static uint64_t		 vfs_wakeup_ns;	/* the kernel keeps a batch this long at most */
-static struct batch_ctl	 vfs_batch;	/* its per-CPU batches */
+static struct cost_batch	 vfs_batch;	/* its per-CPU batches */
 static void		 vfs_batch_start(void);
 static bool		 vfs_debug;
 static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
@@ -885,11 +885,11 @@ vfs_have_munmap(void)
 	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_find_vma, NULL) == 1;
 }
 
-/* Turn the per-CPU batches of read/write records on where they can be sent (batch_ctl_start). */
+/* Turn the per-CPU batches of read/write records on where they can be sent (cost_batch_start). */
 static void
 vfs_batch_start(void)
 {
-	if (vfs_skel->bss != NULL && batch_ctl_start(&vfs_batch,
+	if (vfs_skel->bss != NULL && cost_batch_start(&vfs_batch,
 	    bpf_program__fd(vfs_skel->progs.vfs_batch_flush),
 	    bpf_map__fd(vfs_skel->maps.batch_ts), vfs_wakeup_ns))
 		vfs_skel->bss->batch_on = 1;
@@ -900,7 +900,7 @@ void
 vfs_batch_flush(int force)
 {
 	if (vfs_skel != NULL)
-		batch_ctl_flush(&vfs_batch, force);
+		cost_batch_flush(&vfs_batch, force);
 }
 
 /* Calls not traced because the in-flight table was full (summed over CPUs). */

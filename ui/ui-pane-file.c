@@ -165,7 +165,7 @@ ui_pane_file_collect(struct blktop *b, double secs)
 	for (i = 0; i < n; i++) {
 		f = top[i];
 		r = &ui_file.rows[i];
-		proc_file_path(b->procs, f, path, sizeof path);
+		model_file_path(b->procs, f, path, sizeof path);
 		r->path = xstrdup(path);
 		r->first_ts = f->first_ts;
 		r->c = *proc_file_counts(b->procs, f, 0);

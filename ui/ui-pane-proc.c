@@ -196,7 +196,7 @@ ui_pane_proc_collect_files(struct blktop *b)
 			;
 		if (j == f->npids)
 			continue;
-		proc_file_path(b->procs, f, path, sizeof path);
+		model_file_path(b->procs, f, path, sizeof path);
 		ui_proc.files[ui_proc.nfiles].path = xstrdup(path);
 		ui_proc.files[ui_proc.nfiles].c = *proc_file_counts(b->procs, f, 0);
 		ui_proc.nfiles++;

@@ -1,4 +1,4 @@
-/* test-draw.c: golden tests for the pure drawing functions of ui/draw.c. */
+/* test-draw.c: golden tests for the pure drawing functions of src/draw.c. */
 
 #include <math.h>
 #include <string.h>

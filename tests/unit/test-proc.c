@@ -106,7 +106,7 @@ find_file(struct proc_table *t, const char *path)
 
 	n = proc_top_files(t, PROC_KEY_OPENS, 1, top, nitems(top));
 	for (i = 0; i < n; i++) {
-		proc_file_path(t, top[i], buf, sizeof(buf));
+		model_file_path(t, top[i], buf, sizeof(buf));
 		if (strcmp(buf, path) == 0)
 			return top[i];
 	}
@@ -240,12 +240,12 @@ test_paths(void)
 	add_rw(t, 1, 1, "p", lng, 1, 10, 1);
 	f = find_file(t, lng);
 	CHECK("paths: a 4000-byte path stored whole", f != NULL && f->path_len == 4000 &&
-	    proc_file_path(t, f, buf, sizeof(buf)) == 4000 && strcmp(buf, lng) == 0);
+	    model_file_path(t, f, buf, sizeof(buf)) == 4000 && strcmp(buf, lng) == 0);
 	proc_stats(t, &s);
 	CHECK("paths: chunk pool bounded, files evicted for it",
 	    s.chunks_used <= s.nchunks && s.files < 9 && s.files_evicted > 0);
 	CHECK("paths: truncated copy is NUL-terminated",
-	    f && proc_file_path(t, f, buf, 10) == 4000 && strlen(buf) == 9);
+	    f && model_file_path(t, f, buf, 10) == 4000 && strlen(buf) == 9);
 	/* Paths sharing a 60-byte prefix differ only in a later chunk. */
 	memset(lng, 'b', 130);
 	lng[0] = '/';
