@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "blktop.h"
+#include "capture.h"
 #include "check.h"
 #include "../common/rand.h"
 
