@@ -9,7 +9,7 @@ for i in $(seq 1 "${3:-5}"); do
 		d=$old; [ $v = new ] && d=$new
 		echo "window $v $("$d/bench/bench-window" | sed -n 's/aggregation: \([0-9.]*\) million.*/\1/p')"
 		for m in devices processes files; do
-			echo "frame-$m $v $("$d/bench/bench-frame" $m | grep "frame:")"
+			echo "frame-$m $v $("$d/bench/bench-frame" $m | grep "frame: median")"
 		done
 	done
 done | tee "$out"
