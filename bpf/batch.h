@@ -61,7 +61,7 @@ static __always_inline void batch_send(struct batch *b, __u64 *ts, __u64 now)
 		_Static_assert(sizeof(((struct batch *)0)->recs) >= BATCH_MASK + 1, "recs slack");
 		if (bpf_ringbuf_output(&events, &b->hdr, sizeof(b->hdr) + MASKED(size, BATCH_MASK),
 		    BATCH_WAKE(now)) && (lost = bpf_map_lookup_elem(&counters, &key)))
-			*lost += n;
+			__sync_fetch_and_add(lost, n);
 	}
 	b->hdr.n = 0;
 	*ts = 0;

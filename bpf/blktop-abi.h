@@ -349,7 +349,8 @@ struct ev_fop {
 
 /* Counters the BPF side keeps in a per-CPU array, indexed by these. */
 enum blktop_counter {
-	CNT_LOST = 0,		/* ring buffer full: a record other than the two below */
+	CNT_LOST = 0,		/* ring buffer full, or no scratch slot free (vfs_scratch):
+				 * a record other than the two below */
 	CNT_MAP_FULL = 1,	/* request table full: request not tracked */
 	CNT_ORPHAN_DONE = 2,	/* completion of a request never seen started/issued */
 	CNT_BLOCK_SENT = 3,	/* block events handed to the ring buffer (a cross-check) */
@@ -359,7 +360,7 @@ enum blktop_counter {
 	CNT_DBG_COMPLETE = 7,	/* ... final completions of tracked requests */
 	CNT_STALE = 8,		/* completions never seen, sent when the request was reused */
 	CNT_LOST_REQS = 9,	/* ring buffer full: a block request's record (EV_BLOCK) */
-	CNT_LOST_CALLS = 10,	/* ring buffer full: a read/write call's record (EV_RW) */
+	CNT_LOST_CALLS = 10,	/* ... a read/write call's record (EV_RW), either cause */
 	CNT_MAX = 11,
 };
 

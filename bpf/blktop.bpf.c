@@ -158,7 +158,7 @@ count(__u32 which)
 	__u64 *c = bpf_map_lookup_elem(&counters, &which);
 
 	if (c)
-		*c += 1;
+		__sync_fetch_and_add(c, 1);	/* the vfs object's preemptible programs share it */
 }
 
 /*
@@ -552,7 +552,7 @@ req_owner(struct reqinfo *ri, __u64 now)
 
 	ri->pid = (__u32)id;
 	ri->tgid = id >> 32;
-	task_owner(&ri->cgroup, ri->comm, now);
+	task_owner(cg_cache_cpu(), &ri->cgroup, ri->comm, now);
 }
 
 /*

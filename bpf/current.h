@@ -25,6 +25,12 @@ struct cg_cache {
 	__u64 id;
 	__u64 ts;		/* when looked up */
 };
+/*
+ * The CPU's cache, for programs that run with preemption off (block
+ * submissions, page dirtying and faults). A preemptible
+ * program (the vfs object's calls: see vfs_scratch) keeps its own in the
+ * scratch slot it holds: a shared entry could be read half-written.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -32,15 +38,20 @@ struct {
 	__type(value, struct cg_cache);
 } cg_cache SEC(".maps");
 
-/* The current task's cgroup v2 id and comm; now is the caller's clock reading. */
+static __always_inline struct cg_cache *cg_cache_cpu(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cg_cache, &zero);
+}
+
+/* The current task's cgroup v2 id and comm; cc the cache (or NULL), now the caller's clock reading. */
 static __always_inline void
-task_owner(__u64 *cgroup, char comm[BLKTOP_COMM_LEN], __u64 now)
+task_owner(struct cg_cache *cc, __u64 *cgroup, char comm[BLKTOP_COMM_LEN], __u64 now)
 {
 	if (HAVE_TASK_BTF) {
 		struct task_struct *t = bpf_get_current_task_btf();
 		struct css_set *cs = t->cgroups;
-		__u32 zero = 0;
-		struct cg_cache *cc = bpf_map_lookup_elem(&cg_cache, &zero);
 
 		if (cc && cc->css == (__u64)cs && now - cc->ts < CG_CACHE_NS) {
 			*cgroup = cc->id;

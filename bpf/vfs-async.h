@@ -119,14 +119,21 @@ static __always_inline int async_done(const struct async_sub *sub, struct file *
     __s64 res, __u64 now)
 {
 	struct inflight in = {};
+	struct scratch *s = scratch_take();
 
+	if (!s) {
+		count(&counters, CNT_LOST_CALLS);
+		return 0;
+	}
 	in.ts = sub->ts;
 	in.sys = sub->sys;
 	in.arg[0] = sub->fd;
 	in.arg[2] = asked;
 	in.arg[3] = sub->pos;
 	in.file = (__u64)f;
-	return vfs_exit_rw(&in, now, res, sys_op(in.sys));
+	vfs_exit_rw(s, &in, now, res, sys_op(in.sys));
+	scratch_put(s);
+	return 0;
 }
 
 /*

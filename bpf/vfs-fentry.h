@@ -30,13 +30,17 @@ static __always_inline int fentry_rw_enter(__u32 sys, struct file *f, size_t n)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct inflight in = {};
-	__u32 zero = 0;
 	struct scratch *s;
 	__u16 ft;
 
-	if (!trace_rw || !wanted(id >> 32) || !(s = bpf_map_lookup_elem(&vfs_scratch, &zero)))
+	if (!trace_rw || !wanted(id >> 32))
 		return 0;
+	if (!(s = scratch_take())) {
+		count(&counters, CNT_LOST_CALLS);	/* the call's record, never made */
+		return 0;
+	}
 	ft = file_peek(s, f, &in);
+	scratch_put(s);
 	if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
 		return 0;
 	in.sys = sys;
@@ -79,6 +83,7 @@ int BPF_PROG(vfs_fexit_filp_open, int dfd, struct filename *name, const struct o
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct inflight in = {};
+	struct scratch *s;
 	long r = 0;
 
 	if (!trace_open || !wanted(id >> 32))
@@ -92,7 +97,13 @@ int BPF_PROG(vfs_fexit_filp_open, int dfd, struct filename *name, const struct o
 		r = (long)ret;
 		ret = NULL;
 	}
-	return vfs_exit_open(&in, in.ts, r, ret);
+	if (!(s = scratch_take())) {
+		count(&counters, CNT_LOST);
+		return 0;
+	}
+	vfs_exit_open(s, &in, in.ts, r, ret);
+	scratch_put(s);
+	return 0;
 }
 
 #endif

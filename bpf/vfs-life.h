@@ -13,10 +13,9 @@
  * its last reference goes only on the way back to user space); the by-name
  * calls send the path(s) as passed, joined to the cwd or dirfd.
  */
-static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long ret)
+static __always_inline int vfs_exit_life(struct scratch *s, struct inflight *in, __u64 now,
+    long ret)
 {
-	__u32 zero = 0;
-	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
 	struct ev_fop *e;
 	struct file *f = NULL;
 	__u64 id = bpf_get_current_pid_tgid();
@@ -32,7 +31,7 @@ static __always_inline int vfs_exit_life(struct inflight *in, __u64 now, long re
 	if (!s)
 		return 0;
 	e = (struct ev_fop *)s->buf;
-	CALL_RECORD(e, EV_FOP, now, in, id);
+	CALL_RECORD(s, e, EV_FOP, now, in, id);
 	e->error = ret < 0 && ret >= -4095 ? (__s32)ret : 0;
 	e->fd = -1;
 	e->sys = in->sys;

@@ -44,7 +44,7 @@ static __always_inline int page_event(struct address_space *m, __u16 kind, __u32
 	ev->tgid = id >> 32;
 	ev->kind = kind;
 	ev->pad = 0;
-	task_owner(&ev->cgroup, ev->comm, now);
+	task_owner(cg_cache_cpu(), &ev->cgroup, ev->comm, now);
 	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
 	return 0;
 }

@@ -188,15 +188,14 @@ static __always_inline void mount_read(struct scratch *s, struct mount *mnt,
  * Write the path of (dentry, vfsmnt) at buf[off], relative to the current
  * task's root, crossing mount points. At most VFS_PATH_MAX - 1 bytes, no NUL:
  * a longer or deeper path loses its leading part. A global function, so the
- * verifier checks it once, not once per caller. It finds the CPU's scratch
- * itself: before Linux 5.12 a global function takes no pointer but its
+ * verifier checks it once, not once per caller. Its caller's scratch slot
+ * comes as a number: before Linux 5.12 a global function takes no pointer but its
  * context ("Arg#0 type PTR in walk_path() is not supported yet" on 5.10).
  * Returns the new offset in the low 16 bits, VFS_PF_* flags above.
  */
-__noinline int walk_path(__u32 off, __u64 dentry_p, __u64 vfsmnt_p)
+__noinline int walk_path(__u32 slot, __u32 off, __u64 dentry_p, __u64 vfsmnt_p)
 {
-	__u32 zero = 0;
-	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct scratch *s = scratch_of(slot);
 	struct dentry *dentry = (struct dentry *)dentry_p;
 	struct vfsmount *vfsmnt = (struct vfsmount *)vfsmnt_p;
 	struct mount *mnt = container_of(vfsmnt, struct mount, mnt);
@@ -333,7 +332,8 @@ static __always_inline __u32 file_path(struct scratch *s, __u32 base, const stru
 		*pflags |= VFS_PF_NOPATH;
 		return 0;
 	}
-	off = walk_split(walk_path(base, (__u64)fi->path.dentry, (__u64)fi->path.mnt), pflags);
+	off = walk_split(walk_path(s->slot, base, (__u64)fi->path.dentry, (__u64)fi->path.mnt),
+	    pflags);
 	if ((fi->ftype == VFS_FT_FIFO || fi->ftype == VFS_FT_SOCK || fi->ftype == VFS_FT_OTHER) &&
 	    (*pflags & VFS_PF_UNREACHABLE)) {
 		/*

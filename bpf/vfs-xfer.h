@@ -40,12 +40,12 @@ static __always_inline __s64 xfer_pos(__u64 uptr, long ret)
  * write record of the one they went to. A global function, so the verifier
  * checks the record's making once, not once per side and caller (each
  * inlined copy cost an exit program ~30,000 more instructions to verify);
- * it finds its scratch itself (5.10: a global function takes no pointer).
+ * its caller's scratch slot comes as a number (5.10: a global function
+ * takes no pointer).
  */
-__noinline int xfer_side(__u32 write, long ret)
+__noinline int xfer_side(__u32 slot, __u32 write, long ret)
 {
-	__u32 zero = 0;
-	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	struct scratch *s = scratch_of(slot);
 	struct inflight side;
 
 	if (!s)
@@ -58,7 +58,7 @@ __noinline int xfer_side(__u32 write, long ret)
 		side.arg[0] = (__u32)s->xfer.arg[0];
 		side.arg[3] = xfer_pos(s->xfer.arg[1], ret);
 	}
-	return vfs_exit_rw(&side, s->xfer_now, ret, write ? BLK_OP_WRITE : BLK_OP_READ);
+	return vfs_exit_rw(s, &side, s->xfer_now, ret, write ? BLK_OP_WRITE : BLK_OP_READ);
 }
 
 /*
@@ -71,15 +71,22 @@ __noinline int xfer_side(__u32 write, long ret)
 static __always_inline int vfs_exit_xfer(long ret)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
-	struct scratch *s = bpf_map_lookup_elem(&vfs_scratch, &zero);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct scratch *s = scratch_take();
 
-	/* The call goes to the scratch, not the stack: see vfs_exit_global. */
-	if (!s || !inflight_take(tid, &s->xfer) || !sys_is_xfer(s->xfer.sys))
+	if (!s) {
+		count(&counters, CNT_LOST_CALLS);	/* both sides' records (its entry stays, stale) */
+		count(&counters, CNT_LOST_CALLS);
 		return 0;
-	s->xfer_now = now;
-	xfer_side(0, ret);
-	return xfer_side(1, ret);
+	}
+	/* The call goes to the scratch, not the stack: see vfs_exit_global. */
+	if (inflight_take(tid, &s->xfer) && sys_is_xfer(s->xfer.sys)) {
+		s->xfer_now = now;
+		xfer_side(s->slot, 0, ret);
+		xfer_side(s->slot, 1, ret);
+	}
+	scratch_put(s);
+	return 0;
 }
 
 #endif
