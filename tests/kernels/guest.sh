@@ -23,6 +23,8 @@
 #                                  iowork, write+fsync, cold read, cold mmap,
 #                                  lifecycle, xferwork, fio io_uring, fio libaio
 #   files-replay.{jsonl,err,rc}    -r of that capture, -J -d 0.5 --top 500
+#   stress.{jsonl,err,rc,pids}     another such run around ten lifecycle runs
+#                                  beside a CPU hog and a dd loop (their pids)
 #   iowork.json kw-*.txt lifecycle.pid xfer.json fio-*.{pid,rc}   what each phase did
 export PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin
 O=/out
@@ -152,6 +154,28 @@ if started "$pid" "$O/files.jsonl" "$START"; then
 fi
 stop "$pid" "$O/files.rc"
 step files
+# ---- stress: the lifecycle workload ten times beside a CPU hog and a loop of
+# traced syscalls, under a blktop of its own (its losses apart from the files
+# run's): where the kernel runs the syscall programs preemptible, two programs
+# meet on one CPU mid-record (bpf/vfs.bpf.c, vfs_scratch)
+$BLKTOP -J -d 0.5 --top 2000 --all-files >"$O/stress.jsonl" 2>"$O/stress.err" &
+pid=$!
+if started "$pid" "$O/stress.jsonl" "$START"; then
+	step stress-started
+	( while :; do :; done ) &
+	hog=$!
+	( while :; do dd if=/dev/zero of=/dev/null bs=512 count=200 2>/dev/null; done ) &
+	noise=$!
+	for j in 0 1 2 3 4 5 6 7 8 9; do
+		mkdir -p /mnt/st$j
+		lifecycle /mnt/st$j 20 >>"$O/stress.pids" 2>>"$O/stress-lc.err" || echo fail >>"$O/stress.pids"
+	done
+	kill "$hog" "$noise"
+	wait "$hog" "$noise" 2>/dev/null
+	sleep 1.2
+fi
+stop "$pid" "$O/stress.rc"
+step stress
 if [ -s /tmp/files.cap ]; then
 	ls -l /tmp/files.cap >"$O/files.cap.ls"
 	$BLKTOP -r /tmp/files.cap -J -d 0.5 --top 500 >"$O/files-replay.jsonl" 2>"$O/files-replay.err"
