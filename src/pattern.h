@@ -1,0 +1,68 @@
+/*
+ * pattern.h: how one process used one file, in Darshan's vocabulary: access
+ * sizes in Darshan's ten bins, consecutive and sequential accesses, the
+ * commonest access sizes and strides, read/write switches. Fixed size,
+ * no allocation: one struct pattern is what a (process, file) pair costs.
+ *
+ * Definitions (Darshan's POSIX module, darshan-runtime/lib/darshan-posix.c,
+ * keeps the same counters per rank and file; where blktop differs it says so):
+ * - An access is one call's transfer of `bytes` (the bytes done) at offset
+ *   `off`, in one direction (read or write), each direction on its own.
+ * - consecutive: it starts where the previous access of that direction ended.
+ * - sequential: it starts at or after that end (consecutive included).
+ *   The first access of a direction has no previous one: neither (Darshan
+ *   starts from byte 0 instead, which makes a first read at offset 1
+ *   "consecutive" and one at 0 not sequential).
+ * - stride: start minus the previous end, for every access after the first
+ *   of its direction, signed: 0 consecutive, negative a step back. Darshan
+ *   records the gap of sequential accesses and 0 for the others; a step back
+ *   is worth telling apart.
+ * - An access with no known offset (-1: a call whose offset the source did
+ *   not carry) counts in its size bin and the common sizes, not in the rest,
+ *   and the previous end is forgotten.
+ * - A switch: an access in the other direction than the one before it.
+ */
+#ifndef BLKTOP_PATTERN_H
+#define BLKTOP_PATTERN_H
+
+#include <stdint.h>
+
+#define PAT_BINS	10	/* Darshan's SIZE_*_0_100 ... SIZE_*_1G_PLUS */
+#define PAT_COMMON	4	/* reported: the four commonest values */
+#define PAT_TRACK	16	/* distinct values tracked per table; later new values are "untracked" */
+
+enum pat_dir { PAT_READ = 0, PAT_WRITE = 1 };
+
+/* The values seen (sizes or strides) and how often; bounded. */
+struct pat_vals {
+	int64_t		 val[PAT_TRACK];
+	uint64_t	 count[PAT_TRACK];
+	uint64_t	 untracked;	/* accesses whose value came once the table was full */
+	uint8_t		 n;
+};
+
+/* One direction of one process's accesses to one file. */
+struct pat_side {
+	int64_t		 end;		/* offset after its last access; -1: none known */
+	uint64_t	 accesses;
+	uint64_t	 hist[PAT_BINS];
+	uint64_t	 consec;
+	uint64_t	 seq;
+	uint64_t	 no_offset;	/* accesses whose offset was not known */
+};
+
+struct pattern {
+	struct pat_side	 side[2];	/* by enum pat_dir */
+	struct pat_vals	 sizes;
+	struct pat_vals	 strides;
+	uint64_t	 switches;
+	int8_t		 last;		/* direction of the last access, -1 before the first */
+};
+
+void		 pattern_init(struct pattern *);
+unsigned	 pattern_bin(uint64_t);
+const char	*pattern_bin_name(unsigned);
+void		 pattern_add(struct pattern *, enum pat_dir, int64_t, uint64_t);
+unsigned	 pattern_common(const struct pat_vals *, int64_t [PAT_COMMON], uint64_t [PAT_COMMON]);
+
+#endif

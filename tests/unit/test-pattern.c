@@ -1,0 +1,152 @@
+/* test-pattern.c: Darshan's access-pattern counters (src/pattern.c) on sequences of known shape. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../src/pattern.h"
+#include "check.h"
+#include "../common/rand.h"
+
+#define KiB	1024
+#define MiB	(1024 * 1024)
+
+/* The top values of t as "v:c v:c ...", for one comparison. */
+static const char *
+top(const struct pat_vals *t)
+{
+	static char	 buf[256];
+	int64_t		 v[PAT_COMMON];
+	uint64_t	 c[PAT_COMMON];
+	unsigned	 i, n = pattern_common(t, v, c);
+	size_t		 len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%lld:%llu", i ? " " : "",
+		    (long long)v[i], (unsigned long long)c[i]);
+	return (buf);
+}
+
+int
+main(void)
+{
+	struct pattern	 p;
+	uint64_t	 seed = 42;
+	unsigned	 i, j, perm[256], consec, seq;
+
+	/* Darshan's bin edges: each bound in its bin, one more byte in the next. */
+	CHECK("bin 0 and 100: 0-100", pattern_bin(0) == 0 && pattern_bin(100) == 0);
+	CHECK("bin 101 and 1024: 100-1K", pattern_bin(101) == 1 && pattern_bin(1024) == 1);
+	CHECK("bin 1025: 1K-10K", pattern_bin(1025) == 2 && pattern_bin(10240) == 2);
+	CHECK("bin 1 MiB: 100K-1M, 1 MiB + 1: 1M-4M",
+	    pattern_bin(1048576) == 4 && pattern_bin(1048577) == 5);
+	CHECK("bin 1 GiB: 100M-1G, past it: 1G+", pattern_bin(1073741824) == 8 &&
+	    pattern_bin(1073741825) == 9 && pattern_bin(UINT64_MAX) == 9);
+	CHECK("bin names", strcmp(pattern_bin_name(0), "0-100") == 0 &&
+	    strcmp(pattern_bin_name(9), "1G+") == 0 && strcmp(pattern_bin_name(10), "?") == 0);
+
+	/* 16 sequential 1 MiB reads from 0. */
+	pattern_init(&p);
+	for (i = 0; i < 16; i++)
+		pattern_add(&p, PAT_READ, (int64_t)i * MiB, MiB);
+	CHECK("sequential: 16 reads in 100K-1M", p.side[PAT_READ].accesses == 16 &&
+	    p.side[PAT_READ].hist[4] == 16);
+	CHECK("sequential: 15 consecutive, 15 sequential (the first has no previous)",
+	    p.side[PAT_READ].consec == 15 && p.side[PAT_READ].seq == 15);
+	CHECK("sequential: common size 1 MiB x16", strcmp(top(&p.sizes), "1048576:16") == 0);
+	CHECK("sequential: common stride 0 x15", strcmp(top(&p.strides), "0:15") == 0);
+	CHECK("sequential: no writes, no switches", p.side[PAT_WRITE].accesses == 0 &&
+	    p.switches == 0);
+
+	/* A 2-stride: every other 4 KiB block. */
+	pattern_init(&p);
+	for (i = 0; i < 64; i++)
+		pattern_add(&p, PAT_READ, (int64_t)i * 8 * KiB, 4 * KiB);
+	CHECK("2-stride: 63 sequential, none consecutive",
+	    p.side[PAT_READ].seq == 63 && p.side[PAT_READ].consec == 0);
+	CHECK("2-stride: stride 4096 x63, size 4096 x64",
+	    strcmp(top(&p.strides), "4096:63") == 0 && strcmp(top(&p.sizes), "4096:64") == 0);
+
+	/* By hand: 0+4K, 8K+4K, 4K+4K, 8K+4K, 12K+4K. */
+	pattern_init(&p);
+	pattern_add(&p, PAT_READ, 0, 4 * KiB);		/* first */
+	pattern_add(&p, PAT_READ, 8 * KiB, 4 * KiB);	/* seq, stride +4K */
+	pattern_add(&p, PAT_READ, 4 * KiB, 4 * KiB);	/* back: stride -8K */
+	pattern_add(&p, PAT_READ, 8 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
+	pattern_add(&p, PAT_READ, 12 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
+	CHECK("by hand: 2 consecutive, 3 sequential",
+	    p.side[PAT_READ].consec == 2 && p.side[PAT_READ].seq == 3);
+	CHECK("by hand: strides 0 x2, then -8192 and 4096 once (smaller first)",
+	    strcmp(top(&p.strides), "0:2 -8192:1 4096:1") == 0);
+
+	/* 256 random 4 KiB reads: a permutation of a 1 MiB file's blocks. */
+	for (i = 0; i < 256; i++)
+		perm[i] = i;
+	for (i = 255; i > 0; i--) {
+		unsigned t = perm[i];
+
+		j = (unsigned)(xorshift64(&seed) % (i + 1));
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	pattern_init(&p);
+	consec = seq = 0;
+	for (i = 0; i < 256; i++) {
+		pattern_add(&p, PAT_READ, (int64_t)perm[i] * 4 * KiB, 4 * KiB);
+		if (i > 0 && perm[i] == perm[i - 1] + 1)
+			consec++;
+		if (i > 0 && perm[i] >= perm[i - 1] + 1)
+			seq++;
+	}
+	CHECK("random: 256 reads in 1K-10K", p.side[PAT_READ].hist[2] == 256);
+	CHECK("random: consecutive and sequential as the block numbers say",
+	    p.side[PAT_READ].consec == consec && p.side[PAT_READ].seq == seq);
+	CHECK("random: about half sequential, few consecutive",
+	    seq > 96 && seq < 160 && consec < 16);
+	CHECK("random: more distinct strides than the table holds: untracked counted",
+	    p.strides.n == PAT_TRACK && p.strides.untracked > 0 &&
+	    p.strides.untracked < 255);
+
+	/* Reads and writes interleaved: switches, each direction on its own. */
+	pattern_init(&p);
+	for (i = 0; i < 10; i++) {
+		pattern_add(&p, PAT_READ, (int64_t)i * 512, 512);
+		pattern_add(&p, PAT_WRITE, (int64_t)i * 512, 512);
+	}
+	CHECK("read, write, read...: 19 switches", p.switches == 19);
+	CHECK("each direction consecutive on its own: 9 and 9",
+	    p.side[PAT_READ].consec == 9 && p.side[PAT_WRITE].consec == 9);
+	CHECK("512 B: 100-1K, 10 each", p.side[PAT_READ].hist[1] == 10 &&
+	    p.side[PAT_WRITE].hist[1] == 10);
+
+	/* An access with no offset: sized, not judged, and the chain starts again. */
+	pattern_init(&p);
+	pattern_add(&p, PAT_READ, 0, 4096);
+	pattern_add(&p, PAT_READ, -1, 4096);
+	pattern_add(&p, PAT_READ, 8192, 4096);
+	pattern_add(&p, PAT_READ, 12288, 4096);
+	CHECK("no offset: counted in its bin, not judged; the next one has no previous",
+	    p.side[PAT_READ].accesses == 4 && p.side[PAT_READ].no_offset == 1 &&
+	    p.side[PAT_READ].hist[2] == 4 && p.side[PAT_READ].consec == 1 &&
+	    p.side[PAT_READ].seq == 1 && strcmp(top(&p.strides), "0:1") == 0);
+
+	/* Sizes past the table; ties. */
+	pattern_init(&p);
+	for (i = 1; i <= PAT_TRACK + 4; i++)
+		for (j = 0; j < i; j++)
+			pattern_add(&p, PAT_WRITE, -1, i);
+	CHECK("the size table holds PAT_TRACK values; later ones untracked",
+	    p.sizes.n == PAT_TRACK && p.sizes.untracked == (uint64_t)(17 + 18 + 19 + 20));
+	CHECK("the commonest tracked sizes first", strcmp(top(&p.sizes), "16:16 15:15 14:14 13:13") == 0);
+	pattern_init(&p);
+	pattern_add(&p, PAT_READ, -1, 7);
+	pattern_add(&p, PAT_READ, -1, 3);
+	pattern_add(&p, PAT_READ, -1, 5);
+	CHECK("equal counts: the smaller value first", strcmp(top(&p.sizes), "3:1 5:1 7:1") == 0);
+
+	/* An end past INT64_MAX stops there. */
+	pattern_init(&p);
+	pattern_add(&p, PAT_READ, INT64_MAX - 10, 100);
+	CHECK("an end past the largest offset is clamped", p.side[PAT_READ].end == INT64_MAX);
+	CHECK_EXIT();
+}
