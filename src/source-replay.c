@@ -480,8 +480,12 @@ replay_start(struct source *src, char **errp)
 	}
 	replay_interval(r);
 
-	/* The windows open when the recording began, or at the first record (flight data). */
-	r->start_ts = (uint64_t)((int64_t)hdr->created - hdr->clock_offset);
+	/*
+	 * The windows open when the recording began, or at the first record
+	 * (flight data). Wrapping in uint64_t: a log's times near 2^64 ns give
+	 * an offset that int64_t arithmetic would overflow.
+	 */
+	r->start_ts = hdr->created - (uint64_t)hdr->clock_offset;
 	if (replay_read(r) && (first = rec_type_ts(r->rec, r->len)) != 0 &&
 	    (first < r->start_ts || hdr->created == 0))
 		r->start_ts = first;
