@@ -4,7 +4,7 @@
  * The data path, file by file: source-*.c make event records (live BPF, a
  * capture, an imported log), stream.c hands each to the sinks in order
  * (sink-capture.c, sink-model.c feeding model-*.c, then sink-batch.c or the
- * UI in ui/), capture-*.c is the file format.
+ * UI in ui/; for --dump sink-dump.c alone), capture-*.c is the file format.
  *
  * Errors: a function that can fail returns -1 (or NULL) and, given a
  * char **errp, sets *errp to one line without a trailing newline that the
@@ -736,10 +736,10 @@ int		 merge_names_join(struct merge_names *, const void *rec, size_t len,
 		     void *out, size_t size, size_t *outlen);
 uint64_t	 merge_names_joined(const struct merge_names *);
 
-/* source-dump.c: --dump, every record of a file as CSV or JSON Lines. */
+/* sink-dump.c: --dump, every record of the replay as CSV or JSON Lines. */
 #define REPLAY_DUMP_CSV		1
 #define REPLAY_DUMP_JSONL	2
-int		 replay_dump(struct blktop *);
+extern const struct sink_entry sink_dump;
 
 /* sink-model.c: the windows and the process and file tables. */
 extern const struct sink_entry sink_model;
