@@ -98,17 +98,16 @@ replay_read(struct replay *r)
 	return (0);
 }
 
-/* Hand the pending record to the stream and read the next. */
+/* Hand the pending record, of stream time ts (rec_type_ts's), to the stream and read the next. */
 static void
-replay_feed(struct replay *r)
+replay_feed(struct replay *r, uint64_t ts)
 {
 	uint64_t	 buf[sizeof r->rec / 8];
 	size_t		 len = r->len;
-	uint64_t	 ts;
 
 	memcpy(buf, r->rec, len);
 	replay_read(r);
-	if ((ts = rec_type_ts(buf, len)) > r->pos)
+	if (ts > r->pos)
 		r->pos = ts;
 	r->fed++;
 	stream_event(r->b, buf, len);
@@ -136,7 +135,7 @@ replay_run(struct replay *r, uint64_t target, uint64_t max, int until_tick)
 		if (ts != 0 && ts > target && !until_tick)
 			break;
 		memcpy(&type, r->rec, sizeof type);
-		replay_feed(r);
+		replay_feed(r, ts);
 		n++;
 		if (until_tick && type == EV_TICK)
 			break;
