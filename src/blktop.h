@@ -4,7 +4,7 @@
  * The data path, file by file: source-*.c make event records (live BPF, a
  * capture, an imported log), stream.c hands each to the sinks in order
  * (sink-capture.c, sink-model.c feeding model-*.c, then sink-batch.c or the
- * UI in ui/), capture-*.c is the file format.
+ * UI in ui/; for --dump sink-dump.c alone), capture-*.c is the file format.
  *
  * Errors: a function that can fail returns -1 (or NULL) and, given a
  * char **errp, sets *errp to one line without a trailing newline that the
@@ -328,6 +328,7 @@ struct hook_plan {
 struct blktop;
 struct source;
 struct sink;
+struct rec_type;
 struct capture_header;
 
 /* Run time of BPF programs, as the kernel counts it (source-cost.c). */
@@ -422,7 +423,9 @@ struct sink_entry {
 	int		 output;	/* writes reports: quiet while the stream is silent */
 	int		 (*start)(struct sink *, char **errp);
 	void		 (*begin)(struct sink *, uint64_t ts);	/* the windows open at ts */
-	void		 (*event)(struct sink *, const void *rec, size_t len); /* valid record */
+	/* A record of at least its type's fixed length: rt its entry, NULL for a type unknown here. */
+	void		 (*event)(struct sink *, const struct rec_type *rt, const void *rec,
+			     size_t len);
 	void		 (*tick)(struct sink *, uint64_t ts);	/* after all took the tick */
 	void		 (*report)(struct sink *, uint64_t ts, unsigned nticks);
 	void		 (*interval)(struct sink *);	/* after a report: a new interval */
@@ -663,7 +666,6 @@ struct rec_type {
 };
 extern const struct rec_type rec_types[EV_MAX];
 const struct rec_type *rec_type_of(uint32_t type);
-const struct rec_type *rec_type_check(const void *rec, size_t len);
 uint64_t	 rec_type_ts(const void *rec, size_t len);
 void		 rec_type_owner(const struct rec_type *, const void *rec, uint32_t *tgid,
 		     const char **comm, uint64_t *cgroup);
@@ -734,10 +736,10 @@ int		 merge_names_join(struct merge_names *, const void *rec, size_t len,
 		     void *out, size_t size, size_t *outlen);
 uint64_t	 merge_names_joined(const struct merge_names *);
 
-/* source-dump.c: --dump, every record of a file as CSV or JSON Lines. */
+/* sink-dump.c: --dump, every record of the replay as CSV or JSON Lines. */
 #define REPLAY_DUMP_CSV		1
 #define REPLAY_DUMP_JSONL	2
-int		 replay_dump(struct blktop *);
+extern const struct sink_entry sink_dump;
 
 /* sink-model.c: the windows and the process and file tables. */
 extern const struct sink_entry sink_model;
@@ -1132,7 +1134,7 @@ struct proc_stats {
 	uint64_t	 procs_evicted, files_evicted;
 	uint64_t	 procs_evicted_interval, files_evicted_interval;	/* since the last report */
 	unsigned	 chunks_used, nchunks;
-	uint64_t	 bad;		/* malformed records refused by proc_add */
+	uint64_t	 bad;		/* malformed records refused by proc_add(_typed) */
 	int		 by_thread;
 };
 struct proc_table;		/* private to model-*.c (model.h) */
@@ -1140,6 +1142,8 @@ struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_th
 void		 proc_free(struct proc_table *);
 size_t		 proc_mem_bound(unsigned max_procs, unsigned max_files);
 int		 proc_add(struct proc_table *, const void *rec, size_t len);
+int		 proc_add_typed(struct proc_table *, const struct rec_type *,
+		     const void *rec, size_t len);
 void		 proc_add_block(struct proc_table *, const void *rec);
 void		 proc_add_open(struct proc_table *, const void *rec);
 void		 proc_add_rw(struct proc_table *, const void *rec);

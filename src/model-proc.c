@@ -404,28 +404,44 @@ static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 };
 
 /*
- * Any record of the stream, checked against len by its rec_types entry and
- * added; 0 if used, 1 if not a type for these tables, -1 if malformed.
+ * A record the stream took (rt its entry, len at least the entry's fixed
+ * part): what else makes it well formed checked, and added; 0 if used, 1 if
+ * not a type for these tables, -1 if malformed.
  */
 int
-proc_add(struct proc_table *t, const void *rec, size_t len)
+proc_add_typed(struct proc_table *t, const struct rec_type *rt, const void *rec, size_t len)
 {
-	const struct rec_type	*rt = rec_type_check(rec, len);
-	uint32_t		 type;
+	void	(*add)(struct proc_table *, const void *) = proc_adders[rt - rec_types];
 
-	if (rt == NULL) {
-		if (len >= sizeof type) {
-			memcpy(&type, rec, sizeof type);
-			if (type >= EV_MAX || proc_adders[type] == NULL)
-				return (1);
-		}
+	if (add == NULL)
+		return (1);
+	if (rt->valid != NULL && !rt->valid(rec, len)) {
 		t->bad++;
 		return (-1);
 	}
-	if (proc_adders[rt - rec_types] == NULL)
-		return (1);
-	proc_adders[rt - rec_types](t, rec);
+	add(t, rec);
 	return (0);
+}
+
+/* Any record, its type and length checked first (what the stream does); as proc_add_typed. */
+int
+proc_add(struct proc_table *t, const void *rec, size_t len)
+{
+	const struct rec_type	*rt;
+	uint32_t		 type;
+
+	if (len < sizeof type) {
+		t->bad++;
+		return (-1);
+	}
+	memcpy(&type, rec, sizeof type);
+	if ((rt = rec_type_of(type)) == NULL || proc_adders[type] == NULL)
+		return (1);
+	if (len < rt->min_len) {
+		t->bad++;
+		return (-1);
+	}
+	return (proc_add_typed(t, rt, rec, len));
 }
 
 /* Close the current interval: later events count into a fresh one. */

@@ -105,22 +105,6 @@ rec_type_of(uint32_t type)
 	return (&rec_types[type]);
 }
 
-/* The entry of a whole, well-formed record of len bytes; NULL if unknown, short or malformed. */
-const struct rec_type *
-rec_type_check(const void *rec, size_t len)
-{
-	const struct rec_type	*rt;
-	uint32_t		 type;
-
-	if (len < sizeof type)
-		return (NULL);
-	memcpy(&type, rec, sizeof type);
-	if ((rt = rec_type_of(type)) == NULL || len < rt->min_len ||
-	    (rt->valid != NULL && !rt->valid(rec, len)))
-		return (NULL);
-	return (rt);
-}
-
 /* The stream time a record happened at; 0 if it is of no known type or too short for its type. */
 uint64_t
 rec_type_ts(const void *rec, size_t len)

@@ -325,7 +325,8 @@ sink_capture_init(struct sink *s, char **errp)
 
 /* Every record the windows take: into the file, or the flight recorder. */
 static void
-sink_capture_event(struct sink *s, const void *rec, size_t len)
+sink_capture_event(struct sink *s, const struct rec_type *rt __unused, const void *rec,
+    size_t len)
 {
 	struct recorder	*r = s->data;
 

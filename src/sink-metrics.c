@@ -135,7 +135,8 @@ metrics_cgroup(struct metrics *m, uint64_t id)
 
 /* One record into the counters: no allocation, no system call. */
 static void
-metrics_event(struct sink *s, const void *rec, size_t len __unused)
+metrics_event(struct sink *s, const struct rec_type *rt __unused, const void *rec,
+    size_t len __unused)
 {
 	struct metrics		*m = s->data;
 	struct blktop		*b = s->b;

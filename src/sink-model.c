@@ -1,7 +1,5 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
-#include <string.h>
-
 #include "blktop.h"
 
 /* The windows open at ts, with one for every device the filter names. */
@@ -20,17 +18,23 @@ model_begin(struct sink *s, uint64_t ts)
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
 static void
-model_proc_record(struct blktop *b, const void *rec, size_t len, uint32_t tgid,
-    const char *comm, uint64_t cgroup)
+model_proc_record(struct blktop *b, const struct rec_type *rt, const void *rec, size_t len)
 {
-	if (b->procs != NULL && stream_proc_wanted(b, tgid, comm, cgroup) &&
-	    proc_add(b->procs, rec, len) < 0)
+	const char	*comm;
+	uint32_t	 tgid;
+	uint64_t	 cgroup;
+
+	if (b->procs == NULL)
+		return;
+	rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
+	if (stream_proc_wanted(b, tgid, comm, cgroup) &&
+	    proc_add_typed(b->procs, rt, rec, len) < 0)
 		b->bad_records++;
 }
 
 /* A block request: into the windows and the tables, if the filters keep it. */
 static void
-model_block(struct sink *s, const void *rec, size_t len __unused)
+model_block(struct sink *s, const void *rec)
 {
 	struct blktop		*b = s->b;
 	const struct ev_block	*ev = rec;
@@ -42,25 +46,18 @@ model_block(struct sink *s, const void *rec, size_t len __unused)
 		proc_add_block(b->procs, ev);
 }
 
-/* One valid record: into the windows and tables, if the filters keep it. */
+/* One record the stream took, with its entry: into the windows and tables, if the filters keep it. */
 static void
-model_event(struct sink *s, const void *rec, size_t len)
+model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
 {
-	struct blktop		*b = s->b;
-	const struct rec_type	*rt;
-	const char		*comm;
-	uint32_t		 type, tgid;
-	uint64_t		 cgroup;
+	struct blktop	*b = s->b;
 
-	memcpy(&type, rec, sizeof type);
-	if (type == EV_BLOCK)
-		model_block(s, rec, len);
-	else if (type == EV_TICK)
+	if (rt == &rec_types[EV_BLOCK])
+		model_block(s, rec);
+	else if (rt == &rec_types[EV_TICK])
 		windows_tick(&b->win, ((const struct ev_tick *)rec)->ts);
-	else if ((rt = rec_type_of(type)) != NULL && rt->charges) {
-		rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
-		model_proc_record(b, rec, len, tgid, comm, cgroup);
-	}
+	else if (rt != NULL && rt->charges)
+		model_proc_record(b, rt, rec, len);
 }
 
 /* A report was read: the process and file tables, and what was dropped, start a new interval. */

@@ -98,17 +98,16 @@ replay_read(struct replay *r)
 	return (0);
 }
 
-/* Hand the pending record to the stream and read the next. */
+/* Hand the pending record, of stream time ts (rec_type_ts's), to the stream and read the next. */
 static void
-replay_feed(struct replay *r)
+replay_feed(struct replay *r, uint64_t ts)
 {
 	uint64_t	 buf[sizeof r->rec / 8];
 	size_t		 len = r->len;
-	uint64_t	 ts;
 
 	memcpy(buf, r->rec, len);
 	replay_read(r);
-	if ((ts = rec_type_ts(buf, len)) > r->pos)
+	if (ts > r->pos)
 		r->pos = ts;
 	r->fed++;
 	stream_event(r->b, buf, len);
@@ -136,7 +135,7 @@ replay_run(struct replay *r, uint64_t target, uint64_t max, int until_tick)
 		if (ts != 0 && ts > target && !until_tick)
 			break;
 		memcpy(&type, r->rec, sizeof type);
-		replay_feed(r);
+		replay_feed(r, ts);
 		n++;
 		if (until_tick && type == EV_TICK)
 			break;
@@ -480,8 +479,12 @@ replay_start(struct source *src, char **errp)
 	}
 	replay_interval(r);
 
-	/* The windows open when the recording began, or at the first record (flight data). */
-	r->start_ts = (uint64_t)((int64_t)hdr->created - hdr->clock_offset);
+	/*
+	 * The windows open when the recording began, or at the first record
+	 * (flight data). Wrapping in uint64_t: a log's times near 2^64 ns give
+	 * an offset that int64_t arithmetic would overflow.
+	 */
+	r->start_ts = hdr->created - (uint64_t)hdr->clock_offset;
 	if (replay_read(r) && (first = rec_type_ts(r->rec, r->len)) != 0 &&
 	    (first < r->start_ts || hdr->created == 0))
 		r->start_ts = first;

@@ -228,9 +228,10 @@ stream_end(struct blktop *b)
 }
 
 /*
- * Validate one record and hand it to every sink. Records come from the
- * kernel or a file: the size is checked against the type before anything
- * is read. Returns -1 for a bad record.
+ * Validate one record and hand it to every sink with its rec_types entry.
+ * Records come from the kernel or a file: the size is checked against the
+ * type before anything is read, here once for every sink. Returns -1 for a
+ * bad record.
  */
 int
 stream_event(struct blktop *b, const void *rec, size_t len)
@@ -249,7 +250,8 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		b->events++;
 		b->block_events++;
 		for (i = 0; i < b->nevent_sinks; i++)
-			b->event_sinks[i]->entry->event(b->event_sinks[i], rec, len);
+			b->event_sinks[i]->entry->event(b->event_sinks[i], &rec_types[EV_BLOCK],
+			    rec, len);
 		return (0);
 	}
 	rt = rec_type_of(type);
@@ -270,7 +272,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 	}
 	/* The capture, first, gets exactly what the model gets. */
 	for (i = 0; i < b->nevent_sinks; i++)
-		b->event_sinks[i]->entry->event(b->event_sinks[i], rec, len);
+		b->event_sinks[i]->entry->event(b->event_sinks[i], rt, rec, len);
 	if (type == EV_TICK)
 		stream_tick(b, ((const struct ev_tick *)rec)->ts);
 	return (0);

@@ -1,5 +1,6 @@
-/* source-dump.c: --dump: every record of the replay's files (merged) as a CSV row or a JSON line. */
+/* sink-dump.c: --dump: every record the stream takes from the replay as a CSV row or a JSON line. */
 
+#include <event2/event.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
  * a JSON string (name_json: valid UTF-8, invalid bytes escaped reversibly).
  */
 static void
-replay_dump_str(FILE *f, const char *s, size_t max, int json)
+sink_dump_str(FILE *f, const char *s, size_t max, int json)
 {
 	size_t	 i, k;
 
@@ -36,23 +37,23 @@ replay_dump_str(FILE *f, const char *s, size_t max, int json)
 }
 
 /*
- * One dump row, fields in the order of replay_dump_cols. Columns are only
+ * One dump row, fields in the order of sink_dump_cols. Columns are only
  * ever added at the end, so a consumer's column numbers keep working; JSON
  * leaves out fd, addr and len where a row has none and path2 but for renames.
  */
-static const char *replay_dump_cols[] = {
+static const char *sink_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
 	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
 	"fd", "addr", "len", "path2"
 };
 /* enum blktop_fop, as the dump's type column names them. */
-static const char *replay_dump_fop_names[FOP_MAX] = {
+static const char *sink_dump_fop_names[FOP_MAX] = {
 	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
-static const char *replay_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
-struct replay_row {
+static const char *sink_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
+struct dump_row {
 	const char	*type;
 	uint64_t	 ts, dev, op, flags, bytes, sector, lat, queue, pid, tgid;
 	int64_t		 error;
@@ -72,7 +73,7 @@ struct replay_row {
 
 /* Print one row as CSV or a JSON object. */
 static void
-replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
+sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 {
 	/* Wrapping sums in uint64_t: a file's times and offset are not trusted to fit. */
 	uint64_t	 wall = r->ts + (uint64_t)offset;
@@ -84,7 +85,7 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 #define COL(fmt, ...) do {						\
 	if (json)							\
 		fprintf(f, "%s\"%s\":" fmt, i ? sep : "{",		\
-		    replay_dump_cols[i], __VA_ARGS__);			\
+		    sink_dump_cols[i], __VA_ARGS__);			\
 	else								\
 		fprintf(f, "%s" fmt, i ? sep : "", __VA_ARGS__);	\
 	i++;								\
@@ -95,7 +96,7 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	COL("%" PRIu64, r->ts);
 	COL("\"%u:%u\"", DEV_MAJOR(r->dev), DEV_MINOR(r->dev));
 	COL("%s", "");
-	replay_dump_str(f, r->dev != 0 ? device_name((uint32_t)r->dev) : "",
+	sink_dump_str(f, r->dev != 0 ? device_name((uint32_t)r->dev) : "",
 	    DEVNAME_MAX, json);
 	COL("%" PRIu64, r->op);
 	COL("%" PRIu64, r->flags);
@@ -106,13 +107,13 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	COL("%" PRIu64, r->pid);
 	COL("%" PRIu64, r->tgid);
 	COL("%s", "");
-	replay_dump_str(f, r->comm != NULL ? r->comm : "", BLKTOP_COMM_LEN, json);
+	sink_dump_str(f, r->comm != NULL ? r->comm : "", BLKTOP_COMM_LEN, json);
 	COL("%" PRId64, r->error);
 	COL("%" PRIu64, r->inflight);
 	COL("%" PRIu64, r->cgroup);
 	COL("%" PRIu64, r->count);
 	COL("%s", "");
-	replay_dump_str(f, r->path != NULL ? r->path : "", r->pathlen, json);
+	sink_dump_str(f, r->path != NULL ? r->path : "", r->pathlen, json);
 	COL("\"%s\"", r->class != NULL ? r->class : "");
 	if (r->fsdev != 0)
 		COL("\"%u:%u\"", DEV_MAJOR(r->fsdev), DEV_MINOR(r->fsdev));
@@ -133,7 +134,7 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	COL_IF(r->has_map, "%" PRIu64, r->len);
 	if (r->path2 != NULL || !json) {
 		COL("%s", "");
-		replay_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
+		sink_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
 	}
 #undef COL_IF
 #undef COL
@@ -156,14 +157,18 @@ replay_dump_row(FILE *f, const struct replay_row *r, int64_t offset, int json)
 	(r)->ino = (e)->ino;							\
 } while (0)
 
-/* A block request's row; 0 if its device is filtered out. */
+/*
+ * A block request's row; 0 if its device is not one -D names. The dump shows
+ * what the files hold: the recording's own device filter, which the replay
+ * source takes when there is no -D, leaves out nothing here.
+ */
 static int
-replay_dump_block(struct blktop *b, const void *rec, size_t len __unused,
-    struct replay_row *r)
+sink_dump_block(struct blktop *b, const void *rec, size_t len __unused,
+    struct dump_row *r)
 {
 	const struct ev_block *e = rec;
 
-	if (!stream_dev_wanted(b, e->dev))
+	if (b->ndev_args != 0 && !stream_dev_wanted(b, e->dev))
 		return (0);
 	r->ts = e->ts_done;
 	r->dev = e->dev;
@@ -181,7 +186,7 @@ replay_dump_block(struct blktop *b, const void *rec, size_t len __unused,
 	r->error = e->error;
 	r->inflight = e->inflight;
 	r->cgroup = e->cgroup;
-	r->class = e->fclass < BLK_FC_MAX ? replay_dump_fclass[e->fclass] : "?";
+	r->class = e->fclass < BLK_FC_MAX ? sink_dump_fclass[e->fclass] : "?";
 	r->fsdev = e->fsdev;
 	r->ino = e->ino;
 	return (1);
@@ -189,8 +194,8 @@ replay_dump_block(struct blktop *b, const void *rec, size_t len __unused,
 
 /* A page dirtied or faulted. */
 static int
-replay_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused,
-    struct replay_row *r)
+sink_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct dump_row *r)
 {
 	const struct ev_page *e = rec;
 
@@ -208,8 +213,8 @@ replay_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused
 
 /* A tick: its time. */
 static int
-replay_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused,
-    struct replay_row *r)
+sink_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct dump_row *r)
 {
 	r->ts = ((const struct ev_tick *)rec)->ts;
 	return (1);
@@ -217,8 +222,8 @@ replay_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused
 
 /* Events lost: when, and how many. */
 static int
-replay_dump_lost(struct blktop *b __unused, const void *rec, size_t len __unused,
-    struct replay_row *r)
+sink_dump_lost(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct dump_row *r)
 {
 	r->ts = ((const struct ev_lost *)rec)->ts;
 	r->count = ((const struct ev_lost *)rec)->count;
@@ -227,8 +232,8 @@ replay_dump_lost(struct blktop *b __unused, const void *rec, size_t len __unused
 
 /* An open; 0 if its path does not fit. */
 static int
-replay_dump_open(struct blktop *b __unused, const void *rec, size_t len,
-    struct replay_row *r)
+sink_dump_open(struct blktop *b __unused, const void *rec, size_t len,
+    struct dump_row *r)
 {
 	const struct ev_open *e = rec;
 
@@ -250,8 +255,8 @@ replay_dump_open(struct blktop *b __unused, const void *rec, size_t len,
 
 /* A read or write call; 0 if its path does not fit. */
 static int
-replay_dump_rw(struct blktop *b __unused, const void *rec, size_t len,
-    struct replay_row *r)
+sink_dump_rw(struct blktop *b __unused, const void *rec, size_t len,
+    struct dump_row *r)
 {
 	const struct ev_rw *e = rec;
 
@@ -265,15 +270,15 @@ replay_dump_rw(struct blktop *b __unused, const void *rec, size_t len,
 
 /* A file operation, typed by its op; 0 if its paths do not fit. */
 static int
-replay_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
-    struct replay_row *r)
+sink_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
+    struct dump_row *r)
 {
 	const struct ev_fop *e = rec;
 
 	if (e->path_len >= VFS_PATH_MAX || e->path2_len >= VFS_PATH_MAX ||
 	    EV_FOP_SIZE(e->path_len, e->path2_len) > len)
 		return (0);
-	r->type = e->op < FOP_MAX ? replay_dump_fop_names[e->op] : "fop";
+	r->type = e->op < FOP_MAX ? sink_dump_fop_names[e->op] : "fop";
 	DUMP_FILE_CALL(r, e);
 	r->flags = e->flags;
 	r->has_fd = 1;
@@ -290,90 +295,88 @@ replay_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
 	return (1);
 }
 
-/* Each record type's row, after its rec_types length check; the type column is the entry's name. */
-static int (*const replay_dump_fillers[EV_MAX])(struct blktop *, const void *, size_t,
-    struct replay_row *) = {
-	[EV_BLOCK] = replay_dump_block,
-	[EV_PAGE] = replay_dump_page,
-	[EV_TICK] = replay_dump_tick,
-	[EV_LOST] = replay_dump_lost,
-	[EV_OPEN] = replay_dump_open,
-	[EV_RW] = replay_dump_rw,
-	[EV_FOP] = replay_dump_fop,
+/* Each record type's row, after the stream's length check; the type column is the entry's name. */
+static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, size_t,
+    struct dump_row *) = {
+	[EV_BLOCK] = sink_dump_block,
+	[EV_PAGE] = sink_dump_page,
+	[EV_TICK] = sink_dump_tick,
+	[EV_LOST] = sink_dump_lost,
+	[EV_OPEN] = sink_dump_open,
+	[EV_RW] = sink_dump_rw,
+	[EV_FOP] = sink_dump_fop,
 };
 
-/* Turn one record into a dump row; 0 if it is not to be printed. */
+/* The dump sink's state: where the rows go, and as what. */
+struct sink_dump {
+	FILE		*f;
+	int		 json;
+};
+
+/* Rows to stdout; a CSV dump starts with its header line. */
 static int
-replay_dump_fill(struct blktop *b, const void *rec, size_t len,
-    struct replay_row *r)
+sink_dump_start(struct sink *s, char **errp)
 {
-	const struct rec_type	*rt;
-	uint32_t		 type;
+	struct sink_dump	*d;
+	unsigned		 i;
 
-	memset(r, 0, sizeof *r);
-	memcpy(&type, rec, sizeof type);
-	if ((rt = rec_type_of(type)) == NULL || replay_dump_fillers[type] == NULL) {
-		r->type = "other";
-		return (1);
+	*errp = NULL;
+	d = s->data = xcalloc(1, sizeof *d);
+	d->f = stdout;
+	d->json = s->b->dump == REPLAY_DUMP_JSONL;
+	if (!d->json) {
+		for (i = 0; i < nitems(sink_dump_cols); i++)
+			fprintf(d->f, "%s%s", i ? "," : "", sink_dump_cols[i]);
+		fputc('\n', d->f);
 	}
-	if (len < rt->min_len)
-		return (0);
-	r->type = rt->name;
-	return (replay_dump_fillers[type](b, rec, len, r));
+	return (0);
 }
 
-/* --dump: every record as a CSV row or a JSON line on stdout; the exit status. */
-int
-replay_dump(struct blktop *b)
+/* One record the stream took (rt NULL: a type this version does not know, an "other" row). */
+static void
+sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
 {
-	struct merge			*m;
-	const struct capture_header	*hdr;
-	const char *const		*paths;
-	struct replay_row		 row;
-	uint64_t			 rec[CAPTURE_REC_MAX / 8 + 1];
-	uint64_t			 rows = 0, fed = 0;
-	size_t				 len;
-	char				*err;
-	unsigned			 i, npaths;
-	int				 json = b->dump == REPLAY_DUMP_JSONL, rv = 0;
+	struct sink_dump	*d = s->data;
+	struct dump_row		 row;
 
-	paths = replay_paths(b, &npaths);
-	if ((m = merge_open(paths, npaths, 0, &err)) == NULL) {
-		log_warnx("%s", err);
-		free(err);
-		return (1);
+	memset(&row, 0, sizeof row);
+	if (rt == NULL || sink_dump_fillers[rt - rec_types] == NULL)
+		row.type = "other";
+	else {
+		row.type = rt->name;
+		if (!sink_dump_fillers[rt - rec_types](s->b, rec, len, &row))
+			return;
 	}
-	hdr = merge_header(m);
-	for (i = 0; i < hdr->ndevs; i++)
-		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
-	if (replay_resolve_devs(b, hdr, &err) != 0) {
-		log_warnx("%s", err);
-		free(err);
-		merge_close(m, 0, 0);
-		return (1);
-	}
-	/* Several files: ticks as a replay of them makes them, from -d or the first file's interval. */
-	if (!b->interval_set && hdr->interval_ns >= NSEC_PER_SEC / 100 &&
-	    hdr->interval_ns <= 3600 * NSEC_PER_SEC)
-		b->interval = (double)hdr->interval_ns / 1e9;
-	stream_set_ticks(b, 0);
-	merge_set_tick(m, b->tick_ns);
-	if (!json) {
-		for (i = 0; i < nitems(replay_dump_cols); i++)
-			printf("%s%s", i ? "," : "", replay_dump_cols[i]);
-		putchar('\n');
-	}
-	while (merge_next(m, rec, sizeof rec, &len) == 1) {
-		fed++;
-		if (replay_dump_fill(b, rec, len, &row)) {
-			replay_dump_row(stdout, &row, hdr->clock_offset, json);
-			rows++;
-		}
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	sink_dump_row(d->f, &row, s->b->mono_to_wall, d->json);
+}
+
+/* The files have nothing more: the rows are out, or the run fails; stop. */
+static void
+sink_dump_end(struct sink *s)
+{
+	struct sink_dump	*d = s->data;
+	struct blktop		*b = s->b;
+
+	if (fflush(d->f) != 0 || ferror(d->f)) {
 		log_warnx("stdout: %s", strerror(errno));
-		rv = 1;
+		b->status = 1;
 	}
-	merge_close(m, rv == 0, fed);
-	return (rv);
+	if (b->base != NULL)
+		event_base_loopbreak(b->base);
 }
+
+/* Free the state. */
+static void
+sink_dump_stop(struct sink *s)
+{
+	free(s->data);
+	s->data = NULL;
+}
+
+const struct sink_entry sink_dump = {
+	.name = "dump",
+	.start = sink_dump_start,
+	.event = sink_dump_event,
+	.end = sink_dump_end,
+	.stop = sink_dump_stop,
+};
