@@ -434,11 +434,13 @@ struct sink_entry {
 	const char	*(*status)(struct sink *);	/* a short state for the header, or NULL */
 	/*
 	 * A config file setting of the sink's (or NULL): 1 if the key is its
-	 * own and the value good (and taken, if apply), 0 if the key is not
-	 * its own, -1 with *errp if the value is bad. Before start.
+	 * own and the value good (and taken into data, its state, unless data
+	 * is NULL), 0 if the key is not its own, -1 with *errp if the value is
+	 * bad. Checked before the sinks start (data NULL), taken at the sink's
+	 * start (config_apply).
 	 */
-	int		 (*config)(struct blktop *, const char *key, const char *value,
-			     int apply, char **errp);
+	int		 (*config)(struct blktop *, void *data, const char *key,
+			     const char *value, char **errp);
 };
 
 /* One sink of this run: its entry and its own state. */
@@ -467,7 +469,8 @@ struct blktop {
 	unsigned		 nsinks;
 	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
 	unsigned		 nevent_sinks;
-	void			 (*notice)(struct blktop *, const char *);	/* view's */
+	void			 (*notice)(void *, const char *);	/* view's, */
+	void			*notice_arg;				/* with its state */
 	struct windows		 win;
 
 	/* options */
@@ -641,6 +644,7 @@ int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
 const char	*config_value_why(const char *);
 struct sink_entry;
+void		 config_apply(struct sink *);
 int		 config_load(struct blktop *, const char *path,
 		     const struct sink_entry *view, char **errp);
 

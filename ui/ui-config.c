@@ -168,12 +168,15 @@ ui_config_keys(const char *name, const char *value, int apply, char **errp)
 
 /*
  * sink_ui's config callback: the view's keys of the config file (blktop(8),
- * CONFIG FILE). A -t on the command line wins over the theme.
+ * CONFIG FILE), taken into the UI's state data unless it is NULL. A -t on the
+ * command line wins over the theme.
  */
 int
-ui_config(struct blktop *b, const char *key, const char *value, int apply,
+ui_config(struct blktop *b, void *data, const char *key, const char *value,
     char **errp)
 {
+	struct ui_state	*u = data;
+	int		 apply = u != NULL;
 	struct theme	 t;
 	struct ui_tab	*tab;
 	const char	*dot = strchr(key, '.');
@@ -198,7 +201,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui.pane = i;
+			u->pane = i;
 		return (1);
 	}
 	if (strcasecmp(key, "heatmap.column_seconds") == 0) {
@@ -210,7 +213,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui_view.col_secs = (unsigned)v;
+			u->view.col_secs = (unsigned)v;
 		return (1);
 	}
 	if (strcasecmp(key, "devices.view") == 0) {
@@ -236,7 +239,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui_view.opmask = ui_config_ops[i].opmask;
+			u->view.opmask = ui_config_ops[i].opmask;
 		return (1);
 	}
 	if (dot == NULL)
@@ -291,13 +294,14 @@ ui_config_put(char *buf, size_t *off, const char *fmt, ...)
 
 /* The settings of the view as they are now, as a config file; -1 if too long. */
 int
-ui_config_text(const struct blktop *b, char *buf, size_t len)
+ui_config_text(const struct ui_state *u, char *buf, size_t len)
 {
-	struct ui_tab	*t;
-	char		 keys[UI_CONFIG_KEYS_MAX * 12];
-	size_t		 off = 0;
-	unsigned	 i;
-	int		 c;
+	const struct blktop	*b = u->b;
+	struct ui_tab		*t;
+	char			 keys[UI_CONFIG_KEYS_MAX * 12];
+	size_t			 off = 0;
+	unsigned		 i;
+	int			 c;
 
 	if (len < UI_CONFIG_TEXT_MAX)
 		return (-1);
@@ -305,15 +309,15 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 	    "# KEY = VALUE; blktop(8), CONFIG FILE, tells them. Options given on the\n"
 	    "# command line win; -b, -J and --headless runs do not read this file.\n",
 	    PACKAGE_VERSION);
-	ui_config_put(buf, &off, "theme = %s\n", ui.nthemes > 0 ?
-	    ui.themes[ui.theme_idx] : "default");
+	ui_config_put(buf, &off, "theme = %s\n", u->nthemes > 0 ?
+	    u->themes[u->theme_idx] : "default");
 	ui_config_put(buf, &off, "interval = %g\n", b->interval);
-	ui_config_put(buf, &off, "pane = %s\n", ui_panes[ui.pane]->name);
+	ui_config_put(buf, &off, "pane = %s\n", ui_panes[u->pane]->name);
 	ui_config_put(buf, &off, "devices.view = %s\n",
 	    ui_config_views[ui_pane_dev_view(-1) % nitems(ui_config_views)]);
-	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", ui_view.col_secs);
+	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", u->view.col_secs);
 	for (i = 0; i < nitems(ui_config_ops) &&
-	    ui_config_ops[i].opmask != ui_view.opmask; i++)
+	    ui_config_ops[i].opmask != u->view.opmask; i++)
 		;
 	ui_config_put(buf, &off, "heatmap.ops = %s\n",
 	    i < nitems(ui_config_ops) ? ui_config_ops[i].name : "all");
@@ -354,26 +358,27 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 
 /* W: write the settings to the config file, as the user blktop runs as. */
 void
-ui_config_save(struct blktop *b)
+ui_config_save(struct ui_state *u)
 {
+	struct blktop	*b = u->b;
 	char		*buf, *err;
 	const char	*why;
 
 	if (b->config_path[0] == '\0') {
-		ui_status("no config file: %s", b->config_note[0] != '\0' ?
+		ui_status(u, "no config file: %s", b->config_note[0] != '\0' ?
 		    b->config_note : "--no-config");
 		return;
 	}
 	buf = xmalloc(UI_CONFIG_TEXT_MAX);
-	if (ui_config_text(b, buf, UI_CONFIG_TEXT_MAX) != 0)
-		ui_status("settings too long for the config file");
+	if (ui_config_text(u, buf, UI_CONFIG_TEXT_MAX) != 0)
+		ui_status(u, "settings too long for the config file");
 	else if (config_write(b->config_path, buf, &err) != 0) {
-		ui_status("cannot write the settings: %s", err);
+		ui_status(u, "cannot write the settings: %s", err);
 		free(err);
 	} else if (b->record_dir != NULL && (why = config_value_why(b->record_dir)) != NULL)
-		ui_status("settings written to %s, but not the record directory: %s",
+		ui_status(u, "settings written to %s, but not the record directory: %s",
 		    b->config_path, why);
 	else
-		ui_status("settings written to %s", b->config_path);
+		ui_status(u, "settings written to %s", b->config_path);
 	free(buf);
 }

@@ -63,8 +63,9 @@ static struct {
 
 /* The devices to list: the -D filter, then the / filter on the name. */
 static void
-ui_pane_dev_list(struct blktop *b)
+ui_pane_dev_list(struct ui_state *u)
 {
+	struct blktop		*b = u->b;
 	const struct devwin	*dw;
 	unsigned		 i;
 
@@ -72,7 +73,7 @@ ui_pane_dev_list(struct blktop *b)
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev) ||
-		    !ui_filter_match(device_name(dw->dev)))
+		    !ui_filter_match(u, device_name(dw->dev)))
 			continue;
 		ui_dev.shown_idx[ui_dev.nshown] = i;
 		ui_dev.shown[ui_dev.nshown++] = dw;
@@ -132,15 +133,16 @@ ui_pane_dev_cache_free(void)
 
 /* Forget every cached column when the width, height, time per column or operations change. */
 static void
-ui_pane_dev_cache_check(unsigned ncols, unsigned nsub)
+ui_pane_dev_cache_check(const struct ui_state *u, unsigned ncols,
+    unsigned nsub)
 {
-	if (ui_dev.cache_cap == ncols && ui_dev.cache_ticks == ui_view.col_ticks &&
-	    ui_dev.cache_mask == ui_view.opmask && ui_dev.cache_nsub == nsub)
+	if (ui_dev.cache_cap == ncols && ui_dev.cache_ticks == u->view.col_ticks &&
+	    ui_dev.cache_mask == u->view.opmask && ui_dev.cache_nsub == nsub)
 		return;
 	ui_pane_dev_cache_free();
 	ui_dev.cache_cap = ncols;
-	ui_dev.cache_ticks = ui_view.col_ticks;
-	ui_dev.cache_mask = ui_view.opmask;
+	ui_dev.cache_ticks = u->view.col_ticks;
+	ui_dev.cache_mask = u->view.opmask;
 	ui_dev.cache_nsub = nsub;
 }
 
@@ -166,13 +168,14 @@ ui_pane_dev_cache(unsigned i)
 
 /* Sum the ticks of group g (view ticks closed) into cache slot s. */
 static void
-ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
+ui_pane_dev_group(const struct ui_state *u, const struct devwin *dw,
     struct ui_dev_cache *cc, unsigned s, uint64_t g, uint64_t view)
 {
+	const struct blktop	*b = u->b;
 	static uint64_t		 h[HIST_NBUCKETS];
 	const struct windows	*w = &b->win;
 	const struct tick	*t;
-	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
+	unsigned		 ct = u->view.col_ticks, mask = u->view.opmask;
 	unsigned		 o, i;
 	uint64_t		 a, ios = 0, dur = 0, wait = 0, timed = 0, min = 0, max = 0;
 
@@ -219,15 +222,16 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
  * last closed tick.
  */
 static void
-ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
+ui_pane_dev_columns(const struct ui_state *u, unsigned di, unsigned ncols,
     unsigned nsub, uint64_t view)
 {
+	const struct blktop	*b = u->b;
 	const struct devwin	*dw = b->win.devs[di];
 	struct ui_dev_cache	*cc;
 	uint64_t		*h, g, newest;
-	unsigned		 c, s, ct = ui_view.col_ticks;
+	unsigned		 c, s, ct = u->view.col_ticks;
 
-	ui_pane_dev_cache_check(ncols, nsub);
+	ui_pane_dev_cache_check(u, ncols, nsub);
 	cc = ui_pane_dev_cache(di);
 	memset(ui_dev.qd, 0, ncols * sizeof *ui_dev.qd);
 	memset(ui_dev.iops, 0, ncols * sizeof *ui_dev.iops);
@@ -242,7 +246,7 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
 		g = newest - (ncols - 1 - c);
 		s = (unsigned)(g % ui_dev.cache_cap);
 		if (cc->group[s] != g)
-			ui_pane_dev_group(b, dw, cc, s, g, view);
+			ui_pane_dev_group(u, dw, cc, s, g, view);
 		memcpy(h, cc->sub + (size_t)s * nsub, nsub * sizeof *h);
 		ui_dev.qd[c] = cc->qd[s];
 		ui_dev.iops[c] = cc->iops[s];
@@ -256,11 +260,13 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
  * shows, never zeros beside a column with requests in it.
  */
 static void
-ui_pane_dev_sum(const struct blktop *b, const struct devwin *dw, uint64_t view,
+ui_pane_dev_sum(const struct ui_state *u, const struct devwin *dw, uint64_t view,
     struct sum *s)
 {
-	unsigned	 ago = (unsigned)(b->win.nclosed - view) + 1;
-	unsigned	 n = view > 0 ? (unsigned)((view - 1) % ui_view.col_ticks) + 1 : 1;
+	const struct blktop	*b = u->b;
+	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1;
+	unsigned		 n = view > 0 ?
+	    (unsigned)((view - 1) % u->view.col_ticks) + 1 : 1;
 
 	windows_sum(&b->win, dw, ago, n, s);
 }
@@ -279,7 +285,7 @@ ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
 
 /* The iostat-like summary of a device over the heatmaps' newest column. */
 static void
-ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
+ui_pane_dev_summary(const struct ui_state *u, const struct devwin *dw,
     uint64_t view, char *buf, size_t len)
 {
 	static struct sum	 s;	/* large: keep it off the stack */
@@ -287,7 +293,7 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 	double			 secs;
 	char			 f[8][16];
 
-	ui_pane_dev_sum(b, dw, view, &s);
+	ui_pane_dev_sum(u, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	r = &s.op[OPC_READ];
 	w = &s.op[OPC_WRITE];
@@ -307,9 +313,9 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 
 /* A sparkline of one column value per heatmap column, with its label and scale. */
 static void
-ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
-    const uint64_t *vals, double unit, const char *label,
-    enum theme_colour base)
+ui_pane_dev_spark(const struct ui_state *u, WINDOW *win, int y, int x,
+    unsigned height, unsigned ncols, const uint64_t *vals, double unit,
+    const char *label, enum theme_colour base)
 {
 	enum draw_spark_style	 style;
 	uint64_t		 max = 0;
@@ -331,7 +337,7 @@ ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
 		    sizeof *ui_dev.cells);
 		ui_dev.ncells = need;
 	}
-	style = (ui_view.flags & DRAW_UTF8) ? DRAW_SPARK_BLOCK :
+	style = (u->view.flags & DRAW_UTF8) ? DRAW_SPARK_BLOCK :
 	    DRAW_SPARK_ASCII;
 	draw_spark(vals, ncols, max, style, height, base, ui_dev.cells);
 	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, ui_dev.cells, height,
@@ -363,7 +369,7 @@ ui_pane_dev_p99_step(uint64_t ns)
  * p99 over time as a sparkline (blank where there was no I/O), aqu-sz, %util.
  */
 static void
-ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
+ui_pane_dev_line(struct ui_state *u, WINDOW *win, int y, int x, int w,
     unsigned i, uint64_t view, int selected)
 {
 	static struct sum	 s;
@@ -377,7 +383,7 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
 	enum theme_colour	 bg = selected ? THEME_SELECTED_BG : THEME_MAIN_BG;
 
-	ui_pane_dev_sum(b, dw, view, &s);
+	ui_pane_dev_sum(u, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	memset(h, 0, sizeof h);
 	for (o = 0; o < OPC_MAX; o++) {
@@ -402,25 +408,25 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	    s.op[OPC_WRITE].bytes) / secs / 1e6), f[4], (int)ncols, "",
 	    (double)s.wait_sum / 1e9 / secs,
 	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
-	ui_fit(fitted, sizeof fitted, line, w, 1);
+	ui_fit(u, fitted, sizeof fitted, line, w, 1);
 	ui_text(win, y, x, fg, bg, fitted);
 	if (ncols == 0)
 		return;
-	ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2, view);
+	ui_pane_dev_columns(u, ui_dev.shown_idx[i], ncols, 2, view);
 	for (c = 0; c < ncols; c++)
 		ui_dev.spark[c] = ui_pane_dev_p99_step(ui_dev.p99[c]);
 	if (ui_dev.ncells < ncols) {
 		ui_dev.cells = xreallocarray(ui_dev.cells, ncols, sizeof *ui_dev.cells);
 		ui_dev.ncells = ncols;
 	}
-	draw_spark(ui_dev.spark, ncols, UI_DEV_SPARK_MAX, (ui_view.flags & DRAW_UTF8) ?
+	draw_spark(ui_dev.spark, ncols, UI_DEV_SPARK_MAX, (u->view.flags & DRAW_UTF8) ?
 	    DRAW_SPARK_BLOCK : DRAW_SPARK_ASCII, 1, THEME_HEAT_0, ui_dev.cells);
 	ui_draw_cells(win, y, x + UI_DEV_LINE_LEFT, ui_dev.cells, 1, ncols);
 }
 
 /* Overview: the devices in columns of lines, as many as fit. */
 static void
-ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
+ui_pane_dev_overview(struct ui_state *u, WINDOW *win, const struct ui_rect *r,
     unsigned sel, uint64_t view)
 {
 	unsigned	 ncolumns, col, row, i;
@@ -438,7 +444,7 @@ ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
 	ui_pane_dev_grow(spark > 0 ? (unsigned)spark : 1, 2);
 	snprintf(head, sizeof head, "%-10s %6s %6s %6s %5s %-*.*s %5s %4s", "Device",
 	    "r/s", "w/s", "MB/s", "p99", spark, spark, "p99 trend", "aqu", "util");
-	ui_fit(title, sizeof title, head, w, 1);
+	ui_fit(u, title, sizeof title, head, w, 1);
 	for (col = 0; col < ncolumns; col++) {
 		x = r->x + (int)col * (w + 1);
 		ui_text(win, r->y, x, THEME_TITLE, THEME_MAIN_BG, title);
@@ -447,7 +453,7 @@ ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
 			i = col * ui_dev.ov_rows + row;
 			if (i >= ui_dev.nshown)
 				break;
-			ui_pane_dev_line(b, win, r->y + 1 + (int)(row - ui_dev.top), x, w,
+			ui_pane_dev_line(u, win, r->y + 1 + (int)(row - ui_dev.top), x, w,
 			    i, view, i == sel);
 		}
 	}
@@ -455,15 +461,16 @@ ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
 
 /* Draw the devices pane. */
 static void
-ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_dev_draw(struct ui_state *u, WINDOW *win, const struct ui_rect *r)
 {
+	struct blktop		*b = u->b;
 	const struct devwin	*dw;
 	unsigned		 fit, heat, spark, sel, i, ncols;
-	uint64_t		 view = ui_view_nclosed(b);
+	uint64_t		 view = ui_view_nclosed(u);
 	int			 y, cols;
 	char			 line[256], ops[32];
 
-	ui_pane_dev_list(b);
+	ui_pane_dev_list(u);
 	if (ui_dev.nshown == 0) {
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->win.ndevs == 0 ? "no block I/O seen yet" :
@@ -478,11 +485,11 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	    (ui_dev.lines == UI_DEV_AUTO && ui_dev.nshown > 1 &&
 	    (fit < ui_dev.nshown || heat == 0)));
 	if (ui_dev.overview) {
-		ui_pane_dev_overview(b, win, r, sel, view);
+		ui_pane_dev_overview(u, win, r, sel, view);
 		return;
 	}
-	snprintf(ops, sizeof ops, "  latency of %s", ui_view.opmask == 0 ?
-	    "all" : ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
+	snprintf(ops, sizeof ops, "  latency of %s", u->view.opmask == 0 ?
+	    "all" : u->view.opmask == 1u << OPC_READ ? "reads" : "writes");
 	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
 	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
 	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
@@ -504,7 +511,7 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	y = r->y + 1;
 	for (i = ui_dev.top; i < ui_dev.top + fit && i < ui_dev.nshown; i++) {
 		dw = ui_dev.shown[i];
-		ui_pane_dev_summary(b, dw, view, line, sizeof line);
+		ui_pane_dev_summary(u, dw, view, line, sizeof line);
 		if (i == sel) {
 			char pad[512];
 
@@ -519,14 +526,14 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 			y += (int)(heat + 2 * spark);
 			continue;
 		}
-		ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2 * heat,
+		ui_pane_dev_columns(u, ui_dev.shown_idx[i], ncols, 2 * heat,
 		    view);
-		ui_heatmap(win, y, r->x, heat, ncols, ui_dev.sub);
+		ui_heatmap(u, win, y, r->x, heat, ncols, ui_dev.sub);
 		y += (int)heat;
-		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.qd, 100,
+		ui_pane_dev_spark(u, win, y, r->x, spark, ncols, ui_dev.qd, 100,
 		    "qd", THEME_QD_0);
 		y += (int)spark;
-		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.iops, 10,
+		ui_pane_dev_spark(u, win, y, r->x, spark, ncols, ui_dev.iops, 10,
 		    "iops", THEME_IOPS_0);
 		y += (int)spark;
 	}
@@ -534,11 +541,11 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 
 /* Keys of the devices pane: move the selection, zoom in and out. */
 static int
-ui_pane_dev_key(struct blktop *b, enum ui_action a)
+ui_pane_dev_key(struct ui_state *u, enum ui_action a)
 {
 	unsigned	 sel;
 
-	ui_pane_dev_list(b);
+	ui_pane_dev_list(u);
 	sel = ui_pane_dev_sel();
 	switch (a) {
 	case UI_UP:
@@ -566,7 +573,7 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 	case UI_DEV_VIEW:
 		ui_dev.zoomed = 0;
 		ui_dev.lines = ui_dev.overview ? UI_DEV_BLOCKS : UI_DEV_LINES;
-		ui_status("devices: %s", ui_dev.lines == UI_DEV_LINES ?
+		ui_status(u, "devices: %s", ui_dev.lines == UI_DEV_LINES ?
 		    "one line each" : "a heatmap each");
 		return (1);
 	case UI_BACK:
@@ -584,11 +591,11 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 
 /* A click selects the device whose block it falls in. */
 static void
-ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y, int x)
+ui_pane_dev_click(struct ui_state *u, const struct ui_rect *r, int y, int x)
 {
 	unsigned	 i;
 
-	ui_pane_dev_list(b);
+	ui_pane_dev_list(u);
 	if (ui_dev.zoomed || y <= r->y)
 		return;
 	if (ui_dev.overview) {

@@ -125,9 +125,9 @@ ui_pane_file_remember(unsigned row)
 
 /* List the rows passing the filter, sorting first if asked, keeping the selection. */
 static void
-ui_pane_file_order(int sort)
+ui_pane_file_order(struct ui_state *u, int sort)
 {
-	ui_tab_order(&ui_file.tab, ui_file.rows, ui_file.nrows, sort);
+	ui_tab_order(u, &ui_file.tab, ui_file.rows, ui_file.nrows, sort);
 }
 
 /* Free the paths of the snapshot. */
@@ -143,8 +143,9 @@ ui_pane_file_clear(void)
 
 /* End of a display interval: copy the busiest files out of the table. */
 static void
-ui_pane_file_collect(struct blktop *b, double secs)
+ui_pane_file_collect(struct ui_state *u, double secs)
 {
+	struct blktop	*b = u->b;
 	static const struct file_entry *top[UI_FILE_ROWS];
 	static char		 path[VFS_PATH_MAX];
 	const struct file_entry	*f;
@@ -177,7 +178,7 @@ ui_pane_file_collect(struct blktop *b, double secs)
 		r->pids_more = f->pids_more;
 	}
 	ui_file.nrows = n;
-	ui_pane_file_order(1);
+	ui_pane_file_order(u, 1);
 }
 
 /* The hit% column's value: the cache hit %, -1 if not known. */
@@ -244,12 +245,14 @@ ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 
 /* Draw the files pane. */
 static void
-ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_file_draw(struct ui_state *u, WINDOW *win, const struct ui_rect *r)
 {
+	struct blktop	*b = u->b;
+
 	if (ui_file.rows == NULL)
 		return;
-	ui_pane_file_order(0);
-	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.hidden,
+	ui_pane_file_order(u, 0);
+	ui_table(u, win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.hidden,
 	    ui_file.tab.norder, ui_file.tab.sel,
 	    &ui_file.tab.top, ui_file.tab.sortcol, ui_file.tab.invert, ui_pane_file_cell,
 	    NULL);
@@ -263,14 +266,14 @@ ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 
 /* Keys of the files pane: move and sort. */
 static int
-ui_pane_file_key(__unused struct blktop *b, enum ui_action a)
+ui_pane_file_key(struct ui_state *u, enum ui_action a)
 {
-	return (ui_tab_key(&ui_file.tab, a, ui_file.rows, ui_file.nrows));
+	return (ui_tab_key(u, &ui_file.tab, a, ui_file.rows, ui_file.nrows));
 }
 
 /* A click selects a row. */
 static void
-ui_pane_file_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+ui_pane_file_click(__unused struct ui_state *u, const struct ui_rect *r, int y,
     __unused int x)
 {
 	int	 row;

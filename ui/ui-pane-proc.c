@@ -172,9 +172,9 @@ ui_pane_proc_remember(unsigned row)
 
 /* List the rows passing the filter, sorting them first if asked, keeping the selection. */
 static void
-ui_pane_proc_order(int sort)
+ui_pane_proc_order(struct ui_state *u, int sort)
 {
-	ui_tab_order(&ui_proc.tab, ui_proc.rows, ui_proc.nrows, sort);
+	ui_tab_order(u, &ui_proc.tab, ui_proc.rows, ui_proc.nrows, sort);
 }
 
 /* Remember the files of the drilled process over the interval. */
@@ -387,8 +387,9 @@ ui_pane_proc_past_fill(uint32_t id, uint64_t now)
 
 /* End of a display interval: copy the busiest processes out of the table. */
 static void
-ui_pane_proc_collect(struct blktop *b, double secs)
+ui_pane_proc_collect(struct ui_state *u, double secs)
 {
+	struct blktop	*b = u->b;
 	static const struct proc_entry *top[UI_PROC_ROWS];
 	const struct proc_entry	*p;
 	struct ui_proc_row	*r;
@@ -445,7 +446,7 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		ui_pane_proc_collect_files(b);
 	}
 	ui_proc.intervals++;
-	ui_pane_proc_order(1);
+	ui_pane_proc_order(u, 1);
 }
 
 /* The PID column's value: the id (grouped: the row's index + 1). */
@@ -540,7 +541,7 @@ ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
 
 /* One process in detail: its numbers, device latency heatmap (one column per interval) and files. */
 static void
-ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
+ui_pane_proc_draw_drill(struct ui_state *u, WINDOW *win, const struct ui_rect *r)
 {
 	struct ui_rect	 fr;
 	unsigned	 ncols, heat, c, n;
@@ -574,7 +575,7 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 			draw_heat_column(ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY],
 			    2 * heat, ui_proc.hcols + (size_t)c * 2 * heat);
 		}
-		ui_heatmap(win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
+		ui_heatmap(u, win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
 	}
 	fr = *r;
 	fr.y = r->y + 1 + (int)heat;
@@ -584,23 +585,25 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 		    "no file activity of this process in the last interval");
 		return;
 	}
-	ui_table(win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols), 0,
+	ui_table(u, win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols), 0,
 	    ui_proc.nfiles, (unsigned)-1, &ui_proc.ftop, -1, 0,
 	    ui_pane_proc_file_cell, NULL);
 }
 
 /* Draw the processes pane. */
 static void
-ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_proc_draw(struct ui_state *u, WINDOW *win, const struct ui_rect *r)
 {
+	struct blktop	*b = u->b;
+
 	if (ui_proc.drill != 0) {
-		ui_pane_proc_draw_drill(win, r);
+		ui_pane_proc_draw_drill(u, win, r);
 		return;
 	}
 	if (ui_proc.rows == NULL)
 		return;
-	ui_pane_proc_order(0);
-	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.hidden,
+	ui_pane_proc_order(u, 0);
+	ui_table(u, win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.hidden,
 	    ui_proc.tab.norder, ui_proc.tab.sel,
 	    &ui_proc.tab.top, ui_proc.tab.sortcol, ui_proc.tab.invert, ui_pane_proc_cell,
 	    NULL);
@@ -614,7 +617,7 @@ ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 
 /* Start following one process. */
 static void
-ui_pane_proc_drill(uint32_t id)
+ui_pane_proc_drill(struct ui_state *u, uint32_t id)
 {
 	if (ui_proc.hist == NULL)
 		ui_proc.hist = xcalloc(UI_PROC_HISTORY, sizeof *ui_proc.hist);
@@ -627,16 +630,16 @@ ui_pane_proc_drill(uint32_t id)
 	if (ui_proc.tab.sel < ui_proc.tab.norder)
 		ui_proc.drill_row = ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]];
 	if (ui_proc.hist_n > 0)
-		ui_status("following PID %u: %u intervals of its past, then one "
+		ui_status(u, "following PID %u: %u intervals of its past, then one "
 		    "column per interval", id, ui_proc.hist_n);
 	else
-		ui_status("following PID %u; its heatmap fills one column per "
+		ui_status(u, "following PID %u; its heatmap fills one column per "
 		    "interval", id);
 }
 
 /* Keys of the processes pane: move, sort, drill down and back. */
 static int
-ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
+ui_pane_proc_key(struct ui_state *u, enum ui_action a)
 {
 	unsigned	 i;
 
@@ -651,7 +654,7 @@ ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 	}
 	if (a == UI_GROUP) {
 		ui_proc.by_cgroup = !ui_proc.by_cgroup;
-		ui_status(ui_proc.by_cgroup ? "processes grouped by cgroup (c: one row per "
+		ui_status(u, ui_proc.by_cgroup ? "processes grouped by cgroup (c: one row per "
 		    "process); from the next interval" : "one row per process (c: by cgroup); "
 		    "from the next interval");
 		return (1);
@@ -660,15 +663,15 @@ ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
 		if (ui_proc.by_cgroup)
 			return (1);	/* a cgroup row has no drill-down */
 		if (ui_proc.tab.sel < ui_proc.tab.norder)
-			ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]].id);
+			ui_pane_proc_drill(u, ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]].id);
 		return (1);
 	}
-	return (ui_tab_key(&ui_proc.tab, a, ui_proc.rows, ui_proc.nrows));
+	return (ui_tab_key(u, &ui_proc.tab, a, ui_proc.rows, ui_proc.nrows));
 }
 
 /* A click selects a row; a click on the selected row drills down. */
 static void
-ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+ui_pane_proc_click(struct ui_state *u, const struct ui_rect *r, int y,
     __unused int x)
 {
 	int	 row;
@@ -676,7 +679,7 @@ ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
 	if (ui_proc.drill != 0 || (row = ui_tab_click(&ui_proc.tab, r, y)) < 0)
 		return;
 	if ((unsigned)row == ui_proc.tab.sel && !ui_proc.by_cgroup)
-		ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[row]].id);
+		ui_pane_proc_drill(u, ui_proc.rows[ui_proc.tab.order[row]].id);
 	ui_proc.tab.sel = (unsigned)row;
 	ui_pane_proc_remember(ui_proc.tab.order[row]);
 }

@@ -29,6 +29,7 @@ void		 ui_draw_cells(struct _win_st *, int y, int x,
 		     const struct draw_cell *, unsigned nrows, unsigned ncols);
 
 /* ui.c: the live terminal UI; ui-keys.c, ui-layout.c and ui-pane-*.c hold its parts. */
+struct ui_state;
 #define UI_COL_SECS_MAX	60		/* longest time per heatmap column */
 enum ui_action {
 	UI_QUIT,
@@ -84,7 +85,7 @@ struct ui_action_info {
 	enum ui_action	 action;
 	const char	*name;
 	const char	*help;
-	int		(*fn)(struct blktop *, enum ui_action);	/* UI_DRAW_*, or NULL */
+	int		(*fn)(struct ui_state *, enum ui_action);	/* UI_DRAW_*, or NULL */
 	int		 keep_status;	/* its key leaves the status message */
 };
 struct ui_rect {
@@ -111,16 +112,16 @@ struct _win_st;
 struct pane_entry {
 	const char	*name;
 	const char	*title;		/* tab text */
-	void		 (*collect)(struct blktop *, double secs);
-	void		 (*draw)(struct blktop *, struct _win_st *,
+	void		 (*collect)(struct ui_state *, double secs);
+	void		 (*draw)(struct ui_state *, struct _win_st *,
 			     const struct ui_rect *);
-	int		 (*key)(struct blktop *, enum ui_action);	/* 1 if used */
-	void		 (*click)(struct blktop *, const struct ui_rect *,
+	int		 (*key)(struct ui_state *, enum ui_action);	/* 1 if used */
+	void		 (*click)(struct ui_state *, const struct ui_rect *,
 			     int y, int x);
 	void		 (*free)(void);
 	struct ui_tab	*(*tab)(void);	/* a table pane's sort and columns, or NULL */
 };
-/* What every pane needs to know of the view: set by ui.c, read by panes. */
+/* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
 	int		 paused;
 	uint64_t	 pause_nclosed;	/* windows.nclosed when paused */
@@ -131,23 +132,20 @@ struct ui_view {
 	int		 heat_coarse;	/* 8/16 colours: heat levels as glyphs */
 	const char	*filter;	/* "" for none */
 };
-extern struct ui_view ui_view;
 extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
-int		 ui_start(struct blktop *, char **errp);
-void		 ui_stop(void);
-void		 ui_redraw(void);
-void		 ui_frame(struct blktop *, int pane);
-void		 ui_status(const char *, ...) __printflike(1, 2);
+void		 ui_redraw(struct ui_state *);
+void		 ui_frame(struct ui_state *, int pane);
+void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
-void		 ui_heatmap(struct _win_st *, int y, int x, unsigned nrows,
-		     unsigned ncols, const uint64_t *hists);
-int		 ui_filter_match(const char *);
-unsigned	 ui_table(struct _win_st *, const struct ui_rect *,
+void		 ui_heatmap(struct ui_state *, struct _win_st *, int y, int x,
+		     unsigned nrows, unsigned ncols, const uint64_t *hists);
+int		 ui_filter_match(const struct ui_state *, const char *);
+unsigned	 ui_table(const struct ui_state *, struct _win_st *, const struct ui_rect *,
 		     const struct ui_col *, unsigned ncols, uint32_t hidden, unsigned nrows,
 		     unsigned sel, unsigned *top, int sortcol, int invert,
 		     void (*)(unsigned, unsigned, char *, size_t, void *), void *);
-uint64_t	 ui_view_nclosed(const struct blktop *);
+uint64_t	 ui_view_nclosed(const struct ui_state *);
 
 /* ui.c and the files it is split into: ui-widget.c, ui-header.c, ui-action.c. */
 #define UI_MIN_W	40		/* smaller than this: "terminal too small" */
@@ -159,9 +157,13 @@ uint64_t	 ui_view_nclosed(const struct blktop *);
 struct event;
 extern const struct pane_entry *const ui_panes[UI_NPANES];	/* tab order */
 
-/* Everything the screen keeps between frames. */
+/*
+ * Everything the screen keeps between frames: one instance, made when the UI
+ * sink starts (its s->data) and freed when it stops.
+ */
 struct ui_state {
 	struct blktop	*b;
+	struct ui_view	 view;
 	int		 running;
 	struct event	*key_ev;
 	struct event	*winch_ev;
@@ -192,15 +194,14 @@ struct ui_state {
 	size_t		 ncells;
 	uint64_t	 frames;
 };
-extern struct ui_state ui;
-void		 ui_next_theme(void);
+void		 ui_next_theme(struct ui_state *);
 
 /* ui-config.c: the view's settings in the config file. */
-int		 ui_config(struct blktop *, const char *key, const char *value,
-		     int apply, char **errp);
-int		 ui_config_text(const struct blktop *, char *, size_t);
-void		 ui_config_save(struct blktop *);
-void		 ui_draw_all(struct blktop *);
+int		 ui_config(struct blktop *, void *, const char *key, const char *value,
+		     char **errp);
+int		 ui_config_text(const struct ui_state *, char *, size_t);
+void		 ui_config_save(struct ui_state *);
+void		 ui_draw_all(struct ui_state *);
 void		 ui_key_cb(int fd, short what, void *arg);
 extern const struct ui_action_info ui_actions[];	/* ui-action.c, in help order */
 extern const unsigned ui_nactions;
@@ -230,7 +231,8 @@ unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 unsigned	 ui_layout_dev_lines(unsigned n, int width, int height,
 		     unsigned *ncolumns, int *w);
 int		 ui_pane_dev_view(int);
-void		 ui_fit(char *, size_t, const char *, int w, int left);
+void		 ui_fit(const struct ui_state *, char *, size_t, const char *, int w,
+		     int left);
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
 unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
 char		*ui_layout_rate(char *buf, size_t len, double v);
@@ -259,8 +261,10 @@ struct ui_tab {
 	int		(*kept)(const void *);	/* the row remembered as selected */
 	void		(*remember)(unsigned row);	/* note a row's identity */
 };
-void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
-int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
+void		 ui_tab_order(const struct ui_state *, struct ui_tab *, void *rows,
+		     unsigned nrows, int sort);
+int		 ui_tab_key(struct ui_state *, struct ui_tab *, enum ui_action, void *rows,
+		     unsigned nrows);
 int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
 double		 ui_tab_opens(const struct ui_col *, const void *row);
 void		 ui_tab_fmt_rate(const struct ui_col *, const void *, double, char *, size_t);
