@@ -441,7 +441,7 @@ ui_key(struct ui_state *u, int key, int is_code)
 			ui_action_quit(u, UI_QUIT);
 		return (UI_DRAW_FRAME);
 	}
-	if ((!is_code && key > 0x7f) || (a = ui_keys_lookup(key)) == -1)
+	if ((!is_code && key > 0x7f) || (a = ui_keys_lookup(&u->keys, key)) == -1)
 		return (0);
 	for (i = 0; i < ui_nactions && ui_actions[i].action != (enum ui_action)a; i++)
 		;

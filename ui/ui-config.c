@@ -142,9 +142,10 @@ ui_config_columns(struct ui_tab *t, const char *value, int apply, char **errp)
 	return (1);
 }
 
-/* A key.NAME line: the keys of an action. */
+/* A key.NAME line: the keys of an action, bound in u's table (u NULL: checked only). */
 static int
-ui_config_keys(const char *name, const char *value, int apply, char **errp)
+ui_config_keys(struct ui_state *u, const char *name, const char *value,
+    char **errp)
 {
 	struct ui_config_list	 l = { .nkeys = 0 };
 	int			 a;
@@ -159,7 +160,8 @@ ui_config_keys(const char *name, const char *value, int apply, char **errp)
 		    "End, BkSp; at most %d)", l.bad, UI_CONFIG_KEYS_MAX);
 		return (-1);
 	}
-	if (apply && ui_keys_bind((enum ui_action)a, l.keys, l.nkeys) != 0) {
+	if (u != NULL &&
+	    ui_keys_bind(&u->keys, (enum ui_action)a, l.keys, l.nkeys) != 0) {
 		xasprintf(errp, "too many key bindings");
 		return (-1);
 	}
@@ -245,7 +247,7 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 	if (dot == NULL)
 		return (0);
 	if (strncasecmp(key, "key.", 4) == 0)
-		return (ui_config_keys(key + 4, value, apply, errp));
+		return (ui_config_keys(u, key + 4, value, errp));
 	if ((tab = ui_config_tab(key, (size_t)(dot - key))) == NULL)
 		return (0);
 	if (strcasecmp(dot, ".sort") == 0) {
@@ -348,7 +350,7 @@ ui_config_text(const struct ui_state *u, char *buf, size_t len)
 	ui_config_put(buf, &off, "# Keys: key.ACTION = KEY..., space apart; a key "
 	    "named here leaves any other action.\n");
 	for (i = 0; i < ui_nactions; i++) {
-		if (ui_keys_of(ui_actions[i].action, keys, sizeof keys) == 0)
+		if (ui_keys_of(&u->keys, ui_actions[i].action, keys, sizeof keys) == 0)
 			ui_config_put(buf, &off, "# key.%s = (none)\n", ui_actions[i].name);
 		else
 			ui_config_put(buf, &off, "key.%s = %s\n", ui_actions[i].name, keys);

@@ -165,7 +165,7 @@ ui_draw_status(const struct ui_state *u)
 		ui_put(y, 0, THEME_HI_FG, u->status);
 		return;
 	}
-	ui_keys_hints(buf, sizeof buf);
+	ui_keys_hints(&u->keys, buf, sizeof buf);
 	if (u->filter[0] != '\0')
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": %s", u->filter);
 	ui_put(y, 0, THEME_INACTIVE_FG, buf);
@@ -173,12 +173,13 @@ ui_draw_status(const struct ui_state *u)
 
 /* The help screen, generated from the key table. */
 static void
-ui_draw_help(const struct blktop *b, const struct ui_rect *r)
+ui_draw_help(const struct ui_state *u, const struct ui_rect *r)
 {
-	char		 lines[64][96];
-	unsigned	 n, i, col, ncolumns, per;
+	const struct blktop	*b = u->b;
+	char			 lines[64][96];
+	unsigned		 n, i, col, ncolumns, per;
 
-	n = ui_keys_help(lines, nitems(lines));
+	n = ui_keys_help(&u->keys, lines, nitems(lines));
 	if (n < nitems(lines)) {
 		char	 cut[1024];
 
@@ -234,7 +235,7 @@ ui_draw_all(struct ui_state *u)
 	r.w = COLS;
 	u->pane_rect = r;
 	if (u->help)
-		ui_draw_help(u->b, &r);
+		ui_draw_help(u, &r);
 	else
 		ui_panes[u->pane]->draw(u, stdscr, &r);
 	ui_draw_status(u);

@@ -390,6 +390,7 @@ ui_sink_start(struct sink *s, char **errp)
 	u->b = s->b;
 	u->view.col_secs = 1;
 	u->view.col_ticks = 1;
+	ui_keys_init(&u->keys);
 	config_apply(s);
 	if (ui_start(u, s->b, errp) != 0) {
 		ui_free(u);

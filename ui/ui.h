@@ -74,6 +74,12 @@ struct ui_key {
 	int		 key;		/* character or curses KEY_* code */
 	enum ui_action	 action;
 };
+/* A UI's bindings (ui-keys.c): the defaults, then the config file's key.NAME lines. */
+#define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
+struct ui_keys {
+	struct ui_key	 keys[UI_KEYS_MAX];
+	unsigned	 n;
+};
 /* What a key's handler says must be drawn again (htop's Htop_Reaction). */
 #define UI_DRAW_FRAME		0x1	/* the frame: the next loop turn draws it */
 #define UI_DRAW_TERMINAL	0x2	/* every cell of the terminal, whatever it shows */
@@ -164,6 +170,7 @@ extern const struct pane_entry *const ui_panes[UI_NPANES];	/* tab order */
 struct ui_state {
 	struct blktop	*b;
 	struct ui_view	 view;
+	struct ui_keys	 keys;
 	int		 running;
 	struct event	*key_ev;
 	struct event	*winch_ev;
@@ -206,19 +213,16 @@ void		 ui_key_cb(int fd, short what, void *arg);
 extern const struct ui_action_info ui_actions[];	/* ui-action.c, in help order */
 extern const unsigned ui_nactions;
 
-/* ui-keys.c: the one table of key bindings. */
-#define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
-extern struct ui_key ui_keys[UI_KEYS_MAX];
-extern unsigned ui_nkeys;
-unsigned	 ui_keys_count(void);
-int		 ui_keys_lookup(int key);
+/* ui-keys.c: the one table of key bindings (struct ui_keys, above). */
+void		 ui_keys_init(struct ui_keys *);
+int		 ui_keys_lookup(const struct ui_keys *, int key);
 int		 ui_keys_action(const char *name);
-int		 ui_keys_bind(enum ui_action, const int *keys, unsigned n);
+int		 ui_keys_bind(struct ui_keys *, enum ui_action, const int *keys, unsigned n);
 int		 ui_keys_parse(const char *name);
-unsigned	 ui_keys_of(enum ui_action, char *buf, size_t len);
+unsigned	 ui_keys_of(const struct ui_keys *, enum ui_action, char *buf, size_t len);
 const char	*ui_keys_name(int key, char *buf, size_t len);
-unsigned	 ui_keys_help(char lines[][96], unsigned max);
-void		 ui_keys_hints(char *, size_t);
+unsigned	 ui_keys_help(const struct ui_keys *, char lines[][96], unsigned max);
+void		 ui_keys_hints(const struct ui_keys *, char *, size_t);
 
 /* ui-layout.c: pure layout and formatting for the panes. */
 unsigned	 ui_layout_cols(const struct ui_col *, unsigned ncols, uint32_t hidden,
