@@ -241,7 +241,7 @@ main(int argc, char **argv)
 		if (only != -1 && pane != only)
 			continue;
 		/* devices: a heatmap each (as before the overview); overview: a line each. */
-		ui_pane_dev_view(pane == 3 ? 1 : 2);
+		ui_pane_dev_view(ui, pane == 3 ? 1 : 2);
 		for (f = 0; f < nframes; f++) {
 			/* One tick of new data: every column moves. */
 			now += NSEC_PER_SEC;

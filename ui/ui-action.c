@@ -393,12 +393,12 @@ ui_mouse(struct ui_state *u)
 		return (UI_DRAW_FRAME);
 	}
 	if (me.bstate & BUTTON4_PRESSED) {
-		ui_panes[u->pane]->key(u, UI_UP);
+		ui_panes[u->pane]->key(&u->panes[u->pane], UI_UP);
 		return (UI_DRAW_FRAME);
 	}
 #ifdef BUTTON5_PRESSED
 	if (me.bstate & BUTTON5_PRESSED) {
-		ui_panes[u->pane]->key(u, UI_DOWN);
+		ui_panes[u->pane]->key(&u->panes[u->pane], UI_DOWN);
 		return (UI_DRAW_FRAME);
 	}
 #endif
@@ -413,7 +413,7 @@ ui_mouse(struct ui_state *u)
 		return (UI_DRAW_FRAME);
 	}
 	if (me.y >= r->y && me.y < r->y + r->h && ui_panes[u->pane]->click != NULL)
-		ui_panes[u->pane]->click(u, r, me.y, me.x);
+		ui_panes[u->pane]->click(&u->panes[u->pane], r, me.y, me.x);
 	return (UI_DRAW_FRAME);
 }
 
@@ -452,7 +452,7 @@ ui_key(struct ui_state *u, int key, int is_code)
 		u->status[0] = '\0';
 		draw = UI_DRAW_FRAME;
 	}
-	if (ui_panes[u->pane]->key(u, ai->action))
+	if (ui_panes[u->pane]->key(&u->panes[u->pane], ai->action))
 		return (UI_DRAW_FRAME);
 	if (ai->fn != NULL)
 		draw |= ai->fn(u, ai->action);

@@ -23,16 +23,22 @@ static const struct {
 /* devices.view values, by ui_pane_dev_view's number. */
 static const char *const ui_config_views[] = { "auto", "lines", "heatmaps" };
 
-/* The table pane whose settings "NAME.what" are, or NULL. */
-static struct ui_tab *
-ui_config_tab(const char *key, size_t len)
+/*
+ * The table pane whose settings "NAME.what" are: its defaults (their columns
+ * check a value), or NULL; its table in u into *tab (NULL if u is).
+ */
+static const struct ui_tab *
+ui_config_tab(struct ui_state *u, const char *key, size_t len,
+    struct ui_tab **tab)
 {
 	unsigned	 i;
 
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->tab != NULL && strlen(ui_panes[i]->name) == len &&
-		    strncasecmp(ui_panes[i]->name, key, len) == 0)
-			return (ui_panes[i]->tab());
+		    strncasecmp(ui_panes[i]->name, key, len) == 0) {
+			*tab = u != NULL ? ui_panes[i]->tab(&u->panes[i]) : NULL;
+			return (ui_panes[i]->tab_default);
+		}
 	}
 	return (NULL);
 }
@@ -122,9 +128,10 @@ ui_config_key_word(void *arg, const char *w, size_t len)
 	return (0);
 }
 
-/* The columns a table shows: "all", or their names. */
+/* The columns a table shows: "all", or their names (into tab unless NULL). */
 static int
-ui_config_columns(struct ui_tab *t, const char *value, int apply, char **errp)
+ui_config_columns(const struct ui_tab *t, struct ui_tab *tab, const char *value,
+    char **errp)
 {
 	struct ui_config_list	 l = { .tab = t };
 	uint32_t		 all = t->ncols >= 32 ? UINT32_MAX : (1u << t->ncols) - 1;
@@ -137,8 +144,8 @@ ui_config_columns(struct ui_tab *t, const char *value, int apply, char **errp)
 		    l.bad);
 		return (-1);
 	}
-	if (apply)
-		t->hidden = all & ~l.shown;
+	if (tab != NULL)
+		tab->hidden = all & ~l.shown;
 	return (1);
 }
 
@@ -180,6 +187,7 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 	struct ui_state	*u = data;
 	int		 apply = u != NULL;
 	struct theme	 t;
+	const struct ui_tab *def;
 	struct ui_tab	*tab;
 	const char	*dot = strchr(key, '.');
 	char		*end;
@@ -228,7 +236,7 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 			return (-1);
 		}
 		if (apply)
-			ui_pane_dev_view((int)i);
+			ui_pane_dev_view(u, (int)i);
 		return (1);
 	}
 	if (strcasecmp(key, "heatmap.ops") == 0) {
@@ -248,10 +256,10 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 		return (0);
 	if (strncasecmp(key, "key.", 4) == 0)
 		return (ui_config_keys(u, key + 4, value, errp));
-	if ((tab = ui_config_tab(key, (size_t)(dot - key))) == NULL)
+	if ((def = ui_config_tab(u, key, (size_t)(dot - key), &tab)) == NULL)
 		return (0);
 	if (strcasecmp(dot, ".sort") == 0) {
-		if ((i = (unsigned)ui_config_col(tab, value, strlen(value))) >= 32) {
+		if ((i = (unsigned)ui_config_col(def, value, strlen(value))) >= 32) {
 			xasprintf(errp, "no column '%s' (a name from the table's header)",
 			    value);
 			return (-1);
@@ -270,7 +278,7 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 		return (1);
 	}
 	if (strcasecmp(dot, ".columns") == 0)
-		return (ui_config_columns(tab, value, apply, errp));
+		return (ui_config_columns(def, tab, value, errp));
 	return (0);
 }
 
@@ -296,7 +304,7 @@ ui_config_put(char *buf, size_t *off, const char *fmt, ...)
 
 /* The settings of the view as they are now, as a config file; -1 if too long. */
 int
-ui_config_text(const struct ui_state *u, char *buf, size_t len)
+ui_config_text(struct ui_state *u, char *buf, size_t len)
 {
 	const struct blktop	*b = u->b;
 	struct ui_tab		*t;
@@ -316,7 +324,7 @@ ui_config_text(const struct ui_state *u, char *buf, size_t len)
 	ui_config_put(buf, &off, "interval = %g\n", b->interval);
 	ui_config_put(buf, &off, "pane = %s\n", ui_panes[u->pane]->name);
 	ui_config_put(buf, &off, "devices.view = %s\n",
-	    ui_config_views[ui_pane_dev_view(-1) % nitems(ui_config_views)]);
+	    ui_config_views[ui_pane_dev_view(u, -1) % nitems(ui_config_views)]);
 	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", u->view.col_secs);
 	for (i = 0; i < nitems(ui_config_ops) &&
 	    ui_config_ops[i].opmask != u->view.opmask; i++)
@@ -326,7 +334,7 @@ ui_config_text(const struct ui_state *u, char *buf, size_t len)
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->tab == NULL)
 			continue;
-		t = ui_panes[i]->tab();
+		t = ui_panes[i]->tab(&u->panes[i]);
 		ui_config_put(buf, &off, "%s.sort = %s\n%s.order = %s\n%s.columns =",
 		    ui_panes[i]->name, t->cols[t->sortcol].name, ui_panes[i]->name,
 		    t->invert ? "inverted" : "normal", ui_panes[i]->name);

@@ -237,7 +237,7 @@ ui_draw_all(struct ui_state *u)
 	if (u->help)
 		ui_draw_help(u, &r);
 	else
-		ui_panes[u->pane]->draw(u, stdscr, &r);
+		ui_panes[u->pane]->draw(&u->panes[u->pane], stdscr, &r);
 	ui_draw_status(u);
 	ui_draw_flush();
 	u->frames++;

@@ -69,7 +69,7 @@ ui_tab_order(const struct ui_state *u, struct ui_tab *t, void *rows,
 		row = (const char *)rows + (size_t)i * t->rowsize;
 		if (!ui_filter_match(u, t->name(row)))
 			continue;
-		if (t->kept(row))
+		if (t->kept(t->owner, row))
 			t->sel = t->norder;
 		t->order[t->norder++] = i;
 	}
@@ -96,7 +96,7 @@ ui_tab_key(struct ui_state *u, struct ui_tab *t, enum ui_action a, void *rows,
 		ui_layout_table_key(a, &t->sel, t->norder, &t->sortcol, t->ncols,
 		    &t->invert);
 	if (t->sel < t->norder)
-		t->remember(t->order[t->sel]);
+		t->remember(t->owner, t->order[t->sel]);
 	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
 		ui_tab_order(u, t, rows, nrows, 1);
 		ui_status(u, "sorted by %s%s", t->cols[t->sortcol].name,

@@ -93,6 +93,19 @@ ui_redraw(struct ui_state *u)
 	event_active(u->redraw_ev, EV_TIMEOUT, 1);
 }
 
+/* A UI's state of a pane, by its entry. */
+void *
+ui_pane_data(struct ui_state *u, const struct pane_entry *entry)
+{
+	unsigned	 i;
+
+	for (i = 0; i < nitems(ui_panes) && u->panes[i].entry != entry; i++)
+		;
+	if (i == nitems(ui_panes))
+		fatalx("no pane %s in this UI", entry->name);
+	return (u->panes[i].data);
+}
+
 /* The number of closed ticks the view shows: frozen while paused. */
 uint64_t
 ui_view_nclosed(const struct ui_state *u)
@@ -313,7 +326,7 @@ ui_start(struct ui_state *u, struct blktop *b, char **errp)
 	evsignal_add(u->winch_ev, NULL);
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->collect != NULL)
-			ui_panes[i]->collect(u, 0);
+			ui_panes[i]->collect(&u->panes[i], 0);
 	}
 	if (b->config_note[0] != '\0')	/* also on stderr, under the screen */
 		ui_status(u, "%s", b->config_note);
@@ -357,7 +370,7 @@ ui_sink_report(struct sink *s, __unused uint64_t ts, __unused unsigned nticks)
 		u->evps = (double)(b->events - u->last_events) / u->secs;
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->collect != NULL && !u->view.paused)
-			ui_panes[i]->collect(u, u->secs);
+			ui_panes[i]->collect(&u->panes[i], u->secs);
 	}
 	u->last_ts = now;
 	u->last_events = b->events;
@@ -385,12 +398,18 @@ static int
 ui_sink_start(struct sink *s, char **errp)
 {
 	struct ui_state	*u;
+	unsigned	 i;
 
 	u = s->data = xcalloc(1, sizeof *u);
 	u->b = s->b;
 	u->view.col_secs = 1;
 	u->view.col_ticks = 1;
 	ui_keys_init(&u->keys);
+	for (i = 0; i < nitems(ui_panes); i++) {
+		u->panes[i].entry = ui_panes[i];
+		u->panes[i].u = u;
+		u->panes[i].data = ui_panes[i]->init();
+	}
 	config_apply(s);
 	if (ui_start(u, s->b, errp) != 0) {
 		ui_free(u);
@@ -429,8 +448,6 @@ const struct sink_entry sink_ui = {
 static void
 ui_stop(struct ui_state *u)
 {
-	unsigned	 i;
-
 	if (!u->running)
 		return;
 	ui_restore(u);
@@ -443,10 +460,6 @@ ui_stop(struct ui_state *u)
 	if (u->redraw_ev != NULL)
 		event_free(u->redraw_ev);
 	u->key_ev = u->winch_ev = u->redraw_ev = NULL;
-	for (i = 0; i < nitems(ui_panes); i++) {
-		if (ui_panes[i]->free != NULL)
-			ui_panes[i]->free();
-	}
 	ui_draw_free();
 }
 
@@ -456,6 +469,10 @@ ui_free(struct ui_state *u)
 {
 	unsigned	 i;
 
+	for (i = 0; i < nitems(ui_panes); i++) {
+		if (u->panes[i].data != NULL)
+			ui_panes[i]->free(u->panes[i].data);
+	}
 	for (i = 0; i < u->nthemes; i++)
 		free(u->themes[i]);
 	free(u->cells);

@@ -114,18 +114,30 @@ struct ui_col {
 			    char *, size_t);	/* secs: the interval the row covers */
 };
 struct _win_st;
-/* A pane: its callbacks; collect runs at the end of every display interval. */
+/* A pane of one UI (tmux's window_mode_entry): its entry and its own state. */
+struct ui_pane {
+	const struct pane_entry *entry;
+	struct ui_state	*u;
+	void		*data;		/* the entry's init made it */
+};
+/*
+ * A kind of pane: its callbacks; init makes a UI's state of it (its
+ * defaults), collect runs at the end of every display interval.
+ */
 struct pane_entry {
 	const char	*name;
 	const char	*title;		/* tab text */
-	void		 (*collect)(struct ui_state *, double secs);
-	void		 (*draw)(struct ui_state *, struct _win_st *,
+	void		*(*init)(void);
+	void		 (*free)(void *);
+	void		 (*collect)(struct ui_pane *, double secs);
+	void		 (*draw)(struct ui_pane *, struct _win_st *,
 			     const struct ui_rect *);
-	int		 (*key)(struct ui_state *, enum ui_action);	/* 1 if used */
-	void		 (*click)(struct ui_state *, const struct ui_rect *,
+	int		 (*key)(struct ui_pane *, enum ui_action);	/* 1 if used */
+	void		 (*click)(struct ui_pane *, const struct ui_rect *,
 			     int y, int x);
-	void		 (*free)(void);
-	struct ui_tab	*(*tab)(void);	/* a table pane's sort and columns, or NULL */
+	/* A table pane's sort and columns (NULL for others), and their defaults. */
+	struct ui_tab	*(*tab)(struct ui_pane *);
+	const struct ui_tab *tab_default;
 };
 /* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
@@ -140,6 +152,7 @@ struct ui_view {
 };
 extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
 void		 ui_redraw(struct ui_state *);
+void		*ui_pane_data(struct ui_state *, const struct pane_entry *);
 void		 ui_frame(struct ui_state *, int pane);
 void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
@@ -171,6 +184,7 @@ struct ui_state {
 	struct blktop	*b;
 	struct ui_view	 view;
 	struct ui_keys	 keys;
+	struct ui_pane	 panes[UI_NPANES];	/* in tab order, as ui_panes */
 	int		 running;
 	struct event	*key_ev;
 	struct event	*winch_ev;
@@ -206,7 +220,7 @@ void		 ui_next_theme(struct ui_state *);
 /* ui-config.c: the view's settings in the config file. */
 int		 ui_config(struct blktop *, void *, const char *key, const char *value,
 		     char **errp);
-int		 ui_config_text(const struct ui_state *, char *, size_t);
+int		 ui_config_text(struct ui_state *, char *, size_t);
 void		 ui_config_save(struct ui_state *);
 void		 ui_draw_all(struct ui_state *);
 void		 ui_key_cb(int fd, short what, void *arg);
@@ -234,7 +248,7 @@ unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 #define UI_LAYOUT_LINE_MIN	59	/* the narrowest line of the devices' overview */
 unsigned	 ui_layout_dev_lines(unsigned n, int width, int height,
 		     unsigned *ncolumns, int *w);
-int		 ui_pane_dev_view(int);
+int		 ui_pane_dev_view(struct ui_state *, int);
 void		 ui_fit(const struct ui_state *, char *, size_t, const char *, int w,
 		     int left);
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
@@ -262,8 +276,9 @@ struct ui_tab {
 	size_t		 rowsize;
 	int		(*tie)(const void *, const void *);	/* equal in the sort column */
 	const char	*(*name)(const void *);	/* what the / filter matches */
-	int		(*kept)(const void *);	/* the row remembered as selected */
-	void		(*remember)(unsigned row);	/* note a row's identity */
+	int		(*kept)(const void *owner, const void *row);	/* the row remembered as selected */
+	void		(*remember)(void *owner, unsigned row);	/* note a row's identity */
+	void		*owner;		/* the pane's state, for kept and remember */
 };
 void		 ui_tab_order(const struct ui_state *, struct ui_tab *, void *rows,
 		     unsigned nrows, int sort);
