@@ -137,6 +137,7 @@ int
 main(int argc, char **argv)
 {
 	struct blktop	*b = &bt;
+	struct ui_state	*ui;
 	struct winsize	 ws = { .ws_row = BENCH_ROWS, .ws_col = BENCH_COLS };
 	uint64_t	*t, *tc;
 	static const char *names[] = { "devices", "processes", "files", "overview" };
@@ -230,6 +231,7 @@ main(int argc, char **argv)
 
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
+	ui = b->sinks[1].data;	/* the UI sink's state: after the model's */
 
 	fprintf(res, "bench-frame: %dx%d, %d devices (%d ticks of history), "
 	    "%d processes, %d files, median of %d frames per pane\n",
@@ -239,7 +241,7 @@ main(int argc, char **argv)
 		if (only != -1 && pane != only)
 			continue;
 		/* devices: a heatmap each (as before the overview); overview: a line each. */
-		ui_pane_dev_view(pane == 3 ? 1 : 2);
+		ui_pane_dev_view(ui, pane == 3 ? 1 : 2);
 		for (f = 0; f < nframes; f++) {
 			/* One tick of new data: every column moves. */
 			now += NSEC_PER_SEC;
@@ -254,7 +256,7 @@ main(int argc, char **argv)
 			}
 			tc[f] = bench_cpu() - t0;
 			t0 = bench_cpu();
-			ui_frame(b, pane == 3 ? 0 : pane);
+			ui_frame(ui, pane == 3 ? 0 : pane);
 			t[f] = bench_cpu() - t0;
 		}
 		qsort(t, nframes, sizeof *t, bench_cmp);

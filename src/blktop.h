@@ -437,11 +437,13 @@ struct sink_entry {
 	const char	*(*status)(struct sink *);	/* a short state for the header, or NULL */
 	/*
 	 * A config file setting of the sink's (or NULL): 1 if the key is its
-	 * own and the value good (and taken, if apply), 0 if the key is not
-	 * its own, -1 with *errp if the value is bad. Before start.
+	 * own and the value good (and taken into data, its state, unless data
+	 * is NULL), 0 if the key is not its own, -1 with *errp if the value is
+	 * bad. Checked before the sinks start (data NULL), taken at the sink's
+	 * start (config_apply).
 	 */
-	int		 (*config)(struct blktop *, const char *key, const char *value,
-			     int apply, char **errp);
+	int		 (*config)(struct blktop *, void *data, const char *key,
+			     const char *value, char **errp);
 };
 
 /* One sink of this run: its entry and its own state. */
@@ -470,7 +472,8 @@ struct blktop {
 	unsigned		 nsinks;
 	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
 	unsigned		 nevent_sinks;
-	void			 (*notice)(struct blktop *, const char *);	/* view's */
+	void			 (*notice)(void *, const char *);	/* view's, */
+	void			*notice_arg;				/* with its state */
 	struct windows		 win;
 
 	/* options */
@@ -596,7 +599,7 @@ struct http_server;
 struct event_base;
 typedef void	(*http_handler)(void *, const struct http_request *, struct http_reply *);
 int		 http_bind(const char *addr, uint16_t port, char **errp);
-struct http_server *http_start(struct event_base *, int fd, unsigned max_conns,
+struct http_server *http_start(struct blktop *, int fd, unsigned max_conns,
 		     http_handler, void *);
 const struct http_stats *http_stats(const struct http_server *);
 unsigned	 http_nconns(const struct http_server *);
@@ -644,6 +647,7 @@ int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
 const char	*config_value_why(const char *);
 struct sink_entry;
+void		 config_apply(struct sink *);
 int		 config_load(struct blktop *, const char *path,
 		     const struct sink_entry *view, char **errp);
 

@@ -268,8 +268,12 @@ config_write(const char *path, const char *text, char **errp)
 	return (0);
 }
 
-/* The file's values stay referenced once taken (the theme, the record dir). */
+/*
+ * The file's values stay referenced once taken (the theme, the record dir),
+ * and the view takes its own at its start (config_apply).
+ */
 static struct config config_file;
+static int config_taken;	/* config_load found every value good */
 
 /* A number of seconds from min to max, or -1. */
 static double
@@ -386,8 +390,9 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 		for (i = 0; i < config_file.nitems && bad == NULL; i++) {
 			it = &config_file.items[i];
 			r = config_core(b, it->key, it->value, apply, &why);
+			/* The view's own keys are taken at its start, into its state. */
 			if (r == 0 && view->config != NULL)
-				r = view->config(b, it->key, it->value, apply, &why);
+				r = apply ? 1 : view->config(b, NULL, it->key, it->value, &why);
 			if (r < 0) {
 				xasprintf(&bad, "%s:%u: %s: %s; using the defaults",
 				    b->config_path, it->line, it->key, why);
@@ -397,6 +402,7 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 			}
 		}
 	}
+	config_taken = bad == NULL;
 	if (bad != NULL) {
 		snprintf(b->config_note, sizeof b->config_note, "%s", bad);
 		free(bad);
@@ -414,4 +420,25 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 	if (b->config_note[0] != '\0')
 		log_warnx("%s", b->config_note);
 	return (0);
+}
+
+/*
+ * The view's settings of the config file that config_load took, into the
+ * view's state (s->data): at its start, in the file's order. Nothing if the
+ * file was not read or a value was bad (the view keeps its defaults).
+ */
+void
+config_apply(struct sink *s)
+{
+	struct config_item	*it;
+	char			*why;
+	unsigned		 i;
+
+	if (!config_taken || s->entry->config == NULL)
+		return;
+	for (i = 0; i < config_file.nitems; i++) {
+		it = &config_file.items[i];
+		if (s->entry->config(s->b, s->data, it->key, it->value, &why) < 0)
+			free(why);	/* checked by config_load: not seen */
+	}
 }

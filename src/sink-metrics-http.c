@@ -52,6 +52,7 @@ struct http_conn {
 };
 
 struct http_server {
+	struct blktop		*b;		/* its notices go through b's hook */
 	struct event_base	*base;
 	int			 fd;
 	struct event		*accept_ev;
@@ -78,7 +79,7 @@ http_warn(struct http_server *srv, enum http_refusal why, const char *what)
 	if (srv->warned_at[why] != 0 &&
 	    now - srv->warned_at[why] < HTTP_WARN_SECS * NSEC_PER_SEC)
 		return;
-	stream_notice(&bt, "--listen: %s; %llu connections refused so far (this "
+	stream_notice(srv->b, "--listen: %s; %llu connections refused so far (this "
 	    "line at most once a minute)", what, (unsigned long long)refused);
 	srv->warned_at[why] = now;
 }
@@ -533,24 +534,25 @@ http_accept_cb(int lfd, short what __unused, void *arg)
 	}
 }
 
-/* Serve on the listening socket fd (http_bind's), answering through handler. */
+/* Serve on the listening socket fd (http_bind's) on b's loop, answering through handler. */
 struct http_server *
-http_start(struct event_base *base, int fd, unsigned max_conns, http_handler handler,
+http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler,
     void *arg)
 {
 	struct http_server	*srv;
 
 	srv = xcalloc(1, sizeof *srv);
-	srv->base = base;
+	srv->b = b;
+	srv->base = b->base;
 	srv->fd = fd;
 	srv->handler = handler;
 	srv->arg = arg;
 	srv->max_conns = max_conns != 0 && max_conns < HTTP_MAX_CONNS ? max_conns :
 	    HTTP_MAX_CONNS;
 	TAILQ_INIT(&srv->conns);
-	srv->accept_ev = event_new(base, fd, EV_READ | EV_PERSIST, http_accept_cb, srv);
-	srv->resume_ev = evtimer_new(base, http_resume_cb, srv);
-	srv->trim_ev = evtimer_new(base, http_trim_cb, srv);
+	srv->accept_ev = event_new(srv->base, fd, EV_READ | EV_PERSIST, http_accept_cb, srv);
+	srv->resume_ev = evtimer_new(srv->base, http_resume_cb, srv);
+	srv->trim_ev = evtimer_new(srv->base, http_trim_cb, srv);
 	if (srv->accept_ev == NULL || srv->resume_ev == NULL || srv->trim_ev == NULL)
 		fatalx("cannot set up the HTTP server");
 	event_add(srv->accept_ev, NULL);

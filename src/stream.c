@@ -88,7 +88,7 @@ stream_notice(struct blktop *b, const char *fmt, ...)
 		fatal("vasprintf");
 	va_end(ap);
 	if (b->notice != NULL)
-		b->notice(b, msg);
+		b->notice(b->notice_arg, msg);
 	else
 		log_warnx("%s", msg);
 	free(msg);

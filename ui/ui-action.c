@@ -23,7 +23,7 @@
 
 /* Leave the loop as SIGINT does, reporting what is pending. */
 static int
-ui_action_quit(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_quit(__unused struct ui_state *u, __unused enum ui_action a)
 {
 	raise(SIGTERM);
 	return (0);
@@ -31,43 +31,44 @@ ui_action_quit(__unused struct blktop *b, __unused enum ui_action a)
 
 /* The help screen, until the next key. */
 static int
-ui_action_help(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_help(struct ui_state *u, __unused enum ui_action a)
 {
-	ui.help = 1;
+	u->help = 1;
 	return (UI_DRAW_FRAME);
 }
 
 /* The next pane in tab order. */
 static int
-ui_action_next_pane(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_next_pane(struct ui_state *u, __unused enum ui_action a)
 {
-	ui.pane = (ui.pane + 1) % nitems(ui_panes);
+	u->pane = (u->pane + 1) % nitems(ui_panes);
 	return (UI_DRAW_FRAME);
 }
 
 /* One pane by its number: the actions are in tab order. */
 static int
-ui_action_pane(__unused struct blktop *b, enum ui_action a)
+ui_action_pane(struct ui_state *u, enum ui_action a)
 {
-	ui.pane = a - UI_PANE_DEV;
+	u->pane = a - UI_PANE_DEV;
 	return (UI_DRAW_FRAME);
 }
 
 /* Back: the filter cleared, when the pane had nothing to go back from. */
 static int
-ui_action_back(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_back(struct ui_state *u, __unused enum ui_action a)
 {
-	if (ui.filter[0] == '\0')
+	if (u->filter[0] == '\0')
 		return (0);
-	ui.filter[0] = '\0';
-	ui_status("filter cleared");
+	u->filter[0] = '\0';
+	ui_status(u, "filter cleared");
 	return (UI_DRAW_FRAME);
 }
 
 /* Pause: a replay pauses its stream; live, the display stops while collection goes on. */
 static int
-ui_action_pause(struct blktop *b, __unused enum ui_action a)
+ui_action_pause(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
 	if (b->src->entry->pause != NULL && b->src->entry->status != NULL) {
@@ -75,72 +76,75 @@ ui_action_pause(struct blktop *b, __unused enum ui_action a)
 		memset(&st, 0, sizeof st);
 		b->src->entry->pause(b->src);
 		b->src->entry->status(b->src, &st);
-		ui_status(st.paused ? "replay paused" : "replay resumed");
+		ui_status(u, st.paused ? "replay paused" : "replay resumed");
 		return (UI_DRAW_FRAME);
 	}
-	ui_view.paused = !ui_view.paused;
-	ui_view.pause_nclosed = b->win.nclosed;
-	ui_status(ui_view.paused ? "display paused (collection goes on)" :
+	u->view.paused = !u->view.paused;
+	u->view.pause_nclosed = b->win.nclosed;
+	ui_status(u, u->view.paused ? "display paused (collection goes on)" :
 	    "display resumed");
 	return (UI_DRAW_FRAME);
 }
 
 /* More (zoom out) or less (zoom in) time per heatmap column. */
 static int
-ui_action_zoom(struct blktop *b, enum ui_action a)
+ui_action_zoom(struct ui_state *u, enum ui_action a)
 {
-	ui_view.col_secs = ui_layout_zoom(ui_view.col_secs,
+	struct blktop	*b = u->b;
+
+	u->view.col_secs = ui_layout_zoom(u->view.col_secs,
 	    a == UI_ZOOM_OUT ? 1 : -1);
-	ui_view.col_ticks = ui_layout_col_ticks(ui_view.col_secs, b->tick_ns);
-	ui_status("%u s per heatmap column", ui_view.col_secs);
+	u->view.col_ticks = ui_layout_col_ticks(u->view.col_secs, b->tick_ns);
+	ui_status(u, "%u s per heatmap column", u->view.col_secs);
 	return (UI_DRAW_FRAME);
 }
 
 /* The heatmap of all requests, then reads, then writes. */
 static int
-ui_action_ops(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_ops(struct ui_state *u, __unused enum ui_action a)
 {
-	ui_view.opmask = ui_view.opmask == 0 ? 1u << OPC_READ :
-	    ui_view.opmask == 1u << OPC_READ ? 1u << OPC_WRITE : 0;
-	ui_status("heatmap of %s", ui_view.opmask == 0 ? "all requests" :
-	    ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
+	u->view.opmask = u->view.opmask == 0 ? 1u << OPC_READ :
+	    u->view.opmask == 1u << OPC_READ ? 1u << OPC_WRITE : 0;
+	ui_status(u, "heatmap of %s", u->view.opmask == 0 ? "all requests" :
+	    u->view.opmask == 1u << OPC_READ ? "reads" : "writes");
 	return (UI_DRAW_FRAME);
 }
 
 /* The next theme of the list. */
 static int
-ui_action_theme(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_theme(struct ui_state *u, __unused enum ui_action a)
 {
-	ui_next_theme();
+	ui_next_theme(u);
 	return (UI_DRAW_FRAME);
 }
 
 /* Every cell of the terminal again: whatever else wrote on it goes. */
 static int
-ui_action_redraw(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_redraw(__unused struct ui_state *u, __unused enum ui_action a)
 {
 	return (UI_DRAW_FRAME | UI_DRAW_TERMINAL);
 }
 
 /* The filter line, starting from the filter as it is. */
 static int
-ui_action_filter(__unused struct blktop *b, __unused enum ui_action a)
+ui_action_filter(struct ui_state *u, __unused enum ui_action a)
 {
-	ui.editing = 1;
-	snprintf(ui.edit, sizeof ui.edit, "%s", ui.filter);
+	u->editing = 1;
+	snprintf(u->edit, sizeof u->edit, "%s", u->filter);
 	return (UI_DRAW_FRAME);
 }
 
 /* Start or stop recording events to a file. */
 static int
-ui_action_record(struct blktop *b, __unused enum ui_action a)
+ui_action_record(struct ui_state *u, __unused enum ui_action a)
 {
-	char	*msg = NULL;
+	struct blktop	*b = u->b;
+	char		*msg = NULL;
 
 	if (stream_sink_control(b, "capture", SINK_CTL_TOGGLE, &msg) < 0 && msg == NULL)
 		msg = xstrdup("recording is not available");
 	if (msg != NULL) {
-		ui_status("%s", msg);
+		ui_status(u, "%s", msg);
 		free(msg);
 	}
 	return (UI_DRAW_FRAME);
@@ -148,21 +152,22 @@ ui_action_record(struct blktop *b, __unused enum ui_action a)
 
 /* Write the settings to the config file. */
 static int
-ui_action_save(struct blktop *b, __unused enum ui_action a)
+ui_action_save(struct ui_state *u, __unused enum ui_action a)
 {
-	ui_config_save(b);
+	ui_config_save(u);
 	return (UI_DRAW_FRAME);
 }
 
 /* Whether the source has the replay controls, with its status before the key in st. */
 static int
-ui_action_replay(struct blktop *b, struct source_status *st)
+ui_action_replay(struct ui_state *u, struct source_status *st)
 {
+	struct blktop			*b = u->b;
 	const struct source_entry	*e = b->src->entry;
 
 	if (e->step == NULL || e->seek == NULL || e->seek_start == NULL ||
 	    e->set_speed == NULL || e->status == NULL) {
-		ui_status("that key is for replays (blktop -r FILE)");
+		ui_status(u, "that key is for replays (blktop -r FILE)");
 		return (0);
 	}
 	memset(st, 0, sizeof *st);
@@ -172,99 +177,108 @@ ui_action_replay(struct blktop *b, struct source_status *st)
 
 /* After a replay control: say the speed the replay goes at now. */
 static int
-ui_action_replay_said(struct blktop *b, struct source_status *st)
+ui_action_replay_said(struct ui_state *u, struct source_status *st)
 {
+	struct blktop	*b = u->b;
+
 	b->src->entry->status(b->src, st);
 	if (st->speed == 0)
-		ui_status("replay as fast as possible");
+		ui_status(u, "replay as fast as possible");
 	else
-		ui_status("replay at %gx%s", st->speed, st->paused ? ", paused" : "");
+		ui_status(u, "replay at %gx%s", st->speed, st->paused ? ", paused" : "");
 	return (UI_DRAW_FRAME);
 }
 
 /* Replay: one tick forward, paused. */
 static int
-ui_action_step(struct blktop *b, __unused enum ui_action a)
+ui_action_step(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->step(b->src);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: 10 s back. */
 static int
-ui_action_seek_back(struct blktop *b, __unused enum ui_action a)
+ui_action_seek_back(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->seek(b->src, -10);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: 10 s forward. */
 static int
-ui_action_seek_fwd(struct blktop *b, __unused enum ui_action a)
+ui_action_seek_fwd(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->seek(b->src, 10);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: to the start. */
 static int
-ui_action_seek_start(struct blktop *b, __unused enum ui_action a)
+ui_action_seek_start(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->seek_start(b->src);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: to the end. */
 static int
-ui_action_seek_end(struct blktop *b, __unused enum ui_action a)
+ui_action_seek_end(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->seek(b->src, 1e9);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: half the speed, down to 0.25x; as fast as possible becomes 64x. */
 static int
-ui_action_slower(struct blktop *b, __unused enum ui_action a)
+ui_action_slower(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->set_speed(b->src, st.speed == 0 ? 64 : st.speed / 2);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /* Replay: twice the speed; past 64x, as fast as possible. */
 static int
-ui_action_faster(struct blktop *b, __unused enum ui_action a)
+ui_action_faster(struct ui_state *u, __unused enum ui_action a)
 {
+	struct blktop		*b = u->b;
 	struct source_status	 st;
 
-	if (!ui_action_replay(b, &st))
+	if (!ui_action_replay(u, &st))
 		return (UI_DRAW_FRAME);
 	b->src->entry->set_speed(b->src, st.speed == 0 || st.speed >= 64 ? 0 :
 	    st.speed * 2);
-	return (ui_action_replay_said(b, &st));
+	return (ui_action_replay_said(u, &st));
 }
 
 /*
@@ -326,30 +340,30 @@ const unsigned ui_nactions = nitems(ui_actions);
 
 /* One key typed into the filter line. */
 static int
-ui_edit_key(int key, int is_code)
+ui_edit_key(struct ui_state *u, int key, int is_code)
 {
-	size_t		 len = strlen(ui.edit);
+	size_t		 len = strlen(u->edit);
 	char		 mb[MB_LEN_MAX];
 	mbstate_t	 st;
 	size_t		 n;
 
 	if (!is_code && (key == '\n' || key == '\r')) {
-		snprintf(ui.filter, sizeof ui.filter, "%s", ui.edit);
-		ui.editing = 0;
+		snprintf(u->filter, sizeof u->filter, "%s", u->edit);
+		u->editing = 0;
 		return (UI_DRAW_FRAME);
 	}
 	if (!is_code && key == 0x1b) {
-		ui.editing = 0;
+		u->editing = 0;
 		return (UI_DRAW_FRAME);
 	}
 	if ((is_code && key == KEY_BACKSPACE) || (!is_code && (key == 0x7f ||
 	    key == 0x08))) {
 		/* Drop one whole UTF-8 character. */
-		while (len > 0 && (ui.edit[len - 1] & 0xc0) == 0x80)
+		while (len > 0 && (u->edit[len - 1] & 0xc0) == 0x80)
 			len--;
 		if (len > 0)
 			len--;
-		ui.edit[len] = '\0';
+		u->edit[len] = '\0';
 		return (UI_DRAW_FRAME);
 	}
 	if (is_code || key < 0x20 || key == 0x7f)
@@ -357,34 +371,34 @@ ui_edit_key(int key, int is_code)
 	memset(&st, 0, sizeof st);
 	if ((n = wcrtomb(mb, (wchar_t)key, &st)) == (size_t)-1)
 		return (UI_DRAW_FRAME);
-	if (len + n < sizeof ui.edit) {
-		memcpy(ui.edit + len, mb, n);
-		ui.edit[len + n] = '\0';
+	if (len + n < sizeof u->edit) {
+		memcpy(u->edit + len, mb, n);
+		u->edit[len + n] = '\0';
 	}
 	return (UI_DRAW_FRAME);
 }
 
 /* A mouse event: tabs switch panes, the wheel moves, clicks in a pane select. */
 static int
-ui_mouse(struct blktop *b)
+ui_mouse(struct ui_state *u)
 {
 	MEVENT		 me;
 	unsigned	 i;
-	const struct ui_rect *r = &ui.pane_rect;
+	const struct ui_rect *r = &u->pane_rect;
 
 	if (getmouse(&me) != OK)
 		return (UI_DRAW_FRAME);
-	if (ui.help) {
-		ui.help = 0;
+	if (u->help) {
+		u->help = 0;
 		return (UI_DRAW_FRAME);
 	}
 	if (me.bstate & BUTTON4_PRESSED) {
-		ui_panes[ui.pane]->key(b, UI_UP);
+		ui_panes[u->pane]->key(&u->panes[u->pane], UI_UP);
 		return (UI_DRAW_FRAME);
 	}
 #ifdef BUTTON5_PRESSED
 	if (me.bstate & BUTTON5_PRESSED) {
-		ui_panes[ui.pane]->key(b, UI_DOWN);
+		ui_panes[u->pane]->key(&u->panes[u->pane], UI_DOWN);
 		return (UI_DRAW_FRAME);
 	}
 #endif
@@ -393,13 +407,13 @@ ui_mouse(struct blktop *b)
 		return (UI_DRAW_FRAME);
 	if (me.y == 1) {
 		for (i = 0; i < nitems(ui_panes); i++) {
-			if (me.x >= ui.tabs_x[i] && me.x < ui.tabs_x[i + 1])
-				ui.pane = i;
+			if (me.x >= u->tabs_x[i] && me.x < u->tabs_x[i + 1])
+				u->pane = i;
 		}
 		return (UI_DRAW_FRAME);
 	}
-	if (me.y >= r->y && me.y < r->y + r->h && ui_panes[ui.pane]->click != NULL)
-		ui_panes[ui.pane]->click(b, r, me.y, me.x);
+	if (me.y >= r->y && me.y < r->y + r->h && ui_panes[u->pane]->click != NULL)
+		ui_panes[u->pane]->click(&u->panes[u->pane], r, me.y, me.x);
 	return (UI_DRAW_FRAME);
 }
 
@@ -408,7 +422,7 @@ ui_mouse(struct blktop *b)
  * handler from the table. Returns what must be drawn again (UI_DRAW_*).
  */
 static int
-ui_key(struct blktop *b, int key, int is_code)
+ui_key(struct ui_state *u, int key, int is_code)
 {
 	const struct ui_action_info	*ai;
 	unsigned			 i;
@@ -417,31 +431,31 @@ ui_key(struct blktop *b, int key, int is_code)
 	if (is_code && key == KEY_RESIZE)
 		return (0);	/* resizeterm() queued it: already handled */
 	if (is_code && key == KEY_MOUSE)
-		return (ui_mouse(b));
-	if (ui.editing)
-		return (ui_edit_key(key, is_code));
-	if (ui.help) {
+		return (ui_mouse(u));
+	if (u->editing)
+		return (ui_edit_key(u, key, is_code));
+	if (u->help) {
 		/* Any key closes the help; q still quits. */
-		ui.help = 0;
+		u->help = 0;
 		if (!is_code && key == 'q')
-			ui_action_quit(b, UI_QUIT);
+			ui_action_quit(u, UI_QUIT);
 		return (UI_DRAW_FRAME);
 	}
-	if ((!is_code && key > 0x7f) || (a = ui_keys_lookup(key)) == -1)
+	if ((!is_code && key > 0x7f) || (a = ui_keys_lookup(&u->keys, key)) == -1)
 		return (0);
 	for (i = 0; i < ui_nactions && ui_actions[i].action != (enum ui_action)a; i++)
 		;
 	if (i == ui_nactions)
 		return (0);
 	ai = &ui_actions[i];
-	if (ui.status_ticks > 0 && ui.status[0] != '\0' && !ai->keep_status) {
-		ui.status[0] = '\0';
+	if (u->status_ticks > 0 && u->status[0] != '\0' && !ai->keep_status) {
+		u->status[0] = '\0';
 		draw = UI_DRAW_FRAME;
 	}
-	if (ui_panes[ui.pane]->key(b, ai->action))
+	if (ui_panes[u->pane]->key(&u->panes[u->pane], ai->action))
 		return (UI_DRAW_FRAME);
 	if (ai->fn != NULL)
-		draw |= ai->fn(b, ai->action);
+		draw |= ai->fn(u, ai->action);
 	return (draw);
 }
 
@@ -449,20 +463,20 @@ ui_key(struct blktop *b, int key, int is_code)
 void
 ui_key_cb(int fd, __unused short what, void *arg)
 {
-	struct blktop	*b = arg;
+	struct ui_state	*u = arg;
 	wint_t		 wch;
 	int		 r, avail = 0, draw = 0;
 
 	/* Readable with nothing to read: the terminal is gone. */
 	if (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0) {
-		ui_action_quit(b, UI_QUIT);
-		event_del(ui.key_ev);
+		ui_action_quit(u, UI_QUIT);
+		event_del(u->key_ev);
 		return;
 	}
 	while ((r = wget_wch(stdscr, &wch)) != ERR)
-		draw |= ui_key(b, (int)wch, r == KEY_CODE_YES);
+		draw |= ui_key(u, (int)wch, r == KEY_CODE_YES);
 	if (draw & UI_DRAW_TERMINAL)
 		clearok(curscr, TRUE);
 	if (draw & UI_DRAW_FRAME)
-		ui_redraw();
+		ui_redraw(u);
 }

@@ -23,16 +23,22 @@ static const struct {
 /* devices.view values, by ui_pane_dev_view's number. */
 static const char *const ui_config_views[] = { "auto", "lines", "heatmaps" };
 
-/* The table pane whose settings "NAME.what" are, or NULL. */
-static struct ui_tab *
-ui_config_tab(const char *key, size_t len)
+/*
+ * The table pane whose settings "NAME.what" are: its defaults (their columns
+ * check a value), or NULL; its table in u into *tab (NULL if u is).
+ */
+static const struct ui_tab *
+ui_config_tab(struct ui_state *u, const char *key, size_t len,
+    struct ui_tab **tab)
 {
 	unsigned	 i;
 
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->tab != NULL && strlen(ui_panes[i]->name) == len &&
-		    strncasecmp(ui_panes[i]->name, key, len) == 0)
-			return (ui_panes[i]->tab());
+		    strncasecmp(ui_panes[i]->name, key, len) == 0) {
+			*tab = u != NULL ? ui_panes[i]->tab(&u->panes[i]) : NULL;
+			return (ui_panes[i]->tab_default);
+		}
 	}
 	return (NULL);
 }
@@ -122,9 +128,10 @@ ui_config_key_word(void *arg, const char *w, size_t len)
 	return (0);
 }
 
-/* The columns a table shows: "all", or their names. */
+/* The columns a table shows: "all", or their names (into tab unless NULL). */
 static int
-ui_config_columns(struct ui_tab *t, const char *value, int apply, char **errp)
+ui_config_columns(const struct ui_tab *t, struct ui_tab *tab, const char *value,
+    char **errp)
 {
 	struct ui_config_list	 l = { .tab = t };
 	uint32_t		 all = t->ncols >= 32 ? UINT32_MAX : (1u << t->ncols) - 1;
@@ -137,14 +144,15 @@ ui_config_columns(struct ui_tab *t, const char *value, int apply, char **errp)
 		    l.bad);
 		return (-1);
 	}
-	if (apply)
-		t->hidden = all & ~l.shown;
+	if (tab != NULL)
+		tab->hidden = all & ~l.shown;
 	return (1);
 }
 
-/* A key.NAME line: the keys of an action. */
+/* A key.NAME line: the keys of an action, bound in u's table (u NULL: checked only). */
 static int
-ui_config_keys(const char *name, const char *value, int apply, char **errp)
+ui_config_keys(struct ui_state *u, const char *name, const char *value,
+    char **errp)
 {
 	struct ui_config_list	 l = { .nkeys = 0 };
 	int			 a;
@@ -159,7 +167,8 @@ ui_config_keys(const char *name, const char *value, int apply, char **errp)
 		    "End, BkSp; at most %d)", l.bad, UI_CONFIG_KEYS_MAX);
 		return (-1);
 	}
-	if (apply && ui_keys_bind((enum ui_action)a, l.keys, l.nkeys) != 0) {
+	if (u != NULL &&
+	    ui_keys_bind(&u->keys, (enum ui_action)a, l.keys, l.nkeys) != 0) {
 		xasprintf(errp, "too many key bindings");
 		return (-1);
 	}
@@ -168,13 +177,17 @@ ui_config_keys(const char *name, const char *value, int apply, char **errp)
 
 /*
  * sink_ui's config callback: the view's keys of the config file (blktop(8),
- * CONFIG FILE). A -t on the command line wins over the theme.
+ * CONFIG FILE), taken into the UI's state data unless it is NULL. A -t on the
+ * command line wins over the theme.
  */
 int
-ui_config(struct blktop *b, const char *key, const char *value, int apply,
+ui_config(struct blktop *b, void *data, const char *key, const char *value,
     char **errp)
 {
+	struct ui_state	*u = data;
+	int		 apply = u != NULL;
 	struct theme	 t;
+	const struct ui_tab *def;
 	struct ui_tab	*tab;
 	const char	*dot = strchr(key, '.');
 	char		*end;
@@ -198,7 +211,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui.pane = i;
+			u->pane = i;
 		return (1);
 	}
 	if (strcasecmp(key, "heatmap.column_seconds") == 0) {
@@ -210,7 +223,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui_view.col_secs = (unsigned)v;
+			u->view.col_secs = (unsigned)v;
 		return (1);
 	}
 	if (strcasecmp(key, "devices.view") == 0) {
@@ -223,7 +236,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui_pane_dev_view((int)i);
+			ui_pane_dev_view(u, (int)i);
 		return (1);
 	}
 	if (strcasecmp(key, "heatmap.ops") == 0) {
@@ -236,17 +249,17 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 			return (-1);
 		}
 		if (apply)
-			ui_view.opmask = ui_config_ops[i].opmask;
+			u->view.opmask = ui_config_ops[i].opmask;
 		return (1);
 	}
 	if (dot == NULL)
 		return (0);
 	if (strncasecmp(key, "key.", 4) == 0)
-		return (ui_config_keys(key + 4, value, apply, errp));
-	if ((tab = ui_config_tab(key, (size_t)(dot - key))) == NULL)
+		return (ui_config_keys(u, key + 4, value, errp));
+	if ((def = ui_config_tab(u, key, (size_t)(dot - key), &tab)) == NULL)
 		return (0);
 	if (strcasecmp(dot, ".sort") == 0) {
-		if ((i = (unsigned)ui_config_col(tab, value, strlen(value))) >= 32) {
+		if ((i = (unsigned)ui_config_col(def, value, strlen(value))) >= 32) {
 			xasprintf(errp, "no column '%s' (a name from the table's header)",
 			    value);
 			return (-1);
@@ -265,7 +278,7 @@ ui_config(struct blktop *b, const char *key, const char *value, int apply,
 		return (1);
 	}
 	if (strcasecmp(dot, ".columns") == 0)
-		return (ui_config_columns(tab, value, apply, errp));
+		return (ui_config_columns(def, tab, value, errp));
 	return (0);
 }
 
@@ -291,13 +304,14 @@ ui_config_put(char *buf, size_t *off, const char *fmt, ...)
 
 /* The settings of the view as they are now, as a config file; -1 if too long. */
 int
-ui_config_text(const struct blktop *b, char *buf, size_t len)
+ui_config_text(struct ui_state *u, char *buf, size_t len)
 {
-	struct ui_tab	*t;
-	char		 keys[UI_CONFIG_KEYS_MAX * 12];
-	size_t		 off = 0;
-	unsigned	 i;
-	int		 c;
+	const struct blktop	*b = u->b;
+	struct ui_tab		*t;
+	char			 keys[UI_CONFIG_KEYS_MAX * 12];
+	size_t			 off = 0;
+	unsigned		 i;
+	int			 c;
 
 	if (len < UI_CONFIG_TEXT_MAX)
 		return (-1);
@@ -305,22 +319,22 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 	    "# KEY = VALUE; blktop(8), CONFIG FILE, tells them. Options given on the\n"
 	    "# command line win; -b, -J and --headless runs do not read this file.\n",
 	    PACKAGE_VERSION);
-	ui_config_put(buf, &off, "theme = %s\n", ui.nthemes > 0 ?
-	    ui.themes[ui.theme_idx] : "default");
+	ui_config_put(buf, &off, "theme = %s\n", u->nthemes > 0 ?
+	    u->themes[u->theme_idx] : "default");
 	ui_config_put(buf, &off, "interval = %g\n", b->interval);
-	ui_config_put(buf, &off, "pane = %s\n", ui_panes[ui.pane]->name);
+	ui_config_put(buf, &off, "pane = %s\n", ui_panes[u->pane]->name);
 	ui_config_put(buf, &off, "devices.view = %s\n",
-	    ui_config_views[ui_pane_dev_view(-1) % nitems(ui_config_views)]);
-	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", ui_view.col_secs);
+	    ui_config_views[ui_pane_dev_view(u, -1) % nitems(ui_config_views)]);
+	ui_config_put(buf, &off, "heatmap.column_seconds = %u\n", u->view.col_secs);
 	for (i = 0; i < nitems(ui_config_ops) &&
-	    ui_config_ops[i].opmask != ui_view.opmask; i++)
+	    ui_config_ops[i].opmask != u->view.opmask; i++)
 		;
 	ui_config_put(buf, &off, "heatmap.ops = %s\n",
 	    i < nitems(ui_config_ops) ? ui_config_ops[i].name : "all");
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->tab == NULL)
 			continue;
-		t = ui_panes[i]->tab();
+		t = ui_panes[i]->tab(&u->panes[i]);
 		ui_config_put(buf, &off, "%s.sort = %s\n%s.order = %s\n%s.columns =",
 		    ui_panes[i]->name, t->cols[t->sortcol].name, ui_panes[i]->name,
 		    t->invert ? "inverted" : "normal", ui_panes[i]->name);
@@ -344,7 +358,7 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 	ui_config_put(buf, &off, "# Keys: key.ACTION = KEY..., space apart; a key "
 	    "named here leaves any other action.\n");
 	for (i = 0; i < ui_nactions; i++) {
-		if (ui_keys_of(ui_actions[i].action, keys, sizeof keys) == 0)
+		if (ui_keys_of(&u->keys, ui_actions[i].action, keys, sizeof keys) == 0)
 			ui_config_put(buf, &off, "# key.%s = (none)\n", ui_actions[i].name);
 		else
 			ui_config_put(buf, &off, "key.%s = %s\n", ui_actions[i].name, keys);
@@ -354,26 +368,27 @@ ui_config_text(const struct blktop *b, char *buf, size_t len)
 
 /* W: write the settings to the config file, as the user blktop runs as. */
 void
-ui_config_save(struct blktop *b)
+ui_config_save(struct ui_state *u)
 {
+	struct blktop	*b = u->b;
 	char		*buf, *err;
 	const char	*why;
 
 	if (b->config_path[0] == '\0') {
-		ui_status("no config file: %s", b->config_note[0] != '\0' ?
+		ui_status(u, "no config file: %s", b->config_note[0] != '\0' ?
 		    b->config_note : "--no-config");
 		return;
 	}
 	buf = xmalloc(UI_CONFIG_TEXT_MAX);
-	if (ui_config_text(b, buf, UI_CONFIG_TEXT_MAX) != 0)
-		ui_status("settings too long for the config file");
+	if (ui_config_text(u, buf, UI_CONFIG_TEXT_MAX) != 0)
+		ui_status(u, "settings too long for the config file");
 	else if (config_write(b->config_path, buf, &err) != 0) {
-		ui_status("cannot write the settings: %s", err);
+		ui_status(u, "cannot write the settings: %s", err);
 		free(err);
 	} else if (b->record_dir != NULL && (why = config_value_why(b->record_dir)) != NULL)
-		ui_status("settings written to %s, but not the record directory: %s",
+		ui_status(u, "settings written to %s, but not the record directory: %s",
 		    b->config_path, why);
 	else
-		ui_status("settings written to %s", b->config_path);
+		ui_status(u, "settings written to %s", b->config_path);
 	free(buf);
 }

@@ -10,7 +10,13 @@
 #include "blktop.h"
 #include "ui.h"
 
-/* Colours picked from the theme for the terminal, and the pairs made from them. */
+/*
+ * Colours picked from the theme for the terminal, and the pairs made from
+ * them. File-level, as ncurses' own state is: one terminal per process
+ * (stdscr, curscr, the colour pairs init_pair made), which every window this
+ * file draws on belongs to, and which the UI instance starts and ends
+ * (ui_draw_init, ui_draw_free).
+ */
 static struct {
 	enum ui_colour_mode	 mode;
 	int			 flags;		/* DRAW_UTF8, DRAW_MONO */
@@ -34,6 +40,7 @@ static struct {
  * them by scrolling or shifting (ui_term_nomove).
  */
 #define UI_PAINT_ESC	48		/* longest escape kept */
+/* Like ui_draw, the one terminal's: what is painted on it, beside curscr. */
 
 static struct {
 	int		 on;		/* this terminal can be painted directly */

@@ -33,8 +33,9 @@ ui_put(int y, int x, enum theme_colour fg, const char *s)
 
 /* The two header lines: who and when, rates and loss; then the tabs and the probe plan. */
 static void
-ui_draw_header(struct blktop *b)
+ui_draw_header(struct ui_state *u)
 {
+	struct blktop	*b = u->b;
 	struct source_status st;
 	const char	*rec;
 	char		 buf[512], when[16];
@@ -49,10 +50,10 @@ ui_draw_header(struct blktop *b)
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
 	x = ui_put(0, 0, THEME_TITLE, "blktop ");
 	snprintf(buf, sizeof buf, "%s %s  %s  %s  interval %gs  column %us  ",
-	    ui.host, ui.kernel, b->src != NULL ? b->src->entry->name : "?", when,
-	    b->interval, ui_view.col_secs);
+	    u->host, u->kernel, b->src != NULL ? b->src->entry->name : "?", when,
+	    b->interval, u->view.col_secs);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
-	snprintf(buf, sizeof buf, "%.0f ev/s  ", ui.evps);
+	snprintf(buf, sizeof buf, "%.0f ev/s  ", u->evps);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
 	snprintf(buf, sizeof buf, "lost %llu", (unsigned long long)b->lost);
 	x = ui_put(0, x, b->lost > 0 ? THEME_LOST : THEME_MAIN_FG, buf);
@@ -72,19 +73,19 @@ ui_draw_header(struct blktop *b)
 			    st.paused ? " paused" : "");
 		x = ui_put(0, x, THEME_HI_FG, buf);
 	}
-	if (ui_view.paused)
+	if (u->view.paused)
 		ui_put(0, x + 2, THEME_LOST, "PAUSED");
 
 	x = 0;
 	for (i = 0; i < nitems(ui_panes); i++) {
-		ui.tabs_x[i] = x;
+		u->tabs_x[i] = x;
 		snprintf(buf, sizeof buf, " %u %s ", i + 1, ui_panes[i]->title);
-		ui_text(stdscr, 1, x, i == ui.pane ? THEME_SELECTED_FG :
-		    THEME_INACTIVE_FG, i == ui.pane ? THEME_SELECTED_BG :
+		ui_text(stdscr, 1, x, i == u->pane ? THEME_SELECTED_FG :
+		    THEME_INACTIVE_FG, i == u->pane ? THEME_SELECTED_BG :
 		    THEME_MAIN_BG, buf);
 		x += (int)strlen(buf) + 1;
 	}
-	ui.tabs_x[i] = x;
+	u->tabs_x[i] = x;
 	/*
 	 * What blktop itself costs, its CPU and its BPF programs ("-": unknown),
 	 * in fixed widths so the line does not jitter, then the plan.
@@ -137,12 +138,13 @@ ui_status_cut(const struct blktop *b, char *buf, size_t size)
  * munmap"; ? says why).
  */
 static void
-ui_draw_status(const struct blktop *b)
+ui_draw_status(const struct ui_state *u)
 {
-	char	 buf[256], na[192];
-	int	 y = LINES - 1;
-	size_t	 n;
-	unsigned i;
+	const struct blktop	*b = u->b;
+	char			 buf[256], na[192];
+	int			 y = LINES - 1;
+	size_t			 n;
+	unsigned		 i;
 
 	n = ui_status_cut(b, na, sizeof na);
 	for (i = 0; i < HAVE_NBITS; i++) {
@@ -153,30 +155,31 @@ ui_draw_status(const struct blktop *b)
 	if (na[0] != '\0' && (int)strlen(na) < COLS)
 		ui_put(y, COLS - (int)strlen(na), THEME_LOST, na);
 
-	if (ui.editing) {
+	if (u->editing) {
 		snprintf(buf, sizeof buf, "filter: %s_  (Enter apply, Esc cancel)",
-		    ui.edit);
+		    u->edit);
 		ui_put(y, 0, THEME_HI_FG, buf);
 		return;
 	}
-	if (ui.status[0] != '\0') {
-		ui_put(y, 0, THEME_HI_FG, ui.status);
+	if (u->status[0] != '\0') {
+		ui_put(y, 0, THEME_HI_FG, u->status);
 		return;
 	}
-	ui_keys_hints(buf, sizeof buf);
-	if (ui.filter[0] != '\0')
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": %s", ui.filter);
+	ui_keys_hints(&u->keys, buf, sizeof buf);
+	if (u->filter[0] != '\0')
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": %s", u->filter);
 	ui_put(y, 0, THEME_INACTIVE_FG, buf);
 }
 
 /* The help screen, generated from the key table. */
 static void
-ui_draw_help(const struct blktop *b, const struct ui_rect *r)
+ui_draw_help(const struct ui_state *u, const struct ui_rect *r)
 {
-	char		 lines[64][96];
-	unsigned	 n, i, col, ncolumns, per;
+	const struct blktop	*b = u->b;
+	char			 lines[64][96];
+	unsigned		 n, i, col, ncolumns, per;
 
-	n = ui_keys_help(lines, nitems(lines));
+	n = ui_keys_help(&u->keys, lines, nitems(lines));
 	if (n < nitems(lines)) {
 		char	 cut[1024];
 
@@ -212,7 +215,7 @@ ui_draw_help(const struct blktop *b, const struct ui_rect *r)
 
 /* Draw the whole screen once. */
 void
-ui_draw_all(struct blktop *b)
+ui_draw_all(struct ui_state *u)
 {
 	struct ui_rect	 r;
 	const char	*small = "terminal too small";
@@ -225,27 +228,27 @@ ui_draw_all(struct blktop *b)
 		ui_draw_flush();
 		return;
 	}
-	ui_draw_header(b);
+	ui_draw_header(u);
 	r.y = 2;
 	r.x = 0;
 	r.h = LINES - 3;
 	r.w = COLS;
-	ui.pane_rect = r;
-	if (ui.help)
-		ui_draw_help(b, &r);
+	u->pane_rect = r;
+	if (u->help)
+		ui_draw_help(u, &r);
 	else
-		ui_panes[ui.pane]->draw(b, stdscr, &r);
-	ui_draw_status(b);
+		ui_panes[u->pane]->draw(&u->panes[u->pane], stdscr, &r);
+	ui_draw_status(u);
 	ui_draw_flush();
-	ui.frames++;
+	u->frames++;
 }
 
 /* Draw one frame now, of a pane by its tab index or the current one (-1): for benchmarks. */
 void
-ui_frame(struct blktop *b, int pane)
+ui_frame(struct ui_state *u, int pane)
 {
 	if (pane >= 0 && pane < (int)nitems(ui_panes))
-		ui.pane = (unsigned)pane;
-	if (ui.running)
-		ui_draw_all(b);
+		u->pane = (unsigned)pane;
+	if (u->running)
+		ui_draw_all(u);
 }

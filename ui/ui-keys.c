@@ -29,28 +29,12 @@ static const struct ui_key ui_keys_default[] = {
 	{ 'G', UI_SEEK_END }, { 's', UI_SLOWER }, { 'S', UI_FASTER },
 };
 
-/* Every binding: the defaults, then what the config file's key.NAME lines say. */
-struct ui_key ui_keys[UI_KEYS_MAX];
-unsigned ui_nkeys;
-static int ui_keys_ready;
-
-/* The table of the defaults, before its first use. */
-static void
-ui_keys_init(void)
+/* A UI's bindings as the defaults, before the config file's key.NAME lines. */
+void
+ui_keys_init(struct ui_keys *k)
 {
-	if (ui_keys_ready)
-		return;
-	memcpy(ui_keys, ui_keys_default, sizeof ui_keys_default);
-	ui_nkeys = nitems(ui_keys_default);
-	ui_keys_ready = 1;
-}
-
-/* The number of bindings (the table ready). */
-unsigned
-ui_keys_count(void)
-{
-	ui_keys_init();
-	return (ui_nkeys);
+	memcpy(k->keys, ui_keys_default, sizeof ui_keys_default);
+	k->n = nitems(ui_keys_default);
 }
 
 /* The action named so in the config file (key.NAME), or -1. */
@@ -71,44 +55,42 @@ ui_keys_action(const char *name)
  * these keys leaves the action it was bound to. -1 if the table would be full.
  */
 int
-ui_keys_bind(enum ui_action a, const int *keys, unsigned n)
+ui_keys_bind(struct ui_keys *t, enum ui_action a, const int *keys, unsigned n)
 {
 	unsigned	 i, j, k, pass;
 
-	ui_keys_init();
 	for (pass = 0; pass < 2; pass++) {
-		for (i = j = 0; i < ui_nkeys; i++) {
-			for (k = 0; k < n && keys[k] != ui_keys[i].key; k++)
+		for (i = j = 0; i < t->n; i++) {
+			for (k = 0; k < n && keys[k] != t->keys[i].key; k++)
 				;
-			if (ui_keys[i].action == a || k < n)
+			if (t->keys[i].action == a || k < n)
 				continue;
 			if (pass == 1)
-				ui_keys[j] = ui_keys[i];
+				t->keys[j] = t->keys[i];
 			j++;
 		}
 		if (j + n > UI_KEYS_MAX)	/* the table as it was */
 			return (-1);
 	}
-	ui_nkeys = j;
+	t->n = j;
 	for (k = 0; k < n; k++) {
-		ui_keys[ui_nkeys].key = keys[k];
-		ui_keys[ui_nkeys++].action = a;
+		t->keys[t->n].key = keys[k];
+		t->keys[t->n++].action = a;
 	}
 	return (0);
 }
 
 /* The action bound to a key, or -1. */
 int
-ui_keys_lookup(int key)
+ui_keys_lookup(const struct ui_keys *t, int key)
 {
 	unsigned	 i;
 
 	if (key == '\r')
 		key = '\n';
-	ui_keys_init();
-	for (i = 0; i < ui_nkeys; i++) {
-		if (ui_keys[i].key == key)
-			return ((int)ui_keys[i].action);
+	for (i = 0; i < t->n; i++) {
+		if (t->keys[i].key == key)
+			return ((int)t->keys[i].action);
 	}
 	return (-1);
 }
@@ -183,19 +165,18 @@ ui_keys_parse(const char *s)
  * number of keys.
  */
 unsigned
-ui_keys_of(enum ui_action a, char *buf, size_t len)
+ui_keys_of(const struct ui_keys *t, enum ui_action a, char *buf, size_t len)
 {
 	char		 name[16];
 	unsigned	 i, n = 0;
 
-	ui_keys_init();
 	buf[0] = '\0';
-	for (i = 0; i < ui_nkeys; i++) {
-		if (ui_keys[i].action != a)
+	for (i = 0; i < t->n; i++) {
+		if (t->keys[i].action != a)
 			continue;
 		if (n++ > 0)
 			strncat(buf, " ", len - strlen(buf) - 1);
-		strncat(buf, ui_keys_name(ui_keys[i].key, name, sizeof name),
+		strncat(buf, ui_keys_name(t->keys[i].key, name, sizeof name),
 		    len - strlen(buf) - 1);
 	}
 	return (n);
@@ -206,7 +187,7 @@ ui_keys_of(enum ui_action a, char *buf, size_t len)
  * "q quit  ? help  Tab pane  Enter drill  Space pause  +/- time  / filter".
  */
 void
-ui_keys_hints(char *buf, size_t len)
+ui_keys_hints(const struct ui_keys *t, char *buf, size_t len)
 {
 	static const struct {
 		enum ui_action	 action, with;	/* with: a second key, after a '/' */
@@ -221,15 +202,14 @@ ui_keys_hints(char *buf, size_t len)
 	unsigned	 i, j;
 	size_t		 off = 0;
 
-	ui_keys_init();
 	buf[0] = '\0';
 	for (i = 0; i < nitems(hints) && off < len; i++) {
 		a[0] = b[0] = '\0';
-		for (j = ui_nkeys; j-- > 0;) {	/* the first of its keys */
-			if (ui_keys[j].action == hints[i].action)
-				ui_keys_name(ui_keys[j].key, a, sizeof a);
-			if (ui_keys[j].action == hints[i].with)
-				ui_keys_name(ui_keys[j].key, b, sizeof b);
+		for (j = t->n; j-- > 0;) {	/* the first of its keys */
+			if (t->keys[j].action == hints[i].action)
+				ui_keys_name(t->keys[j].key, a, sizeof a);
+			if (t->keys[j].action == hints[i].with)
+				ui_keys_name(t->keys[j].key, b, sizeof b);
 		}
 		if (a[0] == '\0')
 			continue;
@@ -243,13 +223,13 @@ ui_keys_hints(char *buf, size_t len)
  * its help. Returns the number of lines (at most max).
  */
 unsigned
-ui_keys_help(char lines[][96], unsigned max)
+ui_keys_help(const struct ui_keys *t, char lines[][96], unsigned max)
 {
 	char		 keys[48];
 	unsigned	 i, n = 0;
 
 	for (i = 0; i < ui_nactions && n < max; i++) {
-		if (ui_keys_of(ui_actions[i].action, keys, sizeof keys) == 0)
+		if (ui_keys_of(t, ui_actions[i].action, keys, sizeof keys) == 0)
 			continue;
 		snprintf(lines[n++], 96, "%-16s %s", keys, ui_actions[i].help);
 	}

@@ -31,8 +31,8 @@ struct ui_dev_cache {
 /* How devices are drawn: as the space allows, one line each, a heatmap each. */
 enum { UI_DEV_AUTO, UI_DEV_LINES, UI_DEV_BLOCKS };
 
-/* Selection and buffers of the devices pane. */
-static struct {
+/* Selection and buffers of the devices pane: its state in a UI (ui_pane's data). */
+struct ui_dev {
 	uint32_t	 sel_dev;	/* selected device, by dev_t (order may change) */
 	unsigned	 top;
 	int		 zoomed;	/* the selected device fills the pane */
@@ -59,120 +59,130 @@ static struct {
 	unsigned	 cache_ticks;	/* col_ticks, opmask and sub-rows the cache holds */
 	unsigned	 cache_mask;
 	unsigned	 cache_nsub;
-} ui_dev;
+};
 
 /* The devices to list: the -D filter, then the / filter on the name. */
 static void
-ui_pane_dev_list(struct blktop *b)
+ui_pane_dev_list(struct ui_pane *p)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
+	struct blktop		*b = u->b;
 	const struct devwin	*dw;
 	unsigned		 i;
 
-	ui_dev.nshown = 0;
+	d->nshown = 0;
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev) ||
-		    !ui_filter_match(device_name(dw->dev)))
+		    !ui_filter_match(u, device_name(dw->dev)))
 			continue;
-		ui_dev.shown_idx[ui_dev.nshown] = i;
-		ui_dev.shown[ui_dev.nshown++] = dw;
+		d->shown_idx[d->nshown] = i;
+		d->shown[d->nshown++] = dw;
 	}
 }
 
 /* Index of the selected device in the list, selecting the first if it is gone. */
 static unsigned
-ui_pane_dev_sel(void)
+ui_pane_dev_sel(struct ui_dev *d)
 {
 	unsigned	 i;
 
-	for (i = 0; i < ui_dev.nshown; i++) {
-		if (ui_dev.shown[i]->dev == ui_dev.sel_dev)
+	for (i = 0; i < d->nshown; i++) {
+		if (d->shown[i]->dev == d->sel_dev)
 			return (i);
 	}
-	if (ui_dev.nshown > 0)
-		ui_dev.sel_dev = ui_dev.shown[0]->dev;
+	if (d->nshown > 0)
+		d->sel_dev = d->shown[0]->dev;
 	return (0);
 }
 
 /* Make sure the column buffers hold ncols columns of nsub sub-rows. */
 static void
-ui_pane_dev_grow(unsigned ncols, unsigned nsub)
+ui_pane_dev_grow(struct ui_dev *d, unsigned ncols, unsigned nsub)
 {
-	if (ui_dev.sub_len < (size_t)ncols * nsub) {
-		ui_dev.sub_len = (size_t)ncols * nsub;
-		ui_dev.sub = xreallocarray(ui_dev.sub, ui_dev.sub_len,
-		    sizeof *ui_dev.sub);
+	if (d->sub_len < (size_t)ncols * nsub) {
+		d->sub_len = (size_t)ncols * nsub;
+		d->sub = xreallocarray(d->sub, d->sub_len,
+		    sizeof *d->sub);
 	}
-	if (ui_dev.nvals < ncols) {
-		ui_dev.nvals = ncols;
-		ui_dev.qd = xreallocarray(ui_dev.qd, ncols, sizeof *ui_dev.qd);
-		ui_dev.iops = xreallocarray(ui_dev.iops, ncols,
-		    sizeof *ui_dev.iops);
-		ui_dev.p99 = xreallocarray(ui_dev.p99, ncols, sizeof *ui_dev.p99);
-		ui_dev.spark = xreallocarray(ui_dev.spark, ncols,
-		    sizeof *ui_dev.spark);
+	if (d->nvals < ncols) {
+		d->nvals = ncols;
+		d->qd = xreallocarray(d->qd, ncols, sizeof *d->qd);
+		d->iops = xreallocarray(d->iops, ncols,
+		    sizeof *d->iops);
+		d->p99 = xreallocarray(d->p99, ncols, sizeof *d->p99);
+		d->spark = xreallocarray(d->spark, ncols,
+		    sizeof *d->spark);
 	}
 }
 
 /* Free every cached column. */
 static void
-ui_pane_dev_cache_free(void)
+ui_pane_dev_cache_free(struct ui_dev *d)
 {
 	unsigned	 i;
 
 	for (i = 0; i < WINDOWS_MAX_DEVS; i++) {
-		free(ui_dev.cache[i].group);
-		free(ui_dev.cache[i].sub);
-		free(ui_dev.cache[i].qd);
-		free(ui_dev.cache[i].iops);
-		free(ui_dev.cache[i].p99);
-		memset(&ui_dev.cache[i], 0, sizeof ui_dev.cache[i]);
+		free(d->cache[i].group);
+		free(d->cache[i].sub);
+		free(d->cache[i].qd);
+		free(d->cache[i].iops);
+		free(d->cache[i].p99);
+		memset(&d->cache[i], 0, sizeof d->cache[i]);
 	}
 }
 
 /* Forget every cached column when the width, height, time per column or operations change. */
 static void
-ui_pane_dev_cache_check(unsigned ncols, unsigned nsub)
+ui_pane_dev_cache_check(struct ui_pane *p, unsigned ncols,
+    unsigned nsub)
 {
-	if (ui_dev.cache_cap == ncols && ui_dev.cache_ticks == ui_view.col_ticks &&
-	    ui_dev.cache_mask == ui_view.opmask && ui_dev.cache_nsub == nsub)
+	struct ui_state	*u = p->u;
+	struct ui_dev	*d = p->data;
+
+	if (d->cache_cap == ncols && d->cache_ticks == u->view.col_ticks &&
+	    d->cache_mask == u->view.opmask && d->cache_nsub == nsub)
 		return;
-	ui_pane_dev_cache_free();
-	ui_dev.cache_cap = ncols;
-	ui_dev.cache_ticks = ui_view.col_ticks;
-	ui_dev.cache_mask = ui_view.opmask;
-	ui_dev.cache_nsub = nsub;
+	ui_pane_dev_cache_free(d);
+	d->cache_cap = ncols;
+	d->cache_ticks = u->view.col_ticks;
+	d->cache_mask = u->view.opmask;
+	d->cache_nsub = nsub;
 }
 
 /* The cache of device number i of the windows, allocated on first use. */
 static struct ui_dev_cache *
-ui_pane_dev_cache(unsigned i)
+ui_pane_dev_cache(struct ui_dev *d, unsigned i)
 {
-	struct ui_dev_cache	*c = &ui_dev.cache[i];
+	struct ui_dev_cache	*c = &d->cache[i];
 	unsigned		 s;
 
 	if (c->group == NULL) {
-		c->group = xcalloc(ui_dev.cache_cap, sizeof *c->group);
-		for (s = 0; s < ui_dev.cache_cap; s++)
+		c->group = xcalloc(d->cache_cap, sizeof *c->group);
+		for (s = 0; s < d->cache_cap; s++)
 			c->group[s] = UI_DEV_NOGROUP;
-		c->sub = xcalloc((size_t)ui_dev.cache_cap * ui_dev.cache_nsub,
+		c->sub = xcalloc((size_t)d->cache_cap * d->cache_nsub,
 		    sizeof *c->sub);
-		c->qd = xcalloc(ui_dev.cache_cap, sizeof *c->qd);
-		c->iops = xcalloc(ui_dev.cache_cap, sizeof *c->iops);
-		c->p99 = xcalloc(ui_dev.cache_cap, sizeof *c->p99);
+		c->qd = xcalloc(d->cache_cap, sizeof *c->qd);
+		c->iops = xcalloc(d->cache_cap, sizeof *c->iops);
+		c->p99 = xcalloc(d->cache_cap, sizeof *c->p99);
 	}
 	return (c);
 }
 
 /* Sum the ticks of group g (view ticks closed) into cache slot s. */
 static void
-ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
+ui_pane_dev_group(struct ui_pane *p, const struct devwin *dw,
     struct ui_dev_cache *cc, unsigned s, uint64_t g, uint64_t view)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
+	const struct blktop	*b = u->b;
 	static uint64_t		 h[HIST_NBUCKETS];
 	const struct windows	*w = &b->win;
 	const struct tick	*t;
-	unsigned		 ct = ui_view.col_ticks, mask = ui_view.opmask;
+	unsigned		 ct = u->view.col_ticks, mask = u->view.opmask;
 	unsigned		 o, i;
 	uint64_t		 a, ios = 0, dur = 0, wait = 0, timed = 0, min = 0, max = 0;
 
@@ -200,8 +210,8 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
 			timed += t->op[o].timed;
 		}
 	}
-	draw_heat_column(h, ui_dev.cache_nsub,
-	    cc->sub + (size_t)s * ui_dev.cache_nsub);
+	draw_heat_column(h, d->cache_nsub,
+	    cc->sub + (size_t)s * d->cache_nsub);
 	cc->p99[s] = timed > 0 ? (uint64_t)hist_percentile(h, timed, 99, min, max) : 0;
 	cc->qd[s] = cc->iops[s] = 0;
 	if (dur > 0) {
@@ -219,34 +229,37 @@ ui_pane_dev_group(const struct blktop *b, const struct devwin *dw,
  * last closed tick.
  */
 static void
-ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
+ui_pane_dev_columns(struct ui_pane *p, unsigned di, unsigned ncols,
     unsigned nsub, uint64_t view)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
+	const struct blktop	*b = u->b;
 	const struct devwin	*dw = b->win.devs[di];
 	struct ui_dev_cache	*cc;
 	uint64_t		*h, g, newest;
-	unsigned		 c, s, ct = ui_view.col_ticks;
+	unsigned		 c, s, ct = u->view.col_ticks;
 
-	ui_pane_dev_cache_check(ncols, nsub);
-	cc = ui_pane_dev_cache(di);
-	memset(ui_dev.qd, 0, ncols * sizeof *ui_dev.qd);
-	memset(ui_dev.iops, 0, ncols * sizeof *ui_dev.iops);
-	memset(ui_dev.p99, 0, ncols * sizeof *ui_dev.p99);
+	ui_pane_dev_cache_check(p, ncols, nsub);
+	cc = ui_pane_dev_cache(d, di);
+	memset(d->qd, 0, ncols * sizeof *d->qd);
+	memset(d->iops, 0, ncols * sizeof *d->iops);
+	memset(d->p99, 0, ncols * sizeof *d->p99);
 	newest = view > 0 ? (view - 1) / ct : 0;
 	for (c = 0; c < ncols; c++) {
-		h = ui_dev.sub + (size_t)c * nsub;
+		h = d->sub + (size_t)c * nsub;
 		if (view == 0 || ncols - 1 - c > newest) {
 			memset(h, 0, nsub * sizeof *h);
 			continue;
 		}
 		g = newest - (ncols - 1 - c);
-		s = (unsigned)(g % ui_dev.cache_cap);
+		s = (unsigned)(g % d->cache_cap);
 		if (cc->group[s] != g)
-			ui_pane_dev_group(b, dw, cc, s, g, view);
+			ui_pane_dev_group(p, dw, cc, s, g, view);
 		memcpy(h, cc->sub + (size_t)s * nsub, nsub * sizeof *h);
-		ui_dev.qd[c] = cc->qd[s];
-		ui_dev.iops[c] = cc->iops[s];
-		ui_dev.p99[c] = cc->p99[s];
+		d->qd[c] = cc->qd[s];
+		d->iops[c] = cc->iops[s];
+		d->p99[c] = cc->p99[s];
 	}
 }
 
@@ -256,11 +269,14 @@ ui_pane_dev_columns(const struct blktop *b, unsigned di, unsigned ncols,
  * shows, never zeros beside a column with requests in it.
  */
 static void
-ui_pane_dev_sum(const struct blktop *b, const struct devwin *dw, uint64_t view,
+ui_pane_dev_sum(struct ui_pane *p, const struct devwin *dw, uint64_t view,
     struct sum *s)
 {
-	unsigned	 ago = (unsigned)(b->win.nclosed - view) + 1;
-	unsigned	 n = view > 0 ? (unsigned)((view - 1) % ui_view.col_ticks) + 1 : 1;
+	struct ui_state		*u = p->u;
+	const struct blktop	*b = u->b;
+	unsigned		 ago = (unsigned)(b->win.nclosed - view) + 1;
+	unsigned		 n = view > 0 ?
+	    (unsigned)((view - 1) % u->view.col_ticks) + 1 : 1;
 
 	windows_sum(&b->win, dw, ago, n, s);
 }
@@ -279,7 +295,7 @@ ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
 
 /* The iostat-like summary of a device over the heatmaps' newest column. */
 static void
-ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
+ui_pane_dev_summary(struct ui_pane *p, const struct devwin *dw,
     uint64_t view, char *buf, size_t len)
 {
 	static struct sum	 s;	/* large: keep it off the stack */
@@ -287,7 +303,7 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 	double			 secs;
 	char			 f[8][16];
 
-	ui_pane_dev_sum(b, dw, view, &s);
+	ui_pane_dev_sum(p, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	r = &s.op[OPC_READ];
 	w = &s.op[OPC_WRITE];
@@ -307,10 +323,12 @@ ui_pane_dev_summary(const struct blktop *b, const struct devwin *dw,
 
 /* A sparkline of one column value per heatmap column, with its label and scale. */
 static void
-ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
-    const uint64_t *vals, double unit, const char *label,
-    enum theme_colour base)
+ui_pane_dev_spark(struct ui_pane *p, WINDOW *win, int y, int x,
+    unsigned height, unsigned ncols, const uint64_t *vals, double unit,
+    const char *label, enum theme_colour base)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
 	enum draw_spark_style	 style;
 	uint64_t		 max = 0;
 	size_t			 need = (size_t)height * ncols;
@@ -326,15 +344,15 @@ ui_pane_dev_spark(WINDOW *win, int y, int x, unsigned height, unsigned ncols,
 	snprintf(buf, sizeof buf, "%*s ", DRAW_LABEL_WIDTH, label);
 	ui_text(win, y + (int)height - 1, x, THEME_GRAPH_TEXT,
 	    THEME_MAIN_BG, buf);
-	if (ui_dev.ncells < need) {
-		ui_dev.cells = xreallocarray(ui_dev.cells, need,
-		    sizeof *ui_dev.cells);
-		ui_dev.ncells = need;
+	if (d->ncells < need) {
+		d->cells = xreallocarray(d->cells, need,
+		    sizeof *d->cells);
+		d->ncells = need;
 	}
-	style = (ui_view.flags & DRAW_UTF8) ? DRAW_SPARK_BLOCK :
+	style = (u->view.flags & DRAW_UTF8) ? DRAW_SPARK_BLOCK :
 	    DRAW_SPARK_ASCII;
-	draw_spark(vals, ncols, max, style, height, base, ui_dev.cells);
-	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, ui_dev.cells, height,
+	draw_spark(vals, ncols, max, style, height, base, d->cells);
+	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, d->cells, height,
 	    ncols);
 	if (unit >= 100 && (double)max / unit < 100)
 		snprintf(buf, sizeof buf, " %6.2f", (double)max / unit);
@@ -363,12 +381,14 @@ ui_pane_dev_p99_step(uint64_t ns)
  * p99 over time as a sparkline (blank where there was no I/O), aqu-sz, %util.
  */
 static void
-ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
+ui_pane_dev_line(struct ui_pane *p, WINDOW *win, int y, int x, int w,
     unsigned i, uint64_t view, int selected)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
 	static struct sum	 s;
 	static uint64_t		 h[HIST_NBUCKETS];
-	const struct devwin	*dw = ui_dev.shown[i];
+	const struct devwin	*dw = d->shown[i];
 	unsigned		 o, k, c;
 	unsigned		 ncols = w > UI_DEV_LINE_FIX ? (unsigned)(w - UI_DEV_LINE_FIX) : 0;
 	uint64_t		 timed = 0, min = 0, max = 0;
@@ -377,7 +397,7 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
 	enum theme_colour	 bg = selected ? THEME_SELECTED_BG : THEME_MAIN_BG;
 
-	ui_pane_dev_sum(b, dw, view, &s);
+	ui_pane_dev_sum(p, dw, view, &s);
 	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
 	memset(h, 0, sizeof h);
 	for (o = 0; o < OPC_MAX; o++) {
@@ -402,52 +422,54 @@ ui_pane_dev_line(struct blktop *b, WINDOW *win, int y, int x, int w,
 	    s.op[OPC_WRITE].bytes) / secs / 1e6), f[4], (int)ncols, "",
 	    (double)s.wait_sum / 1e9 / secs,
 	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
-	ui_fit(fitted, sizeof fitted, line, w, 1);
+	ui_fit(u, fitted, sizeof fitted, line, w, 1);
 	ui_text(win, y, x, fg, bg, fitted);
 	if (ncols == 0)
 		return;
-	ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2, view);
+	ui_pane_dev_columns(p, d->shown_idx[i], ncols, 2, view);
 	for (c = 0; c < ncols; c++)
-		ui_dev.spark[c] = ui_pane_dev_p99_step(ui_dev.p99[c]);
-	if (ui_dev.ncells < ncols) {
-		ui_dev.cells = xreallocarray(ui_dev.cells, ncols, sizeof *ui_dev.cells);
-		ui_dev.ncells = ncols;
+		d->spark[c] = ui_pane_dev_p99_step(d->p99[c]);
+	if (d->ncells < ncols) {
+		d->cells = xreallocarray(d->cells, ncols, sizeof *d->cells);
+		d->ncells = ncols;
 	}
-	draw_spark(ui_dev.spark, ncols, UI_DEV_SPARK_MAX, (ui_view.flags & DRAW_UTF8) ?
-	    DRAW_SPARK_BLOCK : DRAW_SPARK_ASCII, 1, THEME_HEAT_0, ui_dev.cells);
-	ui_draw_cells(win, y, x + UI_DEV_LINE_LEFT, ui_dev.cells, 1, ncols);
+	draw_spark(d->spark, ncols, UI_DEV_SPARK_MAX, (u->view.flags & DRAW_UTF8) ?
+	    DRAW_SPARK_BLOCK : DRAW_SPARK_ASCII, 1, THEME_HEAT_0, d->cells);
+	ui_draw_cells(win, y, x + UI_DEV_LINE_LEFT, d->cells, 1, ncols);
 }
 
 /* Overview: the devices in columns of lines, as many as fit. */
 static void
-ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
+ui_pane_dev_overview(struct ui_pane *p, WINDOW *win, const struct ui_rect *r,
     unsigned sel, uint64_t view)
 {
+	struct ui_state	*u = p->u;
+	struct ui_dev	*d = p->data;
 	unsigned	 ncolumns, col, row, i;
 	int		 w, x, spark;
 	char		 title[1024], head[1024];
 
-	ui_dev.ov_rows = ui_layout_dev_lines(ui_dev.nshown, r->w, r->h - 1,
+	d->ov_rows = ui_layout_dev_lines(d->nshown, r->w, r->h - 1,
 	    &ncolumns, &w);
-	ui_dev.ov_w = (unsigned)w;
-	if (ui_dev.ov_rows == 0)
+	d->ov_w = (unsigned)w;
+	if (d->ov_rows == 0)
 		return;
-	ui_dev.top = ui_layout_scroll(sel % ui_dev.ov_rows, ui_dev.top,
-	    (unsigned)(r->h - 1), ui_dev.ov_rows);
+	d->top = ui_layout_scroll(sel % d->ov_rows, d->top,
+	    (unsigned)(r->h - 1), d->ov_rows);
 	spark = w > UI_DEV_LINE_FIX ? w - UI_DEV_LINE_FIX : 0;
-	ui_pane_dev_grow(spark > 0 ? (unsigned)spark : 1, 2);
+	ui_pane_dev_grow(d, spark > 0 ? (unsigned)spark : 1, 2);
 	snprintf(head, sizeof head, "%-10s %6s %6s %6s %5s %-*.*s %5s %4s", "Device",
 	    "r/s", "w/s", "MB/s", "p99", spark, spark, "p99 trend", "aqu", "util");
-	ui_fit(title, sizeof title, head, w, 1);
+	ui_fit(u, title, sizeof title, head, w, 1);
 	for (col = 0; col < ncolumns; col++) {
 		x = r->x + (int)col * (w + 1);
 		ui_text(win, r->y, x, THEME_TITLE, THEME_MAIN_BG, title);
-		for (row = ui_dev.top; row < ui_dev.top + (unsigned)(r->h - 1) &&
-		    row < ui_dev.ov_rows; row++) {
-			i = col * ui_dev.ov_rows + row;
-			if (i >= ui_dev.nshown)
+		for (row = d->top; row < d->top + (unsigned)(r->h - 1) &&
+		    row < d->ov_rows; row++) {
+			i = col * d->ov_rows + row;
+			if (i >= d->nshown)
 				break;
-			ui_pane_dev_line(b, win, r->y + 1 + (int)(row - ui_dev.top), x, w,
+			ui_pane_dev_line(p, win, r->y + 1 + (int)(row - d->top), x, w,
 			    i, view, i == sel);
 		}
 	}
@@ -455,34 +477,37 @@ ui_pane_dev_overview(struct blktop *b, WINDOW *win, const struct ui_rect *r,
 
 /* Draw the devices pane. */
 static void
-ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 {
+	struct ui_state		*u = p->u;
+	struct ui_dev		*d = p->data;
+	struct blktop		*b = u->b;
 	const struct devwin	*dw;
 	unsigned		 fit, heat, spark, sel, i, ncols;
-	uint64_t		 view = ui_view_nclosed(b);
+	uint64_t		 view = ui_view_nclosed(u);
 	int			 y, cols;
 	char			 line[256], ops[32];
 
-	ui_pane_dev_list(b);
-	if (ui_dev.nshown == 0) {
+	ui_pane_dev_list(p);
+	if (d->nshown == 0) {
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->win.ndevs == 0 ? "no block I/O seen yet" :
 		    "no device matches the filter");
 		return;
 	}
-	sel = ui_pane_dev_sel();
-	fit = ui_layout_dev_rows(ui_dev.zoomed ? 1 : ui_dev.nshown, r->h - 1,
-	    ui_dev.zoomed, &heat, &spark);
+	sel = ui_pane_dev_sel(d);
+	fit = ui_layout_dev_rows(d->zoomed ? 1 : d->nshown, r->h - 1,
+	    d->zoomed, &heat, &spark);
 	/* One line per device when asked, or when the heatmaps do not all fit. */
-	ui_dev.overview = !ui_dev.zoomed && (ui_dev.lines == UI_DEV_LINES ||
-	    (ui_dev.lines == UI_DEV_AUTO && ui_dev.nshown > 1 &&
-	    (fit < ui_dev.nshown || heat == 0)));
-	if (ui_dev.overview) {
-		ui_pane_dev_overview(b, win, r, sel, view);
+	d->overview = !d->zoomed && (d->lines == UI_DEV_LINES ||
+	    (d->lines == UI_DEV_AUTO && d->nshown > 1 &&
+	    (fit < d->nshown || heat == 0)));
+	if (d->overview) {
+		ui_pane_dev_overview(p, win, r, sel, view);
 		return;
 	}
-	snprintf(ops, sizeof ops, "  latency of %s", ui_view.opmask == 0 ?
-	    "all" : ui_view.opmask == 1u << OPC_READ ? "reads" : "writes");
+	snprintf(ops, sizeof ops, "  latency of %s", u->view.opmask == 0 ?
+	    "all" : u->view.opmask == 1u << OPC_READ ? "reads" : "writes");
 	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
 	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
 	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
@@ -490,21 +515,21 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
 	if (fit == 0)
 		return;
-	ui_dev.block_h = (int)(1 + heat + 2 * spark);
-	if (ui_dev.zoomed)
-		ui_dev.top = sel;
+	d->block_h = (int)(1 + heat + 2 * spark);
+	if (d->zoomed)
+		d->top = sel;
 	else
-		ui_dev.top = ui_layout_scroll(sel, ui_dev.top, fit,
-		    ui_dev.nshown);
-	ui_dev.first_shown = ui_dev.top;
+		d->top = ui_layout_scroll(sel, d->top, fit,
+		    d->nshown);
+	d->first_shown = d->top;
 	cols = r->w - DRAW_LABEL_WIDTH - 1 - UI_DEV_SCALE_W;
 	ncols = cols > 0 ? (unsigned)cols : 0;
-	ui_pane_dev_grow(ncols > 0 ? ncols : 1, heat > 0 ? 2 * heat : 1);
+	ui_pane_dev_grow(d, ncols > 0 ? ncols : 1, heat > 0 ? 2 * heat : 1);
 
 	y = r->y + 1;
-	for (i = ui_dev.top; i < ui_dev.top + fit && i < ui_dev.nshown; i++) {
-		dw = ui_dev.shown[i];
-		ui_pane_dev_summary(b, dw, view, line, sizeof line);
+	for (i = d->top; i < d->top + fit && i < d->nshown; i++) {
+		dw = d->shown[i];
+		ui_pane_dev_summary(p, dw, view, line, sizeof line);
 		if (i == sel) {
 			char pad[512];
 
@@ -519,14 +544,14 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 			y += (int)(heat + 2 * spark);
 			continue;
 		}
-		ui_pane_dev_columns(b, ui_dev.shown_idx[i], ncols, 2 * heat,
+		ui_pane_dev_columns(p, d->shown_idx[i], ncols, 2 * heat,
 		    view);
-		ui_heatmap(win, y, r->x, heat, ncols, ui_dev.sub);
+		ui_heatmap(u, win, y, r->x, heat, ncols, d->sub);
 		y += (int)heat;
-		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.qd, 100,
+		ui_pane_dev_spark(p, win, y, r->x, spark, ncols, d->qd, 100,
 		    "qd", THEME_QD_0);
 		y += (int)spark;
-		ui_pane_dev_spark(win, y, r->x, spark, ncols, ui_dev.iops, 10,
+		ui_pane_dev_spark(p, win, y, r->x, spark, ncols, d->iops, 10,
 		    "iops", THEME_IOPS_0);
 		y += (int)spark;
 	}
@@ -534,12 +559,14 @@ ui_pane_dev_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
 
 /* Keys of the devices pane: move the selection, zoom in and out. */
 static int
-ui_pane_dev_key(struct blktop *b, enum ui_action a)
+ui_pane_dev_key(struct ui_pane *p, enum ui_action a)
 {
+	struct ui_state	*u = p->u;
+	struct ui_dev	*d = p->data;
 	unsigned	 sel;
 
-	ui_pane_dev_list(b);
-	sel = ui_pane_dev_sel();
+	ui_pane_dev_list(p);
+	sel = ui_pane_dev_sel(d);
 	switch (a) {
 	case UI_UP:
 		if (sel > 0)
@@ -547,7 +574,7 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 		break;
 	case UI_DOWN:
 	case UI_PAGE_DOWN:
-		if (sel + 1 < ui_dev.nshown)
+		if (sel + 1 < d->nshown)
 			sel++;
 		break;
 	case UI_PAGE_UP:
@@ -558,88 +585,98 @@ ui_pane_dev_key(struct blktop *b, enum ui_action a)
 		sel = 0;
 		break;
 	case UI_END:
-		sel = ui_dev.nshown > 0 ? ui_dev.nshown - 1 : 0;
+		sel = d->nshown > 0 ? d->nshown - 1 : 0;
 		break;
 	case UI_ENTER:
-		ui_dev.zoomed = !ui_dev.zoomed;
+		d->zoomed = !d->zoomed;
 		return (1);
 	case UI_DEV_VIEW:
-		ui_dev.zoomed = 0;
-		ui_dev.lines = ui_dev.overview ? UI_DEV_BLOCKS : UI_DEV_LINES;
-		ui_status("devices: %s", ui_dev.lines == UI_DEV_LINES ?
+		d->zoomed = 0;
+		d->lines = d->overview ? UI_DEV_BLOCKS : UI_DEV_LINES;
+		ui_status(u, "devices: %s", d->lines == UI_DEV_LINES ?
 		    "one line each" : "a heatmap each");
 		return (1);
 	case UI_BACK:
-		if (!ui_dev.zoomed)
+		if (!d->zoomed)
 			return (0);
-		ui_dev.zoomed = 0;
+		d->zoomed = 0;
 		return (1);
 	default:
 		return (0);
 	}
-	if (sel < ui_dev.nshown)
-		ui_dev.sel_dev = ui_dev.shown[sel]->dev;
+	if (sel < d->nshown)
+		d->sel_dev = d->shown[sel]->dev;
 	return (1);
 }
 
 /* A click selects the device whose block it falls in. */
 static void
-ui_pane_dev_click(struct blktop *b, const struct ui_rect *r, int y, int x)
+ui_pane_dev_click(struct ui_pane *p, const struct ui_rect *r, int y, int x)
 {
+	struct ui_dev	*d = p->data;
 	unsigned	 i;
 
-	ui_pane_dev_list(b);
-	if (ui_dev.zoomed || y <= r->y)
+	ui_pane_dev_list(p);
+	if (d->zoomed || y <= r->y)
 		return;
-	if (ui_dev.overview) {
-		if (ui_dev.ov_rows == 0 || x < r->x)
+	if (d->overview) {
+		if (d->ov_rows == 0 || x < r->x)
 			return;
-		i = (unsigned)(x - r->x) / (ui_dev.ov_w + 1) * ui_dev.ov_rows +
-		    ui_dev.top + (unsigned)(y - r->y - 1);
-		if (ui_dev.top + (unsigned)(y - r->y - 1) >= ui_dev.ov_rows)
+		i = (unsigned)(x - r->x) / (d->ov_w + 1) * d->ov_rows +
+		    d->top + (unsigned)(y - r->y - 1);
+		if (d->top + (unsigned)(y - r->y - 1) >= d->ov_rows)
 			return;
-	} else if (ui_dev.block_h <= 0)
+	} else if (d->block_h <= 0)
 		return;
 	else
-		i = ui_dev.first_shown + (unsigned)((y - r->y - 1) / ui_dev.block_h);
-	if (i < ui_dev.nshown)
-		ui_dev.sel_dev = ui_dev.shown[i]->dev;
+		i = d->first_shown + (unsigned)((y - r->y - 1) / d->block_h);
+	if (i < d->nshown)
+		d->sel_dev = d->shown[i]->dev;
 }
 
 /*
- * The config file's devices.view: set it to v (0 auto, 1 lines, 2 heatmaps)
- * if v >= 0; what it is.
+ * The config file's devices.view in a UI: set it to v (0 auto, 1 lines, 2
+ * heatmaps) if v >= 0; what it is.
  */
 int
-ui_pane_dev_view(int v)
+ui_pane_dev_view(struct ui_state *u, int v)
 {
+	struct ui_dev	*d = ui_pane_data(u, &ui_pane_dev);
+
 	if (v >= 0)
-		ui_dev.lines = v;
-	return (ui_dev.lines);
+		d->lines = v;
+	return (d->lines);
 }
 
-/* Free the buffers. */
-static void
-ui_pane_dev_free(void)
+/* The pane's state in a new UI: nothing selected, nothing drawn yet. */
+static void *
+ui_pane_dev_init(void)
 {
-	int	 lines = ui_dev.lines;
+	return (xcalloc(1, sizeof(struct ui_dev)));
+}
 
-	free(ui_dev.sub);
-	free(ui_dev.qd);
-	free(ui_dev.iops);
-	free(ui_dev.p99);
-	free(ui_dev.spark);
-	free(ui_dev.cells);
-	ui_pane_dev_cache_free();
-	memset(&ui_dev, 0, sizeof ui_dev);
-	ui_dev.lines = lines;
+/* Free the pane's state and its buffers. */
+static void
+ui_pane_dev_free(void *data)
+{
+	struct ui_dev	*d = data;
+
+	free(d->sub);
+	free(d->qd);
+	free(d->iops);
+	free(d->p99);
+	free(d->spark);
+	free(d->cells);
+	ui_pane_dev_cache_free(d);
+	free(d);
 }
 
 const struct pane_entry ui_pane_dev = {
 	.name = "devices",
 	.title = "Devices",
+	.init = ui_pane_dev_init,
+	.free = ui_pane_dev_free,
 	.draw = ui_pane_dev_draw,
 	.key = ui_pane_dev_key,
 	.click = ui_pane_dev_click,
-	.free = ui_pane_dev_free,
 };

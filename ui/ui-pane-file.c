@@ -20,6 +20,7 @@ struct ui_file_row {
 	uint32_t		 pids[PROC_FILE_PIDS];
 	uint8_t			 npids;
 	uint8_t			 pids_more;
+	uint8_t			 have_files;	/* the source's block records name files */
 };
 
 enum ui_file_col {
@@ -72,8 +73,8 @@ static const struct ui_col ui_file_cols[UI_FC_MAX] = {
 /* The snapshot and the selection of the files pane. */
 static int	 ui_pane_file_tie(const void *, const void *);
 static const char *ui_pane_file_name(const void *);
-static int	 ui_pane_file_kept(const void *);
-static void	 ui_pane_file_remember(unsigned);
+static int	 ui_pane_file_kept(const void *, const void *);
+static void	 ui_pane_file_remember(void *, unsigned);
 
 static const struct ui_tab ui_file_tab = {
 	.sortcol = UI_FC_RMB, .cols = ui_file_cols, .ncols = UI_FC_MAX,
@@ -82,14 +83,14 @@ static const struct ui_tab ui_file_tab = {
 	.remember = ui_pane_file_remember,
 };
 
-static struct {
+/* The files pane's rows, order and selection: its state in a UI (ui_pane's data). */
+struct ui_file {
 	struct ui_file_row *rows;
 	unsigned	 nrows;
 	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
 	char		*sel_path;	/* keeps the selection across intervals */
-	int		 have_files;	/* the source's block records name files */
-} ui_file = { .tab = ui_file_tab };
+};
 
 /* Equal in the sort column: paths A to Z. */
 static int
@@ -109,62 +110,71 @@ ui_pane_file_name(const void *row)
 
 /* Whether a row is the file selected before. */
 static int
-ui_pane_file_kept(const void *row)
+ui_pane_file_kept(const void *owner, const void *row)
 {
-	return (ui_file.sel_path != NULL &&
-	    strcmp(((const struct ui_file_row *)row)->path, ui_file.sel_path) == 0);
+	const struct ui_file	*d = owner;
+
+	return (d->sel_path != NULL &&
+	    strcmp(((const struct ui_file_row *)row)->path, d->sel_path) == 0);
 }
 
 /* Remember a file's path as the selection. */
 static void
-ui_pane_file_remember(unsigned row)
+ui_pane_file_remember(void *owner, unsigned row)
 {
-	free(ui_file.sel_path);
-	ui_file.sel_path = xstrdup(ui_file.rows[row].path);
+	struct ui_file	*d = owner;
+
+	free(d->sel_path);
+	d->sel_path = xstrdup(d->rows[row].path);
 }
 
 /* List the rows passing the filter, sorting first if asked, keeping the selection. */
 static void
-ui_pane_file_order(int sort)
+ui_pane_file_order(struct ui_pane *p, int sort)
 {
-	ui_tab_order(&ui_file.tab, ui_file.rows, ui_file.nrows, sort);
+	struct ui_state	*u = p->u;
+	struct ui_file	*d = p->data;
+
+	ui_tab_order(u, &d->tab, d->rows, d->nrows, sort);
 }
 
 /* Free the paths of the snapshot. */
 static void
-ui_pane_file_clear(void)
+ui_pane_file_clear(struct ui_file *d)
 {
 	unsigned	 i;
 
-	for (i = 0; i < ui_file.nrows; i++)
-		free(ui_file.rows[i].path);
-	ui_file.nrows = ui_file.tab.norder = 0;
+	for (i = 0; i < d->nrows; i++)
+		free(d->rows[i].path);
+	d->nrows = d->tab.norder = 0;
 }
 
 /* End of a display interval: copy the busiest files out of the table. */
 static void
-ui_pane_file_collect(struct blktop *b, double secs)
+ui_pane_file_collect(struct ui_pane *p, double secs)
 {
+	struct ui_state	*u = p->u;
+	struct ui_file	*d = p->data;
+	struct blktop	*b = u->b;
 	static const struct file_entry *top[UI_FILE_ROWS];
 	static char		 path[VFS_PATH_MAX];
 	const struct file_entry	*f;
 	struct ui_file_row	*r;
 	unsigned		 n, i;
 
-	if (ui_file.rows == NULL) {
-		ui_file.rows = xcalloc(UI_FILE_ROWS, sizeof *ui_file.rows);
-		ui_file.tab.order = xcalloc(UI_FILE_ROWS, sizeof *ui_file.tab.order);
+	if (d->rows == NULL) {
+		d->rows = xcalloc(UI_FILE_ROWS, sizeof *d->rows);
+		d->tab.order = xcalloc(UI_FILE_ROWS, sizeof *d->tab.order);
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
-	ui_pane_file_clear();
-	ui_file.secs = secs;
-	ui_file.have_files = (b->have & HAVE_FILES) != 0;
-	n = proc_top_files(b->procs, ui_file_cols[ui_file.tab.sortcol].key, 0, top,
+	ui_pane_file_clear(d);
+	d->secs = secs;
+	n = proc_top_files(b->procs, ui_file_cols[d->tab.sortcol].key, 0, top,
 	    UI_FILE_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];
-		r = &ui_file.rows[i];
+		r = &d->rows[i];
 		model_file_path(b->procs, f, path, sizeof path);
 		r->path = xstrdup(path);
 		r->first_ts = f->first_ts;
@@ -175,9 +185,10 @@ ui_pane_file_collect(struct blktop *b, double secs)
 		memcpy(r->pids, f->pids, sizeof r->pids);
 		r->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
 		r->pids_more = f->pids_more;
+		r->have_files = (b->have & HAVE_FILES) != 0;
 	}
-	ui_file.nrows = n;
-	ui_pane_file_order(1);
+	d->nrows = n;
+	ui_pane_file_order(p, 1);
 }
 
 /* The hit% column's value: the cache hit %, -1 if not known. */
@@ -201,7 +212,7 @@ static void
 ui_pane_file_fmt_disk(const struct ui_col *c, const void *row, double secs,
     char *buf, size_t len)
 {
-	if (!ui_file.have_files)
+	if (!((const struct ui_file_row *)row)->have_files)
 		snprintf(buf, len, "-");
 	else
 		ui_tab_fmt_mb(c, row, secs, buf, len);
@@ -234,79 +245,103 @@ ui_pane_file_fmt_pids(__unused const struct ui_col *c, const void *row,
 
 /* ui_table callback: one cell of the files table. */
 static void
-ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len,
-    __unused void *arg)
+ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len, void *arg)
 {
+	const struct ui_file	*d = arg;
+
 	ui_file_cols[col].fmt(&ui_file_cols[col],
-	    &ui_file.rows[ui_file.tab.order[row]],
-	    ui_file.secs > 0 ? ui_file.secs : 1, buf, len);
+	    &d->rows[d->tab.order[row]],
+	    d->secs > 0 ? d->secs : 1, buf, len);
 }
 
 /* Draw the files pane. */
 static void
-ui_pane_file_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_file_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 {
-	if (ui_file.rows == NULL)
+	struct ui_state	*u = p->u;
+	struct ui_file	*d = p->data;
+	struct blktop	*b = u->b;
+
+	if (d->rows == NULL)
 		return;
-	ui_pane_file_order(0);
-	ui_table(win, r, ui_file_cols, UI_FC_MAX, ui_file.tab.hidden,
-	    ui_file.tab.norder, ui_file.tab.sel,
-	    &ui_file.tab.top, ui_file.tab.sortcol, ui_file.tab.invert, ui_pane_file_cell,
-	    NULL);
-	if (ui_file.tab.norder == 0)
+	ui_pane_file_order(p, 0);
+	ui_table(u, win, r, ui_file_cols, UI_FC_MAX, d->tab.hidden,
+	    d->tab.norder, d->tab.sel,
+	    &d->tab.top, d->tab.sortcol, d->tab.invert, ui_pane_file_cell, d);
+	if (d->tab.norder == 0)
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->procs == NULL ?
 		    "per-file accounting is not enabled in this build" :
-		    ui_file.nrows > 0 ? "no file matches the filter" :
+		    d->nrows > 0 ? "no file matches the filter" :
 		    "no file I/O in the last interval (file events need VFS tracing)");
 }
 
 /* Keys of the files pane: move and sort. */
 static int
-ui_pane_file_key(__unused struct blktop *b, enum ui_action a)
+ui_pane_file_key(struct ui_pane *p, enum ui_action a)
 {
-	return (ui_tab_key(&ui_file.tab, a, ui_file.rows, ui_file.nrows));
+	struct ui_state	*u = p->u;
+	struct ui_file	*d = p->data;
+
+	return (ui_tab_key(u, &d->tab, a, d->rows, d->nrows));
 }
 
 /* A click selects a row. */
 static void
-ui_pane_file_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+ui_pane_file_click(struct ui_pane *p, const struct ui_rect *r, int y,
     __unused int x)
 {
-	int	 row;
+	struct ui_file	*d = p->data;
+	int		 row;
 
-	if ((row = ui_tab_click(&ui_file.tab, r, y)) < 0)
+	if ((row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
-	ui_file.tab.sel = (unsigned)row;
-	ui_pane_file_remember(ui_file.tab.order[row]);
+	d->tab.sel = (unsigned)row;
+	ui_pane_file_remember(d, d->tab.order[row]);
 }
 
-/* Free the snapshot. */
-static void
-ui_pane_file_free(void)
+/* The pane's state in a new UI: the table's defaults, no rows yet. */
+static void *
+ui_pane_file_init(void)
 {
-	ui_pane_file_clear();
-	free(ui_file.rows);
-	free(ui_file.tab.order);
-	free(ui_file.sel_path);
-	memset(&ui_file, 0, sizeof ui_file);
-	ui_file.tab = ui_file_tab;
+	struct ui_file	*d = xcalloc(1, sizeof *d);
+
+	d->tab = ui_file_tab;
+	d->tab.owner = d;
+	return (d);
+}
+
+/* Free the pane's state and its snapshot. */
+static void
+ui_pane_file_free(void *data)
+{
+	struct ui_file	*d = data;
+
+	ui_pane_file_clear(d);
+	free(d->rows);
+	free(d->tab.order);
+	free(d->sel_path);
+	free(d);
 }
 
 /* The table's sort and columns, for the config file. */
 static struct ui_tab *
-ui_pane_file_tab(void)
+ui_pane_file_tab(struct ui_pane *p)
 {
-	return (&ui_file.tab);
+	struct ui_file	*d = p->data;
+
+	return (&d->tab);
 }
 
 const struct pane_entry ui_pane_file = {
 	.name = "files",
 	.title = "Files",
+	.init = ui_pane_file_init,
+	.free = ui_pane_file_free,
 	.collect = ui_pane_file_collect,
 	.draw = ui_pane_file_draw,
 	.key = ui_pane_file_key,
 	.click = ui_pane_file_click,
-	.free = ui_pane_file_free,
 	.tab = ui_pane_file_tab,
+	.tab_default = &ui_file_tab,
 };

@@ -109,8 +109,8 @@ struct ui_proc_past {
 /* The snapshot, the selection and the drill-down of the processes pane. */
 static int	 ui_pane_proc_tie(const void *, const void *);
 static const char *ui_pane_proc_name(const void *);
-static int	 ui_pane_proc_kept(const void *);
-static void	 ui_pane_proc_remember(unsigned);
+static int	 ui_pane_proc_kept(const void *, const void *);
+static void	 ui_pane_proc_remember(void *, unsigned);
 
 static const struct ui_tab ui_proc_tab = {
 	.sortcol = UI_PC_R, .cols = ui_proc_cols, .ncols = UI_PC_MAX,
@@ -119,7 +119,17 @@ static const struct ui_tab ui_proc_tab = {
 	.remember = ui_pane_proc_remember,
 };
 
-static struct {
+/* Cgroup names by id, looked up once each when found (a directory walk). */
+#define UI_CG_CACHE	64
+struct ui_proc_cgname {
+	uint64_t	 id;
+	int		 found;
+	uint64_t	 retry;		/* not found: source_now() to look again */
+	char		 name[BLKTOP_COMM_LEN];
+};
+
+/* The processes pane's rows, selection and drill-down: its state in a UI (ui_pane's data). */
+struct ui_proc {
 	struct ui_proc_row *rows;	/* the last interval, sorted */
 	unsigned	 nrows;
 	struct ui_tab	 tab;		/* order, sort and selection */
@@ -138,7 +148,8 @@ static struct {
 	struct ui_proc_file *files;
 	unsigned	 nfiles;
 	unsigned	 ftop;
-} ui_proc = { .tab = ui_proc_tab };
+	struct ui_proc_cgname cgnames[UI_CG_CACHE];
+};
 
 /* Equal in the sort column: by id. */
 static int
@@ -158,85 +169,83 @@ ui_pane_proc_name(const void *row)
 
 /* Whether a row is the process selected before. */
 static int
-ui_pane_proc_kept(const void *row)
+ui_pane_proc_kept(const void *owner, const void *row)
 {
-	return (((const struct ui_proc_row *)row)->id == ui_proc.sel_id);
+	const struct ui_proc	*d = owner;
+
+	return (((const struct ui_proc_row *)row)->id == d->sel_id);
 }
 
 /* Remember a process's id as the selection. */
 static void
-ui_pane_proc_remember(unsigned row)
+ui_pane_proc_remember(void *owner, unsigned row)
 {
-	ui_proc.sel_id = ui_proc.rows[row].id;
+	struct ui_proc	*d = owner;
+
+	d->sel_id = d->rows[row].id;
 }
 
 /* List the rows passing the filter, sorting them first if asked, keeping the selection. */
 static void
-ui_pane_proc_order(int sort)
+ui_pane_proc_order(struct ui_pane *p, int sort)
 {
-	ui_tab_order(&ui_proc.tab, ui_proc.rows, ui_proc.nrows, sort);
+	struct ui_state	*u = p->u;
+	struct ui_proc	*d = p->data;
+
+	ui_tab_order(u, &d->tab, d->rows, d->nrows, sort);
 }
 
 /* Remember the files of the drilled process over the interval. */
 static void
-ui_pane_proc_collect_files(struct blktop *b)
+ui_pane_proc_collect_files(struct ui_proc *d, struct blktop *b)
 {
 	static const struct file_entry *top[UI_PROC_ROWS];
 	const struct file_entry	*f;
 	char			 path[VFS_PATH_MAX];
 	unsigned		 n, i, j;
 
-	for (i = 0; i < ui_proc.nfiles; i++)
-		free(ui_proc.files[i].path);
-	ui_proc.nfiles = 0;
+	for (i = 0; i < d->nfiles; i++)
+		free(d->files[i].path);
+	d->nfiles = 0;
 	n = proc_top_files(b->procs, PROC_KEY_LAT, 0, top, UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];
-		for (j = 0; j < f->npids && f->pids[j] != ui_proc.drill; j++)
+		for (j = 0; j < f->npids && f->pids[j] != d->drill; j++)
 			;
 		if (j == f->npids)
 			continue;
 		model_file_path(b->procs, f, path, sizeof path);
-		ui_proc.files[ui_proc.nfiles].path = xstrdup(path);
-		ui_proc.files[ui_proc.nfiles].c = *proc_file_counts(b->procs, f, 0);
-		ui_proc.nfiles++;
+		d->files[d->nfiles].path = xstrdup(path);
+		d->files[d->nfiles].c = *proc_file_counts(b->procs, f, 0);
+		d->nfiles++;
 	}
 }
 
-/* Cgroup names by id, looked up once each when found (a directory walk). */
-#define UI_CG_CACHE	64
-static struct {
-	uint64_t	 id;
-	int		 found;
-	uint64_t	 retry;		/* not found: source_now() to look again */
-	char		 name[BLKTOP_COMM_LEN];
-} ui_cg_names[UI_CG_CACHE];
-
 /* A cgroup's name for the COMMAND column: its last path component, or id:N. */
 static const char *
-ui_pane_proc_cgname(uint64_t id)
+ui_pane_proc_cgname(struct ui_proc *d, uint64_t id)
 {
 	unsigned	 i = (unsigned)(id % UI_CG_CACHE);
 	char		 path[PATH_MAX], *base;
 	size_t		 n;
 
-	if (ui_cg_names[i].id == id && ui_cg_names[i].name[0] != '\0' &&
-	    (ui_cg_names[i].found || source_now() < ui_cg_names[i].retry))
-		return (ui_cg_names[i].name);
-	ui_cg_names[i].id = id;
+	if (d->cgnames[i].id == id && d->cgnames[i].name[0] != '\0' &&
+	    (d->cgnames[i].found || source_now() < d->cgnames[i].retry))
+		return (d->cgnames[i].name);
+	d->cgnames[i].id = id;
 	/* Not found (yet, or a v1-only host): "id:N", looked for again in 5 s. */
-	ui_cg_names[i].retry = source_now() + 5 * NSEC_PER_SEC;
-	if ((ui_cg_names[i].found = cgroup_path(id, path, sizeof path) == 0)) {
+	d->cgnames[i].retry = source_now() + 5 * NSEC_PER_SEC;
+	if ((d->cgnames[i].found = cgroup_path(id, path, sizeof path) == 0)) {
 		base = strrchr(path, '/');
 		base = base != NULL && base[1] != '\0' ? base + 1 : path;
 		/* The component's tail: a long name keeps what tells it apart. */
 		n = strlen(base);
-		memcpy(ui_cg_names[i].name, n < BLKTOP_COMM_LEN ? base : base + n -
+		memcpy(d->cgnames[i].name, n < BLKTOP_COMM_LEN ? base : base + n -
 		    (BLKTOP_COMM_LEN - 1), n < BLKTOP_COMM_LEN ? n + 1 : BLKTOP_COMM_LEN);
 	} else
-		snprintf(ui_cg_names[i].name, sizeof ui_cg_names[i].name, "id:%llu",
+		snprintf(d->cgnames[i].name, sizeof d->cgnames[i].name, "id:%llu",
 		    (unsigned long long)id);
-	return (ui_cg_names[i].name);
+	return (d->cgnames[i].name);
 }
 
 /* Sum two sets of counters (a cgroup's rows), the latency figures the larger. */
@@ -265,27 +274,28 @@ ui_pane_proc_fold(struct ui_proc_row *g, const struct ui_proc_row *r)
  * its last path component; latency columns show the worst process's.
  */
 static void
-ui_pane_proc_group(const struct blktop *b)
+ui_pane_proc_group(struct ui_proc *d, const struct blktop *b)
 {
 	struct ui_proc_row	*g;
 	unsigned		 n = 0, i, j;
 
-	for (i = 0; i < ui_proc.nrows; i++) {
-		for (j = 0; j < n && ui_proc.rows[j].cgroup != ui_proc.rows[i].cgroup; j++)
+	for (i = 0; i < d->nrows; i++) {
+		for (j = 0; j < n && d->rows[j].cgroup != d->rows[i].cgroup; j++)
 			;
 		if (j == n) {
-			g = &ui_proc.rows[n++];
+			g = &d->rows[n++];
 			if (j != i)
-				*g = ui_proc.rows[i];
+				*g = d->rows[i];
 			g->tgid = 1;
 			g->id = n;
-			snprintf(g->comm, sizeof g->comm, "%s", ui_pane_proc_cgname(g->cgroup));
+			snprintf(g->comm, sizeof g->comm, "%s",
+			    ui_pane_proc_cgname(d, g->cgroup));
 		} else
-			ui_pane_proc_fold(&ui_proc.rows[j], &ui_proc.rows[i]);
+			ui_pane_proc_fold(&d->rows[j], &d->rows[i]);
 	}
 	for (j = 0; j < n; j++)
-		ui_proc.rows[j].hit = proc_cache_hit_pct(b->have, &ui_proc.rows[j].c);
-	ui_proc.nrows = n;
+		d->rows[j].hit = proc_cache_hit_pct(b->have, &d->rows[j].c);
+	d->nrows = n;
 }
 
 /* A full histogram folded to one count per power of two. */
@@ -314,7 +324,8 @@ ui_pane_proc_coarse(const uint32_t *lat, uint32_t *c)
  * not kept.
  */
 static void
-ui_pane_proc_past_note(uint32_t id, const uint32_t *lat, uint64_t now)
+ui_pane_proc_past_note(struct ui_proc *d, uint32_t id, const uint32_t *lat,
+    uint64_t now)
 {
 	struct ui_proc_past	*p, *victim = NULL;
 	uint32_t		 c[UI_PROC_PAST_NB];
@@ -324,7 +335,7 @@ ui_pane_proc_past_note(uint32_t id, const uint32_t *lat, uint64_t now)
 	if (!ui_pane_proc_coarse(lat, c))
 		return;
 	for (i = 0; i < UI_PROC_PAST; i++) {
-		p = &ui_proc.past[i];
+		p = &d->past[i];
 		if (p->id == id)
 			break;
 		if (p->h == NULL)	/* not set up */
@@ -352,21 +363,21 @@ ui_pane_proc_past_note(uint32_t id, const uint32_t *lat, uint64_t now)
 
 /*
  * Start a drill-down's heatmap with the process's past, up to interval now:
- * the number of intervals put in ui_proc.hist (0 if none is kept).
+ * the number of intervals put in d->hist (0 if none is kept).
  */
 static unsigned
-ui_pane_proc_past_fill(uint32_t id, uint64_t now)
+ui_pane_proc_past_fill(struct ui_proc *d, uint32_t id, uint64_t now)
 {
 	struct ui_proc_past	*p;
 	uint64_t		 t, start;
 	uint32_t		*c;
 	unsigned		 i, k, j, n;
 
-	for (i = 0; i < UI_PROC_PAST && ui_proc.past[i].id != id; i++)
+	for (i = 0; i < UI_PROC_PAST && d->past[i].id != id; i++)
 		;
-	if (i == UI_PROC_PAST || now < ui_proc.past[i].last)
+	if (i == UI_PROC_PAST || now < d->past[i].last)
 		return (0);
-	p = &ui_proc.past[i];
+	p = &d->past[i];
 	start = p->first;
 	if (now - start >= UI_PROC_PAST_LEN)
 		start = now - UI_PROC_PAST_LEN + 1;
@@ -378,7 +389,7 @@ ui_pane_proc_past_fill(uint32_t id, uint64_t now)
 			continue;
 		c = p->h[t % UI_PROC_PAST_LEN];
 		for (k = 0; k < UI_PROC_PAST_NB; k++)	/* mid-power: its row */
-			ui_proc.hist[j % UI_PROC_HISTORY][k == 0 ? 0 :
+			d->hist[j % UI_PROC_HISTORY][k == 0 ? 0 :
 			    k == UI_PROC_PAST_NB - 1 ? HIST_NBUCKETS - 1 :
 			    1 + (k - 1) * HIST_SUB + HIST_SUB / 2] = c[k];
 	}
@@ -387,32 +398,34 @@ ui_pane_proc_past_fill(uint32_t id, uint64_t now)
 
 /* End of a display interval: copy the busiest processes out of the table. */
 static void
-ui_pane_proc_collect(struct blktop *b, double secs)
+ui_pane_proc_collect(struct ui_pane *pane, double secs)
 {
 	static const struct proc_entry *top[UI_PROC_ROWS];
+	struct ui_proc		*d = pane->data;
+	struct blktop		*b = pane->u->b;
 	const struct proc_entry	*p;
 	struct ui_proc_row	*r;
 	uint64_t		*h;
 	unsigned		 n, i, k;
 	int			 found = 0;
 
-	if (ui_proc.rows == NULL) {
-		ui_proc.rows = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.rows);
-		ui_proc.tab.order = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.tab.order);
-		ui_proc.files = xcalloc(UI_PROC_ROWS, sizeof *ui_proc.files);
-		ui_proc.past_pool = xcalloc((size_t)UI_PROC_PAST * UI_PROC_PAST_LEN,
-		    sizeof *ui_proc.past_pool);
+	if (d->rows == NULL) {
+		d->rows = xcalloc(UI_PROC_ROWS, sizeof *d->rows);
+		d->tab.order = xcalloc(UI_PROC_ROWS, sizeof *d->tab.order);
+		d->files = xcalloc(UI_PROC_ROWS, sizeof *d->files);
+		d->past_pool = xcalloc((size_t)UI_PROC_PAST * UI_PROC_PAST_LEN,
+		    sizeof *d->past_pool);
 		for (i = 0; i < UI_PROC_PAST; i++)
-			ui_proc.past[i].h = ui_proc.past_pool + (size_t)i * UI_PROC_PAST_LEN;
+			d->past[i].h = d->past_pool + (size_t)i * UI_PROC_PAST_LEN;
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
-	ui_proc.secs = secs;
-	n = proc_top(b->procs, ui_proc_cols[ui_proc.tab.sortcol].key, 0, top,
+	d->secs = secs;
+	n = proc_top(b->procs, ui_proc_cols[d->tab.sortcol].key, 0, top,
 	    UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		p = top[i];
-		r = &ui_proc.rows[i];
+		r = &d->rows[i];
 		r->id = p->id;
 		r->tgid = p->tgid;
 		r->cgroup = p->cgroup;
@@ -423,29 +436,29 @@ ui_pane_proc_collect(struct blktop *b, double secs)
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
-		ui_pane_proc_past_note(p->id, p->blk_lat.b, ui_proc.intervals);
-		if (ui_proc.drill != 0 && p->id == ui_proc.drill) {
-			ui_proc.drill_row = *r;
-			h = ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY];
+		ui_pane_proc_past_note(d, p->id, p->blk_lat.b, d->intervals);
+		if (d->drill != 0 && p->id == d->drill) {
+			d->drill_row = *r;
+			h = d->hist[d->hist_n % UI_PROC_HISTORY];
 			for (k = 0; k < HIST_NBUCKETS; k++)
 				h[k] = p->blk_lat.b[k];
 			found = 1;
 		}
 	}
-	ui_proc.nrows = n;
-	if (ui_proc.by_cgroup)
-		ui_pane_proc_group(b);
-	if (ui_proc.drill != 0) {
+	d->nrows = n;
+	if (d->by_cgroup)
+		ui_pane_proc_group(d, b);
+	if (d->drill != 0) {
 		if (!found) {
-			memset(&ui_proc.drill_row.c, 0, sizeof ui_proc.drill_row.c);
-			memset(ui_proc.hist[ui_proc.hist_n % UI_PROC_HISTORY], 0,
-			    sizeof *ui_proc.hist);
+			memset(&d->drill_row.c, 0, sizeof d->drill_row.c);
+			memset(d->hist[d->hist_n % UI_PROC_HISTORY], 0,
+			    sizeof *d->hist);
 		}
-		ui_proc.hist_n++;
-		ui_pane_proc_collect_files(b);
+		d->hist_n++;
+		ui_pane_proc_collect_files(d, b);
 	}
-	ui_proc.intervals++;
-	ui_pane_proc_order(1);
+	d->intervals++;
+	ui_pane_proc_order(pane, 1);
 }
 
 /* The PID column's value: the id (grouped: the row's index + 1). */
@@ -462,17 +475,12 @@ ui_pane_proc_hit(__unused const struct ui_col *c, const void *row)
 	return (((const struct ui_proc_row *)row)->hit);
 }
 
-/* The PID cell: the process, or grouped the number of processes in the cgroup. */
+/* The PID cell: the process (grouped, ui_pane_proc_cell counts the cgroup's). */
 static void
 ui_pane_proc_fmt_id(__unused const struct ui_col *c, const void *row,
     __unused double secs, char *buf, size_t len)
 {
-	const struct ui_proc_row *r = row;
-
-	if (ui_proc.by_cgroup)
-		snprintf(buf, len, "x%u", r->tgid);
-	else
-		snprintf(buf, len, "%u", r->id);
+	snprintf(buf, len, "%u", ((const struct ui_proc_row *)row)->id);
 }
 
 /* The COMMAND cell. */
@@ -502,18 +510,27 @@ ui_pane_proc_fmt_vfs_lat(const struct ui_col *c, const void *row,
 
 /* The interval the rows cover, in seconds (1 before the first). */
 static double
-ui_pane_proc_secs(void)
+ui_pane_proc_secs(const struct ui_proc *d)
 {
-	return (ui_proc.secs > 0 ? ui_proc.secs : 1);
+	return (d->secs > 0 ? d->secs : 1);
 }
 
-/* ui_table callback for the process table. */
+/*
+ * ui_table callback for the process table. Grouped by cgroup, the PID cell
+ * says how many processes the cgroup has: the pane's mode, which a column's
+ * format does not see.
+ */
 static void
-ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len,
-    __unused void *arg)
+ui_pane_proc_cell(unsigned row, unsigned col, char *buf, size_t len, void *arg)
 {
-	ui_proc_cols[col].fmt(&ui_proc_cols[col],
-	    &ui_proc.rows[ui_proc.tab.order[row]], ui_pane_proc_secs(), buf, len);
+	const struct ui_proc	*d = arg;
+	const struct ui_proc_row *r = &d->rows[d->tab.order[row]];
+
+	if (col == UI_PC_PID && d->by_cgroup)
+		snprintf(buf, len, "x%u", r->tgid);
+	else
+		ui_proc_cols[col].fmt(&ui_proc_cols[col], r, ui_pane_proc_secs(d),
+		    buf, len);
 }
 
 /* The drilled process's files: their rates, then the path. */
@@ -532,16 +549,20 @@ static const struct ui_col ui_proc_file_cols[] = {
 /* ui_table callback for the drilled process's files. */
 static void
 ui_pane_proc_file_cell(unsigned row, unsigned col, char *buf, size_t len,
-    __unused void *arg)
+    void *arg)
 {
-	ui_proc_file_cols[col].fmt(&ui_proc_file_cols[col], &ui_proc.files[row],
-	    ui_pane_proc_secs(), buf, len);
+	const struct ui_proc	*d = arg;
+
+	ui_proc_file_cols[col].fmt(&ui_proc_file_cols[col], &d->files[row],
+	    ui_pane_proc_secs(d), buf, len);
 }
 
 /* One process in detail: its numbers, device latency heatmap (one column per interval) and files. */
 static void
-ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
+ui_pane_proc_draw_drill(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 {
+	struct ui_state	*u = p->u;
+	struct ui_proc	*d = p->data;
 	struct ui_rect	 fr;
 	unsigned	 ncols, heat, c, n;
 	uint64_t	 age;
@@ -549,10 +570,10 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 	int		 cols;
 
 	for (c = 0; c < UI_PC_MAX; c++)
-		ui_proc_cols[c].fmt(&ui_proc_cols[c], &ui_proc.drill_row,
-		    ui_pane_proc_secs(), f[c], sizeof f[c]);
+		ui_proc_cols[c].fmt(&ui_proc_cols[c], &d->drill_row,
+		    ui_pane_proc_secs(d), f[c], sizeof f[c]);
 	snprintf(line, sizeof line, "PID %u %s  r/s %s w/s %s rMB/s %s wMB/s %s "
-	    "p50 %s p99 %s  calls r/s %s w/s %s  (Esc back)", ui_proc.drill,
+	    "p50 %s p99 %s  calls r/s %s w/s %s  (Esc back)", d->drill,
 	    f[UI_PC_COMM], f[UI_PC_R], f[UI_PC_W], f[UI_PC_RMB], f[UI_PC_WMB],
 	    f[UI_PC_P50], f[UI_PC_P99], f[UI_PC_CR], f[UI_PC_CW]);
 	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
@@ -562,157 +583,181 @@ ui_pane_proc_draw_drill(WINDOW *win, const struct ui_rect *r)
 		heat = 16;
 	if (cols > 0 && heat > 0) {
 		ncols = (unsigned)cols;
-		ui_proc.hcols = xreallocarray(ui_proc.hcols, ncols,
-		    2 * heat * sizeof *ui_proc.hcols);
-		memset(ui_proc.hcols, 0, (size_t)ncols * 2 * heat *
-		    sizeof *ui_proc.hcols);
-		n = ui_proc.hist_n;
+		d->hcols = xreallocarray(d->hcols, ncols,
+		    2 * heat * sizeof *d->hcols);
+		memset(d->hcols, 0, (size_t)ncols * 2 * heat *
+		    sizeof *d->hcols);
+		n = d->hist_n;
 		for (c = 0; c < ncols; c++) {
 			age = ncols - 1 - c;
 			if (age >= n || age >= UI_PROC_HISTORY)
 				continue;
-			draw_heat_column(ui_proc.hist[(n - 1 - age) % UI_PROC_HISTORY],
-			    2 * heat, ui_proc.hcols + (size_t)c * 2 * heat);
+			draw_heat_column(d->hist[(n - 1 - age) % UI_PROC_HISTORY],
+			    2 * heat, d->hcols + (size_t)c * 2 * heat);
 		}
-		ui_heatmap(win, r->y + 1, r->x, heat, ncols, ui_proc.hcols);
+		ui_heatmap(u, win, r->y + 1, r->x, heat, ncols, d->hcols);
 	}
 	fr = *r;
 	fr.y = r->y + 1 + (int)heat;
 	fr.h = r->h - 1 - (int)heat;
-	if (ui_proc.nfiles == 0) {
+	if (d->nfiles == 0) {
 		ui_text(win, fr.y, fr.x, THEME_INACTIVE_FG, THEME_MAIN_BG,
 		    "no file activity of this process in the last interval");
 		return;
 	}
-	ui_table(win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols), 0,
-	    ui_proc.nfiles, (unsigned)-1, &ui_proc.ftop, -1, 0,
-	    ui_pane_proc_file_cell, NULL);
+	ui_table(u, win, &fr, ui_proc_file_cols, nitems(ui_proc_file_cols), 0,
+	    d->nfiles, (unsigned)-1, &d->ftop, -1, 0,
+	    ui_pane_proc_file_cell, d);
 }
 
 /* Draw the processes pane. */
 static void
-ui_pane_proc_draw(struct blktop *b, WINDOW *win, const struct ui_rect *r)
+ui_pane_proc_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 {
-	if (ui_proc.drill != 0) {
-		ui_pane_proc_draw_drill(win, r);
+	struct ui_state	*u = p->u;
+	struct ui_proc	*d = p->data;
+	struct blktop	*b = u->b;
+
+	if (d->drill != 0) {
+		ui_pane_proc_draw_drill(p, win, r);
 		return;
 	}
-	if (ui_proc.rows == NULL)
+	if (d->rows == NULL)
 		return;
-	ui_pane_proc_order(0);
-	ui_table(win, r, ui_proc_cols, UI_PC_MAX, ui_proc.tab.hidden,
-	    ui_proc.tab.norder, ui_proc.tab.sel,
-	    &ui_proc.tab.top, ui_proc.tab.sortcol, ui_proc.tab.invert, ui_pane_proc_cell,
-	    NULL);
-	if (ui_proc.tab.norder == 0)
+	ui_pane_proc_order(p, 0);
+	ui_table(u, win, r, ui_proc_cols, UI_PC_MAX, d->tab.hidden,
+	    d->tab.norder, d->tab.sel,
+	    &d->tab.top, d->tab.sortcol, d->tab.invert, ui_pane_proc_cell, d);
+	if (d->tab.norder == 0)
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
 		    THEME_MAIN_BG, b->procs == NULL ?
 		    "per-process accounting is not enabled in this build" :
-		    ui_proc.nrows > 0 ? "no process matches the filter" :
+		    d->nrows > 0 ? "no process matches the filter" :
 		    "no process did I/O in the last interval");
 }
 
 /* Start following one process. */
 static void
-ui_pane_proc_drill(uint32_t id)
+ui_pane_proc_drill(struct ui_pane *p, uint32_t id)
 {
-	if (ui_proc.hist == NULL)
-		ui_proc.hist = xcalloc(UI_PROC_HISTORY, sizeof *ui_proc.hist);
-	memset(ui_proc.hist, 0, UI_PROC_HISTORY * sizeof *ui_proc.hist);
-	ui_proc.hist_n = ui_proc.intervals == 0 ? 0 :
-	    ui_pane_proc_past_fill(id, ui_proc.intervals - 1);
-	ui_proc.nfiles = 0;
-	ui_proc.drill = id;
-	memset(&ui_proc.drill_row, 0, sizeof ui_proc.drill_row);
-	if (ui_proc.tab.sel < ui_proc.tab.norder)
-		ui_proc.drill_row = ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]];
-	if (ui_proc.hist_n > 0)
-		ui_status("following PID %u: %u intervals of its past, then one "
-		    "column per interval", id, ui_proc.hist_n);
+	struct ui_state	*u = p->u;
+	struct ui_proc	*d = p->data;
+
+	if (d->hist == NULL)
+		d->hist = xcalloc(UI_PROC_HISTORY, sizeof *d->hist);
+	memset(d->hist, 0, UI_PROC_HISTORY * sizeof *d->hist);
+	d->hist_n = d->intervals == 0 ? 0 :
+	    ui_pane_proc_past_fill(d, id, d->intervals - 1);
+	d->nfiles = 0;
+	d->drill = id;
+	memset(&d->drill_row, 0, sizeof d->drill_row);
+	if (d->tab.sel < d->tab.norder)
+		d->drill_row = d->rows[d->tab.order[d->tab.sel]];
+	if (d->hist_n > 0)
+		ui_status(u, "following PID %u: %u intervals of its past, then one "
+		    "column per interval", id, d->hist_n);
 	else
-		ui_status("following PID %u; its heatmap fills one column per "
+		ui_status(u, "following PID %u; its heatmap fills one column per "
 		    "interval", id);
 }
 
 /* Keys of the processes pane: move, sort, drill down and back. */
 static int
-ui_pane_proc_key(__unused struct blktop *b, enum ui_action a)
+ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 {
+	struct ui_state	*u = p->u;
+	struct ui_proc	*d = p->data;
 	unsigned	 i;
 
-	if (ui_proc.drill != 0) {
+	if (d->drill != 0) {
 		if (a != UI_BACK)
 			return (a == UI_ENTER);
-		ui_proc.drill = 0;
-		for (i = 0; i < ui_proc.nfiles; i++)
-			free(ui_proc.files[i].path);
-		ui_proc.nfiles = 0;
+		d->drill = 0;
+		for (i = 0; i < d->nfiles; i++)
+			free(d->files[i].path);
+		d->nfiles = 0;
 		return (1);
 	}
 	if (a == UI_GROUP) {
-		ui_proc.by_cgroup = !ui_proc.by_cgroup;
-		ui_status(ui_proc.by_cgroup ? "processes grouped by cgroup (c: one row per "
+		d->by_cgroup = !d->by_cgroup;
+		ui_status(u, d->by_cgroup ? "processes grouped by cgroup (c: one row per "
 		    "process); from the next interval" : "one row per process (c: by cgroup); "
 		    "from the next interval");
 		return (1);
 	}
 	if (a == UI_ENTER) {
-		if (ui_proc.by_cgroup)
+		if (d->by_cgroup)
 			return (1);	/* a cgroup row has no drill-down */
-		if (ui_proc.tab.sel < ui_proc.tab.norder)
-			ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[ui_proc.tab.sel]].id);
+		if (d->tab.sel < d->tab.norder)
+			ui_pane_proc_drill(p, d->rows[d->tab.order[d->tab.sel]].id);
 		return (1);
 	}
-	return (ui_tab_key(&ui_proc.tab, a, ui_proc.rows, ui_proc.nrows));
+	return (ui_tab_key(u, &d->tab, a, d->rows, d->nrows));
 }
 
 /* A click selects a row; a click on the selected row drills down. */
 static void
-ui_pane_proc_click(__unused struct blktop *b, const struct ui_rect *r, int y,
+ui_pane_proc_click(struct ui_pane *p, const struct ui_rect *r, int y,
     __unused int x)
 {
-	int	 row;
+	struct ui_proc	*d = p->data;
+	int		 row;
 
-	if (ui_proc.drill != 0 || (row = ui_tab_click(&ui_proc.tab, r, y)) < 0)
+	if (d->drill != 0 || (row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
-	if ((unsigned)row == ui_proc.tab.sel && !ui_proc.by_cgroup)
-		ui_pane_proc_drill(ui_proc.rows[ui_proc.tab.order[row]].id);
-	ui_proc.tab.sel = (unsigned)row;
-	ui_pane_proc_remember(ui_proc.tab.order[row]);
+	if ((unsigned)row == d->tab.sel && !d->by_cgroup)
+		ui_pane_proc_drill(p, d->rows[d->tab.order[row]].id);
+	d->tab.sel = (unsigned)row;
+	ui_pane_proc_remember(d, d->tab.order[row]);
 }
 
-/* Free the snapshot. */
-static void
-ui_pane_proc_free(void)
+/* The pane's state in a new UI: the table's defaults, no rows yet. */
+static void *
+ui_pane_proc_init(void)
 {
+	struct ui_proc	*d = xcalloc(1, sizeof *d);
+
+	d->tab = ui_proc_tab;
+	d->tab.owner = d;
+	return (d);
+}
+
+/* Free the pane's state and its snapshot. */
+static void
+ui_pane_proc_free(void *data)
+{
+	struct ui_proc	*d = data;
 	unsigned	 i;
 
-	for (i = 0; i < ui_proc.nfiles; i++)
-		free(ui_proc.files[i].path);
-	free(ui_proc.rows);
-	free(ui_proc.tab.order);
-	free(ui_proc.files);
-	free(ui_proc.hist);
-	free(ui_proc.hcols);
-	free(ui_proc.past_pool);
-	memset(&ui_proc, 0, sizeof ui_proc);
-	ui_proc.tab = ui_proc_tab;
+	for (i = 0; i < d->nfiles; i++)
+		free(d->files[i].path);
+	free(d->rows);
+	free(d->tab.order);
+	free(d->files);
+	free(d->hist);
+	free(d->hcols);
+	free(d->past_pool);
+	free(d);
 }
 
 /* The table's sort and columns, for the config file. */
 static struct ui_tab *
-ui_pane_proc_tab(void)
+ui_pane_proc_tab(struct ui_pane *p)
 {
-	return (&ui_proc.tab);
+	struct ui_proc	*d = p->data;
+
+	return (&d->tab);
 }
 
 const struct pane_entry ui_pane_proc = {
 	.name = "processes",
 	.title = "Processes",
+	.init = ui_pane_proc_init,
+	.free = ui_pane_proc_free,
 	.collect = ui_pane_proc_collect,
 	.draw = ui_pane_proc_draw,
 	.key = ui_pane_proc_key,
 	.click = ui_pane_proc_click,
-	.free = ui_pane_proc_free,
 	.tab = ui_pane_proc_tab,
+	.tab_default = &ui_proc_tab,
 };

@@ -56,7 +56,8 @@ ui_tab_opens(const struct ui_col *c, const void *row)
  * asked; the row the pane kept selected stays selected.
  */
 void
-ui_tab_order(struct ui_tab *t, void *rows, unsigned nrows, int sort)
+ui_tab_order(const struct ui_state *u, struct ui_tab *t, void *rows,
+    unsigned nrows, int sort)
 {
 	const char	*row;
 	unsigned	 i;
@@ -66,9 +67,9 @@ ui_tab_order(struct ui_tab *t, void *rows, unsigned nrows, int sort)
 	t->norder = 0;
 	for (i = 0; i < nrows; i++) {
 		row = (const char *)rows + (size_t)i * t->rowsize;
-		if (!ui_filter_match(t->name(row)))
+		if (!ui_filter_match(u, t->name(row)))
 			continue;
-		if (t->kept(row))
+		if (t->kept(t->owner, row))
 			t->sel = t->norder;
 		t->order[t->norder++] = i;
 	}
@@ -81,7 +82,8 @@ ui_tab_order(struct ui_tab *t, void *rows, unsigned nrows, int sort)
  * remember notes the selected row; a new order is sorted and said.
  */
 int
-ui_tab_key(struct ui_tab *t, enum ui_action a, void *rows, unsigned nrows)
+ui_tab_key(struct ui_state *u, struct ui_tab *t, enum ui_action a, void *rows,
+    unsigned nrows)
 {
 	int	 i;
 
@@ -94,10 +96,10 @@ ui_tab_key(struct ui_tab *t, enum ui_action a, void *rows, unsigned nrows)
 		ui_layout_table_key(a, &t->sel, t->norder, &t->sortcol, t->ncols,
 		    &t->invert);
 	if (t->sel < t->norder)
-		t->remember(t->order[t->sel]);
+		t->remember(t->owner, t->order[t->sel]);
 	if (a == UI_SORT_LEFT || a == UI_SORT_RIGHT || a == UI_SORT_INVERT) {
-		ui_tab_order(t, rows, nrows, 1);
-		ui_status("sorted by %s%s", t->cols[t->sortcol].name,
+		ui_tab_order(u, t, rows, nrows, 1);
+		ui_status(u, "sorted by %s%s", t->cols[t->sortcol].name,
 		    t->invert ? ", inverted" : "");
 	}
 	return (1);

@@ -23,9 +23,9 @@
 
 /* Whether a name or path passes the / filter. */
 int
-ui_filter_match(const char *s)
+ui_filter_match(const struct ui_state *u, const char *s)
 {
-	return (ui_layout_match(s, ui.filter));
+	return (ui_layout_match(s, u->filter));
 }
 
 /* Draw text at y, x cut to the window's right edge (ui_draw_text would wrap). */
@@ -59,8 +59,8 @@ ui_text(WINDOW *win, int y, int x, enum theme_colour fg, enum theme_colour bg,
  * 2 * nrows sub-row counts (draw_heat_column).
  */
 void
-ui_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
-    const uint64_t *sub)
+ui_heatmap(struct ui_state *u, WINDOW *win, int y, int x, unsigned nrows,
+    unsigned ncols, const uint64_t *sub)
 {
 	const char	*label;
 	size_t		 need = (size_t)nrows * ncols;
@@ -76,23 +76,24 @@ ui_heatmap(WINDOW *win, int y, int x, unsigned nrows, unsigned ncols,
 		ui_text(win, y + (int)r, x, THEME_GRAPH_TEXT, THEME_MAIN_BG,
 		    buf);
 	}
-	if (ui.ncells < need) {
-		ui.cells = xreallocarray(ui.cells, need, sizeof *ui.cells);
-		ui.ncells = need;
+	if (u->ncells < need) {
+		u->cells = xreallocarray(u->cells, need, sizeof *u->cells);
+		u->ncells = need;
 	}
-	draw_heatmap_sub(sub, ncols, nrows, ui_view.heat_coarse ?
-	    ui_view.flags & ~DRAW_UTF8 : ui_view.flags, ui.cells);
-	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, ui.cells, nrows, ncols);
+	draw_heatmap_sub(sub, ncols, nrows, u->view.heat_coarse ?
+	    u->view.flags & ~DRAW_UTF8 : u->view.flags, u->cells);
+	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, u->cells, nrows, ncols);
 }
 
 /* Pad or cut s to exactly w columns into buf (s is ASCII or already made safe). */
 void
-ui_fit(char *buf, size_t len, const char *s, int w, int left)
+ui_fit(const struct ui_state *u, char *buf, size_t len, const char *s, int w,
+    int left)
 {
 	int	 n = (int)draw_text_width(s);
 
 	if (n > w) {
-		draw_path(buf, len, s, (unsigned)w, ui_view.flags);
+		draw_path(buf, len, s, (unsigned)w, u->view.flags);
 		n = (int)draw_text_width(buf);
 		snprintf(buf + strlen(buf), len - strlen(buf), "%*s", w - n, "");
 		return;
@@ -109,10 +110,10 @@ ui_fit(char *buf, size_t len, const char *s, int w, int left)
  * to keep sel visible and returns the number of rows that fit.
  */
 unsigned
-ui_table(WINDOW *win, const struct ui_rect *r, const struct ui_col *cols,
-    unsigned ncols, uint32_t hidden, unsigned nrows, unsigned sel, unsigned *top, int sortcol,
-    int invert, void (*cell)(unsigned, unsigned, char *, size_t, void *),
-    void *arg)
+ui_table(const struct ui_state *u, WINDOW *win, const struct ui_rect *r,
+    const struct ui_col *cols, unsigned ncols, uint32_t hidden, unsigned nrows,
+    unsigned sel, unsigned *top, int sortcol, int invert,
+    void (*cell)(unsigned, unsigned, char *, size_t, void *), void *arg)
 {
 	int		 widths[32], x, y;
 	unsigned	 c, i, visible;
@@ -131,11 +132,11 @@ ui_table(WINDOW *win, const struct ui_rect *r, const struct ui_col *cols,
 		/* The sort column's name carries the direction where it fits. */
 		if ((int)c == sortcol && (int)strlen(cols[c].name) < widths[c])
 			snprintf(text, sizeof text, cols[c].left ? "%s%s" : "%2$s%1$s",
-			    cols[c].name, (ui_view.flags & DRAW_UTF8) ?
+			    cols[c].name, (u->view.flags & DRAW_UTF8) ?
 			    (invert ? "\u25b4" : "\u25be") : (invert ? "^" : "v"));
 		else
 			snprintf(text, sizeof text, "%s", cols[c].name);
-		ui_fit(fitted, sizeof fitted, text, widths[c], cols[c].left);
+		ui_fit(u, fitted, sizeof fitted, text, widths[c], cols[c].left);
 		ui_text(win, r->y, x, (int)c == sortcol ? THEME_HI_FG :
 		    THEME_TITLE, THEME_MAIN_BG, fitted);
 		x += widths[c];
@@ -162,9 +163,9 @@ ui_table(WINDOW *win, const struct ui_rect *r, const struct ui_col *cols,
 			cell(i, c, text, sizeof text, arg);
 			if (cols[c].width == 0 && cols[c].left)
 				draw_path(fitted, sizeof fitted, text,
-				    (unsigned)widths[c], ui_view.flags);
+				    (unsigned)widths[c], u->view.flags);
 			else
-				ui_fit(fitted, sizeof fitted, text, widths[c],
+				ui_fit(u, fitted, sizeof fitted, text, widths[c],
 				    cols[c].left);
 			ui_text(win, y, x, fg, bg, fitted);
 			x += widths[c];

@@ -25,10 +25,11 @@ const struct pane_entry *const ui_panes[UI_NPANES] = {
 	&ui_pane_dev, &ui_pane_proc, &ui_pane_file
 };
 
-struct ui_view ui_view = { .col_secs = 1, .col_ticks = 1, .filter = "" };
-
-/* Everything the screen keeps between frames. */
-struct ui_state ui;
+/*
+ * The UI running, for the two hooks that take no argument: log_fatal_hook
+ * and atexit must put the terminal back as it was. NULL when none runs.
+ */
+static struct ui_state *ui_running;
 
 /* Compare two theme names for qsort. */
 static int
@@ -39,73 +40,89 @@ ui_theme_cmp(const void *a, const void *b)
 
 /* The themes 't' cycles through: -t first, "default", then every other file of the theme dir. */
 static void
-ui_theme_list(void)
+ui_theme_list(struct ui_state *u)
 {
 	DIR		*d;
 	struct dirent	*de;
 	size_t		 len;
 	unsigned	 first;
 
-	if (ui.theme_arg[0] != '\0')
-		ui.themes[ui.nthemes++] = xstrdup(ui.theme_arg);
-	if (ui.theme_arg[0] == '\0' || strcmp(ui.theme_arg, "default") != 0)
-		ui.themes[ui.nthemes++] = xstrdup("default");
-	first = ui.nthemes;
+	if (u->theme_arg[0] != '\0')
+		u->themes[u->nthemes++] = xstrdup(u->theme_arg);
+	if (u->theme_arg[0] == '\0' || strcmp(u->theme_arg, "default") != 0)
+		u->themes[u->nthemes++] = xstrdup("default");
+	first = u->nthemes;
 	if ((d = opendir(theme_dir())) == NULL)
 		return;
-	while ((de = readdir(d)) != NULL && ui.nthemes < UI_THEMES_MAX) {
+	while ((de = readdir(d)) != NULL && u->nthemes < UI_THEMES_MAX) {
 		len = strlen(de->d_name);
 		if (len <= 6 || de->d_name[0] == '.' ||
 		    strcmp(de->d_name + len - 6, ".theme") != 0)
 			continue;
 		de->d_name[len - 6] = '\0';
 		if (strcmp(de->d_name, "default") == 0 ||
-		    strcmp(de->d_name, ui.theme_arg) == 0)
+		    strcmp(de->d_name, u->theme_arg) == 0)
 			continue;
-		ui.themes[ui.nthemes++] = xstrdup(de->d_name);
+		u->themes[u->nthemes++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(ui.themes + first, ui.nthemes - first, sizeof *ui.themes,
+	qsort(u->themes + first, u->nthemes - first, sizeof *u->themes,
 	    ui_theme_cmp);
 }
 
 /* Set a message for the status line; it goes after a few ticks. */
 void
-ui_status(const char *fmt, ...)
+ui_status(struct ui_state *u, const char *fmt, ...)
 {
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ui.status, sizeof ui.status, fmt, ap);
+	vsnprintf(u->status, sizeof u->status, fmt, ap);
 	va_end(ap);
-	ui.status_ticks = UI_STATUS_TICKS;
-	ui_redraw();
+	u->status_ticks = UI_STATUS_TICKS;
+	ui_redraw(u);
 }
 
 /* Schedule one redraw at the end of this loop turn, whoever asks and however often. */
 void
-ui_redraw(void)
+ui_redraw(struct ui_state *u)
 {
-	if (!ui.running || ui.redraw_pending)
+	if (!u->running || u->redraw_pending)
 		return;
-	ui.redraw_pending = 1;
-	event_active(ui.redraw_ev, EV_TIMEOUT, 1);
+	u->redraw_pending = 1;
+	event_active(u->redraw_ev, EV_TIMEOUT, 1);
+}
+
+/* A UI's state of a pane, by its entry. */
+void *
+ui_pane_data(struct ui_state *u, const struct pane_entry *entry)
+{
+	unsigned	 i;
+
+	for (i = 0; i < nitems(ui_panes) && u->panes[i].entry != entry; i++)
+		;
+	if (i == nitems(ui_panes))
+		fatalx("no pane %s in this UI", entry->name);
+	return (u->panes[i].data);
 }
 
 /* The number of closed ticks the view shows: frozen while paused. */
 uint64_t
-ui_view_nclosed(const struct blktop *b)
+ui_view_nclosed(const struct ui_state *u)
 {
-	if (ui_view.paused && ui_view.pause_nclosed <= b->win.nclosed)
-		return (ui_view.pause_nclosed);
+	const struct blktop	*b = u->b;
+
+
+	if (u->view.paused && u->view.pause_nclosed <= b->win.nclosed)
+		return (u->view.pause_nclosed);
 	return (b->win.nclosed);
 }
 
 /* Restore the terminal: after a fatal error, at exit, and on quit. */
 static void
-ui_restore(void)
+ui_restore(struct ui_state *u)
 {
-	if (ui.running && !isendwin()) {
+	if (u->running && !isendwin()) {
 		ui_term_leave();
 		endwin();
 		fflush(stdout);
@@ -116,8 +133,18 @@ ui_restore(void)
 static void
 ui_fatal_hook(void)
 {
-	ui_restore();
-	ui.running = 0;
+	if (ui_running == NULL)
+		return;
+	ui_restore(ui_running);
+	ui_running->running = 0;
+}
+
+/* At exit: the terminal as it was, if a UI still runs. */
+static void
+ui_exit_hook(void)
+{
+	if (ui_running != NULL)
+		ui_restore(ui_running);
 }
 
 /* Set the screen's background to the theme's main colours. */
@@ -138,40 +165,40 @@ ui_background(void)
 
 /* Apply the current theme to the terminal. */
 static void
-ui_apply_theme(void)
+ui_apply_theme(struct ui_state *u)
 {
 	enum ui_colour_mode	 mode;
 
-	mode = ui_draw_init(&ui.theme, UI_COLOUR_AUTO);
-	ui_view.flags = ui_draw_flags();
-	ui_view.heat_coarse = mode == UI_COLOUR_8 || mode == UI_COLOUR_16;
+	mode = ui_draw_init(&u->theme, UI_COLOUR_AUTO);
+	u->view.flags = ui_draw_flags();
+	u->view.heat_coarse = mode == UI_COLOUR_8 || mode == UI_COLOUR_16;
 	ui_background();
 }
 
 /* Load the next theme of the list. */
 void
-ui_next_theme(void)
+ui_next_theme(struct ui_state *u)
 {
 	struct theme	 t;
 	char		*cause;
 	unsigned	 i;
 
-	for (i = 1; i <= ui.nthemes; i++) {
-		const char *name = ui.themes[(ui.theme_idx + i) % ui.nthemes];
+	for (i = 1; i <= u->nthemes; i++) {
+		const char *name = u->themes[(u->theme_idx + i) % u->nthemes];
 
 		if (strcmp(name, "default") == 0 &&
 		    theme_load(&t, name, theme_dir(), &cause) != 0) {
 			free(cause);
 			theme_default(&t);
 		} else if (theme_load(&t, name, theme_dir(), &cause) != 0) {
-			ui_status("theme %s: %s", name, cause);
+			ui_status(u, "theme %s: %s", name, cause);
 			free(cause);
 			continue;
 		}
-		ui.theme_idx = (ui.theme_idx + i) % ui.nthemes;
-		ui.theme = t;
-		ui_apply_theme();
-		ui_status("theme %s", ui.theme.name);
+		u->theme_idx = (u->theme_idx + i) % u->nthemes;
+		u->theme = t;
+		ui_apply_theme(u);
+		ui_status(u, "theme %s", u->theme.name);
 		return;
 	}
 }
@@ -180,14 +207,16 @@ ui_next_theme(void)
 static void
 ui_redraw_cb(__unused int fd, __unused short what, void *arg)
 {
-	ui.redraw_pending = 0;
-	if (ui.running)
-		ui_draw_all(arg);
+	struct ui_state	*u = arg;
+
+	u->redraw_pending = 0;
+	if (u->running)
+		ui_draw_all(u);
 }
 
 /* Follow the terminal's new size. */
 static void
-ui_resize(void)
+ui_resize(struct ui_state *u)
 {
 	struct winsize	 ws;
 
@@ -195,14 +224,14 @@ ui_resize(void)
 	    ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
-	ui_redraw();
+	ui_redraw(u);
 }
 
 /* SIGWINCH. */
 static void
-ui_winch_cb(__unused int sig, __unused short what, __unused void *arg)
+ui_winch_cb(__unused int sig, __unused short what, void *arg)
 {
-	ui_resize();
+	ui_resize(arg);
 }
 
 /*
@@ -210,10 +239,10 @@ ui_winch_cb(__unused int sig, __unused short what, __unused void *arg)
  * and redraw events on b->base. Returns -1 with *errp when there is no usable
  * terminal.
  */
-int
-ui_start(struct blktop *b, char **errp)
+static int
+ui_start(struct ui_state *u, struct blktop *b, char **errp)
 {
-	struct utsname	 u;
+	struct utsname	 un;
 	SCREEN		*s;
 	const char	*term = getenv("TERM"), *why;
 	unsigned	 i;
@@ -224,9 +253,9 @@ ui_start(struct blktop *b, char **errp)
 		return (-1);
 	}
 	if (b->theme != NULL) {
-		if (theme_option(&ui.theme, b->theme, errp) != 0)
+		if (theme_option(&u->theme, b->theme, errp) != 0)
 			return (-1);
-		snprintf(ui.theme_arg, sizeof ui.theme_arg, "%s", b->theme);
+		snprintf(u->theme_arg, sizeof u->theme_arg, "%s", b->theme);
 	}
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
@@ -243,10 +272,10 @@ ui_start(struct blktop *b, char **errp)
 		    "%s (use -b or -J for reports)", term != NULL ? term : "", why);
 		return (-1);
 	}
-	ui.b = b;
-	ui.running = 1;
+	u->running = 1;
+	ui_running = u;
 	log_fatal_hook = ui_fatal_hook;
-	atexit(ui_restore);
+	atexit(ui_exit_hook);
 	cbreak();
 	noecho();
 	nonl();
@@ -267,102 +296,128 @@ ui_start(struct blktop *b, char **errp)
 	    , NULL);
 	mouseinterval(0);
 
-	if (ui.theme_arg[0] == '\0') {
+	if (u->theme_arg[0] == '\0') {
 		char *cause;
 
-		if (theme_load(&ui.theme, "default", theme_dir(), &cause) != 0) {
+		if (theme_load(&u->theme, "default", theme_dir(), &cause) != 0) {
 			free(cause);
-			theme_default(&ui.theme);
+			theme_default(&u->theme);
 		}
 	}
-	ui_theme_list();
-	ui_apply_theme();
+	ui_theme_list(u);
+	ui_apply_theme(u);
 
-	if (uname(&u) == 0) {
-		snprintf(ui.host, sizeof ui.host, "%.63s", u.nodename);
-		snprintf(ui.kernel, sizeof ui.kernel, "%.63s", u.release);
+	if (uname(&un) == 0) {
+		snprintf(u->host, sizeof u->host, "%.63s", un.nodename);
+		snprintf(u->kernel, sizeof u->kernel, "%.63s", un.release);
 	}
-	ui_view.col_ticks = ui_layout_col_ticks(ui_view.col_secs, b->tick_ns);
-	ui_view.filter = ui.filter;
-	ui.last_ts = b->win.tick_start;
-	ui.last_events = b->events;
+	u->view.col_ticks = ui_layout_col_ticks(u->view.col_secs, b->tick_ns);
+	u->view.filter = u->filter;
+	u->last_ts = b->win.tick_start;
+	u->last_events = b->events;
 
-	ui.redraw_ev = event_new(b->base, -1, 0, ui_redraw_cb, b);
-	ui.key_ev = event_new(b->base, STDIN_FILENO, EV_READ | EV_PERSIST,
-	    ui_key_cb, b);
-	ui.winch_ev = evsignal_new(b->base, SIGWINCH, ui_winch_cb, b);
-	if (ui.redraw_ev == NULL || ui.key_ev == NULL || ui.winch_ev == NULL)
+	u->redraw_ev = event_new(b->base, -1, 0, ui_redraw_cb, u);
+	u->key_ev = event_new(b->base, STDIN_FILENO, EV_READ | EV_PERSIST,
+	    ui_key_cb, u);
+	u->winch_ev = evsignal_new(b->base, SIGWINCH, ui_winch_cb, u);
+	if (u->redraw_ev == NULL || u->key_ev == NULL || u->winch_ev == NULL)
 		fatalx("cannot create the UI events");
-	event_add(ui.key_ev, NULL);
-	evsignal_add(ui.winch_ev, NULL);
+	event_add(u->key_ev, NULL);
+	evsignal_add(u->winch_ev, NULL);
 	for (i = 0; i < nitems(ui_panes); i++) {
 		if (ui_panes[i]->collect != NULL)
-			ui_panes[i]->collect(b, 0);
+			ui_panes[i]->collect(&u->panes[i], 0);
 	}
 	if (b->config_note[0] != '\0')	/* also on stderr, under the screen */
-		ui_status("%s", b->config_note);
-	ui_redraw();
+		ui_status(u, "%s", b->config_note);
+	ui_redraw(u);
 	return (0);
 }
 
+static void	 ui_stop(struct ui_state *);
+static void	 ui_free(struct ui_state *);
+
 /* The stream closed a tick: the status line ages, the screen follows. */
 static void
-ui_sink_tick(__unused struct sink *s, __unused uint64_t ts)
+ui_sink_tick(struct sink *s, __unused uint64_t ts)
 {
-	int	 expired = 0;
+	struct ui_state	*u = s->data;
+	int		 expired = 0;
 
-	if (!ui.running)
+	if (!u->running)
 		return;
-	if (ui.status_ticks > 0 && --ui.status_ticks == 0) {
-		ui.status[0] = '\0';
+	if (u->status_ticks > 0 && --u->status_ticks == 0) {
+		u->status[0] = '\0';
 		expired = 1;
 	}
-	if (!ui_view.paused || expired)
-		ui_redraw();
+	if (!u->view.paused || expired)
+		ui_redraw(u);
 }
 
 /* A display interval is complete: the panes collect the tables. */
 static void
 ui_sink_report(struct sink *s, __unused uint64_t ts, __unused unsigned nticks)
 {
+	struct ui_state	*u = s->data;
 	struct blktop	*b = s->b;
 	unsigned	 i;
 	uint64_t	 now = b->win.tick_start;
 
-	if (!ui.running)
+	if (!u->running)
 		return;
-	ui.secs = now > ui.last_ts ? (double)(now - ui.last_ts) / 1e9 : 0;
-	if (ui.secs > 0)
-		ui.evps = (double)(b->events - ui.last_events) / ui.secs;
+	u->secs = now > u->last_ts ? (double)(now - u->last_ts) / 1e9 : 0;
+	if (u->secs > 0)
+		u->evps = (double)(b->events - u->last_events) / u->secs;
 	for (i = 0; i < nitems(ui_panes); i++) {
-		if (ui_panes[i]->collect != NULL && !ui_view.paused)
-			ui_panes[i]->collect(b, ui.secs);
+		if (ui_panes[i]->collect != NULL && !u->view.paused)
+			ui_panes[i]->collect(&u->panes[i], u->secs);
 	}
-	ui.last_ts = now;
-	ui.last_events = b->events;
+	u->last_ts = now;
+	u->last_events = b->events;
 }
 
 /* The source has nothing more: the last frame stays. */
 static void
-ui_sink_end(__unused struct sink *s)
+ui_sink_end(struct sink *s)
 {
-	ui_status("end of the recording (g: from the start)");
+	ui_status(s->data, "end of the recording (g: from the start)");
 }
 
 /* A line from below (src/) for the status bar. */
 static void
-ui_notice(__unused struct blktop *b, const char *msg)
+ui_notice(void *arg, const char *msg)
 {
-	ui_status("%s", msg);
+	ui_status(arg, "%s", msg);
 }
 
-/* The UI as the stream's view: the screen starts with the sinks. */
+/*
+ * The UI as the stream's view: its state made and the config file's settings
+ * taken into it, then the screen starts with the sinks.
+ */
 static int
 ui_sink_start(struct sink *s, char **errp)
 {
-	if (ui_start(s->b, errp) != 0)
+	struct ui_state	*u;
+	unsigned	 i;
+
+	u = s->data = xcalloc(1, sizeof *u);
+	u->b = s->b;
+	u->view.col_secs = 1;
+	u->view.col_ticks = 1;
+	ui_keys_init(&u->keys);
+	for (i = 0; i < nitems(ui_panes); i++) {
+		u->panes[i].entry = ui_panes[i];
+		u->panes[i].u = u;
+		u->panes[i].data = ui_panes[i]->init();
+	}
+	config_apply(s);
+	if (ui_start(u, s->b, errp) != 0) {
+		ui_free(u);
+		s->data = NULL;
 		return (-1);
+	}
 	s->b->notice = ui_notice;
+	s->b->notice_arg = u;
 	return (0);
 }
 
@@ -371,7 +426,12 @@ static void
 ui_sink_stop(struct sink *s)
 {
 	s->b->notice = NULL;
-	ui_stop();
+	s->b->notice_arg = NULL;
+	if (s->data == NULL)
+		return;
+	ui_stop(s->data);
+	ui_free(s->data);
+	s->data = NULL;
 }
 
 const struct sink_entry sink_ui = {
@@ -384,32 +444,37 @@ const struct sink_entry sink_ui = {
 	.config = ui_config,
 };
 
-/* Put the terminal back as it was and free the UI. */
-void
-ui_stop(void)
+/* Put the terminal back as it was and free what the screen held. */
+static void
+ui_stop(struct ui_state *u)
+{
+	if (!u->running)
+		return;
+	ui_restore(u);
+	u->running = 0;
+	ui_running = NULL;
+	if (u->key_ev != NULL)
+		event_free(u->key_ev);
+	if (u->winch_ev != NULL)
+		event_free(u->winch_ev);
+	if (u->redraw_ev != NULL)
+		event_free(u->redraw_ev);
+	u->key_ev = u->winch_ev = u->redraw_ev = NULL;
+	ui_draw_free();
+}
+
+/* Free the UI's state, the screen stopped. */
+static void
+ui_free(struct ui_state *u)
 {
 	unsigned	 i;
 
-	if (!ui.running)
-		return;
-	ui_restore();
-	ui.running = 0;
-	if (ui.key_ev != NULL)
-		event_free(ui.key_ev);
-	if (ui.winch_ev != NULL)
-		event_free(ui.winch_ev);
-	if (ui.redraw_ev != NULL)
-		event_free(ui.redraw_ev);
-	ui.key_ev = ui.winch_ev = ui.redraw_ev = NULL;
 	for (i = 0; i < nitems(ui_panes); i++) {
-		if (ui_panes[i]->free != NULL)
-			ui_panes[i]->free();
+		if (u->panes[i].data != NULL)
+			ui_panes[i]->free(u->panes[i].data);
 	}
-	for (i = 0; i < ui.nthemes; i++)
-		free(ui.themes[i]);
-	ui.nthemes = 0;
-	free(ui.cells);
-	ui.cells = NULL;
-	ui.ncells = 0;
-	ui_draw_free();
+	for (i = 0; i < u->nthemes; i++)
+		free(u->themes[i]);
+	free(u->cells);
+	free(u);
 }

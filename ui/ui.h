@@ -29,6 +29,7 @@ void		 ui_draw_cells(struct _win_st *, int y, int x,
 		     const struct draw_cell *, unsigned nrows, unsigned ncols);
 
 /* ui.c: the live terminal UI; ui-keys.c, ui-layout.c and ui-pane-*.c hold its parts. */
+struct ui_state;
 #define UI_COL_SECS_MAX	60		/* longest time per heatmap column */
 enum ui_action {
 	UI_QUIT,
@@ -73,6 +74,12 @@ struct ui_key {
 	int		 key;		/* character or curses KEY_* code */
 	enum ui_action	 action;
 };
+/* A UI's bindings (ui-keys.c): the defaults, then the config file's key.NAME lines. */
+#define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
+struct ui_keys {
+	struct ui_key	 keys[UI_KEYS_MAX];
+	unsigned	 n;
+};
 /* What a key's handler says must be drawn again (htop's Htop_Reaction). */
 #define UI_DRAW_FRAME		0x1	/* the frame: the next loop turn draws it */
 #define UI_DRAW_TERMINAL	0x2	/* every cell of the terminal, whatever it shows */
@@ -84,7 +91,7 @@ struct ui_action_info {
 	enum ui_action	 action;
 	const char	*name;
 	const char	*help;
-	int		(*fn)(struct blktop *, enum ui_action);	/* UI_DRAW_*, or NULL */
+	int		(*fn)(struct ui_state *, enum ui_action);	/* UI_DRAW_*, or NULL */
 	int		 keep_status;	/* its key leaves the status message */
 };
 struct ui_rect {
@@ -107,20 +114,32 @@ struct ui_col {
 			    char *, size_t);	/* secs: the interval the row covers */
 };
 struct _win_st;
-/* A pane: its callbacks; collect runs at the end of every display interval. */
+/* A pane of one UI (tmux's window_mode_entry): its entry and its own state. */
+struct ui_pane {
+	const struct pane_entry *entry;
+	struct ui_state	*u;
+	void		*data;		/* the entry's init made it */
+};
+/*
+ * A kind of pane: its callbacks; init makes a UI's state of it (its
+ * defaults), collect runs at the end of every display interval.
+ */
 struct pane_entry {
 	const char	*name;
 	const char	*title;		/* tab text */
-	void		 (*collect)(struct blktop *, double secs);
-	void		 (*draw)(struct blktop *, struct _win_st *,
+	void		*(*init)(void);
+	void		 (*free)(void *);
+	void		 (*collect)(struct ui_pane *, double secs);
+	void		 (*draw)(struct ui_pane *, struct _win_st *,
 			     const struct ui_rect *);
-	int		 (*key)(struct blktop *, enum ui_action);	/* 1 if used */
-	void		 (*click)(struct blktop *, const struct ui_rect *,
+	int		 (*key)(struct ui_pane *, enum ui_action);	/* 1 if used */
+	void		 (*click)(struct ui_pane *, const struct ui_rect *,
 			     int y, int x);
-	void		 (*free)(void);
-	struct ui_tab	*(*tab)(void);	/* a table pane's sort and columns, or NULL */
+	/* A table pane's sort and columns (NULL for others), and their defaults. */
+	struct ui_tab	*(*tab)(struct ui_pane *);
+	const struct ui_tab *tab_default;
 };
-/* What every pane needs to know of the view: set by ui.c, read by panes. */
+/* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
 	int		 paused;
 	uint64_t	 pause_nclosed;	/* windows.nclosed when paused */
@@ -131,23 +150,21 @@ struct ui_view {
 	int		 heat_coarse;	/* 8/16 colours: heat levels as glyphs */
 	const char	*filter;	/* "" for none */
 };
-extern struct ui_view ui_view;
 extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
-int		 ui_start(struct blktop *, char **errp);
-void		 ui_stop(void);
-void		 ui_redraw(void);
-void		 ui_frame(struct blktop *, int pane);
-void		 ui_status(const char *, ...) __printflike(1, 2);
+void		 ui_redraw(struct ui_state *);
+void		*ui_pane_data(struct ui_state *, const struct pane_entry *);
+void		 ui_frame(struct ui_state *, int pane);
+void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
-void		 ui_heatmap(struct _win_st *, int y, int x, unsigned nrows,
-		     unsigned ncols, const uint64_t *hists);
-int		 ui_filter_match(const char *);
-unsigned	 ui_table(struct _win_st *, const struct ui_rect *,
+void		 ui_heatmap(struct ui_state *, struct _win_st *, int y, int x,
+		     unsigned nrows, unsigned ncols, const uint64_t *hists);
+int		 ui_filter_match(const struct ui_state *, const char *);
+unsigned	 ui_table(const struct ui_state *, struct _win_st *, const struct ui_rect *,
 		     const struct ui_col *, unsigned ncols, uint32_t hidden, unsigned nrows,
 		     unsigned sel, unsigned *top, int sortcol, int invert,
 		     void (*)(unsigned, unsigned, char *, size_t, void *), void *);
-uint64_t	 ui_view_nclosed(const struct blktop *);
+uint64_t	 ui_view_nclosed(const struct ui_state *);
 
 /* ui.c and the files it is split into: ui-widget.c, ui-header.c, ui-action.c. */
 #define UI_MIN_W	40		/* smaller than this: "terminal too small" */
@@ -159,9 +176,15 @@ uint64_t	 ui_view_nclosed(const struct blktop *);
 struct event;
 extern const struct pane_entry *const ui_panes[UI_NPANES];	/* tab order */
 
-/* Everything the screen keeps between frames. */
+/*
+ * Everything the screen keeps between frames: one instance, made when the UI
+ * sink starts (its s->data) and freed when it stops.
+ */
 struct ui_state {
 	struct blktop	*b;
+	struct ui_view	 view;
+	struct ui_keys	 keys;
+	struct ui_pane	 panes[UI_NPANES];	/* in tab order, as ui_panes */
 	int		 running;
 	struct event	*key_ev;
 	struct event	*winch_ev;
@@ -192,32 +215,28 @@ struct ui_state {
 	size_t		 ncells;
 	uint64_t	 frames;
 };
-extern struct ui_state ui;
-void		 ui_next_theme(void);
+void		 ui_next_theme(struct ui_state *);
 
 /* ui-config.c: the view's settings in the config file. */
-int		 ui_config(struct blktop *, const char *key, const char *value,
-		     int apply, char **errp);
-int		 ui_config_text(const struct blktop *, char *, size_t);
-void		 ui_config_save(struct blktop *);
-void		 ui_draw_all(struct blktop *);
+int		 ui_config(struct blktop *, void *, const char *key, const char *value,
+		     char **errp);
+int		 ui_config_text(struct ui_state *, char *, size_t);
+void		 ui_config_save(struct ui_state *);
+void		 ui_draw_all(struct ui_state *);
 void		 ui_key_cb(int fd, short what, void *arg);
 extern const struct ui_action_info ui_actions[];	/* ui-action.c, in help order */
 extern const unsigned ui_nactions;
 
-/* ui-keys.c: the one table of key bindings. */
-#define UI_KEYS_MAX	512	/* every key code blktop can read (0 to KEY_MAX) once: a binding never fails */
-extern struct ui_key ui_keys[UI_KEYS_MAX];
-extern unsigned ui_nkeys;
-unsigned	 ui_keys_count(void);
-int		 ui_keys_lookup(int key);
+/* ui-keys.c: the one table of key bindings (struct ui_keys, above). */
+void		 ui_keys_init(struct ui_keys *);
+int		 ui_keys_lookup(const struct ui_keys *, int key);
 int		 ui_keys_action(const char *name);
-int		 ui_keys_bind(enum ui_action, const int *keys, unsigned n);
+int		 ui_keys_bind(struct ui_keys *, enum ui_action, const int *keys, unsigned n);
 int		 ui_keys_parse(const char *name);
-unsigned	 ui_keys_of(enum ui_action, char *buf, size_t len);
+unsigned	 ui_keys_of(const struct ui_keys *, enum ui_action, char *buf, size_t len);
 const char	*ui_keys_name(int key, char *buf, size_t len);
-unsigned	 ui_keys_help(char lines[][96], unsigned max);
-void		 ui_keys_hints(char *, size_t);
+unsigned	 ui_keys_help(const struct ui_keys *, char lines[][96], unsigned max);
+void		 ui_keys_hints(const struct ui_keys *, char *, size_t);
 
 /* ui-layout.c: pure layout and formatting for the panes. */
 unsigned	 ui_layout_cols(const struct ui_col *, unsigned ncols, uint32_t hidden,
@@ -229,8 +248,9 @@ unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 #define UI_LAYOUT_LINE_MIN	59	/* the narrowest line of the devices' overview */
 unsigned	 ui_layout_dev_lines(unsigned n, int width, int height,
 		     unsigned *ncolumns, int *w);
-int		 ui_pane_dev_view(int);
-void		 ui_fit(char *, size_t, const char *, int w, int left);
+int		 ui_pane_dev_view(struct ui_state *, int);
+void		 ui_fit(const struct ui_state *, char *, size_t, const char *, int w,
+		     int left);
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);
 unsigned	 ui_layout_zoom(unsigned col_secs, int dir);
 char		*ui_layout_rate(char *buf, size_t len, double v);
@@ -256,11 +276,14 @@ struct ui_tab {
 	size_t		 rowsize;
 	int		(*tie)(const void *, const void *);	/* equal in the sort column */
 	const char	*(*name)(const void *);	/* what the / filter matches */
-	int		(*kept)(const void *);	/* the row remembered as selected */
-	void		(*remember)(unsigned row);	/* note a row's identity */
+	int		(*kept)(const void *owner, const void *row);	/* the row remembered as selected */
+	void		(*remember)(void *owner, unsigned row);	/* note a row's identity */
+	void		*owner;		/* the pane's state, for kept and remember */
 };
-void		 ui_tab_order(struct ui_tab *, void *rows, unsigned nrows, int sort);
-int		 ui_tab_key(struct ui_tab *, enum ui_action, void *rows, unsigned nrows);
+void		 ui_tab_order(const struct ui_state *, struct ui_tab *, void *rows,
+		     unsigned nrows, int sort);
+int		 ui_tab_key(struct ui_state *, struct ui_tab *, enum ui_action, void *rows,
+		     unsigned nrows);
 int		 ui_tab_click(const struct ui_tab *, const struct ui_rect *, int y);
 double		 ui_tab_opens(const struct ui_col *, const void *row);
 void		 ui_tab_fmt_rate(const struct ui_col *, const void *, double, char *, size_t);

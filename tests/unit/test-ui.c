@@ -7,6 +7,9 @@
 #include "../../ui/ui.h"
 #include "check.h"
 
+/* The bindings under test: a UI's table, the defaults first (test_keys), then rebound. */
+static struct ui_keys kt;
+
 /* Every action has a key and a help line; no key is bound twice; the help lists every key. */
 static void
 test_keys(void)
@@ -15,10 +18,10 @@ test_keys(void)
 	unsigned	 i, j, n, found, a;
 	int		 dup = 0, bound[UI_ACTION_MAX] = { 0 }, helped[UI_ACTION_MAX] = { 0 };
 
-	for (i = 0; i < ui_keys_count(); i++) {
-		bound[ui_keys[i].action] = 1;
+	for (i = 0; i < kt.n; i++) {
+		bound[kt.keys[i].action] = 1;
 		for (j = 0; j < i; j++)
-			dup |= ui_keys[i].key == ui_keys[j].key;
+			dup |= kt.keys[i].key == kt.keys[j].key;
 	}
 	for (i = 0; i < ui_nactions; i++)
 		helped[ui_actions[i].action]++;
@@ -33,34 +36,34 @@ test_keys(void)
 	CHECK("keys: every action bound, with exactly one help text",
 	    a == UI_ACTION_MAX);
 
-	CHECK("lookup q", ui_keys_lookup('q') == UI_QUIT);
-	CHECK("lookup ? h F1", ui_keys_lookup('?') == UI_HELP &&
-	    ui_keys_lookup('h') == UI_HELP && ui_keys_lookup(KEY_F(1)) == UI_HELP);
-	CHECK("lookup Tab 1 2 3", ui_keys_lookup('\t') == UI_NEXT_PANE &&
-	    ui_keys_lookup('1') == UI_PANE_DEV && ui_keys_lookup('2') ==
-	    UI_PANE_PROC && ui_keys_lookup('3') == UI_PANE_FILE);
-	CHECK("lookup arrows and j/k", ui_keys_lookup(KEY_UP) == UI_UP &&
-	    ui_keys_lookup('k') == UI_UP && ui_keys_lookup(KEY_DOWN) == UI_DOWN &&
-	    ui_keys_lookup('j') == UI_DOWN);
-	CHECK("lookup Enter and CR", ui_keys_lookup('\n') == UI_ENTER &&
-	    ui_keys_lookup('\r') == UI_ENTER);
+	CHECK("lookup q", ui_keys_lookup(&kt, 'q') == UI_QUIT);
+	CHECK("lookup ? h F1", ui_keys_lookup(&kt, '?') == UI_HELP &&
+	    ui_keys_lookup(&kt, 'h') == UI_HELP && ui_keys_lookup(&kt, KEY_F(1)) == UI_HELP);
+	CHECK("lookup Tab 1 2 3", ui_keys_lookup(&kt, '\t') == UI_NEXT_PANE &&
+	    ui_keys_lookup(&kt, '1') == UI_PANE_DEV && ui_keys_lookup(&kt, '2') ==
+	    UI_PANE_PROC && ui_keys_lookup(&kt, '3') == UI_PANE_FILE);
+	CHECK("lookup arrows and j/k", ui_keys_lookup(&kt, KEY_UP) == UI_UP &&
+	    ui_keys_lookup(&kt, 'k') == UI_UP && ui_keys_lookup(&kt, KEY_DOWN) == UI_DOWN &&
+	    ui_keys_lookup(&kt, 'j') == UI_DOWN);
+	CHECK("lookup Enter and CR", ui_keys_lookup(&kt, '\n') == UI_ENTER &&
+	    ui_keys_lookup(&kt, '\r') == UI_ENTER);
 	CHECK("lookup Esc < > I Space + - t / r",
-	    ui_keys_lookup(0x1b) == UI_BACK && ui_keys_lookup('<') == UI_SORT_LEFT &&
-	    ui_keys_lookup('>') == UI_SORT_RIGHT && ui_keys_lookup('I') ==
-	    UI_SORT_INVERT && ui_keys_lookup(' ') == UI_PAUSE &&
-	    ui_keys_lookup('+') == UI_ZOOM_OUT && ui_keys_lookup('-') ==
-	    UI_ZOOM_IN && ui_keys_lookup('t') == UI_THEME &&
-	    ui_keys_lookup('/') == UI_FILTER && ui_keys_lookup('r') == UI_RECORD);
-	CHECK("lookup unbound", ui_keys_lookup('Z') == -1);
+	    ui_keys_lookup(&kt, 0x1b) == UI_BACK && ui_keys_lookup(&kt, '<') == UI_SORT_LEFT &&
+	    ui_keys_lookup(&kt, '>') == UI_SORT_RIGHT && ui_keys_lookup(&kt, 'I') ==
+	    UI_SORT_INVERT && ui_keys_lookup(&kt, ' ') == UI_PAUSE &&
+	    ui_keys_lookup(&kt, '+') == UI_ZOOM_OUT && ui_keys_lookup(&kt, '-') ==
+	    UI_ZOOM_IN && ui_keys_lookup(&kt, 't') == UI_THEME &&
+	    ui_keys_lookup(&kt, '/') == UI_FILTER && ui_keys_lookup(&kt, 'r') == UI_RECORD);
+	CHECK("lookup unbound", ui_keys_lookup(&kt, 'Z') == -1);
 
 	CHECK("name Tab", strcmp(ui_keys_name('\t', name, sizeof name), "Tab") == 0);
 	CHECK("name F1", strcmp(ui_keys_name(KEY_F(1), name, sizeof name), "F1") == 0);
 	CHECK("name q", strcmp(ui_keys_name('q', name, sizeof name), "q") == 0);
 	CHECK("name Space", strcmp(ui_keys_name(' ', name, sizeof name), "Space") == 0);
 
-	n = ui_keys_help(lines, 64);
-	for (i = 0, found = 0; i < ui_nkeys; i++) {
-		ui_keys_name(ui_keys[i].key, name, sizeof name);
+	n = ui_keys_help(&kt, lines, 64);
+	for (i = 0, found = 0; i < kt.n; i++) {
+		ui_keys_name(kt.keys[i].key, name, sizeof name);
 		for (j = 0; j < n; j++) {
 			/* The keys are the first 16 columns, space separated. */
 			char keys[20], *tok, *save;
@@ -79,7 +82,7 @@ test_keys(void)
 		else
 			printf("key %s missing from the help\n", name);
 	}
-	CHECK("help lists every key", found == ui_nkeys);
+	CHECK("help lists every key", found == kt.n);
 	CHECK("help: one line per action", n == UI_ACTION_MAX);
 	CHECK("help line", strncmp(lines[1], "? h F1", 6) == 0 &&
 	    strstr(lines[1], "help") != NULL);
@@ -93,15 +96,15 @@ test_rebind(void)
 	unsigned	 i, n, back = 0;
 	int		 k[3];
 
-	for (i = 0; i < ui_keys_count(); i++) {
-		ui_keys_name(ui_keys[i].key, name, sizeof name);
-		if (ui_keys_parse(name) == ui_keys[i].key)
+	for (i = 0; i < kt.n; i++) {
+		ui_keys_name(kt.keys[i].key, name, sizeof name);
+		if (ui_keys_parse(name) == kt.keys[i].key)
 			back++;
 		else
 			printf("key %s does not read back\n", name);
 	}
 	CHECK("names: every bound key's name reads back as the key",
-	    back == ui_keys_count());
+	    back == kt.n);
 	CHECK("names: ^X, F12, #300, f5, space", ui_keys_parse("^X") == 0x18 &&
 	    ui_keys_parse("F12") == KEY_F(12) && ui_keys_parse("#300") == 300 &&
 	    ui_keys_parse("f5") == KEY_F(5) && ui_keys_parse("SPACE") == ' ');
@@ -114,33 +117,33 @@ test_rebind(void)
 	    ui_keys_action("SEEK_FORWARD") == UI_SEEK_FWD &&
 	    ui_keys_action("save") == UI_SAVE && ui_keys_action("nope") == -1);
 
-	ui_keys_hints(keys, sizeof keys);
+	ui_keys_hints(&kt, keys, sizeof keys);
 	CHECK("hints: the default keys", strcmp(keys, "q quit  ? help  Tab pane  "
 	    "Enter drill  Space pause  +/- time  / filter") == 0);
 	/* quit on x and F10 only; then t (the theme's) to help. */
 	k[0] = 'x';
 	k[1] = KEY_F(10);
-	CHECK("rebind quit", ui_keys_bind(UI_QUIT, k, 2) == 0 &&
-	    ui_keys_lookup('x') == UI_QUIT && ui_keys_lookup(KEY_F(10)) == UI_QUIT &&
-	    ui_keys_lookup('q') == -1);
+	CHECK("rebind quit", ui_keys_bind(&kt, UI_QUIT, k, 2) == 0 &&
+	    ui_keys_lookup(&kt, 'x') == UI_QUIT && ui_keys_lookup(&kt, KEY_F(10)) == UI_QUIT &&
+	    ui_keys_lookup(&kt, 'q') == -1);
 	k[0] = 't';
-	CHECK("rebind help to t: the theme loses t", ui_keys_bind(UI_HELP, k, 1) == 0 &&
-	    ui_keys_lookup('t') == UI_HELP && ui_keys_lookup('?') == -1 &&
-	    ui_keys_of(UI_THEME, keys, sizeof keys) == 0);
-	CHECK("keys of quit", ui_keys_of(UI_QUIT, keys, sizeof keys) == 2 &&
+	CHECK("rebind help to t: the theme loses t", ui_keys_bind(&kt, UI_HELP, k, 1) == 0 &&
+	    ui_keys_lookup(&kt, 't') == UI_HELP && ui_keys_lookup(&kt, '?') == -1 &&
+	    ui_keys_of(&kt, UI_THEME, keys, sizeof keys) == 0);
+	CHECK("keys of quit", ui_keys_of(&kt, UI_QUIT, keys, sizeof keys) == 2 &&
 	    strcmp(keys, "x F10") == 0);
-	ui_keys_hints(keys, sizeof keys);
+	ui_keys_hints(&kt, keys, sizeof keys);
 	CHECK("hints follow", strncmp(keys, "x quit  t help  Tab pane", 24) == 0);
-	n = ui_keys_help(lines, 64);
+	n = ui_keys_help(&kt, lines, 64);
 	CHECK("help follows: quit on x F10, help on t, no line for the theme",
 	    n == UI_ACTION_MAX - 1 && strncmp(lines[0], "x F10 ", 6) == 0 &&
 	    strstr(lines[0], "quit") != NULL && strncmp(lines[1], "t ", 2) == 0 &&
 	    strstr(lines[1], "help") != NULL);
-	for (i = 0, n = 0; i < ui_keys_count(); i++) {
+	for (i = 0, n = 0; i < kt.n; i++) {
 		unsigned j;
 
 		for (j = 0; j < i; j++)
-			n += ui_keys[i].key == ui_keys[j].key;
+			n += kt.keys[i].key == kt.keys[j].key;
 	}
 	CHECK("no key twice after rebinding", n == 0);
 
@@ -155,19 +158,19 @@ test_rebind(void)
 					many[i] = (int)code;
 					code = code % KEY_MAX + 1;
 				}
-				fails += ui_keys_bind((enum ui_action)a2, many, 16) != 0;
+				fails += ui_keys_bind(&kt, (enum ui_action)a2, many, 16) != 0;
 			}
 		}
-		for (i = 0, n = 0; i < ui_keys_count(); i++) {
+		for (i = 0, n = 0; i < kt.n; i++) {
 			unsigned j;
 
 			for (j = 0; j < i; j++)
-				n += ui_keys[i].key == ui_keys[j].key;
+				n += kt.keys[i].key == kt.keys[j].key;
 		}
 		CHECK("bind: 16 keys for every action, 4 rounds over every key code: "
 		    "no failure, no key twice, the last binding holds", fails == 0 &&
-		    n == 0 && ui_keys_count() <= UI_KEYS_MAX &&
-		    ui_keys_lookup(many[15]) == UI_ACTION_MAX - 1);
+		    n == 0 && kt.n <= UI_KEYS_MAX &&
+		    ui_keys_lookup(&kt, many[15]) == UI_ACTION_MAX - 1);
 	}
 }
 
@@ -277,6 +280,7 @@ test_misc(void)
 int
 main(void)
 {
+	ui_keys_init(&kt);
 	test_keys();
 	test_rebind();
 	test_cols();
