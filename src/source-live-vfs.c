@@ -1,4 +1,4 @@
-/* vfs.c: loader of bpf/vfs.bpf.c: probes the hook variants, sets filters, attaches one. */
+/* source-live-vfs.c: loads bpf/vfs.bpf.c for the live source: probes the hook variants, sets filters, attaches one. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "vfs.compat.skel.h"
 
 /* One way of hooking opens and reads/writes, in order of preference. */
-struct vfs_variant {
+struct live_vfs_variant {
 	const char	*name;
 	const char	*what;
 	const char	*prefix[2];	/* section name prefixes of its programs */
@@ -30,7 +30,7 @@ struct vfs_variant {
  * to an untraced getppid()), the per-syscall tracepoints only on ours (~40-75
  * ns). So: classic tracepoints when tracefs is mounted, then tp_btf, raw_tp.
  */
-static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
+static const struct live_vfs_variant live_vfs_variants[VFS_HOOK_MAX] = {
 	[VFS_HOOK_TP_BTF] = { "tp_btf", "tp_btf/sys_enter + sys_exit, dispatch on syscall id",
 	    { "tp_btf/", NULL } },
 	[VFS_HOOK_RAW_TP] = { "raw_tp", "raw_tp/sys_enter + sys_exit, dispatch on syscall id",
@@ -42,21 +42,22 @@ static const struct vfs_variant vfs_variants[VFS_HOOK_MAX] = {
 	    { "fentry/", "fexit/" } },
 };
 
-static struct vfs_bpf	*vfs_skel;
-static int		 vfs_chosen = -1;
-static uint64_t		 vfs_wakeup_ns;	/* the kernel keeps a batch this long at most */
-static struct cost_batch	 vfs_batch;	/* its per-CPU batches */
-static void		 vfs_batch_start(void);
-static bool		 vfs_debug;
-static int		 vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 available, -1 not */
-static char		 vfs_why[VFS_HOOK_MAX][128];
-static char		 vfs_err[256];
-static unsigned		 vfs_pages;			/* VFS_PAGES_* loaded */
-#define VFS_NGROUPS	5
-static char		 vfs_group_why[VFS_NGROUPS][160];	/* why a group of vfs_groups is not */
-static char		 vfs_refused_why[VFS_NGROUPS][160];	/* refused by the verifier, its words */
-static char		 vfs_failed_prog[64];		/* the program libbpf said failed to load */
-static char		 vfs_failed_line[128];		/* the verifier's last words on it */
+static struct vfs_bpf		*live_vfs_skel;
+static int			 live_vfs_chosen = -1;
+static uint64_t			 live_vfs_wakeup_ns;	/* a batch is kept this long at most */
+static struct cost_batch	 live_vfs_batch;	/* its per-CPU batches */
+static void			 live_vfs_batch_start(void);
+static bool			 live_vfs_debug;
+static int			 live_vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 yes, -1 not */
+static char			 live_vfs_why[VFS_HOOK_MAX][128];
+static char			 live_vfs_err[256];
+static unsigned			 live_vfs_pages;		/* VFS_PAGES_* loaded */
+#define LIVE_VFS_NGROUPS	5
+/* Why a group of live_vfs_groups is not; why the verifier refused one, in its words. */
+static char			 live_vfs_group_why[LIVE_VFS_NGROUPS][160];
+static char			 live_vfs_refused_why[LIVE_VFS_NGROUPS][160];
+static char			 live_vfs_failed_prog[64];	/* libbpf said it failed to load */
+static char			 live_vfs_failed_line[128];	/* the verifier's last words */
 
 /*
  * The extra programs, loaded beside any variant. A group (VFS_PAGES_*) loads
@@ -65,7 +66,7 @@ static char		 vfs_failed_line[128];		/* the verifier's last words on it */
  * any): a role's programs are alternatives for different kernels, the first
  * that fits is taken, and all a group takes must be of one shape (kind).
  */
-static const struct vfs_extra {
+static const struct live_vfs_extra {
 	const char	*prog;		/* program name */
 	const char	*tp;		/* its typed tracepoint, or syscalls/NAME */
 	unsigned	 bit;		/* VFS_PAGES_* */
@@ -74,7 +75,7 @@ static const struct vfs_extra {
 	int		 kind;		/* the group's programs must agree on it */
 	int		 needed;	/* the group loads without it if 0 */
 	const char	*what;
-} vfs_extras[] = {
+} live_vfs_extras[] = {
 	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
 	    "dirtied bytes, writeback charged to the dirtier (folios, 5.18+)" },
 	{ "page_dirty_page", "writeback_dirty_page", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
@@ -116,15 +117,15 @@ static const struct vfs_extra {
 static const struct {
 	unsigned	 bit;
 	const char	*name;
-} vfs_groups[] = {
+} live_vfs_groups[] = {
 	{ VFS_PAGES_DIRTY, "dirty" }, { VFS_PAGES_FAULT, "fault" }, { VFS_PAGES_URING, "uring" },
 	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" },
 };
-_Static_assert(nitems(vfs_groups) == VFS_NGROUPS, "vfs_groups");
+_Static_assert(nitems(live_vfs_groups) == LIVE_VFS_NGROUPS, "live_vfs_groups");
 
 /* The arguments of a typed tracepoint (its btf_trace_ typedef's prototype less the context), -1 if none. */
 static int
-vfs_tp_nargs(const struct btf *vmlinux, const char *tp)
+live_vfs_tp_nargs(const struct btf *vmlinux, const char *tp)
 {
 	const struct btf_type	*t;
 	char			 name[128];
@@ -144,35 +145,35 @@ vfs_tp_nargs(const struct btf *vmlinux, const char *tp)
  * classic in tracefs. *why (if not NULL) says why not.
  */
 static bool
-vfs_extra_fits(const struct btf *vmlinux, unsigned i, const char **why)
+live_vfs_extra_fits(const struct btf *vmlinux, unsigned i, const char **why)
 {
-	const struct vfs_extra	*e = &vfs_extras[i];
+	const struct live_vfs_extra	*e = &live_vfs_extras[i];
 	int			 n;
 
 	if (strncmp(e->tp, "syscalls/", 9) == 0) {
 		if (why != NULL)
 			*why = "not in this kernel";
-		return probe_tp_classic("syscalls", e->tp + 9);
+		return live_probe_tp_classic("syscalls", e->tp + 9);
 	}
-	n = vfs_tp_nargs(vmlinux, e->tp);
+	n = live_vfs_tp_nargs(vmlinux, e->tp);
 	if (why != NULL)
 		*why = vmlinux == NULL ? "no kernel BTF" : n < 0 ? "not in this kernel" :
 		    "another shape in this kernel";
 	return n >= 0 && (e->nargs == 0 || n == e->nargs);
 }
 
-/* Whether program i of vfs_extras is chosen on this kernel (its role's first fit). */
+/* Whether program i of live_vfs_extras is chosen on this kernel (its role's first fit). */
 static bool
-vfs_extra_chosen(const struct btf *vmlinux, unsigned i)
+live_vfs_extra_chosen(const struct btf *vmlinux, unsigned i)
 {
 	unsigned j;
 
-	if (!vfs_extra_fits(vmlinux, i, NULL))
+	if (!live_vfs_extra_fits(vmlinux, i, NULL))
 		return false;
 	for (j = 0; j < i; j++) {
-		if (vfs_extras[j].bit == vfs_extras[i].bit &&
-		    strcmp(vfs_extras[j].role, vfs_extras[i].role) == 0 &&
-		    vfs_extra_fits(vmlinux, j, NULL))
+		if (live_vfs_extras[j].bit == live_vfs_extras[i].bit &&
+		    strcmp(live_vfs_extras[j].role, live_vfs_extras[i].role) == 0 &&
+		    live_vfs_extra_fits(vmlinux, j, NULL))
 			return false;
 	}
 	return true;
@@ -184,28 +185,28 @@ vfs_extra_chosen(const struct btf *vmlinux, unsigned i)
  * can be tried again without that program's group.
  */
 static void
-vfs_note_failure(const char *msg)
+live_vfs_note_failure(const char *msg)
 {
 	const char	*p, *end, *line;
 	size_t		 n;
 
 	if ((p = strstr(msg, "prog '")) != NULL && strstr(p, "': BPF program load failed") != NULL &&
-	    (n = strcspn(p + 6, "'")) < sizeof vfs_failed_prog) {
-		memcpy(vfs_failed_prog, p + 6, n);
-		vfs_failed_prog[n] = '\0';
-		vfs_failed_line[0] = '\0';
+	    (n = strcspn(p + 6, "'")) < sizeof live_vfs_failed_prog) {
+		memcpy(live_vfs_failed_prog, p + 6, n);
+		live_vfs_failed_prog[n] = '\0';
+		live_vfs_failed_line[0] = '\0';
 	}
 	if ((end = strstr(msg, "\nprocessed ")) == NULL)
 		return;
 	for (line = end; line > msg && line[-1] != '\n'; line--)
 		;
 	n = (size_t)(end - line);
-	snprintf(vfs_failed_line, sizeof vfs_failed_line, "%.*s", (int)n, line);
+	snprintf(live_vfs_failed_line, sizeof live_vfs_failed_line, "%.*s", (int)n, line);
 }
 
 /* libbpf messages go to stderr only in debug mode; a load failure is noted. */
 static int
-vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+live_vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char	*msg = NULL;
 	va_list	 aq;
@@ -215,8 +216,8 @@ vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 		return 0;
 	va_copy(aq, ap);
 	if (vasprintf(&msg, fmt, aq) >= 0) {
-		vfs_note_failure(msg);
-		n = vfs_debug ? fputs(msg, stderr) : 0;
+		live_vfs_note_failure(msg);
+		n = live_vfs_debug ? fputs(msg, stderr) : 0;
 		free(msg);
 	} else
 		n = 0;
@@ -226,13 +227,13 @@ vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 /* Whether a program (by section name) belongs to variant v. */
 static bool
-vfs_prog_in(const struct bpf_program *prog, int v)
+live_vfs_prog_in(const struct bpf_program *prog, int v)
 {
 	const char	*sec = bpf_program__section_name(prog);
 	unsigned	 i;
 
-	for (i = 0; i < nitems(vfs_variants[v].prefix); i++) {
-		const char *p = vfs_variants[v].prefix[i];
+	for (i = 0; i < nitems(live_vfs_variants[v].prefix); i++) {
+		const char *p = live_vfs_variants[v].prefix[i];
 
 		if (p != NULL && strncmp(sec, p, strlen(p)) == 0)
 			return true;
@@ -240,27 +241,27 @@ vfs_prog_in(const struct bpf_program *prog, int v)
 	return false;
 }
 
-/* The extra program's index in vfs_extras, or -1 for the syscall variants' programs. */
+/* The extra program's index in live_vfs_extras, or -1 for the syscall variants' programs. */
 static int
-vfs_page_prog(const struct bpf_program *prog)
+live_vfs_page_prog(const struct bpf_program *prog)
 {
 	unsigned i;
 
-	for (i = 0; i < nitems(vfs_extras); i++) {
-		if (strcmp(bpf_program__name(prog), vfs_extras[i].prog) == 0)
+	for (i = 0; i < nitems(live_vfs_extras); i++) {
+		if (strcmp(bpf_program__name(prog), live_vfs_extras[i].prog) == 0)
 			return i;
 	}
 	return -1;
 }
 
-/* Group bit's index in vfs_groups. */
+/* Group bit's index in live_vfs_groups. */
 static unsigned
-vfs_group_index(unsigned bit)
+live_vfs_group_index(unsigned bit)
 {
 	unsigned g;
 
-	for (g = 0; g < nitems(vfs_groups) - 1; g++) {
-		if (vfs_groups[g].bit == bit)
+	for (g = 0; g < nitems(live_vfs_groups) - 1; g++) {
+		if (live_vfs_groups[g].bit == bit)
 			break;
 	}
 	return g;
@@ -268,16 +269,16 @@ vfs_group_index(unsigned bit)
 
 /* Turn a group off: bit, and why (the first reason given sticks). */
 static void
-vfs_group_off(unsigned bit, const char *fmt, ...)
+live_vfs_group_off(unsigned bit, const char *fmt, ...)
 {
-	char	*why = vfs_group_why[vfs_group_index(bit)];
+	char	*why = live_vfs_group_why[live_vfs_group_index(bit)];
 	va_list	 ap;
 
-	vfs_pages &= ~bit;
+	live_vfs_pages &= ~bit;
 	if (why[0] != '\0')
 		return;
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof vfs_group_why[0], fmt, ap);
+	vsnprintf(why, sizeof live_vfs_group_why[0], fmt, ap);
 	va_end(ap);
 }
 
@@ -288,53 +289,56 @@ vfs_group_off(unsigned bit, const char *fmt, ...)
  * try (vfs_refused) stay off.
  */
 static void
-vfs_plan_pages(const struct btf *vmlinux)
+live_vfs_plan_pages(const struct btf *vmlinux)
 {
 	unsigned		 i, j, g;
-	int			 kind[nitems(vfs_groups)];
+	int			 kind[nitems(live_vfs_groups)];
 	bool			 found;
 
-	vfs_pages = 0;
-	for (g = 0; g < nitems(vfs_groups); g++) {
-		vfs_pages |= vfs_groups[g].bit;
+	live_vfs_pages = 0;
+	for (g = 0; g < nitems(live_vfs_groups); g++) {
+		live_vfs_pages |= live_vfs_groups[g].bit;
 		kind[g] = 0;
-		memcpy(vfs_group_why[g], vfs_refused_why[g], sizeof vfs_group_why[g]);
-		if (vfs_refused_why[g][0] != '\0')
-			vfs_pages &= ~vfs_groups[g].bit;
+		memcpy(live_vfs_group_why[g], live_vfs_refused_why[g],
+		    sizeof live_vfs_group_why[g]);
+		if (live_vfs_refused_why[g][0] != '\0')
+			live_vfs_pages &= ~live_vfs_groups[g].bit;
 	}
 	/* Each needed role of a group: a program that fits, all of one kind. */
-	for (i = 0; i < nitems(vfs_extras); i++) {
+	for (i = 0; i < nitems(live_vfs_extras); i++) {
 		const char *why = "";
 
-		if (!vfs_extras[i].needed)
+		if (!live_vfs_extras[i].needed)
 			continue;
-		g = vfs_group_index(vfs_extras[i].bit);
+		g = live_vfs_group_index(live_vfs_extras[i].bit);
 		found = false;
-		for (j = 0; j < nitems(vfs_extras) && !found; j++) {
-			if (vfs_extras[j].bit != vfs_extras[i].bit ||
-			    strcmp(vfs_extras[j].role, vfs_extras[i].role) != 0)
+		for (j = 0; j < nitems(live_vfs_extras) && !found; j++) {
+			if (live_vfs_extras[j].bit != live_vfs_extras[i].bit ||
+			    strcmp(live_vfs_extras[j].role, live_vfs_extras[i].role) != 0)
 				continue;
-			if (vfs_extra_fits(vmlinux, j, j == i ? &why : NULL)) {
+			if (live_vfs_extra_fits(vmlinux, j, j == i ? &why : NULL)) {
 				found = true;
-				if (kind[g] != 0 && vfs_extras[j].kind != kind[g])
-					vfs_group_off(vfs_extras[i].bit, "tracepoints %s of shapes "
-					    "blktop does not pair", vfs_extras[i].tp);
-				kind[g] = vfs_extras[j].kind;
+				if (kind[g] != 0 && live_vfs_extras[j].kind != kind[g])
+					live_vfs_group_off(live_vfs_extras[i].bit,
+					    "tracepoints %s of shapes blktop does not pair",
+					    live_vfs_extras[i].tp);
+				kind[g] = live_vfs_extras[j].kind;
 			}
 		}
-		if (!found && (i == 0 || vfs_extras[i - 1].bit != vfs_extras[i].bit ||
-		    strcmp(vfs_extras[i - 1].role, vfs_extras[i].role) != 0))
-			vfs_group_off(vfs_extras[i].bit, "tracepoint %s: %s", vfs_extras[i].tp, why);
+		if (!found && (i == 0 || live_vfs_extras[i - 1].bit != live_vfs_extras[i].bit ||
+		    strcmp(live_vfs_extras[i - 1].role, live_vfs_extras[i].role) != 0))
+			live_vfs_group_off(live_vfs_extras[i].bit, "tracepoint %s: %s",
+			    live_vfs_extras[i].tp, why);
 	}
 	/* libaio's programs walk an io_submit's iocbs with bpf_loop. */
-	if (probe_compat(NULL) || libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_loop,
-	    NULL) != 1)
-		vfs_group_off(VFS_PAGES_AIO, "needs the bpf_loop helper (Linux 5.17)");
+	if (live_probe_compat(NULL) ||
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_loop, NULL) != 1)
+		live_vfs_group_off(VFS_PAGES_AIO, "needs the bpf_loop helper (Linux 5.17)");
 }
 
-/* Turn the extra programs of the groups vfs_plan_pages takes on, the others off. */
+/* Turn the extra programs of the groups live_vfs_plan_pages takes on, the others off. */
 static void
-vfs_select_pages(struct vfs_bpf *skel, bool want)
+live_vfs_select_pages(struct vfs_bpf *skel, bool want)
 {
 	struct bpf_program	*prog;
 	struct btf		*vmlinux;
@@ -342,27 +346,28 @@ vfs_select_pages(struct vfs_bpf *skel, bool want)
 
 	if (!want) {
 		bpf_object__for_each_program(prog, skel->obj) {
-			if (vfs_page_prog(prog) >= 0)
+			if (live_vfs_page_prog(prog) >= 0)
 				bpf_program__set_autoload(prog, false);
 		}
 		return;
 	}
 	vmlinux = btf__load_vmlinux_btf();
-	vfs_plan_pages(vmlinux);
+	live_vfs_plan_pages(vmlinux);
 	bpf_object__for_each_program(prog, skel->obj) {
-		if ((i = vfs_page_prog(prog)) != (unsigned)-1)
-			bpf_program__set_autoload(prog, (vfs_pages & vfs_extras[i].bit) != 0 &&
-			    vfs_extra_chosen(vmlinux, i));
+		if ((i = live_vfs_page_prog(prog)) != (unsigned)-1)
+			bpf_program__set_autoload(prog,
+			    (live_vfs_pages & live_vfs_extras[i].bit) != 0 &&
+			    live_vfs_extra_chosen(vmlinux, i));
 	}
-	skel->rodata->trace_pages = (vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
-	skel->rodata->trace_uring = (vfs_pages & VFS_PAGES_URING) != 0;
-	skel->rodata->trace_aio = (vfs_pages & VFS_PAGES_AIO) != 0;
+	skel->rodata->trace_pages = (live_vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
+	skel->rodata->trace_uring = (live_vfs_pages & VFS_PAGES_URING) != 0;
+	skel->rodata->trace_aio = (live_vfs_pages & VFS_PAGES_AIO) != 0;
 	btf__free(vmlinux);
 }
 
 /* Whether a program is one of the opens or a lifecycle call (else: read/write family). */
 static bool
-vfs_prog_is_open(const struct bpf_program *prog)
+live_vfs_prog_is_open(const struct bpf_program *prog)
 {
 	static const char	*names[] = { "open", "creat", "close", "mmap", "unlink",
 				    "rename", "mkdir", "rmdir", "mknod" };
@@ -381,28 +386,29 @@ vfs_prog_is_open(const struct bpf_program *prog)
  * classic tracepoints this kernel lacks); returns how many.
  */
 static int
-vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
+live_vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 {
 	struct bpf_program	*prog;
 	int			 n = 0;
 
 	bpf_object__for_each_program(prog, skel->obj) {
-		bool on = vfs_prog_in(prog, v);
+		bool on = live_vfs_prog_in(prog, v);
 
-		if (vfs_page_prog(prog) >= 0)
-			continue;	/* vfs_select_pages */
+		if (live_vfs_page_prog(prog) >= 0)
+			continue;	/* live_vfs_select_pages */
 		if (prog == skel->progs.vfs_batch_flush) {
-			bpf_program__set_autoload(prog, true);	/* never attached: vfs_batch_flush */
+			bpf_program__set_autoload(prog, true);	/* run by live_vfs_batch_flush */
 			continue;
 		}
 		if (on && v != VFS_HOOK_TP_BTF && v != VFS_HOOK_RAW_TP) {
-			if (vfs_prog_is_open(prog) ? !opens : !rw)
+			if (live_vfs_prog_is_open(prog) ? !opens : !rw)
 				on = false;
 		}
 		if (on && v == VFS_HOOK_TRACEPOINT) {
 			const char *sec = bpf_program__section_name(prog);
 
-			on = probe_tp_classic("syscalls", sec + strlen("tracepoint/syscalls/"));
+			on = live_probe_tp_classic("syscalls",
+			    sec + strlen("tracepoint/syscalls/"));
 		}
 		bpf_program__set_autoload(prog, on);
 		n += on;
@@ -412,32 +418,33 @@ vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 
 /* --probe: the page-cache hooks, each by its typed tracepoint. */
 static void
-vfs_probe_pages(FILE *fp)
+live_vfs_probe_pages(FILE *fp)
 {
 	struct btf	*vmlinux = btf__load_vmlinux_btf();
 	unsigned	 i;
 
-	for (i = 0; i < nitems(vfs_extras); i++) {
+	for (i = 0; i < nitems(live_vfs_extras); i++) {
 		const char	*why;
-		bool		 ok = vfs_extra_fits(vmlinux, i, &why);
-		bool		 classic = strncmp(vfs_extras[i].tp, "syscalls/", 9) == 0;
+		bool		 ok = live_vfs_extra_fits(vmlinux, i, &why);
+		bool		 classic = strncmp(live_vfs_extras[i].tp, "syscalls/", 9) == 0;
 
 		fprintf(fp, "extra: %-11s%-33s %-58s %s%s\n", classic ? "tracepoint/" : "tp_btf/",
-		    vfs_extras[i].tp, vfs_extras[i].what, ok ? "available" : "unavailable: ",
-		    ok ? "" : why);
+		    live_vfs_extras[i].tp, live_vfs_extras[i].what,
+		    ok ? "available" : "unavailable: ", ok ? "" : why);
 	}
-	vfs_plan_pages(vmlinux);
-	for (i = 0; i < nitems(vfs_groups); i++)
-		fprintf(fp, "feature: %-8s %s%s\n", vfs_groups[i].name,
-		    (vfs_pages & vfs_groups[i].bit) ? "works" : "n/a: ", vfs_group_why[i]);
-	fprintf(fp, "feature: %-8s %s\n", "munmap", vfs_have_munmap() ? "works" :
+	live_vfs_plan_pages(vmlinux);
+	for (i = 0; i < nitems(live_vfs_groups); i++)
+		fprintf(fp, "feature: %-8s %s%s\n", live_vfs_groups[i].name,
+		    (live_vfs_pages & live_vfs_groups[i].bit) ? "works" : "n/a: ",
+		    live_vfs_group_why[i]);
+	fprintf(fp, "feature: %-8s %s\n", "munmap", live_vfs_have_munmap() ? "works" :
 	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
 	btf__free(vmlinux);
 }
 
-/* The vfs object, opened on the build this kernel takes (probe_compat). */
+/* The vfs object, opened on the build this kernel takes (live_probe_compat). */
 static struct vfs_bpf *
-vfs_open(void)
+live_vfs_open(void)
 {
 	struct vfs_bpf	*obj = xcalloc(1, sizeof *obj);
 	const void	*compat;
@@ -446,7 +453,7 @@ vfs_open(void)
 
 	compat = vfs_compat__elf_bytes(&sz);
 	if ((err = vfs_bpf__create_skeleton(obj)) != 0 ||
-	    (err = probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
+	    (err = live_probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
 		vfs_bpf__destroy(obj);
 		errno = -err;
 		return NULL;
@@ -456,70 +463,71 @@ vfs_open(void)
 
 /* Detach (all links at once) and free a skeleton; NULL is fine. */
 static void
-vfs_destroy(struct vfs_bpf *skel)
+live_vfs_destroy(struct vfs_bpf *skel)
 {
 	if (skel == NULL)
 		return;
-	links_destroy(skel->skeleton);
+	live_links_destroy(skel->skeleton);
 	vfs_bpf__destroy(skel);
 }
 
 /* Attach the autoloaded programs; the skeleton keeps the links. */
 static int
-vfs_attach(struct vfs_bpf *skel)
+live_vfs_attach(struct vfs_bpf *skel)
 {
 	return vfs_bpf__attach(skel);
 }
 
-/* Whether variant v can be tried at all without loading it; else fill vfs_why. */
+/* Whether variant v can be tried at all without loading it; else fill live_vfs_why. */
 static bool
-vfs_possible(int v)
+live_vfs_possible(int v)
 {
-	if (v == VFS_HOOK_TRACEPOINT && !probe_tp_classic("syscalls", "sys_enter_openat")) {
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "no %s/events/syscalls (mount -t tracefs "
-		    "nodev /sys/kernel/tracing, or no CONFIG_FTRACE_SYSCALLS)", probe_tracefs());
+	if (v == VFS_HOOK_TRACEPOINT && !live_probe_tp_classic("syscalls", "sys_enter_openat")) {
+		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]),
+		    "no %s/events/syscalls (mount -t tracefs nodev /sys/kernel/tracing, "
+		    "or no CONFIG_FTRACE_SYSCALLS)", live_probe_tracefs());
 		return false;
 	}
 	return true;
 }
 
-/* Try to load and attach variant v into a throwaway object; fill vfs_why. */
+/* Try to load and attach variant v into a throwaway object; fill live_vfs_why. */
 static int
-vfs_probe_one(int v)
+live_vfs_probe_one(int v)
 {
 	struct vfs_bpf	*skel;
 	int		 error;
 
-	if (!vfs_possible(v))
+	if (!live_vfs_possible(v))
 		return 0;
-	skel = vfs_open();
+	skel = live_vfs_open();
 	if (skel == NULL) {
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "open: %s", strerror(errno));
+		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "open: %s", strerror(errno));
 		return 0;
 	}
 	bpf_map__set_max_entries(skel->maps.events, 4096);
-	vfs_select_pages(skel, false);
-	vfs_select(skel, v, true, true);
+	live_vfs_select_pages(skel, false);
+	live_vfs_select(skel, v, true, true);
 	error = vfs_bpf__load(skel);
 	if (error != 0) {
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "load: %s", strerror(-error));
-		vfs_destroy(skel);
+		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "load: %s", strerror(-error));
+		live_vfs_destroy(skel);
 		return 0;
 	}
-	error = vfs_attach(skel);
+	error = live_vfs_attach(skel);
 	if (error != 0) {
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "attach: %s", strerror(-error));
-		vfs_destroy(skel);
+		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "attach: %s", strerror(-error));
+		live_vfs_destroy(skel);
 		return 0;
 	}
-	vfs_destroy(skel);
-	snprintf(vfs_why[v], sizeof(vfs_why[v]), "available");
+	live_vfs_destroy(skel);
+	snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "available");
 	return 1;
 }
 
 /* BLKTOP_DEBUG set and not "0": show the libbpf log. */
 static bool
-vfs_env_debug(void)
+live_vfs_env_debug(void)
 {
 	const char	*dbg = getenv("BLKTOP_DEBUG");
 
@@ -532,27 +540,27 @@ vfs_env_debug(void)
  * classic tracepoints), --probe all of them.
  */
 static bool
-vfs_probe_v(int v)
+live_vfs_probe_v(int v)
 {
 	libbpf_print_fn_t	 old;
 
-	if (vfs_avail[v] == 0) {
-		vfs_debug |= vfs_env_debug();
-		old = libbpf_set_print(vfs_libbpf_print);
-		vfs_avail[v] = vfs_probe_one(v) ? 1 : -1;
+	if (live_vfs_avail[v] == 0) {
+		live_vfs_debug |= live_vfs_env_debug();
+		old = libbpf_set_print(live_vfs_libbpf_print);
+		live_vfs_avail[v] = live_vfs_probe_one(v) ? 1 : -1;
 		libbpf_set_print(old);
 	}
-	return vfs_avail[v] == 1;
+	return live_vfs_avail[v] == 1;
 }
 
 /* Name to variant index, -1 if unknown. */
 int
-vfs_hook_lookup(const char *name)
+live_vfs_hook_lookup(const char *name)
 {
 	int v;
 
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
-		if (strcmp(name, vfs_variants[v].name) == 0)
+		if (strcmp(name, live_vfs_variants[v].name) == 0)
 			return v;
 	}
 	return -1;
@@ -560,19 +568,19 @@ vfs_hook_lookup(const char *name)
 
 /* Variant v's name. */
 const char *
-vfs_hook_name(int v)
+live_vfs_hook_name(int v)
 {
 	if (v < 0 || v >= VFS_HOOK_MAX)
 		return "none";
-	return vfs_variants[v].name;
+	return live_vfs_variants[v].name;
 }
 
 /*
  * The variant forced by force or BLKTOP_VFS_HOOK: its index, -2 if none is
- * forced ("auto" or unset), -1 with vfs_err set if the name is unknown.
+ * forced ("auto" or unset), -1 with live_vfs_err set if the name is unknown.
  */
 static int
-vfs_forced(const char *force)
+live_vfs_forced(const char *force)
 {
 	int v;
 
@@ -580,75 +588,77 @@ vfs_forced(const char *force)
 		force = getenv("BLKTOP_VFS_HOOK");
 	if (force == NULL || *force == '\0' || strcmp(force, "auto") == 0)
 		return -2;
-	if ((v = vfs_hook_lookup(force)) < 0)
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: unknown hook '%.32s' (tp_btf, raw_tp, "
-		    "tracepoint, fentry)", force);
+	if ((v = live_vfs_hook_lookup(force)) < 0)
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: unknown hook '%.32s' (tp_btf, raw_tp, tracepoint, fentry)", force);
 	return v;
 }
 
-/* Set vfs_err: forced variant v is unavailable, and why. Returns vfs_err. */
+/* Set live_vfs_err: forced variant v is unavailable, and why. Returns live_vfs_err. */
 static const char *
-vfs_fail_unavailable(int v)
+live_vfs_fail_unavailable(int v)
 {
-	snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s unavailable: %.127s",
-	    vfs_variants[v].name, vfs_why[v]);
-	return vfs_err;
+	snprintf(live_vfs_err, sizeof(live_vfs_err), "vfs: hook %s unavailable: %.127s",
+	    live_vfs_variants[v].name, live_vfs_why[v]);
+	return live_vfs_err;
 }
 
-/* Set vfs_err: no variant loads (with why the first did not). Returns vfs_err. */
+/* Set live_vfs_err: no variant loads (with why the first did not). Returns live_vfs_err. */
 static const char *
-vfs_fail_none(void)
+live_vfs_fail_none(void)
 {
-	snprintf(vfs_err, sizeof(vfs_err), "vfs: no hook variant loads on this kernel (%s: %s)",
-	    vfs_variants[0].name, vfs_why[0]);
-	return vfs_err;
+	snprintf(live_vfs_err, sizeof(live_vfs_err),
+	    "vfs: no hook variant loads on this kernel (%s: %s)",
+	    live_vfs_variants[0].name, live_vfs_why[0]);
+	return live_vfs_err;
 }
 
-/* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with vfs_err set. */
+/* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with live_vfs_err set. */
 static int
-vfs_choose(const char *force)
+live_vfs_choose(const char *force)
 {
 	int v;
 
-	if ((v = vfs_forced(force)) == -1)
+	if ((v = live_vfs_forced(force)) == -1)
 		return -1;
 	if (v >= 0) {
-		if (!vfs_probe_v(v)) {
-			vfs_fail_unavailable(v);
+		if (!live_vfs_probe_v(v)) {
+			live_vfs_fail_unavailable(v);
 			return -1;
 		}
 		return v;
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
-		if (vfs_probe_v(v))
+		if (live_vfs_probe_v(v))
 			return v;
 	}
-	vfs_fail_none();
+	live_vfs_fail_none();
 	return -1;
 }
 
 /* Print one line per variant, and the plan, for blktop --probe. */
 void
-vfs_probe(FILE *fp)
+live_vfs_probe(FILE *fp)
 {
 	int v, chosen;
 
-	chosen = vfs_choose(NULL);
+	chosen = live_vfs_choose(NULL);
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
-		bool ok = vfs_probe_v(v);
+		bool ok = live_vfs_probe_v(v);
 
-		fprintf(fp, "vfs: %-10s %-56s %s%s\n", vfs_variants[v].name, vfs_variants[v].what,
+		fprintf(fp, "vfs: %-10s %-56s %s%s\n",
+		    live_vfs_variants[v].name, live_vfs_variants[v].what,
 		    ok ? "available" : "unavailable: ", ok ? (v == chosen ? " (chosen)" : "") :
-		    vfs_why[v]);
+		    live_vfs_why[v]);
 	}
 	if (chosen < 0)
-		fprintf(fp, "%s\n", vfs_err);
-	vfs_probe_pages(fp);
+		fprintf(fp, "%s\n", live_vfs_err);
+	live_vfs_probe_pages(fp);
 }
 
-/* Load, configure and attach variant v; NULL on success, else vfs_err, and nothing loaded. */
+/* Load, configure and attach variant v; NULL on success, else live_vfs_err, and nothing loaded. */
 static const char *
-vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
+live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_opts *o)
 {
 	libbpf_print_fn_t		 old;
 	struct vfs_bpf			*skel;
@@ -656,10 +666,10 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	int				 error;
 	uint8_t				 one = 1;
 
-	old = libbpf_set_print(vfs_libbpf_print);
-	skel = vfs_open();
+	old = libbpf_set_print(live_vfs_libbpf_print);
+	skel = live_vfs_open();
 	if (skel == NULL) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot open the BPF object: %s",
+		snprintf(live_vfs_err, sizeof(live_vfs_err), "vfs: cannot open the BPF object: %s",
 		    strerror(errno));
 		goto fail;
 	}
@@ -681,118 +691,122 @@ vfs_load_one(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
 	}
 
 	if (events_fd >= 0 && (error = bpf_map__reuse_fd(skel->maps.events, events_fd)) != 0) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot share the events ring buffer: %s",
-		    strerror(-error));
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: cannot share the events ring buffer: %s", strerror(-error));
 		goto fail;
 	}
 	if (counters_fd >= 0 &&
 	    (error = bpf_map__reuse_fd(skel->maps.counters, counters_fd)) != 0) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot share the counters map: %s",
-		    strerror(-error));
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: cannot share the counters map: %s", strerror(-error));
 		goto fail;
 	}
-	vfs_select_pages(skel, !o->no_pages);
+	live_vfs_select_pages(skel, !o->no_pages);
 	/* Without the names programs, every call walks its path. */
-	skel->rodata->path_cache = vfs_paths_on() && !o->no_pages &&
-	    (vfs_pages & VFS_PAGES_NAMES) != 0;
-	if (vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: hook %s has no program for this kernel",
-		    vfs_variants[v].name);
+	skel->rodata->path_cache = live_paths_on() && !o->no_pages &&
+	    (live_vfs_pages & VFS_PAGES_NAMES) != 0;
+	if (live_vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: hook %s has no program for this kernel", live_vfs_variants[v].name);
 		goto fail;
 	}
 	if ((error = vfs_bpf__load(skel)) != 0) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot load the %s programs: %s%s",
-		    vfs_variants[v].name, strerror(-error),
-		    vfs_debug ? "" : " (BLKTOP_DEBUG=1 shows the libbpf log)");
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: cannot load the %s programs: %s%s",
+		    live_vfs_variants[v].name, strerror(-error),
+		    live_vfs_debug ? "" : " (BLKTOP_DEBUG=1 shows the libbpf log)");
 		goto fail;
 	}
 	for (i = 0; i < o->ntgids; i++) {
 		if (bpf_map__update_elem(skel->maps.vfs_tgids, &o->tgids[i], sizeof(o->tgids[i]),
 		    &one, sizeof(one), BPF_ANY) != 0) {
-			snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot set the -p filter: %s",
-			    strerror(errno));
+			snprintf(live_vfs_err, sizeof(live_vfs_err),
+			    "vfs: cannot set the -p filter: %s", strerror(errno));
 			goto fail;
 		}
 	}
-	if ((error = vfs_attach(skel)) != 0) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: cannot attach the %s programs: %s",
-		    vfs_variants[v].name, strerror(-error));
+	if ((error = live_vfs_attach(skel)) != 0) {
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: cannot attach the %s programs: %s",
+		    live_vfs_variants[v].name, strerror(-error));
 		goto fail;
 	}
 	libbpf_set_print(old);
-	vfs_skel = skel;
-	vfs_chosen = v;
-	vfs_wakeup_ns = o->wakeup_ns;
-	vfs_batch_start();
+	live_vfs_skel = skel;
+	live_vfs_chosen = v;
+	live_vfs_wakeup_ns = o->wakeup_ns;
+	live_vfs_batch_start();
 	return NULL;
 
 fail:
-	vfs_destroy(skel);
+	live_vfs_destroy(skel);
 	libbpf_set_print(old);
-	return vfs_err;
+	return live_vfs_err;
 }
 
 /*
- * vfs_load_one, tried again without an extra group the verifier refused: one
+ * live_vfs_load_one, tried again without an extra group the verifier refused: one
  * refused program leaves its group out, with the verifier's words as the
  * reason, never the object. BLKTOP_VFS_REFUSE=NAME (a group) has it left out
  * as if refused, to test the degraded plan.
  */
 static const char *
-vfs_load_tries(int v, int events_fd, int counters_fd, const struct vfs_opts *o)
+live_vfs_load_tries(int v, int events_fd, int counters_fd, const struct live_vfs_opts *o)
 {
 	const char	*err, *refuse = getenv("BLKTOP_VFS_REFUSE");
 	unsigned	 tries, g;
 	int		 i;
 
-	for (g = 0; g < nitems(vfs_groups); g++) {
-		if (refuse != NULL && strcmp(refuse, vfs_groups[g].name) == 0)
-			snprintf(vfs_refused_why[g], sizeof vfs_refused_why[g],
+	for (g = 0; g < nitems(live_vfs_groups); g++) {
+		if (refuse != NULL && strcmp(refuse, live_vfs_groups[g].name) == 0)
+			snprintf(live_vfs_refused_why[g], sizeof live_vfs_refused_why[g],
 			    "left out by BLKTOP_VFS_REFUSE");
 	}
 	for (tries = 0; ; tries++) {
-		vfs_failed_prog[0] = '\0';
-		if ((err = vfs_load_one(v, events_fd, counters_fd, o)) == NULL)
+		live_vfs_failed_prog[0] = '\0';
+		if ((err = live_vfs_load_one(v, events_fd, counters_fd, o)) == NULL)
 			return NULL;
-		if (tries >= nitems(vfs_groups) || vfs_failed_prog[0] == '\0')
+		if (tries >= nitems(live_vfs_groups) || live_vfs_failed_prog[0] == '\0')
 			return err;
-		for (i = 0; i < (int)nitems(vfs_extras); i++) {
-			if (strcmp(vfs_extras[i].prog, vfs_failed_prog) == 0)
+		for (i = 0; i < (int)nitems(live_vfs_extras); i++) {
+			if (strcmp(live_vfs_extras[i].prog, live_vfs_failed_prog) == 0)
 				break;
 		}
-		if (i == (int)nitems(vfs_extras))
+		if (i == (int)nitems(live_vfs_extras))
 			return err;	/* a program of the variant itself */
-		g = vfs_group_index(vfs_extras[i].bit);
-		if (vfs_refused_why[g][0] != '\0')
+		g = live_vfs_group_index(live_vfs_extras[i].bit);
+		if (live_vfs_refused_why[g][0] != '\0')
 			return err;
-		snprintf(vfs_refused_why[g], sizeof vfs_refused_why[g],
-		    "refused by this kernel's verifier (%s: %.80s)", vfs_failed_prog,
-		    vfs_failed_line[0] != '\0' ? vfs_failed_line : "no log");
-		if (vfs_debug)
-			fprintf(stderr, "vfs: %s; trying without it\n", vfs_refused_why[g]);
+		snprintf(live_vfs_refused_why[g], sizeof live_vfs_refused_why[g],
+		    "refused by this kernel's verifier (%s: %.80s)", live_vfs_failed_prog,
+		    live_vfs_failed_line[0] != '\0' ? live_vfs_failed_line : "no log");
+		if (live_vfs_debug)
+			fprintf(stderr, "vfs: %s; trying without it\n", live_vfs_refused_why[g]);
 	}
 }
 
 /* Load, configure and attach; NULL on success, else a one-line error. */
 static const char *
-vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
+live_vfs_load_any(int events_fd, int counters_fd, const struct live_vfs_opts *o)
 {
-	static const struct vfs_opts	 defaults;
+	static const struct live_vfs_opts	 defaults;
 	const char			*err;
 	int				 v;
 
 	if (o == NULL)
 		o = &defaults;
-	if (vfs_skel != NULL)
+	if (live_vfs_skel != NULL)
 		return "vfs: already loaded";
-	vfs_debug = o->debug || vfs_env_debug();
+	live_vfs_debug = o->debug || live_vfs_env_debug();
 	if (o->ncomms > FILTER_MAX_COMMS) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -c filters", FILTER_MAX_COMMS);
-		return vfs_err;
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: at most %d -c filters", FILTER_MAX_COMMS);
+		return live_vfs_err;
 	}
 	if (o->ntgids > VFS_MAX_TGIDS) {
-		snprintf(vfs_err, sizeof(vfs_err), "vfs: at most %d -p filters", VFS_MAX_TGIDS);
-		return vfs_err;
+		snprintf(live_vfs_err, sizeof(live_vfs_err),
+		    "vfs: at most %d -p filters", VFS_MAX_TGIDS);
+		return live_vfs_err;
 	}
 	if (o->no_open && o->no_rw)
 		return "vfs: nothing to trace";
@@ -802,149 +816,149 @@ vfs_load_any(int events_fd, int counters_fd, const struct vfs_opts *o)
 	 * than probed first: a probe is a whole load and attach (~1 s for the
 	 * 28 classic tracepoint programs), and a start needs only the one it keeps.
 	 */
-	if ((v = vfs_forced(o->hook)) == -1)
-		return vfs_err;
+	if ((v = live_vfs_forced(o->hook)) == -1)
+		return live_vfs_err;
 	if (v >= 0) {
-		if (!vfs_possible(v))
-			return vfs_fail_unavailable(v);
-		return vfs_load_tries(v, events_fd, counters_fd, o);
+		if (!live_vfs_possible(v))
+			return live_vfs_fail_unavailable(v);
+		return live_vfs_load_tries(v, events_fd, counters_fd, o);
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
-		if (vfs_avail[v] == -1)
+		if (live_vfs_avail[v] == -1)
 			continue;
-		if (!vfs_possible(v)) {
-			vfs_avail[v] = -1;
+		if (!live_vfs_possible(v)) {
+			live_vfs_avail[v] = -1;
 			continue;
 		}
-		if ((err = vfs_load_tries(v, events_fd, counters_fd, o)) == NULL) {
-			vfs_avail[v] = 1;
+		if ((err = live_vfs_load_tries(v, events_fd, counters_fd, o)) == NULL) {
+			live_vfs_avail[v] = 1;
 			return NULL;
 		}
-		vfs_avail[v] = -1;
-		snprintf(vfs_why[v], sizeof(vfs_why[v]), "%.120s", err);
+		live_vfs_avail[v] = -1;
+		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "%.120s", err);
 	}
-	return vfs_fail_none();
+	return live_vfs_fail_none();
 }
 
 /* Loaded or not, the object's ELF bytes are read no more: their pages go. */
 static void
-vfs_forget_elf(void)
+live_vfs_forget_elf(void)
 {
 	const void	*data;
 	size_t		 sz;
 
 	data = vfs_bpf__elf_bytes(&sz);
-	probe_forget_elf(data, sz);
+	live_probe_forget_elf(data, sz);
 	data = vfs_compat__elf_bytes(&sz);
-	probe_forget_elf(data, sz);
+	live_probe_forget_elf(data, sz);
 }
 
 /* Load, configure and attach the programs; -1 and *errp (one line) if none would. */
 int
-vfs_load(int events_fd, int counters_fd, const struct vfs_opts *o, char **errp)
+live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *o, char **errp)
 {
 	const char	*err;
 
 	*errp = NULL;
-	vfs_paths_start();
-	err = vfs_load_any(events_fd, counters_fd, o);
-	vfs_forget_elf();
+	live_paths_start();
+	err = live_vfs_load_any(events_fd, counters_fd, o);
+	live_vfs_forget_elf();
 	if (err == NULL)
 		return 0;
-	vfs_paths_stop();
+	live_paths_stop();
 	*errp = xstrdup(err);
 	return -1;
 }
 
-/* The variant attached by vfs_load, or "none". */
+/* The variant attached by live_vfs_load, or "none". */
 const char *
-vfs_hook(void)
+live_vfs_hook(void)
 {
-	return vfs_hook_name(vfs_skel != NULL ? vfs_chosen : -1);
+	return live_vfs_hook_name(live_vfs_skel != NULL ? live_vfs_chosen : -1);
 }
 
 /* The extra groups loaded (VFS_PAGES_*). */
 unsigned
-vfs_pages_loaded(void)
+live_vfs_pages_loaded(void)
 {
-	return vfs_skel != NULL ? vfs_pages : 0;
+	return live_vfs_skel != NULL ? live_vfs_pages : 0;
 }
 
 /* Why group bit is not loaded (by the last load or probe), or "". */
 const char *
-vfs_pages_why(unsigned bit)
+live_vfs_pages_why(unsigned bit)
 {
-	return vfs_group_why[vfs_group_index(bit)];
+	return live_vfs_group_why[live_vfs_group_index(bit)];
 }
 
 /* Whether munmaps can be traced: the file mapped at an address needs bpf_find_vma (5.17). */
 int
-vfs_have_munmap(void)
+live_vfs_have_munmap(void)
 {
-	return !probe_compat(NULL) &&
+	return !live_probe_compat(NULL) &&
 	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_find_vma, NULL) == 1;
 }
 
 /* Turn the per-CPU batches of read/write records on where they can be sent (cost_batch_start). */
 static void
-vfs_batch_start(void)
+live_vfs_batch_start(void)
 {
-	if (vfs_skel->bss != NULL && cost_batch_start(&vfs_batch,
-	    bpf_program__fd(vfs_skel->progs.vfs_batch_flush),
-	    bpf_map__fd(vfs_skel->maps.batch_ts), vfs_wakeup_ns))
-		vfs_skel->bss->batch_on = 1;
+	if (live_vfs_skel->bss != NULL && cost_batch_start(&live_vfs_batch,
+	    bpf_program__fd(live_vfs_skel->progs.vfs_batch_flush),
+	    bpf_map__fd(live_vfs_skel->maps.batch_ts), live_vfs_wakeup_ns))
+		live_vfs_skel->bss->batch_on = 1;
 }
 
 /* Send the batches waiting (all with force). */
 void
-vfs_batch_flush(int force)
+live_vfs_batch_flush(int force)
 {
-	if (vfs_skel != NULL)
-		cost_batch_flush(&vfs_batch, force);
+	if (live_vfs_skel != NULL)
+		cost_batch_flush(&live_vfs_batch, force);
 }
 
 /* Calls not traced because the in-flight table was full (summed over CPUs). */
 uint64_t
-vfs_inflight_full(void)
+live_vfs_inflight_full(void)
 {
-	if (vfs_skel == NULL)
+	if (live_vfs_skel == NULL)
 		return 0;
-	return cost_percpu_sum(bpf_map__fd(vfs_skel->maps.vfs_counters), 0);
+	return cost_percpu_sum(bpf_map__fd(live_vfs_skel->maps.vfs_counters), 0);
 }
 
 /* Add what the loaded programs cost to *st. */
 void
-vfs_cost(struct prog_cost *st)
+live_vfs_cost(struct prog_cost *st)
 {
-	if (vfs_skel != NULL)
-		cost_add_object(vfs_skel->obj, st);
-	vfs_paths_cost(st);
+	if (live_vfs_skel != NULL)
+		cost_add_object(live_vfs_skel->obj, st);
+	live_paths_cost(st);
 }
 
 /* Every path cached in the kernel is stale: the next record of each file is sent whole. */
 void
-vfs_paths_stale(void)
+live_vfs_paths_stale(void)
 {
-	if (vfs_skel != NULL && vfs_skel->data != NULL)
-		vfs_skel->data->path_epoch++;
+	if (live_vfs_skel != NULL && live_vfs_skel->data != NULL)
+		live_vfs_skel->data->path_epoch++;
 }
 
 /* The skeleton of the attached programs, NULL if none. */
 struct bpf_object_skeleton *
-vfs_skeleton(void)
+live_vfs_skeleton(void)
 {
-	return (vfs_skel != NULL ? vfs_skel->skeleton : NULL);
+	return (live_vfs_skel != NULL ? live_vfs_skel->skeleton : NULL);
 }
 
-/* Detach and free everything vfs_load set up. */
+/* Detach and free everything live_vfs_load set up. */
 void
-vfs_unload(void)
+live_vfs_unload(void)
 {
-	if (vfs_skel == NULL)
+	if (live_vfs_skel == NULL)
 		return;
-	vfs_destroy(vfs_skel);
-	vfs_skel = NULL;
-	vfs_chosen = -1;
-	vfs_paths_stop();
-	vfs_pages = 0;
+	live_vfs_destroy(live_vfs_skel);
+	live_vfs_skel = NULL;
+	live_vfs_chosen = -1;
+	live_paths_stop();
+	live_vfs_pages = 0;
 }
