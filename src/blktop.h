@@ -895,7 +895,6 @@ size_t		 have_na_list(const struct blktop *, char *, size_t);
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 #define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
 unsigned	 live_vfs_pages_loaded(void);
-const char	*live_vfs_pages_why(unsigned);
 int		 live_vfs_have_munmap(void);
 int		 live_vfs_hook_lookup(const char *);
 const char	*live_vfs_hook_name(int);
@@ -905,6 +904,17 @@ void		 live_vfs_cost(struct prog_cost *);
 void		 live_vfs_unload(void);
 void		 live_vfs_paths_stale(void);
 struct bpf_object_skeleton *live_vfs_skeleton(void);
+/* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */
+struct bpf_object;
+struct bpf_program;
+int		 live_extras_index(const struct bpf_program *);
+void		 live_extras_select(struct bpf_object *, int want);
+unsigned	 live_extras_planned(void);
+void		 live_extras_clear(void);
+void		 live_extras_probe(FILE *);
+const char	*live_extras_why(unsigned);
+void		 live_extras_refuse_env(void);
+const char	*live_extras_refuse(const char *prog, const char *line);
 /* source-live-paths.c: the path cache's user-space half. */
 void		 live_paths_start(void);
 int		 live_paths_on(void);

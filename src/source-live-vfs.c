@@ -51,133 +51,8 @@ static bool			 live_vfs_debug;
 static int			 live_vfs_avail[VFS_HOOK_MAX];	/* 0 not probed, 1 yes, -1 not */
 static char			 live_vfs_why[VFS_HOOK_MAX][128];
 static char			 live_vfs_err[256];
-static unsigned			 live_vfs_pages;		/* VFS_PAGES_* loaded */
-#define LIVE_VFS_NGROUPS	5
-/* Why a group of live_vfs_groups is not; why the verifier refused one, in its words. */
-static char			 live_vfs_group_why[LIVE_VFS_NGROUPS][160];
-static char			 live_vfs_refused_why[LIVE_VFS_NGROUPS][160];
 static char			 live_vfs_failed_prog[64];	/* libbpf said it failed to load */
 static char			 live_vfs_failed_line[128];	/* the verifier's last words */
-
-/*
- * The extra programs, loaded beside any variant. A group (VFS_PAGES_*) loads
- * when each of its roles has a program whose tracepoint this kernel has, in
- * the shape the program takes (nargs: the typed tracepoint's arguments; 0,
- * any): a role's programs are alternatives for different kernels, the first
- * that fits is taken, and all a group takes must be of one shape (kind).
- */
-static const struct live_vfs_extra {
-	const char	*prog;		/* program name */
-	const char	*tp;		/* its typed tracepoint, or syscalls/NAME */
-	unsigned	 bit;		/* VFS_PAGES_* */
-	const char	*role;		/* its part in the group */
-	int		 nargs;		/* arguments of the typed tracepoint, 0: not checked */
-	int		 kind;		/* the group's programs must agree on it */
-	int		 needed;	/* the group loads without it if 0 */
-	const char	*what;
-} live_vfs_extras[] = {
-	{ "page_dirty", "writeback_dirty_folio", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
-	    "dirtied bytes, writeback charged to the dirtier (folios, 5.18+)" },
-	{ "page_dirty_page", "writeback_dirty_page", VFS_PAGES_DIRTY, "dirty", 2, 0, 1,
-	    "dirtied bytes, writeback charged to the dirtier (pages, to 5.17)" },
-	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT, "fault", 0, 0, 1,
-	    "mmap faults per file and process" },
-	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING, "submit", 1, 1, 1,
-	    "io_uring reads/writes: submission (6.4+)" },
-	{ "uring_submit_sqe", "io_uring_submit_sqe", VFS_PAGES_URING, "submit", 2, 1, 1,
-	    "io_uring reads/writes: submission (5.19-6.3)" },
-	{ "uring_submit_v510", "io_uring_submit_sqe", VFS_PAGES_URING, "submit", 7, 2, 1,
-	    "io_uring reads/writes: submission (to 5.18)" },
-	{ "uring_complete", "io_uring_complete", VFS_PAGES_URING, "complete", 3, 1, 1,
-	    "io_uring reads/writes: completion, file, bytes (6.2+)" },
-	{ "uring_complete_v61", "io_uring_complete", VFS_PAGES_URING, "complete", 7, 1, 1,
-	    "io_uring reads/writes: completion, file, bytes (5.19-6.1)" },
-	{ "uring_complete_v510", "io_uring_complete", VFS_PAGES_URING, "complete", 4, 2, 1,
-	    "io_uring reads/writes: completion, file, bytes (to 5.18)" },
-	{ "aio_submit", "syscalls/sys_enter_io_submit", VFS_PAGES_AIO, "submit", 0, 0, 1,
-	    "libaio: iocbs submitted" },
-	{ "aio_getevents_exit", "syscalls/sys_exit_io_getevents", VFS_PAGES_AIO, "reaped", 0, 0, 1,
-	    "libaio: reaped (io_getevents)" },
-	{ "aio_pgetevents_exit", "syscalls/sys_exit_io_pgetevents", VFS_PAGES_AIO, "preaped", 0, 0, 1,
-	    "libaio: reaped (io_pgetevents)" },
-	/* Each where the kernel has it (an architecture lacks rename and unlink). */
-	{ "names_rename", "syscalls/sys_exit_rename", VFS_PAGES_NAMES, "rename", 0, 0, 0,
-	    "paths sent again after a rename" },
-	{ "names_renameat", "syscalls/sys_exit_renameat", VFS_PAGES_NAMES, "renameat", 0, 0, 0,
-	    "paths sent again after a rename" },
-	{ "names_renameat2", "syscalls/sys_exit_renameat2", VFS_PAGES_NAMES, "renameat2", 0, 0, 1,
-	    "paths sent again after a rename (needed)" },
-	{ "names_unlink", "syscalls/sys_exit_unlink", VFS_PAGES_NAMES, "unlink", 0, 0, 0,
-	    "paths sent again after an unlink" },
-	{ "names_unlinkat", "syscalls/sys_exit_unlinkat", VFS_PAGES_NAMES, "unlinkat", 0, 0, 1,
-	    "paths sent again after an unlink (needed)" },
-};
-
-/* The groups of extras: their names in the plan, and what they tell. */
-static const struct {
-	unsigned	 bit;
-	const char	*name;
-} live_vfs_groups[] = {
-	{ VFS_PAGES_DIRTY, "dirty" }, { VFS_PAGES_FAULT, "fault" }, { VFS_PAGES_URING, "uring" },
-	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" },
-};
-_Static_assert(nitems(live_vfs_groups) == LIVE_VFS_NGROUPS, "live_vfs_groups");
-
-/* The arguments of a typed tracepoint (its btf_trace_ typedef's prototype less the context), -1 if none. */
-static int
-live_vfs_tp_nargs(const struct btf *vmlinux, const char *tp)
-{
-	const struct btf_type	*t;
-	char			 name[128];
-	int			 id;
-
-	snprintf(name, sizeof name, "btf_trace_%s", tp);
-	if (vmlinux == NULL || (id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF)) <= 0)
-		return -1;
-	t = btf__type_by_id(vmlinux, id);
-	while (t != NULL && (btf_is_typedef(t) || btf_is_ptr(t)))
-		t = btf__type_by_id(vmlinux, t->type);
-	return t != NULL && btf_is_func_proto(t) ? btf_vlen(t) - 1 : -1;
-}
-
-/*
- * Whether the kernel has extra i's tracepoint, in its shape: typed by BTF,
- * classic in tracefs. *why (if not NULL) says why not.
- */
-static bool
-live_vfs_extra_fits(const struct btf *vmlinux, unsigned i, const char **why)
-{
-	const struct live_vfs_extra	*e = &live_vfs_extras[i];
-	int			 n;
-
-	if (strncmp(e->tp, "syscalls/", 9) == 0) {
-		if (why != NULL)
-			*why = "not in this kernel";
-		return live_probe_tp_classic("syscalls", e->tp + 9);
-	}
-	n = live_vfs_tp_nargs(vmlinux, e->tp);
-	if (why != NULL)
-		*why = vmlinux == NULL ? "no kernel BTF" : n < 0 ? "not in this kernel" :
-		    "another shape in this kernel";
-	return n >= 0 && (e->nargs == 0 || n == e->nargs);
-}
-
-/* Whether program i of live_vfs_extras is chosen on this kernel (its role's first fit). */
-static bool
-live_vfs_extra_chosen(const struct btf *vmlinux, unsigned i)
-{
-	unsigned j;
-
-	if (!live_vfs_extra_fits(vmlinux, i, NULL))
-		return false;
-	for (j = 0; j < i; j++) {
-		if (live_vfs_extras[j].bit == live_vfs_extras[i].bit &&
-		    strcmp(live_vfs_extras[j].role, live_vfs_extras[i].role) == 0 &&
-		    live_vfs_extra_fits(vmlinux, j, NULL))
-			return false;
-	}
-	return true;
-}
 
 /*
  * Note which program libbpf says failed to load, and the verifier's last
@@ -241,128 +116,22 @@ live_vfs_prog_in(const struct bpf_program *prog, int v)
 	return false;
 }
 
-/* The extra program's index in live_vfs_extras, or -1 for the syscall variants' programs. */
-static int
-live_vfs_page_prog(const struct bpf_program *prog)
-{
-	unsigned i;
-
-	for (i = 0; i < nitems(live_vfs_extras); i++) {
-		if (strcmp(bpf_program__name(prog), live_vfs_extras[i].prog) == 0)
-			return i;
-	}
-	return -1;
-}
-
-/* Group bit's index in live_vfs_groups. */
-static unsigned
-live_vfs_group_index(unsigned bit)
-{
-	unsigned g;
-
-	for (g = 0; g < nitems(live_vfs_groups) - 1; g++) {
-		if (live_vfs_groups[g].bit == bit)
-			break;
-	}
-	return g;
-}
-
-/* Turn a group off: bit, and why (the first reason given sticks). */
-static void
-live_vfs_group_off(unsigned bit, const char *fmt, ...)
-{
-	char	*why = live_vfs_group_why[live_vfs_group_index(bit)];
-	va_list	 ap;
-
-	live_vfs_pages &= ~bit;
-	if (why[0] != '\0')
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof live_vfs_group_why[0], fmt, ap);
-	va_end(ap);
-}
-
 /*
- * Turn the extra programs on where the kernel has their tracepoints in their
- * shape (typed ones need BTF) and the helpers they call, one program per
- * role; note why a group is not. Groups the verifier refused on an earlier
- * try (vfs_refused) stay off.
+ * The extra programs (source-live-extras.c) on or off, and the programs'
+ * switches for the groups on; without want, all off and the switches as built.
  */
 static void
-live_vfs_plan_pages(const struct btf *vmlinux)
+live_vfs_select_extras(struct vfs_bpf *skel, bool want)
 {
-	unsigned		 i, j, g;
-	int			 kind[nitems(live_vfs_groups)];
-	bool			 found;
+	unsigned	 on;
 
-	live_vfs_pages = 0;
-	for (g = 0; g < nitems(live_vfs_groups); g++) {
-		live_vfs_pages |= live_vfs_groups[g].bit;
-		kind[g] = 0;
-		memcpy(live_vfs_group_why[g], live_vfs_refused_why[g],
-		    sizeof live_vfs_group_why[g]);
-		if (live_vfs_refused_why[g][0] != '\0')
-			live_vfs_pages &= ~live_vfs_groups[g].bit;
-	}
-	/* Each needed role of a group: a program that fits, all of one kind. */
-	for (i = 0; i < nitems(live_vfs_extras); i++) {
-		const char *why = "";
-
-		if (!live_vfs_extras[i].needed)
-			continue;
-		g = live_vfs_group_index(live_vfs_extras[i].bit);
-		found = false;
-		for (j = 0; j < nitems(live_vfs_extras) && !found; j++) {
-			if (live_vfs_extras[j].bit != live_vfs_extras[i].bit ||
-			    strcmp(live_vfs_extras[j].role, live_vfs_extras[i].role) != 0)
-				continue;
-			if (live_vfs_extra_fits(vmlinux, j, j == i ? &why : NULL)) {
-				found = true;
-				if (kind[g] != 0 && live_vfs_extras[j].kind != kind[g])
-					live_vfs_group_off(live_vfs_extras[i].bit,
-					    "tracepoints %s of shapes blktop does not pair",
-					    live_vfs_extras[i].tp);
-				kind[g] = live_vfs_extras[j].kind;
-			}
-		}
-		if (!found && (i == 0 || live_vfs_extras[i - 1].bit != live_vfs_extras[i].bit ||
-		    strcmp(live_vfs_extras[i - 1].role, live_vfs_extras[i].role) != 0))
-			live_vfs_group_off(live_vfs_extras[i].bit, "tracepoint %s: %s",
-			    live_vfs_extras[i].tp, why);
-	}
-	/* libaio's programs walk an io_submit's iocbs with bpf_loop. */
-	if (live_probe_compat(NULL) ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_loop, NULL) != 1)
-		live_vfs_group_off(VFS_PAGES_AIO, "needs the bpf_loop helper (Linux 5.17)");
-}
-
-/* Turn the extra programs of the groups live_vfs_plan_pages takes on, the others off. */
-static void
-live_vfs_select_pages(struct vfs_bpf *skel, bool want)
-{
-	struct bpf_program	*prog;
-	struct btf		*vmlinux;
-	unsigned		 i;
-
-	if (!want) {
-		bpf_object__for_each_program(prog, skel->obj) {
-			if (live_vfs_page_prog(prog) >= 0)
-				bpf_program__set_autoload(prog, false);
-		}
+	live_extras_select(skel->obj, want);
+	if (!want)
 		return;
-	}
-	vmlinux = btf__load_vmlinux_btf();
-	live_vfs_plan_pages(vmlinux);
-	bpf_object__for_each_program(prog, skel->obj) {
-		if ((i = live_vfs_page_prog(prog)) != (unsigned)-1)
-			bpf_program__set_autoload(prog,
-			    (live_vfs_pages & live_vfs_extras[i].bit) != 0 &&
-			    live_vfs_extra_chosen(vmlinux, i));
-	}
-	skel->rodata->trace_pages = (live_vfs_pages & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
-	skel->rodata->trace_uring = (live_vfs_pages & VFS_PAGES_URING) != 0;
-	skel->rodata->trace_aio = (live_vfs_pages & VFS_PAGES_AIO) != 0;
-	btf__free(vmlinux);
+	on = live_extras_planned();
+	skel->rodata->trace_pages = (on & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
+	skel->rodata->trace_uring = (on & VFS_PAGES_URING) != 0;
+	skel->rodata->trace_aio = (on & VFS_PAGES_AIO) != 0;
 }
 
 /* Whether a program is one of the opens or a lifecycle call (else: read/write family). */
@@ -394,8 +163,8 @@ live_vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 	bpf_object__for_each_program(prog, skel->obj) {
 		bool on = live_vfs_prog_in(prog, v);
 
-		if (live_vfs_page_prog(prog) >= 0)
-			continue;	/* live_vfs_select_pages */
+		if (live_extras_index(prog) >= 0)
+			continue;	/* live_vfs_select_extras */
 		if (prog == skel->progs.vfs_batch_flush) {
 			bpf_program__set_autoload(prog, true);	/* run by live_vfs_batch_flush */
 			continue;
@@ -414,32 +183,6 @@ live_vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 		n += on;
 	}
 	return n;
-}
-
-/* --probe: the page-cache hooks, each by its typed tracepoint. */
-static void
-live_vfs_probe_pages(FILE *fp)
-{
-	struct btf	*vmlinux = btf__load_vmlinux_btf();
-	unsigned	 i;
-
-	for (i = 0; i < nitems(live_vfs_extras); i++) {
-		const char	*why;
-		bool		 ok = live_vfs_extra_fits(vmlinux, i, &why);
-		bool		 classic = strncmp(live_vfs_extras[i].tp, "syscalls/", 9) == 0;
-
-		fprintf(fp, "extra: %-11s%-33s %-58s %s%s\n", classic ? "tracepoint/" : "tp_btf/",
-		    live_vfs_extras[i].tp, live_vfs_extras[i].what,
-		    ok ? "available" : "unavailable: ", ok ? "" : why);
-	}
-	live_vfs_plan_pages(vmlinux);
-	for (i = 0; i < nitems(live_vfs_groups); i++)
-		fprintf(fp, "feature: %-8s %s%s\n", live_vfs_groups[i].name,
-		    (live_vfs_pages & live_vfs_groups[i].bit) ? "works" : "n/a: ",
-		    live_vfs_group_why[i]);
-	fprintf(fp, "feature: %-8s %s\n", "munmap", live_vfs_have_munmap() ? "works" :
-	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
-	btf__free(vmlinux);
 }
 
 /* The vfs object, opened on the build this kernel takes (live_probe_compat). */
@@ -506,7 +249,7 @@ live_vfs_probe_one(int v)
 		return 0;
 	}
 	bpf_map__set_max_entries(skel->maps.events, 4096);
-	live_vfs_select_pages(skel, false);
+	live_vfs_select_extras(skel, false);
 	live_vfs_select(skel, v, true, true);
 	error = vfs_bpf__load(skel);
 	if (error != 0) {
@@ -653,7 +396,9 @@ live_vfs_probe(FILE *fp)
 	}
 	if (chosen < 0)
 		fprintf(fp, "%s\n", live_vfs_err);
-	live_vfs_probe_pages(fp);
+	live_extras_probe(fp);
+	fprintf(fp, "feature: %-8s %s\n", "munmap", live_vfs_have_munmap() ? "works" :
+	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
 }
 
 /* Load, configure and attach variant v; NULL on success, else live_vfs_err, and nothing loaded. */
@@ -701,10 +446,10 @@ live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_o
 		    "vfs: cannot share the counters map: %s", strerror(-error));
 		goto fail;
 	}
-	live_vfs_select_pages(skel, !o->no_pages);
+	live_vfs_select_extras(skel, !o->no_pages);
 	/* Without the names programs, every call walks its path. */
 	skel->rodata->path_cache = live_paths_on() && !o->no_pages &&
-	    (live_vfs_pages & VFS_PAGES_NAMES) != 0;
+	    (live_extras_planned() & VFS_PAGES_NAMES) != 0;
 	if (live_vfs_select(skel, v, !o->no_open, !o->no_rw) == 0) {
 		snprintf(live_vfs_err, sizeof(live_vfs_err),
 		    "vfs: hook %s has no program for this kernel", live_vfs_variants[v].name);
@@ -745,43 +490,27 @@ fail:
 }
 
 /*
- * live_vfs_load_one, tried again without an extra group the verifier refused: one
- * refused program leaves its group out, with the verifier's words as the
- * reason, never the object. BLKTOP_VFS_REFUSE=NAME (a group) has it left out
- * as if refused, to test the degraded plan.
+ * live_vfs_load_one, tried again without an extra group the verifier refused:
+ * one refused program leaves its group out, with the verifier's words as the
+ * reason, never the object. A group is refused once at most (its programs
+ * are not loaded again), so the tries end. BLKTOP_VFS_REFUSE: see
+ * live_extras_refuse_env.
  */
 static const char *
 live_vfs_load_tries(int v, int events_fd, int counters_fd, const struct live_vfs_opts *o)
 {
-	const char	*err, *refuse = getenv("BLKTOP_VFS_REFUSE");
-	unsigned	 tries, g;
-	int		 i;
+	const char	*err, *why;
 
-	for (g = 0; g < nitems(live_vfs_groups); g++) {
-		if (refuse != NULL && strcmp(refuse, live_vfs_groups[g].name) == 0)
-			snprintf(live_vfs_refused_why[g], sizeof live_vfs_refused_why[g],
-			    "left out by BLKTOP_VFS_REFUSE");
-	}
-	for (tries = 0; ; tries++) {
+	live_extras_refuse_env();
+	for (;;) {
 		live_vfs_failed_prog[0] = '\0';
 		if ((err = live_vfs_load_one(v, events_fd, counters_fd, o)) == NULL)
 			return NULL;
-		if (tries >= nitems(live_vfs_groups) || live_vfs_failed_prog[0] == '\0')
+		if (live_vfs_failed_prog[0] == '\0' ||
+		    (why = live_extras_refuse(live_vfs_failed_prog, live_vfs_failed_line)) == NULL)
 			return err;
-		for (i = 0; i < (int)nitems(live_vfs_extras); i++) {
-			if (strcmp(live_vfs_extras[i].prog, live_vfs_failed_prog) == 0)
-				break;
-		}
-		if (i == (int)nitems(live_vfs_extras))
-			return err;	/* a program of the variant itself */
-		g = live_vfs_group_index(live_vfs_extras[i].bit);
-		if (live_vfs_refused_why[g][0] != '\0')
-			return err;
-		snprintf(live_vfs_refused_why[g], sizeof live_vfs_refused_why[g],
-		    "refused by this kernel's verifier (%s: %.80s)", live_vfs_failed_prog,
-		    live_vfs_failed_line[0] != '\0' ? live_vfs_failed_line : "no log");
 		if (live_vfs_debug)
-			fprintf(stderr, "vfs: %s; trying without it\n", live_vfs_refused_why[g]);
+			fprintf(stderr, "vfs: %s; trying without it\n", why);
 	}
 }
 
@@ -881,14 +610,7 @@ live_vfs_hook(void)
 unsigned
 live_vfs_pages_loaded(void)
 {
-	return live_vfs_skel != NULL ? live_vfs_pages : 0;
-}
-
-/* Why group bit is not loaded (by the last load or probe), or "". */
-const char *
-live_vfs_pages_why(unsigned bit)
-{
-	return live_vfs_group_why[live_vfs_group_index(bit)];
+	return live_vfs_skel != NULL ? live_extras_planned() : 0;
 }
 
 /* Whether munmaps can be traced: the file mapped at an address needs bpf_find_vma (5.17). */
@@ -960,5 +682,5 @@ live_vfs_unload(void)
 	live_vfs_skel = NULL;
 	live_vfs_chosen = -1;
 	live_paths_stop();
-	live_vfs_pages = 0;
+	live_extras_clear();
 }

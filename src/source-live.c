@@ -584,7 +584,7 @@ live_start_vfs(struct live *l)
 			b->have |= groups[i].have;
 			live_plan_add(b, groups[i].name);
 		} else if (groups[i].have != 0)
-			have_set_na(b, groups[i].have, "%s", live_vfs_pages_why(groups[i].page));
+			have_set_na(b, groups[i].have, "%s", live_extras_why(groups[i].page));
 	}
 	{
 		char list[1024];
