@@ -545,8 +545,6 @@ struct blktop {
 	const char		*dev_args[FILTER_MAX_DEVS];
 };
 
-extern struct blktop bt;
-
 /* Whether the -D filter keeps a device (no filter keeps all): on every record, inline. */
 static inline int
 stream_dev_wanted(const struct blktop *b, uint32_t dev)
@@ -593,7 +591,7 @@ struct http_server;
 struct event_base;
 typedef void	(*http_handler)(void *, const struct http_request *, struct http_reply *);
 int		 http_bind(const char *addr, uint16_t port, char **errp);
-struct http_server *http_start(struct event_base *, int fd, unsigned max_conns,
+struct http_server *http_start(struct blktop *, int fd, unsigned max_conns,
 		     http_handler, void *);
 const struct http_stats *http_stats(const struct http_server *);
 unsigned	 http_nconns(const struct http_server *);

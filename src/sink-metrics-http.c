@@ -52,6 +52,7 @@ struct http_conn {
 };
 
 struct http_server {
+	struct blktop		*b;		/* its notices go through b's hook */
 	struct event_base	*base;
 	int			 fd;
 	struct event		*accept_ev;
@@ -78,7 +79,7 @@ http_warn(struct http_server *srv, enum http_refusal why, const char *what)
 	if (srv->warned_at[why] != 0 &&
 	    now - srv->warned_at[why] < HTTP_WARN_SECS * NSEC_PER_SEC)
 		return;
-	stream_notice(&bt, "--listen: %s; %llu connections refused so far (this "
+	stream_notice(srv->b, "--listen: %s; %llu connections refused so far (this "
 	    "line at most once a minute)", what, (unsigned long long)refused);
 	srv->warned_at[why] = now;
 }
@@ -533,14 +534,18 @@ http_accept_cb(int lfd, short what __unused, void *arg)
 	}
 }
 
-/* Serve on the listening socket fd (http_bind's), answering through handler. */
+/*
+ * Serve on the listening socket fd (http_bind's) in b's event loop, answering
+ * through handler; lines about refused connections go to b's notice hook.
+ */
 struct http_server *
-http_start(struct event_base *base, int fd, unsigned max_conns, http_handler handler,
-    void *arg)
+http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, void *arg)
 {
+	struct event_base	*base = b->base;
 	struct http_server	*srv;
 
 	srv = xcalloc(1, sizeof *srv);
+	srv->b = b;
 	srv->base = base;
 	srv->fd = fd;
 	srv->handler = handler;

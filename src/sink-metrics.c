@@ -587,7 +587,7 @@ metrics_start(struct sink *s, char **errp)
 	if (b->listen_fd == -1 &&
 	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, errp)) == -1)
 		return (-1);
-	m->http = http_start(b->base, b->listen_fd, metrics_max_conns(), metrics_request, m);
+	m->http = http_start(b, b->listen_fd, metrics_max_conns(), metrics_request, m);
 	b->listen_fd = -1;	/* the server's now */
 	return (0);
 }
