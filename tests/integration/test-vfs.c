@@ -1,4 +1,4 @@
-/* test-vfs.c: loads bpf/vfs.bpf.c with src/vfs.c and checks it against tests/workload/iowork. */
+/* test-vfs.c: loads bpf/vfs.bpf.c with src/source-live-vfs.c and checks it against tests/workload/iowork. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -55,7 +55,7 @@ tally_event(void *ctx, void *data, size_t size)
 	const struct ev_rw	*w;
 	uint32_t		 type = *(const uint32_t *)data;
 
-	/* As blktop takes them: a path sent once is put back (src/vfs.c). */
+	/* As blktop takes them: a path sent once is put back (src/source-live-paths.c). */
 	if (type == EV_RW && size >= sizeof(*w) &&
 	    (((const struct ev_rw *)data)->path_flags & VFS_PF_CACHED))
 		t->reused++;
