@@ -26,7 +26,7 @@
 #define BENCH_EVS	64		/* block events per device per tick */
 #define BENCH_FRAMES	200		/* frames measured per pane (argv[2] to change) */
 
-struct blktop bt;
+static struct blktop bt;
 
 /* A source that never has anything: the bench feeds the stream itself. */
 static const struct source_entry bench_source = { .name = "bench" };

@@ -6,7 +6,7 @@
 
 #include "blktop.h"
 
-struct blktop bt;
+static struct blktop bt;
 
 /* CPU seconds used by this thread. */
 static double

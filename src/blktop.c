@@ -16,7 +16,8 @@
 
 #include "blktop.h"
 
-struct blktop bt;
+/* The run: main()'s alone; sources and sinks get it as their b. */
+static struct blktop bt;
 
 static struct event	*blktop_tick_ev;
 

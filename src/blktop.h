@@ -551,8 +551,6 @@ struct blktop {
 	const char		*dev_args[FILTER_MAX_DEVS];
 };
 
-extern struct blktop bt;
-
 /* Whether the -D filter keeps a device (no filter keeps all): on every record, inline. */
 static inline int
 stream_dev_wanted(const struct blktop *b, uint32_t dev)
@@ -605,21 +603,21 @@ const struct http_stats *http_stats(const struct http_server *);
 unsigned	 http_nconns(const struct http_server *);
 void		 http_free(struct http_server *);
 
-/* probe.c: tracepoints this kernel has, and tracefs. */
+/* source-live-probe.c: tracepoints this kernel has, tracefs, the BPF build it takes. */
 struct btf;
-int		 probe_tp_btf(const struct btf *, const char *tp);
+int		 live_probe_tp_btf(const struct btf *, const char *tp);
 struct block_bits {
 	unsigned	 rqf_flush_seq;	/* RQF_FLUSH_SEQ of rq_flags */
 	unsigned	 bio_pinned;	/* BIO_PAGE_PINNED of bi_flags, 0 if none */
 };
-void		 probe_block_bits(const struct btf *, struct block_bits *);
-int		 probe_tp_classic(const char *group, const char *name);
-const char	*probe_tracefs(void);
-void		 probe_mount_tracefs(int verbose);
-int		 probe_compat(const char **why);
+void		 live_probe_block_bits(const struct btf *, struct block_bits *);
+int		 live_probe_tp_classic(const char *group, const char *name);
+const char	*live_probe_tracefs(void);
+void		 live_probe_mount_tracefs(int verbose);
+int		 live_probe_compat(const char **why);
 struct bpf_object_skeleton;
-int		 probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
-void		 probe_forget_elf(const void *, size_t);
+int		 live_probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
+void		 live_probe_forget_elf(const void *, size_t);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
@@ -848,15 +846,15 @@ void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned 
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_comm(char *out, const char *comm);
 
-/* vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
-enum vfs_hook_id {		/* in order of preference */
+/* source-live-vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
+enum live_vfs_hook_id {		/* in order of preference */
 	VFS_HOOK_TRACEPOINT,	/* needs tracefs mounted */
 	VFS_HOOK_TP_BTF,
 	VFS_HOOK_RAW_TP,
 	VFS_HOOK_FENTRY,
 	VFS_HOOK_MAX
 };
-struct vfs_opts {
+struct live_vfs_opts {
 	const uint32_t		*tgids;		/* -p: processes (tgid) to trace */
 	unsigned		 ntgids;
 	const char * const	*comms;		/* -c: command names to trace */
@@ -871,10 +869,10 @@ struct vfs_opts {
 	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
 						   once per wakeup_ns (reader drains on a timer) */
 };
-void		 vfs_probe(FILE *);
-int		 vfs_load(int events_fd, int counters_fd, const struct vfs_opts *,
+void		 live_vfs_probe(FILE *);
+int		 live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *,
 		     char **errp);
-const char	*vfs_hook(void);
+const char	*live_vfs_hook(void);
 /* What a source's records can tell (struct blktop.have); a field without it is null, not 0. */
 #define HAVE_FILES	0x1		/* block records name their file (live, captures 2.x) */
 #define HAVE_DIRTY	0x2		/* page-dirty records (VFS_PAGES_DIRTY loaded) */
@@ -900,33 +898,43 @@ size_t		 have_na_list(const struct blktop *, char *, size_t);
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 #define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
-unsigned	 vfs_pages_loaded(void);
-const char	*vfs_pages_why(unsigned);
-int		 vfs_have_munmap(void);
-int		 vfs_hook_lookup(const char *);
-const char	*vfs_hook_name(int);
-uint64_t	 vfs_inflight_full(void);
-void		 vfs_batch_flush(int);
-void		 vfs_cost(struct prog_cost *);
-void		 vfs_unload(void);
-void		 vfs_paths_stale(void);
-/* vfs-paths.c: the path cache's user-space half. */
-void		 vfs_paths_start(void);
-int		 vfs_paths_on(void);
-void		 vfs_paths_stop(void);
-void		 vfs_paths_cost(struct prog_cost *);
-const void	*vfs_paths_record(const void *, size_t *);
-struct bpf_object_skeleton *vfs_skeleton(void);
+unsigned	 live_vfs_pages_loaded(void);
+int		 live_vfs_have_munmap(void);
+int		 live_vfs_hook_lookup(const char *);
+const char	*live_vfs_hook_name(int);
+uint64_t	 live_vfs_inflight_full(void);
+void		 live_vfs_batch_flush(int);
+void		 live_vfs_cost(struct prog_cost *);
+void		 live_vfs_unload(void);
+void		 live_vfs_paths_stale(void);
+struct bpf_object_skeleton *live_vfs_skeleton(void);
+/* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */
+struct bpf_object;
+struct bpf_program;
+int		 live_extras_index(const struct bpf_program *);
+void		 live_extras_select(struct bpf_object *, int want);
+unsigned	 live_extras_planned(void);
+void		 live_extras_clear(void);
+void		 live_extras_probe(FILE *);
+const char	*live_extras_why(unsigned);
+void		 live_extras_refuse_env(void);
+const char	*live_extras_refuse(const char *prog, const char *line);
+/* source-live-paths.c: the path cache's user-space half. */
+void		 live_paths_start(void);
+int		 live_paths_on(void);
+void		 live_paths_stop(void);
+void		 live_paths_cost(struct prog_cost *);
+const void	*live_paths_record(const void *, size_t *);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
 int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
 		     char *root, size_t rootlen);
 
-/* links.c */
+/* source-live-links.c: detach programs at once, or at exit without waiting. */
 struct bpf_object_skeleton;
-void		 links_destroy(struct bpf_object_skeleton *);
-void		 links_leave(struct bpf_object_skeleton **, int);
+void		 live_links_destroy(struct bpf_object_skeleton *);
+void		 live_links_leave(struct bpf_object_skeleton **, int);
 
 /*
  * capture-*.c: capture files (doc/capture-format.md): capture-encode.c builds

@@ -374,7 +374,7 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
 	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
 	    (ev->ftype == VFS_FT_REG || ev->ftype == VFS_FT_BLK)) {
-		/* A file whose path did not come (src/vfs.c): its row by inode. */
+		/* A file whose path did not come (src/source-live-paths.c): its row by inode. */
 		f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
 		model_file_add_pid(f, ev->tgid);
 	} else {

@@ -534,16 +534,19 @@ http_accept_cb(int lfd, short what __unused, void *arg)
 	}
 }
 
-/* Serve on the listening socket fd (http_bind's) on b's loop, answering through handler. */
+/*
+ * Serve on the listening socket fd (http_bind's) in b's event loop, answering
+ * through handler; lines about refused connections go to b's notice hook.
+ */
 struct http_server *
-http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler,
-    void *arg)
+http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, void *arg)
 {
+	struct event_base	*base = b->base;
 	struct http_server	*srv;
 
 	srv = xcalloc(1, sizeof *srv);
 	srv->b = b;
-	srv->base = b->base;
+	srv->base = base;
 	srv->fd = fd;
 	srv->handler = handler;
 	srv->arg = arg;

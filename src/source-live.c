@@ -105,7 +105,7 @@ live_check_privileges(char **errp)
 	return (0);
 }
 
-/* The block object, opened on the build this kernel takes (probe_compat). */
+/* The block object, opened on the build this kernel takes (live_probe_compat). */
 static struct blktop_bpf *
 live_open(void)
 {
@@ -116,7 +116,7 @@ live_open(void)
 
 	compat = blktop_compat__elf_bytes(&sz);
 	if ((err = blktop_bpf__create_skeleton(obj)) != 0 ||
-	    (err = probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
+	    (err = live_probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
 		blktop_bpf__destroy(obj);
 		errno = -err;
 		return NULL;
@@ -192,14 +192,14 @@ live_attach_works(enum hook_attach a)
 
 /* What this kernel offers: attach variants that work and start hooks that exist. */
 static void
-live_probe(int attach_ok[ATTACH_MAX], int start_ok[START_MAX])
+live_block_offers(int attach_ok[ATTACH_MAX], int start_ok[START_MAX])
 {
 	struct btf	*vmlinux;
 	int		 i;
 
 	vmlinux = btf__load_vmlinux_btf();
 	for (i = 0; i < START_MAX; i++)
-		start_ok[i] = vmlinux != NULL && probe_tp_btf(vmlinux, live_start_tps[i]);
+		start_ok[i] = vmlinux != NULL && live_probe_tp_btf(vmlinux, live_start_tps[i]);
 	for (i = 0; i < ATTACH_MAX; i++)
 		attach_ok[i] = vmlinux != NULL && live_attach_works((enum hook_attach)i);
 	btf__free(vmlinux);
@@ -250,7 +250,7 @@ live_choose(struct hook_plan *plan, char **errp)
 {
 	int	 attach_ok[ATTACH_MAX], start_ok[START_MAX], i;
 
-	live_probe(attach_ok, start_ok);
+	live_block_offers(attach_ok, start_ok);
 	if (plan->attach == ATTACH_MAX) {
 		for (i = 0; i < ATTACH_MAX && !attach_ok[i]; i++)
 			;
@@ -288,13 +288,13 @@ live_print_probe(const struct blktop *b, FILE *f)
 	char		*err;
 	const char	*why;
 
-	if (probe_compat(&why))
+	if (live_probe_compat(&why))
 		fprintf(f, "bpf build: compat, for Linux 5.10-5.12 (%s): no batches; %%util and "
 		    "queue depth can be off by a request where two CPUs start or end one in "
 		    "the same instant\n", why);
 	else
 		fprintf(f, "bpf build: main\n");
-	live_probe(attach_ok, start_ok);
+	live_block_offers(attach_ok, start_ok);
 	if (b->hooks != NULL && live_parse_hooks(b->hooks, &plan, &err) != 0)
 		fatalx("%s", err);
 	if (live_choose(&plan, &err) != 0) {
@@ -314,7 +314,7 @@ live_print_probe(const struct blktop *b, FILE *f)
 		    start_ok[i] ? "exists" : "missing",
 		    plan.start == (enum hook_start)i ? " (chosen)" : "");
 	vmlinux = btf__load_vmlinux_btf();
-	probe_block_bits(vmlinux, &bits);
+	live_probe_block_bits(vmlinux, &bits);
 	btf__free(vmlinux);
 	fprintf(f, "block issue/requeue/merge/complete: block_rq_issue, block_rq_requeue, "
 	    "block_rq_merge, block_rq_complete (final when all bytes are done and, "
@@ -327,8 +327,8 @@ live_print_probe(const struct blktop *b, FILE *f)
 		fprintf(f, "block direct I/O: a bio whose first page has no file mapping "
 		    "(no BIO_PAGE_PINNED: before 6.5)\n");
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
-	probe_mount_tracefs(b->verbose);
-	vfs_probe(f);
+	live_probe_mount_tracefs(b->verbose);
+	live_vfs_probe(f);
 }
 
 /*
@@ -362,14 +362,14 @@ live_rb_record(void *ctx, void *data, size_t len)
 			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
-			rec = vfs_paths_record(r, &rlen);
+			rec = live_paths_record(r, &rlen);
 			l->batched++;
 			stream_event(l->b, rec, rlen);
 		}
 		return (0);
 	}
 	if (l->vfs_loaded)
-		rec = vfs_paths_record(data, &len);	/* a path sent once is put back */
+		rec = live_paths_record(data, &len);	/* a path sent once is put back */
 	stream_event(l->b, rec, len);
 	return (0);
 }
@@ -387,7 +387,7 @@ live_prog_cost(struct live *l, struct prog_cost *st)
 	if (l->skel != NULL)
 		cost_add_object(l->skel->obj, st);
 	if (l->vfs_loaded)
-		vfs_cost(st);
+		live_vfs_cost(st);
 	st->batched += l->batched;
 }
 
@@ -429,7 +429,7 @@ live_read_lost(struct live *l, uint64_t *lost)
 	live_prog_cost(l, &pc);
 	total[LOST_RECORDS] += pc.misses;
 	if (l->vfs_loaded)
-		total[LOST_CALLS] += vfs_inflight_full();
+		total[LOST_CALLS] += live_vfs_inflight_full();
 	for (k = 0; k < LOST_KINDS; k++) {
 		lost[k] = total[k] > l->lost_seen[k] ? total[k] - l->lost_seen[k] : 0;
 		l->lost_seen[k] += lost[k];
@@ -469,7 +469,7 @@ live_drain_some(struct live *l)
 
 	cost_batch_flush(&l->batch, l->lost_next == 0);	/* before a report: every batch */
 	if (l->vfs_loaded)
-		vfs_batch_flush(l->lost_next == 0);
+		live_vfs_batch_flush(l->lost_next == 0);
 	n = ring_buffer__consume(l->rb);
 	if ((lost.ts = source_now()) >= l->lost_next) {
 		l->lost_next = lost.ts + LIVE_DRAIN_USEC * 1000ULL;
@@ -538,9 +538,9 @@ live_start_vfs(struct live *l)
 		{ VFS_PAGES_DIRTY, HAVE_DIRTY, "dirty" }, { VFS_PAGES_FAULT, HAVE_FAULT, "fault" },
 		{ VFS_PAGES_AIO, HAVE_AIO, "aio" }, { VFS_PAGES_URING, HAVE_URING, "uring" },
 	};
-	struct vfs_opts	 vo;
-	unsigned	 pages, i;
-	char		*err;
+	struct live_vfs_opts	 vo;
+	unsigned		 pages, i;
+	char			*err;
 
 	memset(&vo, 0, sizeof vo);
 	vo.tgids = b->tgids;
@@ -551,8 +551,8 @@ live_start_vfs(struct live *l)
 	vo.all_files = b->all_files;
 	vo.debug = b->verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
-	probe_mount_tracefs(b->verbose);
-	if (vfs_load(bpf_map__fd(l->skel->maps.events),
+	live_probe_mount_tracefs(b->verbose);
+	if (live_vfs_load(bpf_map__fd(l->skel->maps.events),
 	    bpf_map__fd(l->skel->maps.counters), &vo, &err) != 0) {
 		log_warnx("per-process file I/O is not traced: %s", err);
 		for (i = 0; i < HAVE_NBITS; i++) {
@@ -564,13 +564,13 @@ live_start_vfs(struct live *l)
 		return;
 	}
 	l->vfs_loaded = 1;
-	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", vfs_hook());
-	live_plan_add(b, vfs_hook());
+	snprintf(b->vfs_plan, sizeof b->vfs_plan, "%s", live_vfs_hook());
+	live_plan_add(b, live_vfs_hook());
 	b->have |= HAVE_VFS;
 	if (!vo.no_open) {
 		b->have |= HAVE_LIFE;
 		live_plan_add(b, "life");
-		if (vfs_have_munmap())
+		if (live_vfs_have_munmap())
 			b->have |= HAVE_MUNMAP;
 		else {
 			/* Lifecycle records of a recording without munmaps say so. */
@@ -578,13 +578,13 @@ live_start_vfs(struct live *l)
 			have_set_na(b, HAVE_MUNMAP, "needs the bpf_find_vma helper (Linux 5.17)");
 		}
 	}
-	pages = vfs_pages_loaded();
+	pages = live_vfs_pages_loaded();
 	for (i = 0; i < nitems(groups); i++) {
 		if (pages & groups[i].page) {
 			b->have |= groups[i].have;
 			live_plan_add(b, groups[i].name);
 		} else if (groups[i].have != 0)
-			have_set_na(b, groups[i].have, "%s", vfs_pages_why(groups[i].page));
+			have_set_na(b, groups[i].have, "%s", live_extras_why(groups[i].page));
 	}
 	{
 		char list[1024];
@@ -671,7 +671,7 @@ live_start(struct source *src, char **errp)
 	l->skel->rodata->debug_counts = b->verbose >= 2;
 	l->skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
-		probe_block_bits(vmlinux, &bits);
+		live_probe_block_bits(vmlinux, &bits);
 		l->skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
 		l->skel->rodata->bio_pinned = bits.bio_pinned;
 		btf__free(vmlinux);
@@ -690,9 +690,9 @@ live_start(struct source *src, char **errp)
 	}
 	/* Loaded: the object's ELF bytes are read no more, their pages go. */
 	elf = blktop_bpf__elf_bytes(&sz);
-	probe_forget_elf(elf, sz);
+	live_probe_forget_elf(elf, sz);
 	elf = blktop_compat__elf_bytes(&sz);
-	probe_forget_elf(elf, sz);
+	live_probe_forget_elf(elf, sz);
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
 		live_start_vfs(l);
@@ -787,14 +787,14 @@ live_stop(struct source *src)
 	if (l->drain_ev != NULL)
 		event_free(l->drain_ev);
 	ring_buffer__free(l->rb);
-	/* The run ends: the kernel releases the programs after blktop is gone (links.c). */
+	/* The run ends: the programs are released after blktop is gone (source-live-links.c). */
 	if (l->vfs_loaded)
-		skels[nskels++] = vfs_skeleton();
+		skels[nskels++] = live_vfs_skeleton();
 	if (l->skel != NULL)
 		skels[nskels++] = l->skel->skeleton;
-	links_leave(skels, nskels);
+	live_links_leave(skels, nskels);
 	if (l->vfs_loaded)
-		vfs_unload();
+		live_vfs_unload();
 	blktop_bpf__destroy(l->skel);
 	if (l->stats_fd >= 0)
 		close(l->stats_fd);

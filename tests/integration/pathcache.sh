@@ -1,14 +1,15 @@
 #!/bin/bash
 # pathcache.sh: a read or write's path is walked once per open file and put
-# back in user space for the calls after (bpf/vfs.bpf.c vfs_pslots, src/vfs-paths.c
-# vfs_paths_record). Every call must still land on the right path: after a rename
-# of the file or of its directory, on a hard link opened through the same
-# struct file slot, on thousands of files opened and closed one after the
-# other (a freed struct file is reused at once), and the counts must equal a
-# run that walks every call (BLKTOP_PATH_CACHE=0). Records sent without their
-# path come per CPU in batches (EV_BATCH): the counts must equal a run where
-# every record comes by itself (BLKTOP_BATCH=0), and no path may be
-# missed when a batch arrives after its slot went to another file.
+# back in user space for the calls after (bpf/vfs.bpf.c vfs_pslots,
+# src/source-live-paths.c live_paths_record). Every call must still land on
+# the right path: after a rename of the file or of its directory, on a hard
+# link opened through the same struct file slot, on thousands of files opened
+# and closed one after the other (a freed struct file is reused at once), and
+# the counts must equal a run that walks every call (BLKTOP_PATH_CACHE=0).
+# Records sent without their path come per CPU in batches (EV_BATCH): the
+# counts must equal a run where every record comes by itself (BLKTOP_BATCH=0),
+# and no path may be missed when a batch arrives after its slot went to
+# another file.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3

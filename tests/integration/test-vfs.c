@@ -1,4 +1,4 @@
-/* test-vfs.c: loads bpf/vfs.bpf.c with src/vfs.c and checks it against tests/workload/iowork. */
+/* test-vfs.c: loads bpf/vfs.bpf.c with src/source-live-vfs.c and checks it against tests/workload/iowork. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -55,11 +55,11 @@ tally_event(void *ctx, void *data, size_t size)
 	const struct ev_rw	*w;
 	uint32_t		 type = *(const uint32_t *)data;
 
-	/* As blktop takes them: a path sent once is put back (src/vfs.c). */
+	/* As blktop takes them: a path sent once is put back (src/source-live-paths.c). */
 	if (type == EV_RW && size >= sizeof(*w) &&
 	    (((const struct ev_rw *)data)->path_flags & VFS_PF_CACHED))
 		t->reused++;
-	data = (void *)vfs_paths_record(data, &size);
+	data = (void *)live_paths_record(data, &size);
 	o = data;
 	w = data;
 	if (type == EV_RW && (w->slot != 0 || (w->path_flags & VFS_PF_CACHED)))
@@ -209,7 +209,7 @@ lost(void)
 static void
 run_case(const char *hook, const char *what, int use_pid, const char *comm, int expect)
 {
-	struct vfs_opts		 o = { 0 };
+	struct live_vfs_opts	 o = { 0 };
 	struct tally		 t = { 0 };
 	struct ring_buffer	*rb;
 	const char		*comms[1] = { comm };
@@ -242,19 +242,19 @@ run_case(const char *hook, const char *what, int use_pid, const char *comm, int 
 	drain(rb);
 	memset(&t.events, 0, sizeof(t) - offsetof(struct tally, events));
 	t.comm = (comm != NULL && expect) ? comm : NULL;
-	if (vfs_load(events_fd, counters_fd, &o, &err) != 0) {
-		snprintf(name, sizeof(name), "%s %s: vfs_load: %s", hook, what, err);
+	if (live_vfs_load(events_fd, counters_fd, &o, &err) != 0) {
+		snprintf(name, sizeof(name), "%s %s: live_vfs_load: %s", hook, what, err);
 		free(err);
 		CHECK(name, 0);
 		work_finish(pid, to, from);
 		ring_buffer__free(rb);
 		return;
 	}
-	snprintf(name, sizeof(name), "%s %s: vfs_hook() names the variant", hook, what);
-	CHECK(name, strcmp(vfs_hook(), hook) == 0);
+	snprintf(name, sizeof(name), "%s %s: live_vfs_hook() names the variant", hook, what);
+	CHECK(name, strcmp(live_vfs_hook(), hook) == 0);
 	rc = work_finish(pid, to, from);
 	drain(rb);
-	vfs_unload();
+	live_vfs_unload();
 	ring_buffer__free(rb);
 
 #define C(text, cond) do {						\
@@ -395,14 +395,14 @@ bench(int rounds, int ms)
 	for (r = 0; r < rounds; r++) {
 		for (mode = 0; mode < 2; mode++) {
 			for (c = 0; c < nitems(cfgs); c++) {
-				struct vfs_opts o = { 0 };
+				struct live_vfs_opts o = { 0 };
 				char *err;
 
 				if (c > 0) {
 					o.hook = cfgs[c];
 					if (c >= 4)
 						o.wakeup_ns = 10 * 1000 * 1000;
-					if (vfs_load(events_fd, counters_fd, &o, &err) != 0) {
+					if (live_vfs_load(events_fd, counters_fd, &o, &err) != 0) {
 						free(err);
 						rate[mode][c][r] = 0;
 						continue;
@@ -412,7 +412,7 @@ bench(int rounds, int ms)
 				rate[mode][c][r] = bench_child(file, ms, mode, c > 0 ? rb : NULL);
 				lostn[c] += lost() - l0;
 				if (c > 0)
-					vfs_unload();
+					live_vfs_unload();
 			}
 		}
 	}
@@ -472,7 +472,7 @@ main(int argc, char **argv)
 		printf("SKIP: cannot create BPF maps: %s\n", strerror(errno));
 		return 77;
 	}
-	vfs_probe(stdout);
+	live_vfs_probe(stdout);
 	if (bench_rounds > 0) {
 		bench(bench_rounds, bench_ms);
 		goto out;
@@ -484,19 +484,19 @@ main(int argc, char **argv)
 	}
 	/* Forcing an unavailable or unknown variant is a clear error. */
 	{
-		struct vfs_opts	 o = { 0 };
-		char		*err;
+		struct live_vfs_opts	 o = { 0 };
+		char			*err;
 
 		o.hook = "fentry";
-		vfs_load(events_fd, counters_fd, &o, &err);
+		live_vfs_load(events_fd, counters_fd, &o, &err);
 		printf("# forced fentry: %s\n", err ? err : "(loaded)");
 		CHECK("forced fentry: one-line error or loaded",
 		    err == NULL || strchr(err, '\n') == NULL);
 		if (err == NULL)
-			vfs_unload();
+			live_vfs_unload();
 		o.hook = "bogus";
 		free(err);
-		vfs_load(events_fd, counters_fd, &o, &err);
+		live_vfs_load(events_fd, counters_fd, &o, &err);
 		CHECK("unknown hook refused", err != NULL && strstr(err, "unknown hook") != NULL);
 		free(err);
 	}

@@ -1,4 +1,4 @@
-/* links.c: detach the programs of BPF skeletons all at once, or at exit without waiting. */
+/* source-live-links.c: detach the live source's BPF programs all at once, or at exit without waiting. */
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -12,11 +12,11 @@
 
 #include "blktop.h"
 
-#define LINKS_THREADS_MAX	64
+#define LIVE_LINKS_THREADS_MAX	64
 
 /* Thread body: destroy one link and clear the skeleton's pointer to it. */
 static void *
-links_destroy_one(void *arg)
+live_links_destroy_one(void *arg)
 {
 	struct bpf_link	**link = arg;
 
@@ -31,29 +31,29 @@ links_destroy_one(void *arg)
  * (60-70 ms each here): one after the other the 28 of the per-process side
  * made quitting take 2 s. A thread each lets the waits overlap; a link whose
  * thread does not start is destroyed in turn here, and links past the first
- * LINKS_THREADS_MAX are left to the skeleton.
+ * LIVE_LINKS_THREADS_MAX are left to the skeleton.
  */
 void
-links_destroy(struct bpf_object_skeleton *s)
+live_links_destroy(struct bpf_object_skeleton *s)
 {
-	pthread_t			 t[LINKS_THREADS_MAX];
-	int				 started[LINKS_THREADS_MAX];
+	pthread_t			 t[LIVE_LINKS_THREADS_MAX];
+	int				 started[LIVE_LINKS_THREADS_MAX];
 	const struct bpf_prog_skeleton	*p;
 	int				 i, n;
 
 	if (s == NULL || s->progs == NULL)
 		return;
-	n = s->prog_cnt < LINKS_THREADS_MAX ? s->prog_cnt : LINKS_THREADS_MAX;
+	n = s->prog_cnt < LIVE_LINKS_THREADS_MAX ? s->prog_cnt : LIVE_LINKS_THREADS_MAX;
 	for (i = 0; i < n; i++) {
 		started[i] = 0;
 		p = (const struct bpf_prog_skeleton *)(const void *)
 		    ((const char *)s->progs + (size_t)i * (size_t)s->prog_skel_sz);
 		if (p->link == NULL || *p->link == NULL)
 			continue;
-		if (pthread_create(&t[i], NULL, links_destroy_one, p->link) == 0)
+		if (pthread_create(&t[i], NULL, live_links_destroy_one, p->link) == 0)
 			started[i] = 1;
 		else
-			links_destroy_one(p->link);
+			live_links_destroy_one(p->link);
 	}
 	for (i = 0; i < n; i++) {
 		if (started[i])
@@ -63,7 +63,7 @@ links_destroy(struct bpf_object_skeleton *s)
 
 /* Whether a link releases at once when closed: a BPF link other than a perf event's. */
 static int
-links_quick(const struct bpf_link *link)
+live_links_quick(const struct bpf_link *link)
 {
 	struct bpf_link_info	 info;
 	uint32_t		 len = sizeof info;
@@ -76,7 +76,7 @@ links_quick(const struct bpf_link *link)
 
 /* The links of skeleton s, in turn: *i from 0; NULL past the last. */
 static struct bpf_link **
-links_next(struct bpf_object_skeleton *s, int *i)
+live_links_next(struct bpf_object_skeleton *s, int *i)
 {
 	const struct bpf_prog_skeleton	*p;
 
@@ -91,7 +91,7 @@ links_next(struct bpf_object_skeleton *s, int *i)
 
 /* Close every fd from lo to hi (inclusive). */
 static void
-links_close_range(unsigned lo, unsigned hi)
+live_links_close_range(unsigned lo, unsigned hi)
 {
 #ifdef SYS_close_range
 	if (syscall(SYS_close_range, lo, hi, 0) == 0)
@@ -105,7 +105,7 @@ links_close_range(unsigned lo, unsigned hi)
 
 /* Ascending order of fds. */
 static int
-links_fd_cmp(const void *a, const void *b)
+live_links_fd_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
@@ -113,24 +113,24 @@ links_fd_cmp(const void *a, const void *b)
 }
 
 /*
- * In the child of links_leave: hold the nkeep fds of keep[] (rd, the end of
+ * In the child of live_links_leave: hold the nkeep fds of keep[] (rd, the end of
  * the pipe it waits on, among them), nothing else; wait; exit.
  */
 static void __attribute__((noreturn))
-links_child(int *keep, int nkeep, int rd)
+live_links_child(int *keep, int nkeep, int rd)
 {
 	unsigned	 lo = 0;
 	int		 i;
 	char		 c;
 
 	(void)setsid();		/* no terminal, no terminal's signals */
-	qsort(keep, (size_t)nkeep, sizeof *keep, links_fd_cmp);
+	qsort(keep, (size_t)nkeep, sizeof *keep, live_links_fd_cmp);
 	for (i = 0; i < nkeep; i++) {
 		if ((unsigned)keep[i] > lo)
-			links_close_range(lo, (unsigned)keep[i] - 1);
+			live_links_close_range(lo, (unsigned)keep[i] - 1);
 		lo = (unsigned)keep[i] + 1;
 	}
-	links_close_range(lo, ~0u);
+	live_links_close_range(lo, ~0u);
 	/* The parent has let go of every link: its own exit waits for nothing. */
 	while (read(rd, &c, 1) < 0 && errno == EINTR)
 		;
@@ -151,19 +151,19 @@ links_child(int *keep, int nkeep, int rd)
  * file, exits after that, and the kernel releases them in its exit while the
  * shell already has its prompt; until each is released its program still
  * runs, into a ring buffer no one reads. Without a child (fork failed) it is
- * links_destroy's threads.
+ * live_links_destroy's threads.
  */
 void
-links_leave(struct bpf_object_skeleton **s, int ns)
+live_links_leave(struct bpf_object_skeleton **s, int ns)
 {
 	struct bpf_link	**link;
-	int		  keep[LINKS_THREADS_MAX * 2 + 1], nkeep = 0, k, i, p[2];
+	int		  keep[LIVE_LINKS_THREADS_MAX * 2 + 1], nkeep = 0, k, i, p[2];
 	pid_t		  pid;
 
 	for (k = 0; k < ns; k++) {
-		for (i = 0; (link = links_next(s[k], &i)) != NULL;) {
-			if (links_quick(*link) || nkeep == (int)nitems(keep) - 1)
-				links_destroy_one(link);
+		for (i = 0; (link = live_links_next(s[k], &i)) != NULL;) {
+			if (live_links_quick(*link) || nkeep == (int)nitems(keep) - 1)
+				live_links_destroy_one(link);
 			else
 				keep[nkeep++] = bpf_link__fd(*link);
 		}
@@ -172,7 +172,7 @@ links_leave(struct bpf_object_skeleton **s, int ns)
 		goto threads;
 	if ((pid = fork()) == 0) {
 		keep[nkeep++] = p[0];
-		links_child(keep, nkeep, p[0]);
+		live_links_child(keep, nkeep, p[0]);
 	}
 	close(p[0]);
 	if (pid == -1) {
@@ -180,12 +180,12 @@ links_leave(struct bpf_object_skeleton **s, int ns)
 		goto threads;
 	}
 	for (k = 0; k < ns; k++) {
-		for (i = 0; (link = links_next(s[k], &i)) != NULL;)
-			links_destroy_one(link);
+		for (i = 0; (link = live_links_next(s[k], &i)) != NULL;)
+			live_links_destroy_one(link);
 	}
 	close(p[1]);	/* the child's read ends: it may release them now */
 	return;
 threads:
 	for (k = 0; k < ns; k++)
-		links_destroy(s[k]);
+		live_links_destroy(s[k]);
 }

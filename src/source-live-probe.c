@@ -1,4 +1,4 @@
-/* probe.c: what this kernel offers the programs: tracepoints by BTF or by tracefs, and tracefs itself. */
+/* source-live-probe.c: what this kernel offers the live source's programs: tracepoints by BTF or by tracefs, tracefs itself, the BPF build it takes. */
 
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -15,7 +15,7 @@
 
 /* Whether the kernel has a tracepoint, by its BTF typedef (tp_btf, raw_tp: needs no tracefs). */
 int
-probe_tp_btf(const struct btf *vmlinux, const char *tp)
+live_probe_tp_btf(const struct btf *vmlinux, const char *tp)
 {
 	char	 name[128];
 
@@ -36,7 +36,7 @@ probe_tp_btf(const struct btf *vmlinux, const char *tp)
  *    page cache page; 0 where the kernel has no such flag.
  */
 void
-probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
+live_probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
 {
 	const struct btf_type	*t;
 	const struct btf_enum	*e;
@@ -67,7 +67,7 @@ probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
 
 /* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */
 const char *
-probe_tracefs(void)
+live_probe_tracefs(void)
 {
 	if (access("/sys/kernel/debug/tracing", F_OK) == 0)
 		return ("/sys/kernel/debug/tracing");
@@ -76,11 +76,11 @@ probe_tracefs(void)
 
 /* Whether the classic tracepoint GROUP/NAME exists (and tracefs shows it). */
 int
-probe_tp_classic(const char *group, const char *name)
+live_probe_tp_classic(const char *group, const char *name)
 {
 	char	 path[256];
 
-	snprintf(path, sizeof path, "%s/events/%s/%s/id", probe_tracefs(), group, name);
+	snprintf(path, sizeof path, "%s/events/%s/%s/id", live_probe_tracefs(), group, name);
 	return (access(path, R_OK) == 0);
 }
 
@@ -90,7 +90,7 @@ probe_tp_classic(const char *group, const char *name)
  * variant that needs no tracefs.
  */
 void
-probe_mount_tracefs(int verbose)
+live_probe_mount_tracefs(int verbose)
 {
 	if (access("/sys/kernel/tracing/events", F_OK) == 0 ||
 	    access("/sys/kernel/debug/tracing/events", F_OK) == 0)
@@ -102,7 +102,7 @@ probe_mount_tracefs(int verbose)
 
 /* Whether the kernel verifies an atomic fetch-and-add (Linux 5.12). */
 static bool
-probe_atomic_fetch(void)
+live_probe_atomic_fetch(void)
 {
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
@@ -128,7 +128,7 @@ probe_atomic_fetch(void)
  * (main or compat) forces one. *why says why the compat build, or is "".
  */
 int
-probe_compat(const char **why)
+live_probe_compat(const char **why)
 {
 	static int	 compat = -1;
 	static char	 reason[96];
@@ -140,7 +140,7 @@ probe_compat(const char **why)
 			snprintf(reason, sizeof reason, "BLKTOP_BPF_BUILD=compat");
 		else if (force != NULL && strcmp(force, "main") == 0)
 			;
-		else if (!probe_atomic_fetch())
+		else if (!live_probe_atomic_fetch())
 			snprintf(reason, sizeof reason, "no BPF atomic fetch (Linux 5.12)");
 		else if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
 		    BPF_FUNC_for_each_map_elem, NULL) != 1)
@@ -158,9 +158,9 @@ probe_compat(const char **why)
  * globals: bpf/skel-layout.sh). 0, or a negative errno.
  */
 int
-probe_open_skeleton(struct bpf_object_skeleton *s, const void *compat, size_t compat_sz)
+live_probe_open_skeleton(struct bpf_object_skeleton *s, const void *compat, size_t compat_sz)
 {
-	if (probe_compat(NULL)) {
+	if (live_probe_compat(NULL)) {
 		s->data = (void *)compat;
 		s->data_sz = compat_sz;
 	}
@@ -174,7 +174,7 @@ probe_open_skeleton(struct bpf_object_skeleton *s, const void *compat, size_t co
  * from the file.
  */
 void
-probe_forget_elf(const void *data, size_t sz)
+live_probe_forget_elf(const void *data, size_t sz)
 {
 	uintptr_t	 page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t	 lo = ((uintptr_t)data + page - 1) & ~(page - 1);
