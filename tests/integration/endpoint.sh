@@ -191,5 +191,8 @@ check "a scrape after them: promtool check metrics clean" \
 kill -INT "$bpid"
 wait "$bpid"
 check "blktop exits 0" [ $? = 0 ]
-check "stderr: at most one line a minute ($(head -c 300 "$TEST_TMP/noread.err"))" \
-    [ "$(wc -l <"$TEST_TMP/noread.err")" -le 1 ]
+# Each reason for refusing (connections full, out of fds, the output budget)
+# has its own line at most once a minute: which ones come depends on timing.
+check "stderr: at most one line a minute per reason ($(head -c 300 "$TEST_TMP/noread.err"))" \
+    sh -c "! sed -n 's/^.*--listen: \([^;]*\);.*/\1/p' '$TEST_TMP/noread.err' | sort | uniq -d | grep -q . &&
+	[ \$(grep -vc -- '--listen: ' '$TEST_TMP/noread.err') = 0 ] && [ \$(wc -l <'$TEST_TMP/noread.err') -le 3 ]"
