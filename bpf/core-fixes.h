@@ -52,7 +52,7 @@ core_request_disk(struct request *rq, bool btf)
  *  - a callback's address (BPF_PSEUDO_FUNC), as bpf_loop and bpf_find_vma
  *    take: Linux 5.13 ("bpf: Add bpf_for_each_map_elem() helper"); 5.10
  *    says "unrecognized bpf_ld_imm64 insn".
- * The loader probes both (probe_compat in src/probe.c) and loads the compat
+ * The loader probes both (live_probe_compat in src/source-live-probe.c) and loads the compat
  * build where either is missing. The two builds keep the same maps, programs
  * and global variables, so one skeleton drives both (a build-time check).
  */

@@ -9,7 +9,7 @@
 
 /*
  * Page-cache events (struct ev_page), loaded beside any variant where the
- * kernel has the typed tracepoints (src/vfs.c probes each). A page dirtied
+ * kernel has the typed tracepoints (src/source-live-extras.c probes each). A page dirtied
  * or a mapping faulted is charged to the task it happens in: the writer of a
  * write(), the task storing through or touching a shared mapping.
  */

@@ -157,7 +157,7 @@ int vfs_tp_exit_mmap(struct sc_exit *ctx)
  * rename, of every file below it) or make it deleted: every path is sent
  * again (loaded beside any variant, each where the kernel has its
  * tracepoint; the path slots are used only where renameat2 and unlinkat
- * have theirs, src/vfs.c). io_uring's renames and unlinks: uring_submit.
+ * have theirs, src/source-live-extras.c). io_uring's renames and unlinks: uring_submit.
  */
 static __always_inline int paths_stale(long ret)
 {
