@@ -198,7 +198,7 @@ enum blktop_vfs_ftype {
 #define VFS_PF_PSEUDO		(1u << 10)	/* path is the name of a pseudo file's dentry ("[eventfd]"): anon inode, pipe, socket */
 #define VFS_PF_BASENAME		(1u << 11)	/* imported: the log has only the file's last component */
 
-/* Path slots (bpf/vfs.bpf.c vfs_pslots, src/vfs.c): a power of two. */
+/* Path slots (bpf/vfs.bpf.c vfs_pslots, src/source-live-paths.c): a power of two. */
 #define VFS_PSLOTS		16384
 #define VFS_PSLOT_PATH		256	/* user space keeps paths shorter than this; longer ones are always sent */
 
@@ -237,7 +237,9 @@ struct ev_rw {
 	__u64 asked;		/* bytes asked: count, or the sum of iov_len */
 	__u64 done;		/* bytes transferred, 0 on error */
 	__s64 pos;		/* offset passed to the p* calls (sendfile, splice, copy_file_range: this
-				 * side's offset if a pointer was passed), -1 for the others */
+				 * side's offset if a pointer was passed); read, write, readv,
+				 * writev: the file position the call started at; -1 if not known
+				 * (nothing done, or a capture older than this field) */
 	__u32 pid;
 	__u32 tgid;
 	__s32 error;		/* negative errno, 0 on success */

@@ -122,23 +122,32 @@ static __always_inline void file_info(struct scratch *s, struct file *f, struct 
 }
 
 /*
- * At a read/write's entry: f's inode and flags into *in (one probe read), and
- * its type, from its path slot when the slot holds f and that inode (then
- * in->hit names the slot), else from the inode (one more).
+ * At a read/write's entry or exit: f's inode and flags into *in and its
+ * position into s->fpos (one probe read: the position sits within 128 bytes
+ * of the rest from 5.10 to 6.18; -1 where it does not), and its type, from
+ * its path slot when the slot holds f and that inode (then in->hit names the
+ * slot), else from the inode (one more).
  */
 static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct inflight *in)
 {
 	__u32 lo = MIN2(SPAN_LO(struct file, f_inode, f_path), FOFF(struct file, f_flags));
 	__u32 hi = MAX2(SPAN_HI(struct file, f_inode, f_path), FEND(struct file, f_flags));
+	__u32 plo = MIN2(lo, FOFF(struct file, f_pos)), phi = MAX2(hi, FEND(struct file, f_pos));
 	struct inode *ino;
 	struct path p;
 	struct pslot *ps;
 	__u32 i, seq;
 
 	in->hit = 0;
+	s->fpos = -1;
 	if (!f)
 		return VFS_FT_NONE;
-	if (span_read(s->span, f, lo, hi)) {
+	if (span_read(s->span, f, plo, phi)) {
+		ino = SPAN_GET(s->span, plo, struct file, f_inode);
+		p = SPAN_GET(s->span, plo, struct file, f_path);
+		in->fflags = SPAN_GET(s->span, plo, struct file, f_flags);
+		s->fpos = SPAN_GET(s->span, plo, struct file, f_pos);
+	} else if (span_read(s->span, f, lo, hi)) {
 		ino = SPAN_GET(s->span, lo, struct file, f_inode);
 		p = SPAN_GET(s->span, lo, struct file, f_path);
 		in->fflags = SPAN_GET(s->span, lo, struct file, f_flags);

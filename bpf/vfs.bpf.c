@@ -7,7 +7,7 @@
 #include "core-fixes.h"
 
 /*
- * Variants (exactly one is loaded, chosen by src/vfs.c):
+ * Variants (exactly one is loaded, chosen by src/source-live-vfs.c):
  *  - tp_btf:     tp_btf/sys_enter + tp_btf/sys_exit, dispatching on the syscall id;
  *  - raw_tp:     raw_tp/sys_enter + raw_tp/sys_exit, same dispatch;
  *  - tracepoint: the per-syscall classic tracepoints syscalls/sys_{enter,exit}_*;
@@ -148,6 +148,7 @@ struct scratch {
 	__u8 span[2 * SPAN_MAX];	/* span_read's copy; the mask in SPAN_GET keeps loads inside */
 	struct inflight xfer;		/* vfs_exit_xfer's call, for xfer_side */
 	__u64 xfer_now;
+	__s64 fpos;			/* file_peek's: the file's position then, -1 if not read */
 	struct cg_cache cg;		/* this slot's (current.h) */
 	__u32 busy;			/* scratch_take's: 1 while a program makes a record here */
 	__u32 slot;			/* this slot's key, for the global functions */
@@ -184,7 +185,7 @@ struct {
  * walks its path once, not per call: a direct-mapped table indexed by a hash
  * of the struct file. A record whose path user space has is sent without it,
  * flagged VFS_PF_CACHED and naming its slot (ev_rw.slot); user space keeps
- * the path each full record of a slot carried (src/vfs.c) and puts it back,
+ * the path each full record of a slot carried (src/source-live-paths.c) and puts it back,
  * so every sink sees whole records.
  *  - A slot is filled only after its full record is in the ring buffer, so
  *    a record sent from it is behind that one in the ring.
@@ -782,6 +783,15 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 	} else {
 		e->done = (__u64)ret;
 	}
+	/*
+	 * read, write, readv, writev: where the call started, the position
+	 * rw_file found after it less the bytes done (an O_APPEND write's too);
+	 * -1 if nothing was done. Another thread's call on the same open file
+	 * between this one's end and its exit hook would move it (a known limit).
+	 */
+	if (ret > 0 && s->fpos >= ret && (in->sys == VFS_SYS_READ || in->sys == VFS_SYS_WRITE ||
+	    in->sys == VFS_SYS_READV || in->sys == VFS_SYS_WRITEV))
+		e->pos = s->fpos - ret;
 
 	switch (in->sys) {
 	case VFS_SYS_READV:
@@ -906,7 +916,7 @@ __noinline int vfs_exit_global(long ret)
 /*
  * Run by user space on one CPU (BPF_F_TEST_RUN_ON_CPU: an interrupt there)
  * to send that CPU's batch when its records have waited long enough and no
- * call came to send them (src/vfs.c vfs_batch_flush). Never attached.
+ * call came to send them (src/source-live-vfs.c live_vfs_batch_flush). Never attached.
  */
 SEC("raw_tp")
 int vfs_batch_flush(void *ctx)

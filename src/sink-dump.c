@@ -45,7 +45,7 @@ static const char *sink_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
 	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
-	"fd", "addr", "len", "path2"
+	"fd", "addr", "len", "path2", "offset"
 };
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
@@ -69,6 +69,7 @@ struct dump_row {
 	uint64_t	 addr, len;
 	const char	*path2;		/* rename's new name, or NULL */
 	size_t		 path2len;
+	int64_t		 offset;	/* read/write: where in the file it started, -1 if not known */
 };
 
 /* Print one row as CSV or a JSON object. */
@@ -135,7 +136,10 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	if (r->path2 != NULL || !json) {
 		COL("%s", "");
 		sink_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
-	}
+	} else
+		i++;
+	/* Since the file position of read and write calls (pread's and the like's before). */
+	COL_IF(r->offset >= 0, "%" PRId64, r->offset);
 #undef COL_IF
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
@@ -265,6 +269,7 @@ sink_dump_rw(struct blktop *b __unused, const void *rec, size_t len,
 	DUMP_FILE_CALL(r, e);
 	r->op = e->op;
 	r->bytes = e->done;
+	r->offset = e->pos;
 	return (1);
 }
 
@@ -340,6 +345,7 @@ sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size
 	struct dump_row		 row;
 
 	memset(&row, 0, sizeof row);
+	row.offset = -1;
 	if (rt == NULL || sink_dump_fillers[rt - rec_types] == NULL)
 		row.type = "other";
 	else {
