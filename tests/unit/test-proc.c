@@ -16,29 +16,39 @@ union rec {
 
 static uint64_t now = 1000;
 
+/* A read/write call's record of bytes on path, into r; its length. */
+static size_t
+rw_rec(union rec *r, uint32_t pid, uint32_t tgid, const char *comm, const char *path,
+    int write, uint64_t bytes, uint64_t lat)
+{
+	size_t		len = strlen(path);
+
+	memset(r, 0, sizeof(struct ev_rw));
+	r->rw.type = EV_RW;
+	r->rw.ts = now++;
+	r->rw.lat_ns = lat;
+	r->rw.pid = pid;
+	r->rw.tgid = tgid;
+	r->rw.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	r->rw.sys = write ? VFS_SYS_WRITE : VFS_SYS_READ;
+	r->rw.ftype = VFS_FT_REG;
+	r->rw.asked = bytes;
+	r->rw.done = bytes;
+	strncpy(r->rw.comm, comm, sizeof(r->rw.comm) - 1);
+	r->rw.path_len = len;
+	memcpy(r->rw.path, path, len + 1);
+	return (EV_RW_SIZE(len));
+}
+
 /* Feed one read/write call to the tables. */
 static int
 add_rw(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, const char *path,
     int write, uint64_t bytes, uint64_t lat)
 {
 	union rec	r;
-	size_t		len = strlen(path);
+	size_t		len = rw_rec(&r, pid, tgid, comm, path, write, bytes, lat);
 
-	memset(&r, 0, sizeof(struct ev_rw));
-	r.rw.type = EV_RW;
-	r.rw.ts = now++;
-	r.rw.lat_ns = lat;
-	r.rw.pid = pid;
-	r.rw.tgid = tgid;
-	r.rw.op = write ? BLK_OP_WRITE : BLK_OP_READ;
-	r.rw.sys = write ? VFS_SYS_WRITE : VFS_SYS_READ;
-	r.rw.ftype = VFS_FT_REG;
-	r.rw.asked = bytes;
-	r.rw.done = bytes;
-	strncpy(r.rw.comm, comm, sizeof(r.rw.comm) - 1);
-	r.rw.path_len = len;
-	memcpy(r.rw.path, path, len + 1);
-	return proc_add(t, &r, EV_RW_SIZE(len));
+	return proc_add(t, &r, len);
 }
 
 /* Feed one open. */
@@ -542,23 +552,12 @@ add_rw_ino(struct proc_table *t, uint32_t pid, const char *path, int write, uint
     uint32_t dev, uint64_t ino, int direct)
 {
 	union rec	r;
-	size_t		len = strlen(path);
+	size_t		len = rw_rec(&r, pid, pid, "app", path, write, bytes, 0);
 
-	memset(&r, 0, sizeof(struct ev_rw));
-	r.rw.type = EV_RW;
-	r.rw.ts = now++;
-	r.rw.pid = r.rw.tgid = pid;
-	r.rw.op = write ? BLK_OP_WRITE : BLK_OP_READ;
-	r.rw.sys = write ? VFS_SYS_WRITE : VFS_SYS_READ;
-	r.rw.ftype = VFS_FT_REG;
-	r.rw.asked = r.rw.done = bytes;
 	r.rw.dev = dev;
 	r.rw.ino = ino;
 	r.rw.path_flags = direct ? VFS_PF_DIRECT : 0;
-	strcpy(r.rw.comm, "app");
-	r.rw.path_len = len;
-	memcpy(r.rw.path, path, len + 1);
-	proc_add(t, &r, EV_RW_SIZE(len));
+	proc_add(t, &r, len);
 }
 
 /*
