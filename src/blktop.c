@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "draw.h"
 
 /* The run: main()'s alone; sources and sinks get it as their b. */
 static struct blktop bt;

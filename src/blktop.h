@@ -231,91 +231,6 @@ void		 windows_sum(const struct windows *, const struct devwin *,
 		     unsigned first_ago, unsigned count, struct sum *);
 void		 windows_sum_tick(struct sum *, const struct tick *);
 
-/* theme.c: colours by meaning; a theme file maps each meaning to #RRGGBB. */
-#define THEME_LEVELS	10		/* entries per gradient; level 0 = empty */
-#define THEME_DEFAULT	(-1)		/* the terminal's own fg or bg colour */
-#define THEME_NAME_MAX	64
-#define THEME_FILE_MAX	(64 * 1024)	/* larger theme files are refused */
-#define THEME_LINE_MAX	512		/* longer lines are refused */
-#define THEME_ARG_MAX	256		/* longest -t name or path */
-#ifdef BLKTOP_THEMEDIR
-#define THEME_DIR	BLKTOP_THEMEDIR		/* set by Makefile.am */
-#else
-#define THEME_DIR	"/usr/local/share/blktop/themes"
-#endif
-enum theme_colour {
-	THEME_MAIN_BG,
-	THEME_MAIN_FG,
-	THEME_TITLE,
-	THEME_HI_FG,
-	THEME_SELECTED_BG,
-	THEME_SELECTED_FG,
-	THEME_INACTIVE_FG,
-	THEME_LOST,
-	THEME_READ,
-	THEME_WRITE,
-	THEME_OTHER,
-	THEME_GRAPH_TEXT,
-	THEME_DIV_LINE,
-	THEME_HEAT_0,				/* heat level n is THEME_HEAT_0 + n */
-	THEME_QD_0 = THEME_HEAT_0 + THEME_LEVELS,
-	THEME_IOPS_0 = THEME_QD_0 + THEME_LEVELS,
-	THEME_NCOLOURS = THEME_IOPS_0 + THEME_LEVELS
-};
-struct theme {
-	char		 name[THEME_NAME_MAX];
-	int32_t		 colour[THEME_NCOLOURS];	/* 0xRRGGBB or THEME_DEFAULT */
-};
-void		 theme_default(struct theme *);
-int		 theme_load(struct theme *, const char *name_or_path,
-		     const char *dir, char **errp);
-int		 theme_parse(struct theme *, const char *file, const char *buf,
-		     size_t len, char **errp);
-int		 theme_parse_colour(const char *s, int32_t *rgb);
-const char	*theme_dir(void);
-int		 theme_option(struct theme *, const char *name_or_path, char **errp);
-const char	*theme_colour_name(enum theme_colour);
-int		 theme_is_mono(const struct theme *);
-void		 theme_gradient(int32_t start, int32_t mid, int32_t end,
-		     unsigned n, int32_t *out);
-int		 theme_rgb_to_256(int32_t rgb);
-int		 theme_rgb_to_ansi(int32_t rgb, int ncolours);
-
-/* draw.c: pure drawing into cells and strings, no curses. */
-#define DRAW_UTF8	0x1		/* locale can show UTF-8 glyphs */
-#define DRAW_MONO	0x2		/* no colours: levels shown by glyph density */
-#define DRAW_GLYPH_MAX	8
-#define DRAW_HEAT_LABELS 8		/* "1us" .. "10s" */
-#define DRAW_HEAT_LO_NS	1000ULL		/* bottom of the heatmap axis, 1 us */
-#define DRAW_HEAT_DECADES 7		/* 1 us .. 10 s */
-#define DRAW_LABEL_WIDTH 5		/* widest axis label, "100us" */
-#define DRAW_COUNT_WIDTH 4		/* "999", "1.2k", "123M" */
-#define DRAW_LAT_WIDTH	5		/* "850ns", "1.2us", "123ms", "1.2s" */
-enum draw_spark_style { DRAW_SPARK_BRAILLE, DRAW_SPARK_BLOCK, DRAW_SPARK_ASCII };
-struct draw_cell {
-	char		 glyph[DRAW_GLYPH_MAX];	/* UTF-8 or ASCII, NUL-terminated */
-	uint8_t		 fg;			/* enum theme_colour */
-	uint8_t		 bg;			/* enum theme_colour */
-};
-unsigned	 draw_heat_subrow(unsigned bucket, unsigned nsub);
-void		 draw_heat_column(const uint64_t *hist, unsigned nsub,
-		     uint64_t *cells);
-unsigned	 draw_heat_level(uint64_t count, uint64_t max);
-const char	*draw_heat_label(unsigned row, unsigned nrows);
-void		 draw_heatmap_sub(const uint64_t *sub, unsigned ncols,
-		     unsigned nrows, int flags, struct draw_cell *out);
-void		 draw_spark(const uint64_t *vals, unsigned nvals, uint64_t max,
-		     enum draw_spark_style, unsigned height,
-		     enum theme_colour base, struct draw_cell *out);
-unsigned	 draw_spark_width(unsigned nvals, enum draw_spark_style);
-char		*draw_fmt_count(char *buf, size_t len, uint64_t v);
-char		*draw_fmt_bytes(char *buf, size_t len, uint64_t v);
-char		*draw_fmt_lat(char *buf, size_t len, uint64_t ns);
-size_t		 draw_path(char *out, size_t outlen, const char *path,
-		     unsigned width, int flags);
-unsigned	 draw_text_width(const char *s);
-size_t		 draw_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
-
 /* Hook variants for block requests, chosen by probing or forced. */
 enum hook_attach { ATTACH_TP_BTF, ATTACH_RAW_TP, ATTACH_MAX };
 enum hook_start { START_IO_START, START_RQ_INSERT, START_ISSUE, START_MAX };
@@ -340,19 +255,6 @@ struct prog_cost {
 	uint64_t	 paths_missed;	/* ... whose path user space did not have */
 	uint64_t	 batched;	/* records that came in a batch (EV_BATCH) */
 };
-struct bpf_object;
-void		 cost_add_object(struct bpf_object *, struct prog_cost *);
-int		 cost_enable(void);
-uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
-#define BATCH_CTL_CPUS	1024	/* more possible CPUs than this: no batches */
-struct cost_batch {
-	int		 prog_fd;	/* the object's never-attached flush program */
-	int		 ts_fd;		/* its batch_ts map */
-	uint64_t	 age_ns;
-	int		 ncpus;		/* 0: batches off */
-};
-int		 cost_batch_start(struct cost_batch *, int prog_fd, int ts_fd, uint64_t age_ns);
-void		 cost_batch_flush(struct cost_batch *, int force);
 
 /* What blktop cost over the last report (model-self.c). */
 struct self_cost {
@@ -603,21 +505,6 @@ const struct http_stats *http_stats(const struct http_server *);
 unsigned	 http_nconns(const struct http_server *);
 void		 http_free(struct http_server *);
 
-/* source-live-probe.c: tracepoints this kernel has, tracefs, the BPF build it takes. */
-struct btf;
-int		 live_probe_tp_btf(const struct btf *, const char *tp);
-struct block_bits {
-	unsigned	 rqf_flush_seq;	/* RQF_FLUSH_SEQ of rq_flags */
-	unsigned	 bio_pinned;	/* BIO_PAGE_PINNED of bi_flags, 0 if none */
-};
-void		 live_probe_block_bits(const struct btf *, struct block_bits *);
-int		 live_probe_tp_classic(const char *group, const char *name);
-const char	*live_probe_tracefs(void);
-void		 live_probe_mount_tracefs(int verbose);
-int		 live_probe_compat(const char **why);
-struct bpf_object_skeleton;
-int		 live_probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
-void		 live_probe_forget_elf(const void *, size_t);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
@@ -769,110 +656,18 @@ const struct capture_header *import_header(struct import *);
 const struct import_counts *import_counts(const struct import *);
 void		 import_close(struct import *);
 
-/* sink-batch.c */
+/* sink-batch.c: -b and -J. */
 extern const struct sink_entry sink_batch;
 size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
-
-/*
- * sink-report.c: the whole run in at most REPORT_COLS_MAX columns per device
- * (adjacent pairs merge when they run out), written at the end as one HTML
- * page (sink-report-html.c) or one JSON object.
- */
-#define REPORT_COLS_MAX	720	/* 12 minutes of 1 s ticks before the first merge */
-#define REPORT_FILES	32	/* files followed for the timeline */
-#define REPORT_DEVS_MAX	64	/* devices with columns of their own (700 KiB each) */
-#define REPORT_TOP	10	/* rows of the tables and of the timeline */
-#define REPORT_PATH_MAX	256
-#define REPORT_ANOMALY_MIN 20	/* timed requests a column needs to be judged */
-#define REPORT_ANOMALY_X 3.0	/* p99 over this times the median column p99 */
-struct report_col {		/* one device over one column */
-	uint64_t	 ios[OPC_MAX];
-	uint64_t	 bytes[OPC_MAX];
-	uint64_t	 timed;
-	uint64_t	 errors;
-	uint64_t	 busy_ns;
-	uint64_t	 wait_sum;
-	uint64_t	 lat_sum;
-	uint64_t	 lat_min;	/* of the timed ones; 0 when none */
-	uint64_t	 lat_max;
-	uint32_t	 qd_max;
-	uint32_t	 lat[HIST_NBUCKETS];	/* device time, every operation */
-};
-struct report_dev {
-	uint32_t	 dev;
-	uint32_t	 qd_peak;
-	uint64_t	 qd_peak_ts;	/* start of the tick that saw it */
-	struct sum	 tot;		/* the whole run */
-	struct report_col *cols;	/* REPORT_COLS_MAX */
-};
-struct report_file {		/* a file on the timeline */
-	char		 path[REPORT_PATH_MAX];
-	uint64_t	 total;
-	uint64_t	*rw;		/* bytes read, written: REPORT_COLS_MAX pairs */
-};
-struct report_span {		/* columns [first, last] where p99 jumped */
-	unsigned	 first, last;
-	uint64_t	 p99;		/* the highest column p99 of them */
-};
-struct report {
-	FILE			*f;
-	int			 json;
-	struct theme		 theme;
-	uint64_t		 first_ts, last_ts;	/* stream time covered */
-	uint64_t		 ticks;
-	unsigned		 ncols, ticks_per_col, ticks_in_col;
-	uint64_t		 col_start[REPORT_COLS_MAX];
-	uint64_t		 col_end[REPORT_COLS_MAX];
-	unsigned		 ndevs;
-	struct report_dev	*devs[REPORT_DEVS_MAX];
-	unsigned		 ndropped;	/* devices past REPORT_DEVS_MAX: not charted */
-	uint64_t		 dropped_requests;	/* their requests */
-	uint8_t			 dropped_seen[WINDOWS_MAX_DEVS];	/* by windows index */
-	unsigned		 nfiles;
-	struct report_file	 files[REPORT_FILES];
-};
-extern const struct sink_entry sink_report;
-/* ui/ui.c: the live terminal UI (ui/ui.h: its own declarations). */
-extern const struct sink_entry sink_ui;
-uint64_t	 report_col_pct(const struct report_col *, double p);
-uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
-unsigned	 report_anomalies(const struct report *, const struct report_dev *,
-		     struct report_span *, unsigned max);
-void		 report_json(FILE *, const struct blktop *, const struct report *);
-size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
-		     size_t);
-void		 report_html(FILE *, const struct blktop *, const struct report *);
 void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
 void		 batch_comm(char *out, const char *comm);
 
-/* source-live-vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
-enum live_vfs_hook_id {		/* in order of preference */
-	VFS_HOOK_TRACEPOINT,	/* needs tracefs mounted */
-	VFS_HOOK_TP_BTF,
-	VFS_HOOK_RAW_TP,
-	VFS_HOOK_FENTRY,
-	VFS_HOOK_MAX
-};
-struct live_vfs_opts {
-	const uint32_t		*tgids;		/* -p: processes (tgid) to trace */
-	unsigned		 ntgids;
-	const char * const	*comms;		/* -c: command names to trace */
-	unsigned		 ncomms;
-	uint64_t		 cgroup;	/* --cgroup: cgroup v2 id, 0 for all */
-	int			 all_files;	/* also pipes, sockets, char devices... */
-	int			 no_open;	/* leave opens out */
-	int			 no_rw;		/* leave reads/writes out */
-	int			 no_pages;	/* leave the page-cache hooks out */
-	const char		*hook;		/* variant name; NULL: $BLKTOP_VFS_HOOK, else probe */
-	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
-	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
-						   once per wakeup_ns (reader drains on a timer) */
-};
-void		 live_vfs_probe(FILE *);
-int		 live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *,
-		     char **errp);
-const char	*live_vfs_hook(void);
+/* sink-report.c: --report (report.h: its own declarations). */
+extern const struct sink_entry sink_report;
+/* ui/ui.c: the live terminal UI (ui/ui.h: its own declarations). */
+extern const struct sink_entry sink_ui;
+
 /* What a source's records can tell (struct blktop.have); a field without it is null, not 0. */
 #define HAVE_FILES	0x1		/* block records name their file (live, captures 2.x) */
 #define HAVE_DIRTY	0x2		/* page-dirty records (VFS_PAGES_DIRTY loaded) */
@@ -893,48 +688,12 @@ const char	*have_na(const struct blktop *, unsigned bit);
 void		 have_set_na(struct blktop *, unsigned bit, const char *fmt, ...)
 		     __printflike(3, 4);
 size_t		 have_na_list(const struct blktop *, char *, size_t);
-#define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
-#define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
-#define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
-#define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
-#define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
-unsigned	 live_vfs_pages_loaded(void);
-int		 live_vfs_have_munmap(void);
-int		 live_vfs_hook_lookup(const char *);
-const char	*live_vfs_hook_name(int);
-uint64_t	 live_vfs_inflight_full(void);
-void		 live_vfs_batch_flush(int);
-void		 live_vfs_cost(struct prog_cost *);
-void		 live_vfs_unload(void);
-void		 live_vfs_paths_stale(void);
-struct bpf_object_skeleton *live_vfs_skeleton(void);
-/* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */
-struct bpf_object;
-struct bpf_program;
-int		 live_extras_index(const struct bpf_program *);
-void		 live_extras_select(struct bpf_object *, int want);
-unsigned	 live_extras_planned(void);
-void		 live_extras_clear(void);
-void		 live_extras_probe(FILE *);
-const char	*live_extras_why(unsigned);
-void		 live_extras_refuse_env(void);
-const char	*live_extras_refuse(const char *prog, const char *line);
-/* source-live-paths.c: the path cache's user-space half. */
-void		 live_paths_start(void);
-int		 live_paths_on(void);
-void		 live_paths_stop(void);
-void		 live_paths_cost(struct prog_cost *);
-const void	*live_paths_record(const void *, size_t *);
 
 /* cgroup.c */
 int		 cgroup_path(uint64_t id, char *out, size_t len);
 int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
 		     char *root, size_t rootlen);
 
-/* source-live-links.c: detach programs at once, or at exit without waiting. */
-struct bpf_object_skeleton;
-void		 live_links_destroy(struct bpf_object_skeleton *);
-void		 live_links_leave(struct bpf_object_skeleton **, int);
 
 /*
  * capture-*.c: capture files (doc/capture-format.md): capture-encode.c builds

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "draw.h"
 
 /* Density ramp for heat levels and ASCII sparklines: index = level, 0 is empty. */
 static const char draw_ascii_ramp[] = " .:-=+*#%@";

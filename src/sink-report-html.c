@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "blktop.h"
+#include "report.h"
 
 #define HTML_NSUB	28	/* heatmap rows: 4 a decade from 1 us to 10 s */
 #define HTML_ROW_H	8	/* pixels of a heatmap row */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "report.h"
 
 /* The sink's state, made the first time it is needed (a source begins before the sinks start). */
 static struct report *

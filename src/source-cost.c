@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "source-live.h"
 
 /*
  * Add the run time, runs and skipped runs of an object's loaded programs to

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "blktop.h"
+#include "source-live.h"
 
 #define LIVE_EXTRAS_NGROUPS	5
 static unsigned	 live_extras_on;		/* VFS_PAGES_* of the last plan */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "source-live.h"
 
 #define LIVE_LINKS_THREADS_MAX	64
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "source-live.h"
 
 /*
  * The paths of the kernel's path slots (bpf/vfs.bpf.c vfs_pslots): each full

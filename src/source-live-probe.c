@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "source-live.h"
 
 /* Whether the kernel has a tracepoint, by its BTF typedef (tp_btf, raw_tp: needs no tracefs). */
 int

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "blktop.h"
+#include "source-live.h"
 #include "vfs.skel.h"
 #include "vfs.compat.skel.h"
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "source-live.h"
 #include "blktop.skel.h"
 #include "blktop.compat.skel.h"
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "draw.h"
 
 /* The three gradients a theme defines by start, optional mid and end. */
 enum theme_gradient_id {

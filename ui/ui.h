@@ -2,6 +2,8 @@
 #ifndef BLKTOP_UI_H
 #define BLKTOP_UI_H
 
+#include "draw.h"
+
 /* ui-draw-curses.c: thin ncursesw rendering of draw.c output. */
 enum ui_colour_mode {
 	UI_COLOUR_AUTO,

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "blktop.h"
+#include "source-live.h"
 #include "../unit/check.h"
 
 #define WORK_FILE	"data.bin"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "draw.h"
 #include "check.h"
 
 #define MAXCELLS 256

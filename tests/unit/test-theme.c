@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "draw.h"
 #include "check.h"
 
 /* The themes/ directory of the source tree, wherever the test runs from. */

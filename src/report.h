@@ -1,0 +1,77 @@
+/*
+ * report.h: --report, the whole run in columns (sink-report.c) written as
+ * JSON or HTML (sink-report-html.c); blktop.h first.
+ */
+#ifndef BLKTOP_REPORT_H
+#define BLKTOP_REPORT_H
+
+#include "draw.h"
+
+/*
+ * sink-report.c: the whole run in at most REPORT_COLS_MAX columns per device
+ * (adjacent pairs merge when they run out), written at the end as one HTML
+ * page (sink-report-html.c) or one JSON object.
+ */
+#define REPORT_COLS_MAX	720	/* 12 minutes of 1 s ticks before the first merge */
+#define REPORT_FILES	32	/* files followed for the timeline */
+#define REPORT_DEVS_MAX	64	/* devices with columns of their own (700 KiB each) */
+#define REPORT_TOP	10	/* rows of the tables and of the timeline */
+#define REPORT_PATH_MAX	256
+#define REPORT_ANOMALY_MIN 20	/* timed requests a column needs to be judged */
+#define REPORT_ANOMALY_X 3.0	/* p99 over this times the median column p99 */
+struct report_col {		/* one device over one column */
+	uint64_t	 ios[OPC_MAX];
+	uint64_t	 bytes[OPC_MAX];
+	uint64_t	 timed;
+	uint64_t	 errors;
+	uint64_t	 busy_ns;
+	uint64_t	 wait_sum;
+	uint64_t	 lat_sum;
+	uint64_t	 lat_min;	/* of the timed ones; 0 when none */
+	uint64_t	 lat_max;
+	uint32_t	 qd_max;
+	uint32_t	 lat[HIST_NBUCKETS];	/* device time, every operation */
+};
+struct report_dev {
+	uint32_t	 dev;
+	uint32_t	 qd_peak;
+	uint64_t	 qd_peak_ts;	/* start of the tick that saw it */
+	struct sum	 tot;		/* the whole run */
+	struct report_col *cols;	/* REPORT_COLS_MAX */
+};
+struct report_file {		/* a file on the timeline */
+	char		 path[REPORT_PATH_MAX];
+	uint64_t	 total;
+	uint64_t	*rw;		/* bytes read, written: REPORT_COLS_MAX pairs */
+};
+struct report_span {		/* columns [first, last] where p99 jumped */
+	unsigned	 first, last;
+	uint64_t	 p99;		/* the highest column p99 of them */
+};
+struct report {
+	FILE			*f;
+	int			 json;
+	struct theme		 theme;
+	uint64_t		 first_ts, last_ts;	/* stream time covered */
+	uint64_t		 ticks;
+	unsigned		 ncols, ticks_per_col, ticks_in_col;
+	uint64_t		 col_start[REPORT_COLS_MAX];
+	uint64_t		 col_end[REPORT_COLS_MAX];
+	unsigned		 ndevs;
+	struct report_dev	*devs[REPORT_DEVS_MAX];
+	unsigned		 ndropped;	/* devices past REPORT_DEVS_MAX: not charted */
+	uint64_t		 dropped_requests;	/* their requests */
+	uint8_t			 dropped_seen[WINDOWS_MAX_DEVS];	/* by windows index */
+	unsigned		 nfiles;
+	struct report_file	 files[REPORT_FILES];
+};
+uint64_t	 report_col_pct(const struct report_col *, double p);
+uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
+unsigned	 report_anomalies(const struct report *, const struct report_dev *,
+		     struct report_span *, unsigned max);
+void		 report_json(FILE *, const struct blktop *, const struct report *);
+size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
+		     size_t);
+void		 report_html(FILE *, const struct blktop *, const struct report *);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * source-live.h: the live source's parts (source-live-*.c, source-cost.c),
+ * for them, blktop.c (--probe, --hooks, privileges) and their tests;
+ * blktop.h first. The live source's entry and what other sources share
+ * (struct hook_plan, struct prog_cost) stay in blktop.h.
+ */
+#ifndef BLKTOP_SOURCE_LIVE_H
+#define BLKTOP_SOURCE_LIVE_H
+
+/* source-cost.c: the kernel's run time of BPF programs, and the per-CPU batches' flush. */
+struct bpf_object;
+void		 cost_add_object(struct bpf_object *, struct prog_cost *);
+int		 cost_enable(void);
+uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
+#define BATCH_CTL_CPUS	1024	/* more possible CPUs than this: no batches */
+struct cost_batch {
+	int		 prog_fd;	/* the object's never-attached flush program */
+	int		 ts_fd;		/* its batch_ts map */
+	uint64_t	 age_ns;
+	int		 ncpus;		/* 0: batches off */
+};
+int		 cost_batch_start(struct cost_batch *, int prog_fd, int ts_fd, uint64_t age_ns);
+void		 cost_batch_flush(struct cost_batch *, int force);
+
+/* source-live-probe.c: tracepoints this kernel has, tracefs, the BPF build it takes. */
+struct btf;
+int		 live_probe_tp_btf(const struct btf *, const char *tp);
+struct block_bits {
+	unsigned	 rqf_flush_seq;	/* RQF_FLUSH_SEQ of rq_flags */
+	unsigned	 bio_pinned;	/* BIO_PAGE_PINNED of bi_flags, 0 if none */
+};
+void		 live_probe_block_bits(const struct btf *, struct block_bits *);
+int		 live_probe_tp_classic(const char *group, const char *name);
+const char	*live_probe_tracefs(void);
+void		 live_probe_mount_tracefs(int verbose);
+int		 live_probe_compat(const char **why);
+struct bpf_object_skeleton;
+int		 live_probe_open_skeleton(struct bpf_object_skeleton *, const void *, size_t);
+void		 live_probe_forget_elf(const void *, size_t);
+
+/* source-live-vfs.c: per-process opens and reads/writes from bpf/vfs.bpf.c. */
+enum live_vfs_hook_id {		/* in order of preference */
+	VFS_HOOK_TRACEPOINT,	/* needs tracefs mounted */
+	VFS_HOOK_TP_BTF,
+	VFS_HOOK_RAW_TP,
+	VFS_HOOK_FENTRY,
+	VFS_HOOK_MAX
+};
+struct live_vfs_opts {
+	const uint32_t		*tgids;		/* -p: processes (tgid) to trace */
+	unsigned		 ntgids;
+	const char * const	*comms;		/* -c: command names to trace */
+	unsigned		 ncomms;
+	uint64_t		 cgroup;	/* --cgroup: cgroup v2 id, 0 for all */
+	int			 all_files;	/* also pipes, sockets, char devices... */
+	int			 no_open;	/* leave opens out */
+	int			 no_rw;		/* leave reads/writes out */
+	int			 no_pages;	/* leave the page-cache hooks out */
+	const char		*hook;		/* variant name; NULL: $BLKTOP_VFS_HOOK, else probe */
+	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
+	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
+						   once per wakeup_ns (reader drains on a timer) */
+};
+void		 live_vfs_probe(FILE *);
+int		 live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *,
+		     char **errp);
+const char	*live_vfs_hook(void);
+#define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
+#define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
+#define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
+#define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
+#define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
+unsigned	 live_vfs_pages_loaded(void);
+int		 live_vfs_have_munmap(void);
+int		 live_vfs_hook_lookup(const char *);
+const char	*live_vfs_hook_name(int);
+uint64_t	 live_vfs_inflight_full(void);
+void		 live_vfs_batch_flush(int);
+void		 live_vfs_cost(struct prog_cost *);
+void		 live_vfs_unload(void);
+void		 live_vfs_paths_stale(void);
+struct bpf_object_skeleton *live_vfs_skeleton(void);
+/* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */
+struct bpf_object;
+struct bpf_program;
+int		 live_extras_index(const struct bpf_program *);
+void		 live_extras_select(struct bpf_object *, int want);
+unsigned	 live_extras_planned(void);
+void		 live_extras_clear(void);
+void		 live_extras_probe(FILE *);
+const char	*live_extras_why(unsigned);
+void		 live_extras_refuse_env(void);
+const char	*live_extras_refuse(const char *prog, const char *line);
+/* source-live-paths.c: the path cache's user-space half. */
+void		 live_paths_start(void);
+int		 live_paths_on(void);
+void		 live_paths_stop(void);
+void		 live_paths_cost(struct prog_cost *);
+const void	*live_paths_record(const void *, size_t *);
+
+/* source-live-links.c: detach programs at once, or at exit without waiting. */
+struct bpf_object_skeleton;
+void		 live_links_destroy(struct bpf_object_skeleton *);
+void		 live_links_leave(struct bpf_object_skeleton **, int);
+
+#endif
