@@ -608,7 +608,7 @@ main(int argc, char **argv)
 	 * not after the programs loaded; bound while still root, any port.
 	 */
 	if (b->listen_port != 0 &&
-	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, &err)) == -1)
+	    (b->listen_fd = metrics_http_bind(b->listen_addr, b->listen_port, &err)) == -1)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,

@@ -487,7 +487,7 @@ struct http_reply {
 	const char	*extra;		/* more header lines, each ending in \r\n, or NULL */
 	struct evbuffer	*body;		/* filled by the handler, even for HEAD */
 };
-struct http_stats {
+struct metrics_http_stats {
 	uint64_t	 accepted;
 	uint64_t	 requests;	/* answered, errors included */
 	uint64_t	 timed_out;	/* closed at a deadline */
@@ -498,12 +498,12 @@ struct http_stats {
 struct http_server;
 struct event_base;
 typedef void	(*http_handler)(void *, const struct http_request *, struct http_reply *);
-int		 http_bind(const char *addr, uint16_t port, char **errp);
-struct http_server *http_start(struct blktop *, int fd, unsigned max_conns,
+int		 metrics_http_bind(const char *addr, uint16_t port, char **errp);
+struct http_server *metrics_http_start(struct blktop *, int fd, unsigned max_conns,
 		     http_handler, void *);
-const struct http_stats *http_stats(const struct http_server *);
-unsigned	 http_nconns(const struct http_server *);
-void		 http_free(struct http_server *);
+const struct metrics_http_stats *metrics_http_stats(const struct http_server *);
+unsigned	 metrics_http_nconns(const struct http_server *);
+void		 metrics_http_free(struct http_server *);
 
 
 /* privs.c */

@@ -64,14 +64,14 @@ struct http_server {
 	TAILQ_HEAD(, http_conn)	 conns;
 	unsigned		 nconns;
 	unsigned		 max_conns;
-	struct http_stats	 st;
+	struct metrics_http_stats	 st;
 	uint64_t		 warned_at[HTTP_REFUSED_MAX];	/* source_now() of each reason's last line */
 };
 
 
 /* A line about refused connections, through the notice hook: once a minute per reason. */
 static void
-http_warn(struct http_server *srv, enum http_refusal why, const char *what)
+metrics_http_warn(struct http_server *srv, enum http_refusal why, const char *what)
 {
 	uint64_t	 now = source_now(), refused;
 
@@ -86,7 +86,7 @@ http_warn(struct http_server *srv, enum http_refusal why, const char *what)
 
 /* Bind and listen on addr:port (a numeric address or a host name); the socket's fd. */
 int
-http_bind(const char *addr, uint16_t port, char **errp)
+metrics_http_bind(const char *addr, uint16_t port, char **errp)
 {
 	struct addrinfo	 hints, *res, *ai;
 	char		 service[8];
@@ -124,7 +124,7 @@ http_bind(const char *addr, uint16_t port, char **errp)
 
 /* Unsent reply bytes of every connection. */
 static size_t
-http_out_pending(const struct http_server *srv)
+metrics_http_out_pending(const struct http_server *srv)
 {
 	const struct http_conn	*c;
 	size_t			 n = 0;
@@ -136,14 +136,14 @@ http_out_pending(const struct http_server *srv)
 
 /* Give freed heap back to the system, once a second at most. */
 static void
-http_trim_cb(int fd __unused, short what __unused, void *arg __unused)
+metrics_http_trim_cb(int fd __unused, short what __unused, void *arg __unused)
 {
 	malloc_trim(0);
 }
 
 /* A connection goes: its fd, its events, its buffers. */
 static void
-http_conn_free(struct http_conn *c)
+metrics_http_conn_free(struct http_conn *c)
 {
 	struct http_server	*srv = c->srv;
 	struct timeval		 tv = { 1, 0 };
@@ -171,7 +171,7 @@ http_conn_free(struct http_conn *c)
 
 /* Arm the connection's deadline: secs from now, whatever bytes arrive meanwhile. */
 static void
-http_conn_deadline(struct http_conn *c, int secs)
+metrics_http_conn_deadline(struct http_conn *c, int secs)
 {
 	struct timeval	 tv = { secs, 0 };
 
@@ -180,12 +180,12 @@ http_conn_deadline(struct http_conn *c, int secs)
 
 /* Ready for the next request: read, with a fresh deadline. */
 static void
-http_conn_reading(struct http_conn *c)
+metrics_http_conn_reading(struct http_conn *c)
 {
 	c->state = HTTP_READING;
 	event_del(c->wr);
 	event_add(c->rd, NULL);
-	http_conn_deadline(c, HTTP_READ_SECS);
+	metrics_http_conn_deadline(c, HTTP_READ_SECS);
 	/* A pipelined request may be whole in the buffer already. */
 	if (evbuffer_get_length(c->in) > 0)
 		event_active(c->rd, EV_READ, 0);
@@ -198,18 +198,18 @@ http_conn_reading(struct http_conn *c)
  * of the reply before the client read it.
  */
 static void
-http_conn_linger(struct http_conn *c)
+metrics_http_conn_linger(struct http_conn *c)
 {
 	c->state = HTTP_LINGER;
 	shutdown(c->fd, SHUT_WR);
 	event_del(c->wr);
 	event_add(c->rd, NULL);
-	http_conn_deadline(c, HTTP_LINGER_SECS);
+	metrics_http_conn_deadline(c, HTTP_LINGER_SECS);
 }
 
 /* Write what the socket takes; at the end of a reply, the next request or the close. */
 static void
-http_conn_write_cb(int fd, short what __unused, void *arg)
+metrics_http_conn_write_cb(int fd, short what __unused, void *arg)
 {
 	struct http_conn	*c = arg;
 
@@ -217,29 +217,29 @@ http_conn_write_cb(int fd, short what __unused, void *arg)
 		if (evbuffer_write(c->out, fd) <= 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
-			http_conn_free(c);	/* the client went away */
+			metrics_http_conn_free(c);	/* the client went away */
 			return;
 		}
 	}
 	if (c->close_after)
-		http_conn_linger(c);
+		metrics_http_conn_linger(c);
 	else
-		http_conn_reading(c);
+		metrics_http_conn_reading(c);
 }
 
 /* Start sending the reply in c->out. */
 static void
-http_conn_writing(struct http_conn *c)
+metrics_http_conn_writing(struct http_conn *c)
 {
 	c->state = HTTP_WRITING;
 	event_del(c->rd);
-	http_conn_deadline(c, HTTP_WRITE_SECS);
+	metrics_http_conn_deadline(c, HTTP_WRITE_SECS);
 	event_add(c->wr, NULL);
 }
 
 /* The status line and headers before a body of len bytes. */
 static void
-http_head(struct evbuffer *out, int status, const char *reason, const char *type,
+metrics_http_head(struct evbuffer *out, int status, const char *reason, const char *type,
     const char *extra, size_t len, int close_after)
 {
 	evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\n", status, reason);
@@ -252,16 +252,16 @@ http_head(struct evbuffer *out, int status, const char *reason, const char *type
 
 /* An error reply with a one-line body; the connection closes after it. */
 static void
-http_error(struct http_conn *c, int status, const char *reason, const char *extra)
+metrics_http_error(struct http_conn *c, int status, const char *reason, const char *extra)
 {
 	char	 body[128];
 	int	 n;
 
 	n = snprintf(body, sizeof body, "%d %s\n", status, reason);
 	c->close_after = 1;
-	http_head(c->out, status, reason, "text/plain; charset=utf-8", extra, (size_t)n, 1);
+	metrics_http_head(c->out, status, reason, "text/plain; charset=utf-8", extra, (size_t)n, 1);
 	evbuffer_add(c->out, body, (size_t)n);
-	http_conn_writing(c);
+	metrics_http_conn_writing(c);
 }
 
 /*
@@ -269,7 +269,7 @@ http_error(struct http_conn *c, int status, const char *reason, const char *extr
  * the caller), into val; 0 if present.
  */
 static int
-http_header(char *const *lines, unsigned nlines, const char *name, char *val,
+metrics_http_header(char *const *lines, unsigned nlines, const char *name, char *val,
     size_t len)
 {
 	size_t		 n = strlen(name);
@@ -289,7 +289,7 @@ http_header(char *const *lines, unsigned nlines, const char *name, char *val,
 
 /* Whether a Connection header value lists token (comma-separated, any case). */
 static int
-http_has_token(const char *value, const char *token)
+metrics_http_has_token(const char *value, const char *token)
 {
 	size_t		 n = strlen(token);
 	const char	*p = value;
@@ -308,7 +308,7 @@ http_has_token(const char *value, const char *token)
 
 /* One whole request head of len bytes at the front of c->in: answer it. */
 static void
-http_conn_request(struct http_conn *c, size_t len)
+metrics_http_conn_request(struct http_conn *c, size_t len)
 {
 	struct http_server	*srv = c->srv;
 	struct http_request	 req;
@@ -339,36 +339,36 @@ http_conn_request(struct http_conn *c, size_t len)
 	    strncmp(version, "HTTP/1.", 7) != 0 || (version[7] != '0' &&
 	    version[7] != '1') || version[8] != '\0' || nlines == nitems(lines)) {
 		free(head);
-		http_error(c, 400, "Bad Request", NULL);
+		metrics_http_error(c, 400, "Bad Request", NULL);
 		return;
 	}
 	http11 = version[7] == '1';
-	if (http_header(lines, nlines, "Connection", val, sizeof val) == 0)
-		keep = http11 ? !http_has_token(val, "close") : http_has_token(val, "keep-alive");
+	if (metrics_http_header(lines, nlines, "Connection", val, sizeof val) == 0)
+		keep = http11 ? !metrics_http_has_token(val, "close") : metrics_http_has_token(val, "keep-alive");
 	else
 		keep = http11;
 	memset(&req, 0, sizeof req);
 	req.head = strcmp(method, "HEAD") == 0;
 	req.path = target;
-	if (http_header(lines, nlines, "Accept", accept, sizeof accept) == 0)
+	if (metrics_http_header(lines, nlines, "Accept", accept, sizeof accept) == 0)
 		req.accept = accept;
 	if (!req.head && strcmp(method, "GET") != 0) {
 		free(head);
-		http_error(c, 405, "Method Not Allowed", "Allow: GET, HEAD\r\n");
+		metrics_http_error(c, 405, "Method Not Allowed", "Allow: GET, HEAD\r\n");
 		return;
 	}
-	if ((http_header(lines, nlines, "Content-Length", val, sizeof val) == 0 &&
+	if ((metrics_http_header(lines, nlines, "Content-Length", val, sizeof val) == 0 &&
 	    strcmp(val, "0") != 0) ||
-	    http_header(lines, nlines, "Transfer-Encoding", val, sizeof val) == 0) {
+	    metrics_http_header(lines, nlines, "Transfer-Encoding", val, sizeof val) == 0) {
 		free(head);
-		http_error(c, 413, "Payload Too Large", NULL);	/* no request has a body */
+		metrics_http_error(c, 413, "Payload Too Large", NULL);	/* no request has a body */
 		return;
 	}
-	if (http_out_pending(srv) >= HTTP_OUT_BUDGET) {
+	if (metrics_http_out_pending(srv) >= HTTP_OUT_BUDGET) {
 		free(head);
 		srv->st.refused_busy++;
-		http_warn(srv, HTTP_REFUSED_BUSY, "replies not taken by their clients hold the output budget");
-		http_error(c, 503, "Service Unavailable", "Retry-After: 1\r\n");
+		metrics_http_warn(srv, HTTP_REFUSED_BUSY, "replies not taken by their clients hold the output budget");
+		metrics_http_error(c, 503, "Service Unavailable", "Retry-After: 1\r\n");
 		return;
 	}
 	memset(&rep, 0, sizeof rep);
@@ -378,13 +378,13 @@ http_conn_request(struct http_conn *c, size_t len)
 	free(head);
 	bodylen = evbuffer_get_length(rep.body);
 	c->close_after = !keep || rep.status >= 400;
-	http_head(c->out, rep.status, rep.reason, rep.type, rep.extra, bodylen,
+	metrics_http_head(c->out, rep.status, rep.reason, rep.type, rep.extra, bodylen,
 	    c->close_after);
 	if (!req.head)
 		evbuffer_add_buffer(c->out, rep.body);
 	evbuffer_free(rep.body);
 	srv->st.requests++;
-	http_conn_writing(c);
+	metrics_http_conn_writing(c);
 }
 
 /*
@@ -392,7 +392,7 @@ http_conn_request(struct http_conn *c, size_t len)
  * whose request is whole still gets its reply in full.
  */
 static void
-http_conn_read_cb(int fd, short what __unused, void *arg)
+metrics_http_conn_read_cb(int fd, short what __unused, void *arg)
 {
 	struct http_conn	*c = arg;
 	struct evbuffer_ptr	 end;
@@ -405,7 +405,7 @@ http_conn_read_cb(int fd, short what __unused, void *arg)
 		while ((n = (int)read(fd, junk, sizeof junk)) > 0)
 			;
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			http_conn_free(c);
+			metrics_http_conn_free(c);
 		return;
 	}
 	if (have <= HTTP_HEAD_MAX) {
@@ -413,41 +413,41 @@ http_conn_read_cb(int fd, short what __unused, void *arg)
 		if (n == 0)
 			eof = 1;
 		else if (n < 0 && errno != EAGAIN && errno != EINTR) {
-			http_conn_free(c);
+			metrics_http_conn_free(c);
 			return;
 		}
 	}
 	end = evbuffer_search(c->in, "\r\n\r\n", 4, NULL);
 	if (end.pos != -1) {
-		http_conn_request(c, (size_t)end.pos + 4);
+		metrics_http_conn_request(c, (size_t)end.pos + 4);
 		return;
 	}
 	end = evbuffer_search(c->in, "\n\n", 2, NULL);
 	if (end.pos != -1) {
-		http_conn_request(c, (size_t)end.pos + 2);
+		metrics_http_conn_request(c, (size_t)end.pos + 2);
 		return;
 	}
 	if (evbuffer_get_length(c->in) > HTTP_HEAD_MAX) {
-		http_error(c, 431, "Request Header Fields Too Large", NULL);
+		metrics_http_error(c, 431, "Request Header Fields Too Large", NULL);
 		return;
 	}
 	if (eof)
-		http_conn_free(c);	/* gone before a whole request: nothing to answer */
+		metrics_http_conn_free(c);	/* gone before a whole request: nothing to answer */
 }
 
 /* A deadline passed: the request did not come, or the reply was not taken. */
 static void
-http_conn_deadline_cb(int fd __unused, short what __unused, void *arg)
+metrics_http_conn_deadline_cb(int fd __unused, short what __unused, void *arg)
 {
 	struct http_conn	*c = arg;
 
 	c->srv->st.timed_out++;
-	http_conn_free(c);
+	metrics_http_conn_free(c);
 }
 
 /* Refuse a connection over the cap at once: a 503 if the socket takes it, then close. */
 static void
-http_refuse(int fd)
+metrics_http_refuse(int fd)
 {
 	static const char	 msg[] = "HTTP/1.1 503 Service Unavailable\r\n"
 	    "Content-Length: 0\r\nRetry-After: 1\r\nConnection: close\r\n\r\n";
@@ -460,7 +460,7 @@ http_refuse(int fd)
 
 /* Out of file descriptors: stop accepting for a while (a free fd resumes it). */
 static void
-http_resume_cb(int fd __unused, short what __unused, void *arg)
+metrics_http_resume_cb(int fd __unused, short what __unused, void *arg)
 {
 	struct http_server	*srv = arg;
 
@@ -470,7 +470,7 @@ http_resume_cb(int fd __unused, short what __unused, void *arg)
 
 /* New connections: each gets its deadline; over the cap, a 503 and the close. */
 static void
-http_accept_cb(int lfd, short what __unused, void *arg)
+metrics_http_accept_cb(int lfd, short what __unused, void *arg)
 {
 	struct http_server	*srv = arg;
 	struct http_conn	*c;
@@ -489,11 +489,11 @@ http_accept_cb(int lfd, short what __unused, void *arg)
 				srv->paused = 1;
 				event_del(srv->accept_ev);
 				evtimer_add(srv->resume_ev, &tv);
-				http_warn(srv, HTTP_REFUSED_FDS, "out of file descriptors, accepting "
+				metrics_http_warn(srv, HTTP_REFUSED_FDS, "out of file descriptors, accepting "
 				    "paused until one is free");
 				return;
 			}
-			http_warn(srv, HTTP_REFUSED_FDS, strerror(errno));
+			metrics_http_warn(srv, HTTP_REFUSED_FDS, strerror(errno));
 			return;
 		}
 		if (srv->nconns >= srv->max_conns) {
@@ -509,37 +509,37 @@ http_accept_cb(int lfd, short what __unused, void *arg)
 					break;
 			}
 			srv->st.refused_full++;
-			http_warn(srv, HTTP_REFUSED_FULL, "connections at their cap");
+			metrics_http_warn(srv, HTTP_REFUSED_FULL, "connections at their cap");
 			if (c == NULL) {
-				http_refuse(fd);
+				metrics_http_refuse(fd);
 				continue;
 			}
-			http_conn_free(c);
+			metrics_http_conn_free(c);
 		}
 		c = xcalloc(1, sizeof *c);
 		c->srv = srv;
 		c->fd = fd;
 		c->in = evbuffer_new();
 		c->out = evbuffer_new();
-		c->rd = event_new(srv->base, fd, EV_READ | EV_PERSIST, http_conn_read_cb, c);
-		c->wr = event_new(srv->base, fd, EV_WRITE | EV_PERSIST, http_conn_write_cb, c);
-		c->deadline = evtimer_new(srv->base, http_conn_deadline_cb, c);
+		c->rd = event_new(srv->base, fd, EV_READ | EV_PERSIST, metrics_http_conn_read_cb, c);
+		c->wr = event_new(srv->base, fd, EV_WRITE | EV_PERSIST, metrics_http_conn_write_cb, c);
+		c->deadline = evtimer_new(srv->base, metrics_http_conn_deadline_cb, c);
 		if (c->in == NULL || c->out == NULL || c->rd == NULL || c->wr == NULL ||
 		    c->deadline == NULL)
 			fatalx("cannot set up a connection");
 		TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 		srv->nconns++;
 		srv->st.accepted++;
-		http_conn_reading(c);
+		metrics_http_conn_reading(c);
 	}
 }
 
 /*
- * Serve on the listening socket fd (http_bind's) in b's event loop, answering
+ * Serve on the listening socket fd (metrics_http_bind's) in b's event loop, answering
  * through handler; lines about refused connections go to b's notice hook.
  */
 struct http_server *
-http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, void *arg)
+metrics_http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, void *arg)
 {
 	struct event_base	*base = b->base;
 	struct http_server	*srv;
@@ -553,9 +553,9 @@ http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, v
 	srv->max_conns = max_conns != 0 && max_conns < HTTP_MAX_CONNS ? max_conns :
 	    HTTP_MAX_CONNS;
 	TAILQ_INIT(&srv->conns);
-	srv->accept_ev = event_new(srv->base, fd, EV_READ | EV_PERSIST, http_accept_cb, srv);
-	srv->resume_ev = evtimer_new(srv->base, http_resume_cb, srv);
-	srv->trim_ev = evtimer_new(srv->base, http_trim_cb, srv);
+	srv->accept_ev = event_new(srv->base, fd, EV_READ | EV_PERSIST, metrics_http_accept_cb, srv);
+	srv->resume_ev = evtimer_new(srv->base, metrics_http_resume_cb, srv);
+	srv->trim_ev = evtimer_new(srv->base, metrics_http_trim_cb, srv);
 	if (srv->accept_ev == NULL || srv->resume_ev == NULL || srv->trim_ev == NULL)
 		fatalx("cannot set up the HTTP server");
 	event_add(srv->accept_ev, NULL);
@@ -563,25 +563,25 @@ http_start(struct blktop *b, int fd, unsigned max_conns, http_handler handler, v
 }
 
 /* The server's counters so far. */
-const struct http_stats *
-http_stats(const struct http_server *srv)
+const struct metrics_http_stats *
+metrics_http_stats(const struct http_server *srv)
 {
 	return (&srv->st);
 }
 
 /* Connections open now. */
 unsigned
-http_nconns(const struct http_server *srv)
+metrics_http_nconns(const struct http_server *srv)
 {
 	return (srv->nconns);
 }
 
 /* Every connection closed, the socket too. */
 void
-http_free(struct http_server *srv)
+metrics_http_free(struct http_server *srv)
 {
 	while (!TAILQ_EMPTY(&srv->conns))
-		http_conn_free(TAILQ_FIRST(&srv->conns));
+		metrics_http_conn_free(TAILQ_FIRST(&srv->conns));
 	event_free(srv->accept_ev);
 	event_free(srv->resume_ev);
 	event_free(srv->trim_ev);

@@ -586,9 +586,9 @@ metrics_start(struct sink *s, char **errp)
 	m->b = b;
 	m->devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *m->devs);
 	if (b->listen_fd == -1 &&
-	    (b->listen_fd = http_bind(b->listen_addr, b->listen_port, errp)) == -1)
+	    (b->listen_fd = metrics_http_bind(b->listen_addr, b->listen_port, errp)) == -1)
 		return (-1);
-	m->http = http_start(b, b->listen_fd, metrics_max_conns(), metrics_request, m);
+	m->http = metrics_http_start(b, b->listen_fd, metrics_max_conns(), metrics_request, m);
 	b->listen_fd = -1;	/* the server's now */
 	return (0);
 }
@@ -602,7 +602,7 @@ metrics_stop(struct sink *s)
 	if (m == NULL)
 		return;
 	if (m->http != NULL)
-		http_free(m->http);
+		metrics_http_free(m->http);
 	for (i = 0; i <= METRICS_CGROUPS; i++)
 		free(m->cg[i].name);
 	free(m->devs);
