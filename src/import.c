@@ -126,6 +126,15 @@ import_head(const char *line, int *auxp, const char **gluedp)
 	struct import_words	 w;
 	size_t			 i;
 
+	/*
+	 * Every header or marker starts with a word (TIMESTAMP, mkdir():...);
+	 * a line starting with a digit, as every record does, is none: most
+	 * lines of a log skip the split and the table here.
+	 */
+	*auxp = 0;
+	*gluedp = NULL;
+	if (isdigit((unsigned char)*line))
+		return (NULL);
 	import_words(line, &w);
 	for (i = 0; i < nitems(import_formats); i++) {
 		*auxp = 0;
