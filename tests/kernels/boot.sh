@@ -135,7 +135,7 @@ if [ -n "$why" ]; then
 	# A panic's own line first: its register dump fills the tail.
 	tr -d '\r' <"$OUT/console.log" | grep -m 3 -E 'Kernel panic|BUG:|Oops|panic' | sed 's/^/    /'
 	echo "    ..."
-	tr -d '\r' <"$OUT/console.log" | tail -n 25 | sed 's/^/    /'
+	tr -d '\r' <"$OUT/console.log" | tail -n 20 | sed 's/^/    /'
 	exit "$([ "$qst" = 124 ] || [ "$qst" = 137 ] && echo 124 || echo 125)"
 fi
 if [ "$checks" = 0 ]; then

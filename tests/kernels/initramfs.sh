@@ -149,8 +149,9 @@ mount -t debugfs debugfs /sys/kernel/debug
 [ -e /sys/kernel/tracing/trace ] || mount -t tracefs tracefs /sys/kernel/debug/tracing 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
-# Kernel messages to the log only: the console carries the command's output.
-echo 1 >/proc/sys/kernel/printk
+# On the console, the command's output and the kernel's warnings and worse
+# (an oops and its call trace, a WARN, a panic); the rest to the log only.
+echo 5 >/proc/sys/kernel/printk
 hostname blktop-guest
 rel=$(cat /etc/kernel-release)
 while read -r m; do
