@@ -157,7 +157,16 @@ sleep 0.5
 for p in "${BTPIDS[@]}" $BLKPID; do
 	kill -INT "$p"
 done
+# A script that has not ended 5 s after SIGINT is sent another, then killed at
+# 10 s: bpftrace 0.17 once sat in epoll_wait for ten minutes after one (its
+# log, written a line at a time with -B line, was complete).
 for p in "${BTPIDS[@]}"; do
+	for i in $(seq 100); do
+		kill -0 "$p" 2>/dev/null || break
+		[ "$i" = 50 ] && kill -INT "$p" 2>/dev/null
+		sleep 0.1
+	done
+	kill -KILL "$p" 2>/dev/null && echo "lifecycle-logs: bpftrace $p killed 10 s after SIGINT" >&2
 	wait "$p"
 done
 BTPIDS=()
