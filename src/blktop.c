@@ -42,6 +42,7 @@ enum {
 	OPT_TOP,
 	OPT_MAX_PROCS,
 	OPT_MAX_FILES,
+	OPT_INSIGHT,
 	OPT_REPORT,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
@@ -59,6 +60,7 @@ static const struct option blktop_longopts[] = {
 	{ "sort",	required_argument,	NULL, 'o' },
 	{ "max-procs",	required_argument,	NULL, OPT_MAX_PROCS },
 	{ "max-files",	required_argument,	NULL, OPT_MAX_FILES },
+	{ "insight",	required_argument,	NULL, OPT_INSIGHT },
 	{ "json",	no_argument,		NULL, 'J' },
 	{ "delay",	required_argument,	NULL, 'd' },
 	{ "iterations",	required_argument,	NULL, 'n' },
@@ -131,6 +133,9 @@ blktop_usage(FILE *f)
 "                     disk_read_bytes disk_write_bytes\n"
 "      --max-procs N  processes tracked at most (default 4096; least recent evicted)\n"
 "      --max-files N  files tracked at most (default 16384)\n"
+"      --insight KEY=VALUE\n"
+"                     an insight's threshold (min_calls, small_bytes, small_share,\n"
+"                     random_share, storm_opens, storm_ratio: doc/insights.md)\n"
 "      --listen [ADDR:]PORT\n"
 "                     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 "                     (ADDR 127.0.0.1 unless given; 9989 is blktop's port)\n"
@@ -189,6 +194,26 @@ blktop_parse_secs(const char *opt, const char *s, double max)
 		blktop_usage_error("%s: '%s' is not a number of seconds from 0.01 to %g",
 		    opt, s, max);
 	return (v);
+}
+
+/* --insight KEY=VALUE: one threshold of the insights (KEY with or without "insight."). */
+static void
+blktop_insight_opt(struct blktop *b, const char *arg)
+{
+	char		 key[64];
+	const char	*eq = strchr(arg, '=');
+	char		*err = NULL;
+	int		 n, rc;
+
+	if (eq == NULL || eq == arg)
+		blktop_usage_error("--insight '%s': not KEY=VALUE", arg);
+	n = snprintf(key, sizeof key, "%s%.*s", strncmp(arg, "insight.", 8) == 0 ? "" :
+	    "insight.", (int)(eq - arg), arg);
+	if (n < 0 || (size_t)n >= sizeof key || (rc = config_insight(b, key, eq + 1, 1, &err)) == 0)
+		blktop_usage_error("--insight: no threshold '%.*s' (doc/insights.md lists them)",
+		    (int)(eq - arg), arg);
+	if (rc < 0)
+		blktop_usage_error("--insight %.*s: %s", (int)(eq - arg), arg, err);
 }
 
 /* Parse a whole number from min to max. */
@@ -357,6 +382,7 @@ main(int argc, char **argv)
 	b->listen_fd = -1;
 	b->top = 10;
 	b->sort_key = PROC_KEY_LAT;
+	b->insight = insight_defaults;
 	b->out = stdout;
 	b->flight_secs = -1;
 	b->speed = -1;
@@ -417,6 +443,9 @@ main(int argc, char **argv)
 		case OPT_MAX_FILES:
 			b->max_files = (unsigned)blktop_parse_long("--max-files", optarg,
 			    16, PROC_MAX_ENTRIES);
+			break;
+		case OPT_INSIGHT:
+			blktop_insight_opt(b, optarg);
 			break;
 		case 'J':
 			b->batch = b->json = 1;

@@ -25,6 +25,8 @@
 #include <sys/types.h>
 
 #include "../bpf/blktop-abi.h"
+#include "pattern.h"
+#include "insight.h"
 
 #ifndef __unused
 #define __unused __attribute__((unused))
@@ -400,6 +402,7 @@ struct blktop {
 	int			 by_thread;	/* --threads */
 	unsigned		 top;		/* --top: rows of the process and file tables */
 	int			 sort_key;	/* -o: enum proc_key */
+	struct insight_conf	 insight;	/* the insights' thresholds (config insight.*) */
 	unsigned		 max_procs;	/* --max-procs */
 	unsigned		 max_files;	/* --max-files */
 	unsigned		 max_devs;	/* $BLKTOP_MAX_DEVS (tests), 0: WINDOWS_MAX_DEVS */
@@ -425,6 +428,7 @@ struct blktop {
 	struct hook_plan	 plan;
 	char			 plan_text[96];
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
+	int			 ending;	/* the source has nothing more: the last report (stream_end) */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
@@ -530,6 +534,8 @@ int		 config_default_path(char *, size_t, char **errp);
 int		 config_parse(struct config *, const char *, size_t, char **errp);
 int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
+int		 config_insight(struct blktop *, const char *key, const char *value, int apply,
+		     char **errp);
 const char	*config_value_why(const char *);
 struct sink_entry;
 void		 config_apply(struct sink *);
@@ -878,6 +884,7 @@ struct proc_entry {
 	struct proc_counts	 tot;
 	struct proc_hist	 blk_lat;	/* interval: device latency */
 	struct proc_hist	 vfs_lat;	/* interval: read/write call latency */
+	struct pattern		 pat;		/* its calls' access pattern, since first seen */
 };
 /* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
 struct file_entry {
@@ -890,6 +897,7 @@ struct file_entry {
 	struct proc_counts	 tot;
 	struct proc_hist	 lat;		/* interval: read/write call latency */
 	struct proc_hist	 blk_lat;	/* interval: device latency of its requests */
+	struct pattern		 pat;		/* its calls' access pattern, since first seen */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
 	uint8_t			 npids;
@@ -906,6 +914,8 @@ struct proc_stats {
 	uint64_t	 procs_evicted_interval, files_evicted_interval;	/* since the last report */
 	unsigned	 chunks_used, nchunks;
 	uint64_t	 bad;		/* malformed records refused by proc_add(_typed) */
+	uint64_t	 pairs_evicted;	/* (process, file) positions dropped for room (model-pattern.c) */
+	unsigned	 pairs;		/* positions the table holds */
 	int		 by_thread;
 };
 struct proc_table;		/* private to model-*.c (model.h) */
@@ -938,6 +948,15 @@ uint64_t	 proc_file_blk_lat(const struct proc_table *, const struct file_entry *
 double		 proc_cache_hit_pct(unsigned have, const struct proc_counts *);
 void		 proc_stats(const struct proc_table *, struct proc_stats *);
 
+/* model-pattern.c */
+size_t		 model_pattern_size(unsigned max_files);
+void		 model_pattern_init(struct proc_table *, unsigned max_files);
+void		 model_pattern_free(struct proc_table *);
+void		 model_pattern_add(struct proc_table *, struct proc_entry *, struct file_entry *,
+		     const struct ev_rw *);
+void		 proc_pattern_flush(struct proc_table *, uint64_t upto);
+#define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
+
 /* model-file.c */
 size_t		 model_file_table_size(unsigned max_files);
 void		 model_file_table_init(struct proc_table *, unsigned max_files);
@@ -960,6 +979,10 @@ unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
 		     const struct proc_entry **out, unsigned n);
 unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
 		     const struct file_entry **out, unsigned n);
+void		 proc_each_file(const struct proc_table *,
+		     void (*)(void *, const struct file_entry *), void *);
+void		 proc_each(const struct proc_table *,
+		     void (*)(void *, const struct proc_entry *), void *);
 
 /* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
 void		 json_string(FILE *, const char *);
@@ -967,6 +990,7 @@ void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
+void		 json_insights(FILE *, const struct blktop *);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -289,6 +290,61 @@ config_secs(const char *s, double min, double max)
 	return (v);
 }
 
+/* The insights' thresholds (doc/insights.md): insight.NAME, a number from min to max. */
+static const struct {
+	const char	*key;
+	size_t		 off;		/* in struct insight_conf */
+	int		 whole;		/* a uint64_t, else a double */
+	double		 min, max;
+} config_insight_keys[] = {
+	{ "insight.min_calls", offsetof(struct insight_conf, min_calls), 1, 0, 1e12 },
+	{ "insight.small_bytes", offsetof(struct insight_conf, small_bytes), 1, 100, 1073741824 },
+	{ "insight.small_share", offsetof(struct insight_conf, small_share), 0, 0, 1 },
+	{ "insight.random_share", offsetof(struct insight_conf, random_share), 0, 0, 1 },
+	{ "insight.storm_opens", offsetof(struct insight_conf, storm_opens), 1, 1, 1e12 },
+	{ "insight.storm_ratio", offsetof(struct insight_conf, storm_ratio), 0, 0, 1e6 },
+};
+
+/* An insight.* key: 1 if it is one (set if apply), 0 if not, -1 with *errp on a bad value. */
+int
+config_insight(struct blktop *b, const char *key, const char *value, int apply, char **errp)
+{
+	unsigned	 i;
+	char		*end;
+	double		 v;
+
+	for (i = 0; i < nitems(config_insight_keys); i++)
+		if (strcasecmp(key, config_insight_keys[i].key) == 0)
+			break;
+	if (i == nitems(config_insight_keys))
+		return (0);
+	errno = 0;
+	v = strtod(value, &end);
+	if (errno != 0 || end == value || *end != '\0' || !(v >= config_insight_keys[i].min &&
+	    v <= config_insight_keys[i].max) || (config_insight_keys[i].whole && v != (uint64_t)v)) {
+		xasprintf(errp, "'%s' is not a %s from %g to %g", value,
+		    config_insight_keys[i].whole ? "whole number" : "number",
+		    config_insight_keys[i].min, config_insight_keys[i].max);
+		return (-1);
+	}
+	if (strcasecmp(key, "insight.small_bytes") == 0 && insight_small_edge((uint64_t)v) < 0) {
+		xasprintf(errp, "'%s' is not one of Darshan's bin edges (100, 1024, 10240, "
+		    "102400, 1048576, 4194304, 10485760, 104857600, 1073741824)", value);
+		return (-1);
+	}
+	if (apply) {
+		char *at = (char *)&b->insight + config_insight_keys[i].off;
+
+		if (config_insight_keys[i].whole) {
+			uint64_t u = (uint64_t)v;
+
+			memcpy(at, &u, sizeof u);
+		} else
+			memcpy(at, &v, sizeof v);
+	}
+	return (1);
+}
+
 /* The settings of the program itself; as a sink's config callback. */
 static int
 config_core(struct blktop *b, const char *key, const char *value, int apply,
@@ -321,7 +377,7 @@ config_core(struct blktop *b, const char *key, const char *value, int apply,
 			b->record_dir = value;
 		return (1);
 	}
-	return (0);
+	return (config_insight(b, key, value, apply, errp));
 }
 
 /*

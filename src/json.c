@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "insight.h"
 
 /* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
 void
@@ -113,6 +114,60 @@ json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
 	    n > 0 ? (double)c->fop_lat_sum / (double)n / 1e3 : 0);
 }
 
+/* ,"name":[[value,count],...]: the commonest values of t, most frequent first. */
+static void
+json_common(FILE *f, const char *name, const struct pat_vals *t)
+{
+	int64_t		 v[PAT_COMMON];
+	uint64_t	 c[PAT_COMMON];
+	unsigned	 i, n = pattern_common(t, v, c);
+
+	fprintf(f, ",\"%s\":[", name);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s[%lld,%llu]", i ? "," : "", (long long)v[i], (unsigned long long)c[i]);
+	fputc(']', f);
+}
+
+/*
+ * The access pattern of a process or file since it was first seen, in
+ * Darshan's vocabulary (src/pattern.h): null without call records. consec
+ * and seq are null for a direction whose accesses all came without an
+ * offset (io_uring's, an imported log's that has none).
+ */
+static void
+json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
+{
+	static const char	*dir[2] = { "read", "write" };
+	int			 known = (b->have & HAVE_VFS) != 0;
+	unsigned		 d, i;
+
+	for (d = 0; d < 2; d++) {
+		const struct pat_side	*s = &p->side[d];
+		int			 off = known && (s->accesses == 0 || s->accesses > s->no_offset);
+
+		fprintf(f, ",\"%s_size_hist\":", dir[d]);
+		if (!known)
+			fprintf(f, "null");
+		else
+			for (i = 0; i < PAT_BINS; i++)
+				fprintf(f, "%c%llu", i ? ',' : '[', (unsigned long long)s->hist[i]);
+		if (known)
+			fputc(']', f);
+		fprintf(f, ",\"consec_%ss\":", dir[d]);
+		json_val(f, off, 0, (double)s->consec);
+		fprintf(f, ",\"seq_%ss\":", dir[d]);
+		json_val(f, off, 0, (double)s->seq);
+		fprintf(f, ",\"no_offset_%ss\":", dir[d]);
+		json_val(f, known, 0, (double)s->no_offset);
+	}
+	if (known) {
+		json_common(f, "common_sizes", &p->sizes);
+		json_common(f, "common_strides", &p->strides);
+	} else
+		fprintf(f, ",\"common_sizes\":null,\"common_strides\":null");
+	json_num(f, "rw_switches", known, 0, (double)p->switches);
+}
+
 /*
  * The calls of every process of the interval (whole: of the run), not only
  * the top rows': the "tables" object's counts.
@@ -149,6 +204,7 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 		json_pcts(f, "call_lat_us", proc_entry_hist(b->procs, pe, 0));
 	json_disk(f, b, c, 0);
 	json_life(f, b, c);
+	json_pattern(f, b, &pe->pat);
 	fputc('}', f);
 }
 
@@ -174,5 +230,53 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	if (!whole)
 		json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe, 1));
 	json_life(f, b, c);
+	json_pattern(f, b, &fe->pat);
+	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	fputc('}', f);
+}
+
+/*
+ * ,"insights":[...] (doc/insights.md): every rule over the whole tables,
+ * highest level first, INSIGHT_MAX at most, and "insights_more" the number
+ * past those; null without call records (nothing to judge).
+ */
+void
+json_insights(FILE *f, const struct blktop *b)
+{
+	struct insight	 in[INSIGHT_MAX];
+	char		 fig[160], rule[200], path[4096];
+	uint64_t	 more = 0;
+	unsigned	 i, n;
+
+	if (!(b->have & HAVE_VFS) || b->procs == NULL) {
+		fprintf(f, ",\"insights\":null,\"insights_more\":null");
+		return;
+	}
+	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+	fprintf(f, ",\"insights\":[");
+	for (i = 0; i < n; i++) {
+		const struct insight_rule *r = in[i].rule;
+
+		r->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\",\"name\":",
+		    i ? "," : "", r->code, insight_level_name(r->level),
+		    r->subject == INSIGHT_FILE ? "file" : "process");
+		if (in[i].file != NULL) {
+			model_file_path(b->procs, in[i].file, path, sizeof path);
+			json_string(f, path);
+			fprintf(f, ",\"pid\":null");
+		} else {
+			name_json(f, in[i].proc->comm, BLKTOP_COMM_LEN);
+			fprintf(f, ",\"pid\":%u", in[i].proc->id);
+		}
+		fprintf(f, ",\"figure\":%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
+		    (unsigned long long)in[i].n);
+		json_string(f, fig);
+		fprintf(f, ",\"rule\":");
+		json_string(f, rule);
+		fprintf(f, ",\"advice\":");
+		json_string(f, r->advice);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
 }

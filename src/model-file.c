@@ -52,11 +52,7 @@ model_file_hash(const char *s, size_t len)
 static uint32_t
 model_file_ino_nsets(unsigned max_files)
 {
-	uint32_t n = 4;
-
-	while ((uint64_t)n * PROC_INO_WAYS < 2ULL * max_files)
-		n <<= 1;
-	return n;
+	return model_index_nsets(2ULL * max_files, PROC_INO_WAYS);
 }
 
 /* Bytes model_file_table_init allocates for max_files files. */
@@ -185,6 +181,14 @@ model_file_epoch(struct proc_table *t, struct file_entry *f)
 	memset(&f->lat, 0, sizeof(f->lat));
 	memset(&f->blk_lat, 0, sizeof(f->blk_lat));
 	f->epoch = t->epoch;
+}
+
+/* File entry e changed (its access pattern, judged late): active in this interval, its row shown. */
+void
+model_file_active(struct proc_table *t, uint32_t e)
+{
+	model_index_touch(&t->fi, e);
+	model_file_epoch(t, &t->files[e]);
 }
 
 /* Find or create the file entry for path; refreshes its LRU place. */

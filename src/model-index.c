@@ -199,3 +199,14 @@ model_index_evict(struct model_index *ix)
 	ix->evicted++;
 	return e;
 }
+
+/* Sets of ways slots each for at least need slots: a power of two, 4 at least. */
+uint32_t
+model_index_nsets(uint64_t need, unsigned ways)
+{
+	uint32_t n = 4;
+
+	while ((uint64_t)n * ways < need)
+		n <<= 1;
+	return n;
+}

@@ -39,7 +39,8 @@ size_t
 proc_mem_bound(unsigned max_procs, unsigned max_files)
 {
 	return sizeof(struct proc_table) + model_index_size(max_procs) +
-	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files);
+	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files) +
+	    model_pattern_size(max_files);
 }
 
 /* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */
@@ -62,6 +63,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	model_index_init(&t->pi, max_procs, t);
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
 	model_file_table_init(t, max_files);
+	model_pattern_init(t, max_files);
 	return t;
 }
 
@@ -74,6 +76,7 @@ proc_free(struct proc_table *t)
 	model_index_free(&t->pi);
 	model_index_entries_free(t->procs, t->pi.cap, sizeof(*t->procs));
 	model_file_table_free(t);
+	model_pattern_free(t);
 	free(t);
 }
 
@@ -87,6 +90,14 @@ proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
 	memset(&p->blk_lat, 0, sizeof(p->blk_lat));
 	memset(&p->vfs_lat, 0, sizeof(p->vfs_lat));
 	p->epoch = t->epoch;
+}
+
+/* Process entry e changed (its access pattern, judged late): active in this interval. */
+void
+model_proc_active(struct proc_table *t, uint32_t e)
+{
+	model_index_touch(&t->pi, e);
+	proc_entry_epoch(t, &t->procs[e]);
 }
 
 /* The name of a process no record named (an imported log without COMM). */
@@ -392,6 +403,7 @@ proc_add_rw(struct proc_table *t, const void *rec)
 		COUNT2(f, disk_bytes[d], += ev->done);
 	proc_hist_add(&p->vfs_lat, ev->lat_ns);
 	proc_hist_add(&f->lat, ev->lat_ns);
+	model_pattern_add(t, p, f, ev);
 }
 
 /* What each record type adds to the tables; NULL: nothing. */
@@ -574,5 +586,7 @@ proc_stats(const struct proc_table *t, struct proc_stats *s)
 	s->chunks_used = t->chunks_used;
 	s->nchunks = t->nchunks;
 	s->bad = t->bad;
+	s->pairs_evicted = t->pairs_evicted;
+	s->pairs = (t->pair_mask + 1) * MODEL_PAIR_WAYS;
 	s->by_thread = t->by_thread;
 }

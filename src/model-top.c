@@ -220,3 +220,24 @@ proc_top_files(const struct proc_table *t, enum proc_key k, int total,
 {
 	return model_top_select(t, k, total, NULL, out, n);
 }
+
+/* Call fn on every file of the table, most recently active first. */
+void
+proc_each_file(const struct proc_table *t, void (*fn)(void *, const struct file_entry *),
+    void *ctx)
+{
+	uint32_t e;
+
+	for (e = t->fi.head; e != MODEL_NIL; e = t->fi.links[e].next)
+		fn(ctx, &t->files[e]);
+}
+
+/* Call fn on every process (thread) of the table, most recently active first. */
+void
+proc_each(const struct proc_table *t, void (*fn)(void *, const struct proc_entry *), void *ctx)
+{
+	uint32_t e;
+
+	for (e = t->pi.head; e != MODEL_NIL; e = t->pi.links[e].next)
+		fn(ctx, &t->procs[e]);
+}

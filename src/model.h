@@ -30,12 +30,39 @@ uint32_t	 model_index_find(const struct model_index *, uint32_t hash,
 void		 model_index_touch(struct model_index *, uint32_t e);
 uint32_t	 model_index_add(struct model_index *, uint32_t hash);
 uint32_t	 model_index_evict(struct model_index *);
+uint32_t	 model_index_nsets(uint64_t need, unsigned ways);
 
 #define PROC_CHUNK_DATA	(PROC_CHUNK_SIZE - sizeof(uint32_t))
 struct proc_chunk {
 	uint32_t		 next;		/* next chunk of the path or MODEL_NIL */
 	char			 data[PROC_CHUNK_DATA];
 };
+/* model-pattern.c: one process's position on one file. */
+#define MODEL_PAIR_WAYS		4
+struct model_pair {
+	uint64_t		 fhash;		/* the file's path hash (struct file_entry's) */
+	uint32_t		 tgid;
+	uint32_t		 stamp;		/* last use; 0: free */
+	struct pat_pos		 pos;
+};
+
+/* A call waiting to be judged in time order (model-pattern.c). */
+#define MODEL_PATTERN_PENDING	65536
+struct model_pending {
+	uint64_t		 ts;
+	uint64_t		 seq;		/* arrival, for equal times */
+	int64_t			 off;
+	uint64_t		 bytes;
+	uint64_t		 fhash;
+	uint32_t		 tgid;
+	uint32_t		 file, proc;	/* entries, checked on the way out */
+	uint32_t		 proc_id;
+	uint8_t			 dir;
+};
+
+void		 model_file_active(struct proc_table *, uint32_t e);
+void		 model_proc_active(struct proc_table *, uint32_t e);
+
 /* The process and file tables; private to model-*.c. */
 struct proc_table {
 	int			 by_thread;
@@ -51,6 +78,15 @@ struct proc_table {
 	uint32_t		 chunk_free;	/* freed chunks, chained through next */
 	uint32_t		 chunk_fresh;	/* chunks from here up never used */
 	uint32_t		 chunks_used;
+	struct model_pair	*pairs;		/* model-pattern.c */
+	uint32_t		 pair_mask;	/* sets - 1 */
+	uint32_t		 pair_stamp;
+	uint64_t		 pairs_evicted;
+	struct model_pending	*pending;	/* a heap by time */
+	uint32_t		 npending;
+	uint64_t		 pending_seq;
+	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
+	uint64_t		 pattern_gone;	/* not judged: their file left the table first */
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
 	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */

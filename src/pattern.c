@@ -21,9 +21,13 @@ void
 pattern_init(struct pattern *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->side[PAT_READ].end = -1;
-	p->side[PAT_WRITE].end = -1;
-	p->last = -1;
+}
+
+void
+pattern_pos_init(struct pat_pos *pos)
+{
+	pos->end[PAT_READ] = pos->end[PAT_WRITE] = -1;
+	pos->last = -1;
 }
 
 /* The bin of an access of n bytes. */
@@ -64,32 +68,63 @@ pattern_val(struct pat_vals *t, int64_t v)
 	t->count[t->n++] = 1;
 }
 
-/* One access of bytes at off (-1: not known) in direction d. */
+/* Judge one access of bytes at off (-1: not known) in direction d by pos, and move pos past it. */
 void
-pattern_add(struct pattern *p, enum pat_dir d, int64_t off, uint64_t bytes)
+pattern_step(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes, struct pat_step *st)
 {
-	struct pat_side	*s = &p->side[d & 1];
+	int64_t		*end = &pos->end[d & 1];
 
-	s->accesses++;
-	s->hist[pattern_bin(bytes)]++;
-	pattern_val(&p->sizes, (int64_t)bytes);
-	if (p->last >= 0 && p->last != (int8_t)(d & 1))
-		p->switches++;
-	p->last = (int8_t)(d & 1);
+	memset(st, 0, sizeof(*st));
+	st->dir = (uint8_t)(d & 1);
+	st->bytes = bytes;
+	st->off = off < 0 ? -1 : off;
+	st->switched = pos->last >= 0 && pos->last != (int8_t)st->dir;
+	pos->last = (int8_t)st->dir;
 	if (off < 0) {
-		s->no_offset++;
-		s->end = -1;
+		if (bytes > 0)
+			*end = -1;	/* moved somewhere unknown; a 0-byte read at EOF moved nothing */
 		return;
 	}
-	if (s->end >= 0) {
-		if (off == s->end)
-			s->consec++;
-		if (off >= s->end)
-			s->seq++;
-		pattern_val(&p->strides, off - s->end);
+	if (*end >= 0) {
+		st->consec = off == *end;
+		st->seq = off >= *end;
+		st->has_stride = 1;
+		st->stride = off - *end;
 	}
 	/* A size past what an offset can hold ends at the largest one. */
-	s->end = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
+	*end = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
+}
+
+/* Count one judged access into p. */
+void
+pattern_count(struct pattern *p, const struct pat_step *st)
+{
+	struct pat_side	*s = &p->side[st->dir & 1];
+
+	s->accesses++;
+	s->hist[pattern_bin(st->bytes)]++;
+	pattern_val(&p->sizes, (int64_t)st->bytes);
+	p->switches += st->switched;
+	if (st->off < 0) {
+		s->no_offset++;
+		return;
+	}
+	s->consec += st->consec;
+	s->seq += st->seq;
+	if (st->has_stride)
+		pattern_val(&p->strides, st->stride);
+	else
+		s->first++;
+}
+
+/* One access of one pair: judged by pos, counted into p. */
+void
+pattern_add(struct pattern *p, struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes)
+{
+	struct pat_step	 st;
+
+	pattern_step(pos, d, off, bytes, &st);
+	pattern_count(p, &st);
 }
 
 /*

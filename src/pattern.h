@@ -1,8 +1,12 @@
 /*
  * pattern.h: how one process used one file, in Darshan's vocabulary: access
  * sizes in Darshan's ten bins, consecutive and sequential accesses, the
- * commonest access sizes and strides, read/write switches. Fixed size,
- * no allocation: one struct pattern is what a (process, file) pair costs.
+ * commonest access sizes and strides, read/write switches. Fixed size, no
+ * allocation.
+ *
+ * The counts (struct pattern) and the position they are judged by (struct
+ * pat_pos) are apart: the model keeps a position per (process, file) pair
+ * and adds each access to its file's counts and to its process's.
  *
  * Definitions (Darshan's POSIX module, darshan-runtime/lib/darshan-posix.c,
  * keeps the same counters per rank and file; where blktop differs it says so):
@@ -19,7 +23,8 @@
  *   is worth telling apart.
  * - An access with no known offset (-1: a call whose offset the source did
  *   not carry) counts in its size bin and the common sizes, not in the rest,
- *   and the previous end is forgotten.
+ *   and the previous end is forgotten, unless it moved no bytes (a read at
+ *   end of file, whose offset the kernel side does not know).
  * - A switch: an access in the other direction than the one before it.
  */
 #ifndef BLKTOP_PATTERN_H
@@ -41,28 +46,50 @@ struct pat_vals {
 	uint8_t		 n;
 };
 
-/* One direction of one process's accesses to one file. */
+/* One direction of the accesses counted. */
 struct pat_side {
-	int64_t		 end;		/* offset after its last access; -1: none known */
 	uint64_t	 accesses;
 	uint64_t	 hist[PAT_BINS];
 	uint64_t	 consec;
 	uint64_t	 seq;
 	uint64_t	 no_offset;	/* accesses whose offset was not known */
+	uint64_t	 first;		/* accesses with an offset and no previous end to judge by */
 };
 
+/*
+ * The counts: of one file or one process, over all the (process, file)
+ * pairs that fed it. 2 x 128 + 2 x 272 + 8 = 808 bytes.
+ */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
 	struct pat_vals	 sizes;
 	struct pat_vals	 strides;
 	uint64_t	 switches;
+};
+
+/* Where one process's accesses to one file ended: what the next is judged by. */
+struct pat_pos {
+	int64_t		 end[2];	/* by enum pat_dir: offset after the last access; -1: none known */
 	int8_t		 last;		/* direction of the last access, -1 before the first */
+};
+
+/* What one access was, judged by its pair's position (pattern_step). */
+struct pat_step {
+	int64_t		 stride;	/* start minus the previous end, if has_stride */
+	uint64_t	 bytes;
+	int64_t		 off;
+	uint8_t		 dir;
+	uint8_t		 consec, seq, has_stride, switched;
 };
 
 void		 pattern_init(struct pattern *);
 unsigned	 pattern_bin(uint64_t);
 const char	*pattern_bin_name(unsigned);
-void		 pattern_add(struct pattern *, enum pat_dir, int64_t, uint64_t);
+void		 pattern_pos_init(struct pat_pos *);
+void		 pattern_step(struct pat_pos *, enum pat_dir, int64_t, uint64_t,
+		     struct pat_step *);
+void		 pattern_count(struct pattern *, const struct pat_step *);
+void		 pattern_add(struct pattern *, struct pat_pos *, enum pat_dir, int64_t, uint64_t);
 unsigned	 pattern_common(const struct pat_vals *, int64_t [PAT_COMMON], uint64_t [PAT_COMMON]);
 
 #endif

@@ -504,12 +504,15 @@ batch_json_tables(FILE *f, const struct blktop *b)
 	}
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
-	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu",
+	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"
+	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu",
 	    st.procs, st.max_procs, st.files, st.max_files,
-	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted);
+	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted,
+	    st.pairs, (unsigned long long)st.pairs_evicted);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);
+	json_insights(f, b);
 }
 
 /* One JSON object per interval, on one line. */

@@ -46,6 +46,31 @@ model_block(struct sink *s, const void *rec)
 		proc_add_block(b->procs, ev);
 }
 
+/* A tick: the windows move on; the calls old enough are judged for their access pattern. */
+static void
+model_tick(struct blktop *b, uint64_t ts)
+{
+	windows_tick(&b->win, ts);
+	if (b->procs != NULL && ts > MODEL_PATTERN_DELAY_NS)
+		proc_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
+}
+
+/* Before the sinks report: in the last report (the source ended, or blktop is asked to stop), every call waiting is judged. */
+static void
+model_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
+{
+	if ((s->b->ending || s->b->exiting) && s->b->procs != NULL)
+		proc_pattern_flush(s->b->procs, UINT64_MAX);
+}
+
+/* The source has nothing more (after the last report): nothing waits. */
+static void
+model_end(struct sink *s)
+{
+	if (s->b->procs != NULL)
+		proc_pattern_flush(s->b->procs, UINT64_MAX);
+}
+
 /* One record the stream took, with its entry: into the windows and tables, if the filters keep it. */
 static void
 model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
@@ -55,7 +80,7 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 	if (rt == &rec_types[EV_BLOCK])
 		model_block(s, rec);
 	else if (rt == &rec_types[EV_TICK])
-		windows_tick(&b->win, ((const struct ev_tick *)rec)->ts);
+		model_tick(b, ((const struct ev_tick *)rec)->ts);
 	else if (rt != NULL && rt->charges)
 		model_proc_record(b, rt, rec, len);
 }
@@ -73,5 +98,7 @@ const struct sink_entry sink_model = {
 	.name = "model",
 	.begin = model_begin,
 	.event = model_event,
+	.report = model_report,
+	.end = model_end,
 	.interval = model_interval,
 };

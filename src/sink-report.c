@@ -502,6 +502,7 @@ report_json_tables(FILE *f, const struct blktop *b)
 		json_file(f, b, fe[i], 1);
 	}
 	fprintf(f, "]");
+	json_insights(f, b);
 }
 
 /*

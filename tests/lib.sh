@@ -63,6 +63,16 @@ loop_create() {
 	echo "$dev"
 }
 
+# ext4_on_loop MB: an ext4 on a new loop device of MB MiB, mounted at
+# $TEST_TMP/mnt; sets LOOP and MNT. 1 after a FAIL line if a step failed.
+ext4_on_loop() {
+	LOOP=$(loop_create "$1") || { fail "loop device"; return 1; }
+	mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; return 1; }
+	MNT=$TEST_TMP/mnt
+	mkdir -p "$MNT"
+	mount "$LOOP" "$MNT" || { fail "mount"; return 1; }
+}
+
 # diskstats NAME: "reads rsect writes wsect discards flushes io_ticks_ms time_in_queue_ms" for a device.
 diskstats() {
 	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13, $14 }' /proc/diskstats

@@ -12,11 +12,7 @@ need_cmd python3 python3
 need_cmd mkfs.ext4 e2fsprogs
 need_cmd fio fio
 
-LOOP=$(loop_create 128) || { fail "loop device"; exit 0; }
-mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; exit 0; }
-MNT=$TEST_TMP/mnt
-mkdir -p "$MNT"
-mount "$LOOP" "$MNT" || { fail "mount"; exit 0; }
+ext4_on_loop 128 || exit 0
 NUM="python3 $BLKTOP_SRCDIR/tests/integration/numbers.py"
 
 out=$TEST_TMP/live.jsonl

@@ -31,6 +31,7 @@ int
 main(void)
 {
 	struct pattern	 p;
+	struct pat_pos	 pos;
 	uint64_t	 seed = 42;
 	unsigned	 i, j, perm[256], consec, seq;
 
@@ -47,8 +48,9 @@ main(void)
 
 	/* 16 sequential 1 MiB reads from 0. */
 	pattern_init(&p);
+	pattern_pos_init(&pos);
 	for (i = 0; i < 16; i++)
-		pattern_add(&p, PAT_READ, (int64_t)i * MiB, MiB);
+		pattern_add(&p, &pos, PAT_READ, (int64_t)i * MiB, MiB);
 	CHECK("sequential: 16 reads in 100K-1M", p.side[PAT_READ].accesses == 16 &&
 	    p.side[PAT_READ].hist[4] == 16);
 	CHECK("sequential: 15 consecutive, 15 sequential (the first has no previous)",
@@ -60,8 +62,9 @@ main(void)
 
 	/* A 2-stride: every other 4 KiB block. */
 	pattern_init(&p);
+	pattern_pos_init(&pos);
 	for (i = 0; i < 64; i++)
-		pattern_add(&p, PAT_READ, (int64_t)i * 8 * KiB, 4 * KiB);
+		pattern_add(&p, &pos, PAT_READ, (int64_t)i * 8 * KiB, 4 * KiB);
 	CHECK("2-stride: 63 sequential, none consecutive",
 	    p.side[PAT_READ].seq == 63 && p.side[PAT_READ].consec == 0);
 	CHECK("2-stride: stride 4096 x63, size 4096 x64",
@@ -69,11 +72,12 @@ main(void)
 
 	/* By hand: 0+4K, 8K+4K, 4K+4K, 8K+4K, 12K+4K. */
 	pattern_init(&p);
-	pattern_add(&p, PAT_READ, 0, 4 * KiB);		/* first */
-	pattern_add(&p, PAT_READ, 8 * KiB, 4 * KiB);	/* seq, stride +4K */
-	pattern_add(&p, PAT_READ, 4 * KiB, 4 * KiB);	/* back: stride -8K */
-	pattern_add(&p, PAT_READ, 8 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
-	pattern_add(&p, PAT_READ, 12 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
+	pattern_pos_init(&pos);
+	pattern_add(&p, &pos, PAT_READ, 0, 4 * KiB);		/* first */
+	pattern_add(&p, &pos, PAT_READ, 8 * KiB, 4 * KiB);	/* seq, stride +4K */
+	pattern_add(&p, &pos, PAT_READ, 4 * KiB, 4 * KiB);	/* back: stride -8K */
+	pattern_add(&p, &pos, PAT_READ, 8 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
+	pattern_add(&p, &pos, PAT_READ, 12 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
 	CHECK("by hand: 2 consecutive, 3 sequential",
 	    p.side[PAT_READ].consec == 2 && p.side[PAT_READ].seq == 3);
 	CHECK("by hand: strides 0 x2, then -8192 and 4096 once (smaller first)",
@@ -90,9 +94,10 @@ main(void)
 		perm[j] = t;
 	}
 	pattern_init(&p);
+	pattern_pos_init(&pos);
 	consec = seq = 0;
 	for (i = 0; i < 256; i++) {
-		pattern_add(&p, PAT_READ, (int64_t)perm[i] * 4 * KiB, 4 * KiB);
+		pattern_add(&p, &pos, PAT_READ, (int64_t)perm[i] * 4 * KiB, 4 * KiB);
 		if (i > 0 && perm[i] == perm[i - 1] + 1)
 			consec++;
 		if (i > 0 && perm[i] >= perm[i - 1] + 1)
@@ -109,9 +114,10 @@ main(void)
 
 	/* Reads and writes interleaved: switches, each direction on its own. */
 	pattern_init(&p);
+	pattern_pos_init(&pos);
 	for (i = 0; i < 10; i++) {
-		pattern_add(&p, PAT_READ, (int64_t)i * 512, 512);
-		pattern_add(&p, PAT_WRITE, (int64_t)i * 512, 512);
+		pattern_add(&p, &pos, PAT_READ, (int64_t)i * 512, 512);
+		pattern_add(&p, &pos, PAT_WRITE, (int64_t)i * 512, 512);
 	}
 	CHECK("read, write, read...: 19 switches", p.switches == 19);
 	CHECK("each direction consecutive on its own: 9 and 9",
@@ -121,10 +127,11 @@ main(void)
 
 	/* An access with no offset: sized, not judged, and the chain starts again. */
 	pattern_init(&p);
-	pattern_add(&p, PAT_READ, 0, 4096);
-	pattern_add(&p, PAT_READ, -1, 4096);
-	pattern_add(&p, PAT_READ, 8192, 4096);
-	pattern_add(&p, PAT_READ, 12288, 4096);
+	pattern_pos_init(&pos);
+	pattern_add(&p, &pos, PAT_READ, 0, 4096);
+	pattern_add(&p, &pos, PAT_READ, -1, 4096);
+	pattern_add(&p, &pos, PAT_READ, 8192, 4096);
+	pattern_add(&p, &pos, PAT_READ, 12288, 4096);
 	CHECK("no offset: counted in its bin, not judged; the next one has no previous",
 	    p.side[PAT_READ].accesses == 4 && p.side[PAT_READ].no_offset == 1 &&
 	    p.side[PAT_READ].hist[2] == 4 && p.side[PAT_READ].consec == 1 &&
@@ -132,21 +139,24 @@ main(void)
 
 	/* Sizes past the table; ties. */
 	pattern_init(&p);
+	pattern_pos_init(&pos);
 	for (i = 1; i <= PAT_TRACK + 4; i++)
 		for (j = 0; j < i; j++)
-			pattern_add(&p, PAT_WRITE, -1, i);
+			pattern_add(&p, &pos, PAT_WRITE, -1, i);
 	CHECK("the size table holds PAT_TRACK values; later ones untracked",
 	    p.sizes.n == PAT_TRACK && p.sizes.untracked == (uint64_t)(17 + 18 + 19 + 20));
 	CHECK("the commonest tracked sizes first", strcmp(top(&p.sizes), "16:16 15:15 14:14 13:13") == 0);
 	pattern_init(&p);
-	pattern_add(&p, PAT_READ, -1, 7);
-	pattern_add(&p, PAT_READ, -1, 3);
-	pattern_add(&p, PAT_READ, -1, 5);
+	pattern_pos_init(&pos);
+	pattern_add(&p, &pos, PAT_READ, -1, 7);
+	pattern_add(&p, &pos, PAT_READ, -1, 3);
+	pattern_add(&p, &pos, PAT_READ, -1, 5);
 	CHECK("equal counts: the smaller value first", strcmp(top(&p.sizes), "3:1 5:1 7:1") == 0);
 
 	/* An end past INT64_MAX stops there. */
 	pattern_init(&p);
-	pattern_add(&p, PAT_READ, INT64_MAX - 10, 100);
-	CHECK("an end past the largest offset is clamped", p.side[PAT_READ].end == INT64_MAX);
+	pattern_pos_init(&pos);
+	pattern_add(&p, &pos, PAT_READ, INT64_MAX - 10, 100);
+	CHECK("an end past the largest offset is clamped", pos.end[PAT_READ] == INT64_MAX);
 	CHECK_EXIT();
 }

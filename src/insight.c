@@ -1,0 +1,256 @@
+/*
+ * insight.c: the rules of doc/insights.md over the model's files and
+ * processes: a table, one entry per rule, each with its test and its text.
+ * A scan walks every entry once (O(files + processes)) and allocates nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "insight.h"
+
+const struct insight_conf insight_defaults = {
+	.min_calls = 1000,
+	.small_bytes = 1048576,	/* Drishti's: requests under 1 MB (Darshan's bins up to 100K-1M) */
+	.small_share = 0.10,
+	.random_share = 0.20,
+	.storm_opens = 1000,
+	.storm_ratio = 1.0,
+};
+
+/* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
+static const uint64_t insight_edges[PAT_BINS - 1] = {
+	100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824,
+};
+
+/* How many bins lie at or under edge v (a bin edge); -1 if v is no edge. */
+int
+insight_small_edge(uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < PAT_BINS - 1; i++)
+		if (insight_edges[i] == v)
+			return ((int)i + 1);
+	return (-1);
+}
+
+/* A bin edge as text: 100 B, 1 KiB ... 1 GiB. */
+static const char *
+insight_bytes(uint64_t v, char *buf, size_t len)
+{
+	if (v >= 1073741824 && v % 1073741824 == 0)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(v >> 30));
+	else if (v >= 1048576 && v % 1048576 == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)v);
+	return (buf);
+}
+
+/* small-io: over small_share of a file's calls at or under small_bytes, over min_calls calls. */
+static int
+insight_small_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct pattern	*p = &((const struct file_entry *)entry)->pat;
+	int			 bins = insight_small_edge(c->small_bytes);
+	uint64_t		 small = 0;
+	unsigned		 d;
+	int			 i;
+
+	*n = p->side[0].accesses + p->side[1].accesses;
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < bins; i++)
+			small += p->side[d].hist[i];
+	*figure = *n > 0 ? (double)small / (double)*n : 0;
+	return (*n > c->min_calls && *figure > c->small_share);
+}
+
+static void
+insight_small_text(const struct insight_conf *c, const struct insight *in, char *fig, size_t flen,
+    char *rule, size_t rlen)
+{
+	char b[32];
+
+	insight_bytes(c->small_bytes, b, sizeof b);
+	snprintf(fig, flen, "%.0f%% of %llu calls at or under %s", in->figure * 100,
+	    (unsigned long long)in->n, b);
+	snprintf(rule, rlen, "over %.0f%% of a file's calls at or under %s, over %llu calls",
+	    c->small_share * 100, b, (unsigned long long)c->min_calls);
+}
+
+/*
+ * random-io: over random_share of a file's calls with an offset neither
+ * sequential nor the first of their process and direction, over min_calls.
+ */
+static int
+insight_random_fire(const struct insight_conf *c, const void *entry, double *figure,
+    uint64_t *n)
+{
+	const struct pattern	*p = &((const struct file_entry *)entry)->pat;
+	uint64_t		 rnd = 0;
+	unsigned		 d;
+
+	*n = 0;
+	for (d = 0; d < 2; d++) {
+		const struct pat_side *s = &p->side[d];
+
+		*n += s->accesses - s->no_offset;
+		rnd += s->accesses - s->no_offset - s->seq - s->first;
+	}
+	*figure = *n > 0 ? (double)rnd / (double)*n : 0;
+	return (*n > c->min_calls && *figure > c->random_share);
+}
+
+static void
+insight_random_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	snprintf(fig, flen, "%.0f%% of %llu calls not sequential", in->figure * 100,
+	    (unsigned long long)in->n);
+	snprintf(rule, rlen, "over %.0f%% of a file's calls with an offset not sequential "
+	    "(less each process's first), over %llu calls", c->random_share * 100,
+	    (unsigned long long)c->min_calls);
+}
+
+/* open-storm: a process's opens, at least storm_opens, over storm_ratio per read/write call. */
+static int
+insight_storm_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct proc_counts	*t = &((const struct proc_entry *)entry)->tot;
+	uint64_t			 calls = t->vfs_calls[0] + t->vfs_calls[1];
+
+	*n = t->opens;
+	*figure = (double)t->opens / (double)(calls > 0 ? calls : 1);
+	return (t->opens >= c->storm_opens && *figure > c->storm_ratio);
+}
+
+static void
+insight_storm_text(const struct insight_conf *c, const struct insight *in, char *fig, size_t flen,
+    char *rule, size_t rlen)
+{
+	snprintf(fig, flen, "%llu opens, %.1f per read/write call", (unsigned long long)in->n,
+	    in->figure);
+	snprintf(rule, rlen, "at least %llu opens by a process, over %.1f per read/write call",
+	    (unsigned long long)c->storm_opens, c->storm_ratio);
+}
+
+const struct insight_rule insight_rules[] = {
+	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
+	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
+	  "a buffered stream) or read the file whole" },
+	{ "random-io", INSIGHT_HIGH, INSIGHT_FILE, insight_random_fire, insight_random_text,
+	  "read in offset order where the format allows it (sort the indices, larger "
+	  "contiguous records), or give the kernel a hint (posix_fadvise RANDOM, or "
+	  "prefetch with readahead)" },
+	{ "open-storm", INSIGHT_WARN, INSIGHT_PROC, insight_storm_fire, insight_storm_text,
+	  "keep files open across uses, or pack many small files into one (a tar, "
+	  "WebDataset or TFRecord shard)" },
+};
+const unsigned insight_nrules = nitems(insight_rules);
+
+const char *
+insight_level_name(enum insight_level l)
+{
+	return (l == INSIGHT_HIGH ? "high" : l == INSIGHT_WARN ? "warn" : "info");
+}
+
+/* A scan in progress: the findings kept, the highest first once sorted. */
+struct insight_scan {
+	const struct insight_conf	*conf;
+	struct insight			*out;
+	unsigned			 n, max;
+	uint64_t			 more;
+};
+
+/* Whether a ranks before b: higher level, then the larger figure. */
+static int
+insight_before(const struct insight *a, const struct insight *b)
+{
+	if (a->rule->level != b->rule->level)
+		return (a->rule->level > b->rule->level);
+	return (a->figure > b->figure);
+}
+
+static int
+insight_cmp(const void *a, const void *b)
+{
+	return (insight_before(a, b) ? -1 : insight_before(b, a) ? 1 : 0);
+}
+
+/* Keep in, in place of the lowest kept if there is no room and it ranks before it. */
+static void
+insight_keep(struct insight_scan *sc, const struct insight *in)
+{
+	unsigned i, low = 0;
+
+	if (sc->n < sc->max) {
+		sc->out[sc->n++] = *in;
+		return;
+	}
+	sc->more++;
+	if (sc->max == 0)
+		return;
+	for (i = 1; i < sc->n; i++)
+		if (insight_before(&sc->out[low], &sc->out[i]))
+			low = i;
+	if (insight_before(in, &sc->out[low]))
+		sc->out[low] = *in;
+}
+
+/* Every rule of subject s on one entry. */
+static void
+insight_entry(struct insight_scan *sc, enum insight_subject s, const void *entry)
+{
+	struct insight	 in;
+	unsigned	 r;
+
+	for (r = 0; r < insight_nrules; r++) {
+		if (insight_rules[r].subject != s)
+			continue;
+		memset(&in, 0, sizeof in);
+		if (!insight_rules[r].fire(sc->conf, entry, &in.figure, &in.n))
+			continue;
+		in.rule = &insight_rules[r];
+		if (s == INSIGHT_FILE)
+			in.file = entry;
+		else
+			in.proc = entry;
+		insight_keep(sc, &in);
+	}
+}
+
+static void
+insight_file(void *ctx, const struct file_entry *f)
+{
+	insight_entry(ctx, INSIGHT_FILE, f);
+}
+
+static void
+insight_proc(void *ctx, const struct proc_entry *p)
+{
+	insight_entry(ctx, INSIGHT_PROC, p);
+}
+
+/*
+ * The findings of every rule over the model's files and processes, at most
+ * max of them into out, highest level first (then the larger figure);
+ * *more: how many fired beyond those. Returns how many were stored.
+ */
+unsigned
+insight_scan(const struct proc_table *t, const struct insight_conf *conf, struct insight *out,
+    unsigned max, uint64_t *more)
+{
+	struct insight_scan sc = { conf, out, 0, max, 0 };
+
+	if (t != NULL) {
+		proc_each_file(t, insight_file, &sc);
+		proc_each(t, insight_proc, &sc);
+	}
+	qsort(out, sc.n, sizeof(*out), insight_cmp);
+	*more = sc.more;
+	return (sc.n);
+}

@@ -1,0 +1,178 @@
+/*
+ * model-pattern.c: the access pattern of the model's files and processes
+ * (src/pattern.h): each read/write call judged by where the previous one of
+ * its process on its file ended, and counted into the file's and the
+ * process's struct pattern.
+ *
+ * The positions, one per (process, file) pair, live in a table of
+ * MODEL_PAIR_WAYS-way sets, 2 x max_files pairs (40 bytes each: 1.3 MiB at
+ * the default 16384 files). A set full of live pairs drops its least
+ * recently used; that pair's next access is judged as a first one (neither
+ * consecutive nor sequential, no stride), and proc_stats counts the drop.
+ * The calls wait MODEL_PATTERN_DELAY_NS to be judged in time order, in a
+ * heap of MODEL_PATTERN_PENDING (64 bytes each: 4 MiB).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "model.h"
+
+/* Sets in the pair table: a power of two, two pairs per file at least. */
+static uint32_t
+model_pattern_nsets(unsigned max_files)
+{
+	return model_index_nsets(2ULL * max_files, MODEL_PAIR_WAYS);
+}
+
+/* Bytes model_pattern_init allocates for max_files files. */
+size_t
+model_pattern_size(unsigned max_files)
+{
+	return (size_t)model_pattern_nsets(max_files) * MODEL_PAIR_WAYS * sizeof(struct model_pair) +
+	    MODEL_PATTERN_PENDING * sizeof(struct model_pending);
+}
+
+void
+model_pattern_init(struct proc_table *t, unsigned max_files)
+{
+	uint32_t n = model_pattern_nsets(max_files);
+
+	t->pairs = xcalloc((size_t)n * MODEL_PAIR_WAYS, sizeof(*t->pairs));	/* stamp 0: free */
+	t->pending = xcalloc(MODEL_PATTERN_PENDING, sizeof(*t->pending));
+	t->pair_mask = n - 1;
+	t->pair_stamp = 0;
+}
+
+void
+model_pattern_free(struct proc_table *t)
+{
+	free(t->pairs);
+	free(t->pending);
+}
+
+/* The position of tgid on the file of path hash fhash: found, or a fresh one in place of the set's oldest. */
+static struct pat_pos *
+model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
+{
+	uint64_t		 h = (fhash ^ (uint64_t)tgid * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	struct model_pair	*set = &t->pairs[((h >> 32) & t->pair_mask) * MODEL_PAIR_WAYS];
+	struct model_pair	*pick = NULL;
+	uint32_t		 w;
+
+	if (++t->pair_stamp == 0)
+		t->pair_stamp = 1;	/* 0 marks a free way */
+	for (w = 0; w < MODEL_PAIR_WAYS; w++) {
+		struct model_pair *q = &set[w];
+
+		if (q->stamp != 0 && q->fhash == fhash && q->tgid == tgid) {
+			q->stamp = t->pair_stamp;
+			return &q->pos;
+		}
+		if (pick == NULL || (pick->stamp != 0 &&
+		    (q->stamp == 0 || t->pair_stamp - q->stamp > t->pair_stamp - pick->stamp)))
+			pick = q;	/* a free way, else the least recently used */
+	}
+	if (pick->stamp != 0)
+		t->pairs_evicted++;
+	pick->fhash = fhash;
+	pick->tgid = tgid;
+	pick->stamp = t->pair_stamp;
+	pattern_pos_init(&pick->pos);
+	return &pick->pos;
+}
+
+/* Whether pending a is older than b (by time, then arrival). */
+static int
+model_pattern_older(const struct model_pending *a, const struct model_pending *b)
+{
+	return (a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq));
+}
+
+/* Judge the oldest pending call and count it into its file's and process's patterns. */
+static void
+model_pattern_pop(struct proc_table *t)
+{
+	struct model_pending	 c = t->pending[0], tmp;
+	struct pat_step		 st;
+	uint32_t		 i = 0, n = --t->npending;
+
+	t->pending[0] = t->pending[n];
+	for (;;) {	/* sift down */
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && model_pattern_older(&t->pending[l], &t->pending[m]))
+			m = l;
+		if (r < n && model_pattern_older(&t->pending[r], &t->pending[m]))
+			m = r;
+		if (m == i)
+			break;
+		tmp = t->pending[i];
+		t->pending[i] = t->pending[m];
+		t->pending[m] = tmp;
+		i = m;
+	}
+	/* The file (or process) left the table meanwhile, its slot maybe reused: not counted. */
+	if (t->files[c.file].hash != c.fhash || t->files[c.file].chunk == MODEL_NIL) {
+		t->pattern_gone++;
+		return;
+	}
+	pattern_step(model_pattern_pos(t, c.tgid, c.fhash), c.dir, c.off, c.bytes, &st);
+	pattern_count(&t->files[c.file].pat, &st);
+	model_file_active(t, c.file);
+	if (t->procs[c.proc].id == c.proc_id) {
+		pattern_count(&t->procs[c.proc].pat, &st);
+		model_proc_active(t, c.proc);
+	}
+}
+
+/*
+ * A read/write call of process p on file f. The calls reach the model
+ * nearly in time order: each CPU's records in order, but a CPU's batch of
+ * them may go out up to a drain period after another CPU's (bpf/batch.h).
+ * Their pattern needs the order the calls were made in, so they wait here,
+ * in a heap by time, and are judged once MODEL_PATTERN_DELAY_NS older than
+ * the stream's time (proc_pattern_flush: at each tick, and all of them at
+ * the end). A full heap judges its oldest at once (pattern_early counts it).
+ * Failed calls are no accesses.
+ */
+void
+model_pattern_add(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
+    const struct ev_rw *ev)
+{
+	struct model_pending	*c, tmp;
+	uint32_t		 i;
+
+	if (ev->error != 0)
+		return;
+	if (t->npending == MODEL_PATTERN_PENDING) {
+		model_pattern_pop(t);
+		t->pattern_early++;
+	}
+	i = t->npending++;
+	c = &t->pending[i];
+	c->ts = ev->ts;
+	c->seq = t->pending_seq++;
+	c->off = ev->pos;
+	c->bytes = ev->done;
+	c->fhash = f->hash;
+	c->tgid = ev->tgid;
+	c->file = (uint32_t)(f - t->files);
+	c->proc = (uint32_t)(p - t->procs);
+	c->proc_id = p->id;
+	c->dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
+	while (i > 0 && model_pattern_older(&t->pending[i], &t->pending[(i - 1) / 2])) {
+		tmp = t->pending[i];
+		t->pending[i] = t->pending[(i - 1) / 2];
+		t->pending[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+}
+
+/* Judge the pending calls made before upto (UINT64_MAX: all). */
+void
+proc_pattern_flush(struct proc_table *t, uint64_t upto)
+{
+	while (t->npending > 0 && t->pending[0].ts <= upto)
+		model_pattern_pop(t);
+}

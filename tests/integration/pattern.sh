@@ -1,0 +1,262 @@
+#!/bin/bash
+# pattern.sh: each file's access pattern (Darshan's counters, doc/json.md
+# "Access pattern") from real calls, exact: 16 sequential 1 MiB reads, 256
+# random 4 KiB preads, a 2-stride, reads and writes taking turns, one file
+# read by two processes, libaio sequential and random (fio, iodepth 1) and
+# io_uring (whose offsets are not traced: no_offset_reads). The expected
+# figures are computed here from what the workload did (its permutation,
+# fio's own I/O log), not by blktop's code. Checked on -J, on --report
+# OUT.json, and on the replay of the run's capture.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_root
+need_cmd python3 python3
+need_cmd mkfs.ext4 e2fsprogs
+need_cmd fio fio
+
+ext4_on_loop 128 || exit 0
+
+# The files, written before blktop starts: only the reads below are seen.
+python3 - "$MNT" <<'EOF' || { fail "setup"; exit 0; }
+import os, sys
+mnt = sys.argv[1]
+for name, size in (("seq", 16 << 20), ("rand", 1 << 20), ("stride", 512 << 10), ("turns", 32 << 10),
+                   ("shared", 256 << 10), ("aio-seq", 1 << 20), ("aio-rand", 1 << 20),
+                   ("uring", 1 << 20), ("many-small", 8 << 20), ("many-rand", 8 << 20),
+                   ("storm", 4096)):
+    with open("%s/%s.dat" % (mnt, name), "wb") as f:
+        f.write(os.urandom(size))
+os.sync()
+EOF
+
+OUT=$TEST_TMP/run.jsonl
+"$BLKTOP" -J -d 0.5 --top 2000 -o vfs_reads -c python3 -c fio -w "$TEST_TMP/run.blkcap" --report "$TEST_TMP/run.json" \
+    >"$OUT" 2>"$TEST_TMP/run.err" &
+BPID=$!
+TEST_PIDS="$TEST_PIDS $BPID"
+wait_for "$OUT" 30 || { fail "blktop started: $(head -c 300 "$TEST_TMP/run.err")"; exit 0; }
+
+# The calls; the random order is printed, for the expected figures.
+python3 - "$MNT" >"$TEST_TMP/work.json" <<'EOF' || fail "workload"
+import json, os, random, sys
+mnt = sys.argv[1]
+KiB, MiB = 1024, 1 << 20
+def fd(name, mode=os.O_RDONLY):
+    return os.open("%s/%s.dat" % (mnt, name), mode)
+f = fd("seq")				# 16 sequential 1 MiB read()s
+for i in range(16):
+    assert len(os.read(f, MiB)) == MiB
+os.close(f)
+perm = list(range(256))			# 256 random 4 KiB pread()s, each block once
+random.Random(7).shuffle(perm)
+f = fd("rand")
+for b in perm:
+    assert len(os.pread(f, 4 * KiB, b * 4 * KiB)) == 4 * KiB
+os.close(f)
+f = fd("stride")			# every other 4 KiB block: stride 4 KiB
+for i in range(64):
+    assert len(os.pread(f, 4 * KiB, i * 8 * KiB)) == 4 * KiB
+os.close(f)
+f = fd("turns", os.O_RDWR)		# write a block, read it back, 8 times
+for i in range(8):
+    assert os.pwrite(f, b"t" * 4 * KiB, i * 4 * KiB) == 4 * KiB
+    assert len(os.pread(f, 4 * KiB, i * 4 * KiB)) == 4 * KiB
+os.close(f)
+pids = [os.getpid()]
+child = os.fork()			# two processes, each 4 x 64 KiB read()s from 0
+if child == 0:
+    f = fd("shared")
+    for i in range(4):
+        os.read(f, 64 * KiB)
+    os._exit(0)
+os.waitpid(child, 0)
+f = fd("shared")
+for i in range(4):
+    os.read(f, 64 * KiB)
+os.close(f)
+f = fd("many-small")			# 2048 sequential 4 KiB read()s: small-io
+for i in range(2048):
+    os.read(f, 4 * KiB)
+os.close(f)
+perm2 = list(range(2048))		# 2048 random 4 KiB pread()s: small-io and random-io
+random.Random(8).shuffle(perm2)
+f = fd("many-rand")
+for b in perm2:
+    os.pread(f, 4 * KiB, b * 4 * KiB)
+os.close(f)
+storm = os.fork()			# 1200 opens and no read: open-storm
+if storm == 0:
+    for i in range(1200):
+        os.close(fd("storm"))
+    os._exit(0)
+os.waitpid(storm, 0)
+print(json.dumps({"pid": os.getpid(), "child": child, "storm": storm, "perm": perm}))
+EOF
+for job in "aio-seq read libaio" "aio-rand randread libaio" "uring read io_uring"; do
+	set -- $job
+	fio --name=p --filename="$MNT/$1.dat" --size=1M --bs=64k --rw="$2" --direct=1 \
+	    --ioengine="$3" --iodepth=1 --randrepeat=1 --write_iolog="$TEST_TMP/$1.iolog" \
+	    --output=/dev/null || fail "fio $1"
+	# A call's pattern is judged 0.3 s after it (src/model-pattern.c): its
+	# file's row then, in a report whose top rows the next fio's start (it
+	# reads hundreds of /sys files) does not fill.
+	sleep 1.5
+done
+sleep 1.2
+stop_bg "$BPID"
+"$BLKTOP" -r "$TEST_TMP/run.blkcap" --top 2000 -J >"$TEST_TMP/replay.jsonl" 2>"$TEST_TMP/replay.err"
+"$BLKTOP" -r "$TEST_TMP/run.blkcap" --top 2000 --report "$TEST_TMP/replay.json" >/dev/null 2>&1
+# The thresholds from --insight: at 100 calls the 256 random reads are judged too.
+"$BLKTOP" --insight min_calls=100 --insight insight.small_bytes=10240 -r "$TEST_TMP/run.blkcap" \
+    --top 2000 --report "$TEST_TMP/conf.json" >/dev/null 2>"$TEST_TMP/conf.err" ||
+    fail "replay with --insight: $(head -1 "$TEST_TMP/conf.err")"
+"$BLKTOP" --insight small_bytes=5000 -r "$TEST_TMP/run.blkcap" -J >/dev/null 2>"$TEST_TMP/bad.err"
+st=$?
+check "a small_bytes that is no bin edge: one line, exit $st" \
+    test "$st" != 0 -a "$(wc -l <"$TEST_TMP/bad.err")" = 1 -a -n "$(grep "bin edges" "$TEST_TMP/bad.err")"
+
+python3 - "$TEST_NAME" "$MNT" "$TEST_TMP" <<'EOF'
+import json, os, sys
+name, mnt, tmp = sys.argv[1:4]
+work = json.load(open(tmp + "/work.json"))
+KiB = 1024
+
+def hist(n, size):			# Darshan's bins: 0-100 ... 1G+
+    edges = [100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824]
+    h = [0] * 10
+    h[next((i for i, e in enumerate(edges) if size <= e), 9)] = n
+    return h
+
+# consec, seq, commonest strides of one process's reads in order. The strides
+# counted are those of the first 16 distinct values (doc/json.md: the tables
+# are bounded, as Darshan's are at 32).
+def judge(offs, size):
+    consec = seq = 0
+    strides = {}
+    for a, b in zip(offs, offs[1:]):
+        end = a + size
+        consec += b == end
+        seq += b >= end
+        if b - end in strides or len(strides) < 16:
+            strides[b - end] = strides.get(b - end, 0) + 1
+    top = sorted(strides.items(), key=lambda kv: (-kv[1], kv[0]))[:4]
+    return consec, seq, [list(kv) for kv in top]
+
+def fio_offsets(log):			# fio's own log: "[TIME] FILE read OFFSET LENGTH"
+    offs = []
+    for line in open(log):
+        w = line.split()
+        if len(w) >= 4 and w[-3] == "read":
+            offs.append(int(w[-2]))
+    return offs
+
+want = {}
+def reads(f, offs, size, procs=1, calls=None):
+    n = len(offs) if calls is None else calls
+    c, s, st = judge(offs, size)
+    want[f] = {"call_reads": n * procs, "read_size_hist": hist(n * procs, size),
+               "consec_reads": c * procs, "seq_reads": s * procs, "no_offset_reads": 0,
+               "common_sizes": [[size, n * procs]],
+               "common_strides": [[v, k * procs] for v, k in st], "rw_switches": 0,
+               "procs": procs}
+reads("seq", [i << 20 for i in range(16)], 1 << 20)
+reads("rand", [b * 4 * KiB for b in work["perm"]], 4 * KiB)
+reads("stride", [i * 8 * KiB for i in range(64)], 4 * KiB)
+reads("shared", [i * 64 * KiB for i in range(4)], 64 * KiB, procs=2)
+want["turns"] = {"call_reads": 8, "call_writes": 8, "read_size_hist": hist(8, 4 * KiB),
+                 "write_size_hist": hist(8, 4 * KiB), "consec_reads": 7, "seq_reads": 7,
+                 "consec_writes": 7, "seq_writes": 7, "common_sizes": [[4 * KiB, 16]],
+                 "common_strides": [[0, 14]], "rw_switches": 15, "procs": 1}
+for f in ("aio-seq", "aio-rand"):
+    offs = fio_offsets("%s/%s.iolog" % (tmp, f))
+    reads(f, offs, 64 * KiB)
+    want[f]["aio_reads"] = 16
+    want[f]["fio_log_reads"] = len(offs)
+want["uring"] = {"call_reads": 16, "uring_reads": 16, "read_size_hist": hist(16, 64 * KiB),
+                 "consec_reads": None, "seq_reads": None, "no_offset_reads": 16,
+                 "common_sizes": [[64 * KiB, 16]], "common_strides": [], "procs": 1}
+
+# The counts of an interval's row are the interval's: summed over the reports.
+# The pattern's are since the file was first seen: the last report's.
+SUMMED = ("call_reads", "call_writes", "aio_reads", "uring_reads")
+
+def last_rows(path, key="path", kind="files"):
+    rows = {}
+    for line in open(path):
+        for f in json.loads(line)[kind]:
+            r = rows.setdefault(f[key], {k: 0 for k in SUMMED})
+            r.update({k: v for k, v in f.items() if k not in SUMMED})
+            for k in SUMMED:
+                r[k] += f[k] or 0
+    return rows
+
+def check(what, rows, some=False):
+    for f, w in want.items():
+        row = rows.get("%s/%s.dat" % (mnt, f))
+        if row is None and some:
+            continue
+        if row is None:
+            print("FAIL: %s: %s: %s.dat has a row" % (name, what, f))
+            continue
+        bad = ["%s %s, want %s" % (k, row.get(k), v) for k, v in w.items()
+               if k != "fio_log_reads" and row.get(k) != v]
+        if "fio_log_reads" in w and w["fio_log_reads"] != 16:
+            bad.append("fio's log has %d reads, want 16" % w["fio_log_reads"])
+        print("%s: %s: %s: %s.dat: %s" % ("FAIL" if bad else "PASS", name, what, f,
+              "; ".join(bad) if bad else "exact (%d fields)" % len(w)))
+
+check("-J", last_rows(tmp + "/run.jsonl"))
+# The report has the run's top 10 files by calls: the random file's 256 at least.
+rep = {f["path"]: f for f in json.load(open(tmp + "/run.json"))["files"]}
+print("%s: %s: --report OUT.json has the random file" % (
+    "PASS" if mnt + "/rand.dat" in rep else "FAIL", name))
+check("--report OUT.json", rep, some=True)
+check("replay of the capture, -J", last_rows(tmp + "/replay.jsonl"))
+
+# The processes: the reader's reads of its files (its other calls are its own
+# interpreter's, and its writes its output's): the child's row is its 4 reads.
+c = last_rows(tmp + "/run.jsonl", "pid", "processes").get(work["child"])
+ok = c is not None and c["call_reads"] == 4 and c["consec_reads"] == 3 and \
+    c["seq_reads"] == 3 and c["read_size_hist"] == hist(4, 64 * KiB) and \
+    c["common_strides"] == [[0, 3]]
+print("%s: %s: the child's process row: 4 reads, 3 consecutive (%s)" % (
+    "PASS" if ok else "FAIL", name,
+    None if c is None else {k: c[k] for k in ("call_reads", "consec_reads", "seq_reads",
+                                             "read_size_hist", "common_strides")}))
+EOF
+# Each insight on its workload and on none of the others (of this test's
+# files and processes: the machine's own may have some).
+python3 - "$TEST_NAME" "$MNT" "$TEST_TMP" <<'EOF'
+import json, sys
+name, mnt, tmp = sys.argv[1:4]
+work = json.load(open(tmp + "/work.json"))
+ours = {work["pid"], work["child"], work["storm"]}
+
+def fired(ins):
+    got = set()
+    for i in ins or []:
+        if i["subject"] == "file" and i["name"].startswith(mnt + "/"):
+            got.add((i["code"], i["name"][len(mnt) + 1:]))
+        elif i["subject"] == "process" and i["pid"] in ours:
+            got.add((i["code"], "storm" if i["pid"] == work["storm"] else str(i["pid"])))
+    return got
+
+want = {("small-io", "many-small.dat"), ("small-io", "many-rand.dat"),
+        ("random-io", "many-rand.dat"), ("open-storm", "storm")}
+lines = [json.loads(l) for l in open(tmp + "/run.jsonl")]
+for what, ins in (("-J's last line", lines[-1].get("insights")),
+                  ("--report OUT.json", json.load(open(tmp + "/run.json")).get("insights")),
+                  ("replay's --report", json.load(open(tmp + "/replay.json")).get("insights"))):
+    got = fired(ins)
+    print("%s: %s: %s: insights %s" % ("PASS" if got == want else "FAIL", name, what,
+          "as expected" if got == want else "%s, want %s" % (sorted(got), sorted(want))))
+conf = fired(json.load(open(tmp + "/conf.json")).get("insights"))
+want2 = want | {("small-io", "rand.dat"), ("random-io", "rand.dat")}
+print("%s: %s: --insight min_calls=100: rand.dat judged too (%s)" % (
+    "PASS" if conf == want2 else "FAIL", name, sorted(conf ^ want2) or "exactly"))
+# The finding's own figures, against the workload.
+r = [i for i in lines[-1]["insights"] if i["code"] == "random-io" and i["name"].endswith("/many-rand.dat")]
+ok = len(r) == 1 and r[0]["calls"] == 2048 and r[0]["level"] == "high"
+print("%s: %s: random-io on many-rand.dat measured on its 2048 calls (%s)" % (
+    "PASS" if ok else "FAIL", name, r[0]["measured"] if r else None))
+EOF
+umount "$MNT"
