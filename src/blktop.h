@@ -348,10 +348,11 @@ struct sink_entry {
 			     const char *value, char **errp);
 };
 
-/* One sink of this run: its entry and its own state. */
+/* One sink of this run: its entry, its options and its own state. */
 struct sink {
 	const struct sink_entry *entry;
 	struct blktop	*b;
+	const void	*opts;	/* its entry's options struct (stream_add_sink), or NULL */
 	void		*data;
 };
 
@@ -363,6 +364,30 @@ struct sink {
 #define MERGE_MAJOR		4094		/* devices renumbered for a clash */
 #define MERGE_GAP_NS		(3600 * NSEC_PER_SEC)	/* longer silences: one tick */
 #define MERGE_NAMES_MAX		4096		/* opens kept for the basename join */
+
+/*
+ * Each sink's options, in a struct of its own: filled by the command line
+ * (blktop.c) and the config file (config.c), handed to the sink by
+ * stream_add_sink. A sink reads its own options from there, no other's.
+ */
+/* sink-metrics.c */
+struct metrics_opts {
+	char		 listen_addr[64];	/* --listen */
+	uint16_t	 listen_port;	/* 0: no metrics endpoint */
+	int		 listen_fd;	/* bound by main() before the source starts, -1 before */
+};
+/* sink-report.c */
+struct report_opts {
+	const char	*path;		/* --report: .html or .json */
+	const char	*theme;		/* -t, else the config file's; NULL: the default */
+	int		 sort_key;	/* -o: enum proc_key */
+	int		 announce;	/* say where it was written (-v, --headless) */
+	int		 ends_run;	/* its end is the run's (--headless without --listen) */
+};
+/* sink-dump.c */
+struct dump_opts {
+	int		 format;	/* --dump: REPLAY_DUMP_CSV or _JSONL, 0 without --dump */
+};
 
 /* Everything one run of blktop knows. */
 #define HAVE_NBITS	8		/* the HAVE_* bits (below) */
@@ -430,13 +455,13 @@ struct blktop {
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
-	char			 listen_addr[64];	/* --listen */
-	uint16_t		 listen_port;	/* 0: no metrics endpoint */
-	int			 listen_fd;	/* bound before the source starts, -1 before */
-	int			 headless;	/* --headless: no view */
-	const char		*report_path;	/* --report: .html or .json */
 	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
 	char			 config_note[256];	/* what was wrong with it, for the view */
+
+	/* each sink's options (above), handed to it by stream_add_sink */
+	struct metrics_opts	 metrics_opts;
+	struct report_opts	 report_opts;
+	struct dump_opts	 dump_opts;
 
 	/* recording and replay options (sink-capture.c, source-replay.c, import.c) */
 	const char		*replay_path;	/* -r: the file, or the files' names joined */
@@ -447,7 +472,6 @@ struct blktop {
 	int			 flight_secs;	/* --flight, 0 = off; -1 = default */
 	const char		*trigger;	/* --trigger-p99 MS[:DEVICE] */
 	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
-	int			 dump;		/* --dump: REPLAY_DUMP_CSV or _JSONL */
 	int			 interval_set;	/* -d was given */
 	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
 	const char		*dev_args[FILTER_MAX_DEVS];
@@ -561,7 +585,7 @@ void		 rec_type_owner(const struct rec_type *, const void *rec, uint32_t *tgid,
 int		 rec_type_tick(void *buf, size_t size, size_t *lenp, uint64_t ts);
 
 /* stream.c: validate, count, hand to the sinks; one place closes reports. */
-void		 stream_add_sink(struct blktop *, const struct sink_entry *);
+void		 stream_add_sink(struct blktop *, const struct sink_entry *, const void *opts);
 int		 stream_start(struct blktop *, char **errp);
 void		 stream_begin(struct blktop *, uint64_t ts);
 int		 stream_event(struct blktop *, const void *rec, size_t len);

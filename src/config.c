@@ -289,7 +289,10 @@ config_secs(const char *s, double min, double max)
 	return (v);
 }
 
-/* The settings of the program itself; as a sink's config callback. */
+/*
+ * The settings of the program itself; as a sink's config callback. The
+ * view's theme, its own key, also colours a report of the run (a -t wins).
+ */
 static int
 config_core(struct blktop *b, const char *key, const char *value, int apply,
     char **errp)
@@ -321,6 +324,8 @@ config_core(struct blktop *b, const char *key, const char *value, int apply,
 			b->record_dir = value;
 		return (1);
 	}
+	if (strcasecmp(key, "theme") == 0 && apply && b->report_opts.theme == NULL)
+		b->report_opts.theme = value;
 	return (0);
 }
 

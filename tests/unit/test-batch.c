@@ -163,8 +163,8 @@ main(void)
 	b->ticks_per_report = 2;
 	b->out = open_memstream(&buf, &len);
 	b->nticks = 10;
-	stream_add_sink(b, &sink_model);
-	stream_add_sink(b, &sink_batch);
+	stream_add_sink(b, &sink_model, NULL);
+	stream_add_sink(b, &sink_batch, NULL);
 	stream_begin(b, now);
 	device_set_name(DEV_MKDEV(7, 0), "loop\"0");
 

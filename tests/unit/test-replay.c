@@ -192,8 +192,8 @@ main(void)
 	b->flight_secs = 0;
 	b->json = 1;
 	b->out = open_memstream(&out, &outlen);
-	stream_add_sink(b, &sink_model);
-	stream_add_sink(b, &sink_batch);
+	stream_add_sink(b, &sink_model, NULL);
+	stream_add_sink(b, &sink_batch, NULL);
 	b->src = src = source_create(b, e);
 	CHECK("replay starts", e->start(src, &err) == 0);
 	CHECK("clock from the header", b->mono_to_wall == OFFSET);
