@@ -203,7 +203,8 @@ main(int argc, char **argv)
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("event_base_new");
 	stream_add_sink(b, &sink_model, NULL);
-	stream_add_sink(b, &sink_ui, NULL);
+	b->ui_opts.capture = &b->capture_opts;
+	stream_add_sink(b, &sink_ui, &b->ui_opts);
 	stream_begin(b, now);
 	b->procs = proc_create(BENCH_PROCS, BENCH_FILES, 0);
 

@@ -349,7 +349,7 @@ main(int argc, char **argv)
 	double		 history = -1;
 	char		*err;
 	const char	*env;
-	const char	*config_path = NULL;
+	const char	*config_path = NULL, *theme = NULL;
 	int		 ch, probe = 0, no_config = 0, headless = 0, i;
 	unsigned	 d;
 
@@ -358,7 +358,7 @@ main(int argc, char **argv)
 	b->top = 10;
 	b->sort_key = PROC_KEY_LAT;
 	b->out = stdout;
-	b->flight_secs = -1;
+	b->capture_opts.flight_secs = -1;
 	b->speed = -1;
 	b->hooks = getenv("BLKTOP_HOOKS");
 	if (b->hooks != NULL && *b->hooks == '\0')
@@ -438,16 +438,17 @@ main(int argc, char **argv)
 			blktop_add_replay(b, optarg);
 			break;
 		case 'w':
-			b->record_path = optarg;
+			b->capture_opts.record_path = optarg;
 			break;
 		case OPT_RECORD_DIR:
-			b->record_dir = optarg;
+			b->capture_opts.record_dir = optarg;
 			break;
 		case OPT_FLIGHT:
-			b->flight_secs = (int)blktop_parse_long("--flight", optarg, 0, 3600);
+			b->capture_opts.flight_secs = (int)blktop_parse_long("--flight",
+			    optarg, 0, 3600);
 			break;
 		case OPT_TRIGGER:
-			b->trigger = optarg;
+			b->capture_opts.trigger = optarg;
 			break;
 		case OPT_SPEED:
 			if (strcmp(optarg, "max") == 0)
@@ -511,7 +512,7 @@ main(int argc, char **argv)
 					exit(2);
 				}
 			}
-			b->theme = optarg;
+			theme = optarg;
 			break;
 		case 'h':
 			blktop_usage(stdout);
@@ -543,8 +544,8 @@ main(int argc, char **argv)
 		if (b->speed < 0)
 			b->speed = 0;
 	}
-	if (headless && b->metrics_opts.listen_port == 0 && b->record_path == NULL &&
-	    b->report_opts.path == NULL)
+	if (headless && b->metrics_opts.listen_port == 0 &&
+	    b->capture_opts.record_path == NULL && b->report_opts.path == NULL)
 		blktop_usage_error("--headless needs --listen, -w or --report: it would do nothing");
 	if (headless && b->batch)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
@@ -561,7 +562,7 @@ main(int argc, char **argv)
 		}
 	}
 	/* -t colours the view and a report; without it, the config file's theme does. */
-	b->report_opts.theme = b->theme;
+	b->ui_opts.theme = b->report_opts.theme = theme;
 	/* The UI's settings; reports (-b, -J, --headless) stay as the command line says. */
 	if (!no_config && !headless && !b->batch && b->dump_opts.format == 0 && !probe &&
 	    config_load(b, config_path, &sink_ui, &err) != 0) {
@@ -570,8 +571,13 @@ main(int argc, char **argv)
 	}
 	/* The sinks' options, the command line and the config file read. */
 	b->report_opts.sort_key = b->sort_key;
+	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
+	if (b->capture_opts.flight_secs < 0)
+		b->capture_opts.flight_secs = b->batch && b->capture_opts.trigger == NULL ?
+		    0 : CAPTURE_FLIGHT_DEFAULT;
 	b->report_opts.announce = b->verbose || headless;
 	b->report_opts.ends_run = headless && b->metrics_opts.listen_port == 0;
+	b->ui_opts.capture = &b->capture_opts;
 	if (b->replay_path == NULL) {
 		for (d = 0; d < b->ndev_args; d++) {
 			if (device_parse(b->dev_args[d], &b->devs[b->ndevs], &err) != 0) {
@@ -638,12 +644,12 @@ main(int argc, char **argv)
 	 * The stream's sinks, in order, each with its options: the capture gets
 	 * what the model gets, the view reads the model.
 	 */
-	stream_add_sink(b, &sink_capture, NULL);
+	stream_add_sink(b, &sink_capture, &b->capture_opts);
 	stream_add_sink(b, &sink_model, NULL);
 	if (!headless && b->batch)
 		stream_add_sink(b, &sink_batch, NULL);
 	else if (!headless)
-		stream_add_sink(b, &sink_ui, NULL);
+		stream_add_sink(b, &sink_ui, &b->ui_opts);
 	if (b->metrics_opts.listen_port != 0)
 		stream_add_sink(b, &sink_metrics, &b->metrics_opts);
 	if (b->report_opts.path != NULL)

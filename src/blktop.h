@@ -370,6 +370,14 @@ struct sink {
  * (blktop.c) and the config file (config.c), handed to the sink by
  * stream_add_sink. A sink reads its own options from there, no other's.
  */
+/* sink-capture.c */
+#define CAPTURE_FLIGHT_DEFAULT	30	/* seconds kept before an `r` */
+struct capture_opts {
+	const char	*record_path;	/* -w: record from the start */
+	const char	*record_dir;	/* --record-dir: where `r` and the trigger write */
+	int		 flight_secs;	/* --flight: -1 until main() picks the default */
+	const char	*trigger;	/* --trigger-p99 MS[:DEVICE] */
+};
 /* sink-metrics.c */
 struct metrics_opts {
 	char		 listen_addr[64];	/* --listen */
@@ -387,6 +395,13 @@ struct report_opts {
 /* sink-dump.c */
 struct dump_opts {
 	int		 format;	/* --dump: REPLAY_DUMP_CSV or _JSONL, 0 without --dump */
+};
+/* ui/ui.c */
+struct ui_opts {
+	const char	*theme;		/* -t, checked at start; NULL: the config file's */
+	char		 config_path[PATH_MAX];	/* the view's config file, "" for none */
+	char		 config_note[256];	/* what was wrong with it, for the view */
+	const struct capture_opts *capture;	/* the capture's settings, which W saves too */
 };
 
 /* Everything one run of blktop knows. */
@@ -412,7 +427,6 @@ struct blktop {
 	unsigned		 ndevs;		/* -D */
 	uint32_t		 devs[FILTER_MAX_DEVS];
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
-	const char		*theme;		/* -t, checked at start; NULL for the default */
 	int			 verbose;
 	unsigned		 ntgids;	/* -p */
 	uint32_t		 tgids[FILTER_MAX_PIDS];
@@ -455,22 +469,18 @@ struct blktop {
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
-	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
-	char			 config_note[256];	/* what was wrong with it, for the view */
 
 	/* each sink's options (above), handed to it by stream_add_sink */
+	struct capture_opts	 capture_opts;
 	struct metrics_opts	 metrics_opts;
 	struct report_opts	 report_opts;
 	struct dump_opts	 dump_opts;
+	struct ui_opts		 ui_opts;
 
-	/* recording and replay options (sink-capture.c, source-replay.c, import.c) */
+	/* replay options (source-replay.c, import.c) */
 	const char		*replay_path;	/* -r: the file, or the files' names joined */
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
-	const char		*record_path;	/* -w */
-	const char		*record_dir;	/* --record-dir */
-	int			 flight_secs;	/* --flight, 0 = off; -1 = default */
-	const char		*trigger;	/* --trigger-p99 MS[:DEVICE] */
 	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
 	int			 interval_set;	/* -d was given */
 	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */

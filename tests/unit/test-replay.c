@@ -189,7 +189,7 @@ main(void)
 
 	replay_setup(b, path);
 	b->nticks = 600;
-	b->flight_secs = 0;
+	b->capture_opts.flight_secs = 0;
 	b->json = 1;
 	b->out = open_memstream(&out, &outlen);
 	stream_add_sink(b, &sink_model, NULL);
