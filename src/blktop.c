@@ -351,13 +351,13 @@ main(int argc, char **argv)
 	const char	*env;
 	const char	*config_path = NULL, *theme = NULL;
 	int		 ch, probe = 0, no_config = 0, headless = 0, i;
+	int		 sort_key = PROC_KEY_LAT;
 	unsigned	 d;
 
 	b->interval = 1;
 	b->metrics_opts.listen_fd = -1;
-	b->top = 10;
-	b->sort_key = PROC_KEY_LAT;
-	b->out = stdout;
+	b->batch_opts.top = 10;
+	b->batch_opts.out = stdout;
 	b->capture_opts.flight_secs = -1;
 	b->speed = -1;
 	b->hooks = getenv("BLKTOP_HOOKS");
@@ -401,10 +401,11 @@ main(int argc, char **argv)
 			b->by_thread = 1;
 			break;
 		case OPT_TOP:
-			b->top = (unsigned)blktop_parse_long("--top", optarg, 1, 10000);
+			b->batch_opts.top = (unsigned)blktop_parse_long("--top", optarg, 1,
+			    10000);
 			break;
 		case 'o':
-			if ((b->sort_key = proc_key_parse(optarg)) < 0)
+			if ((sort_key = proc_key_parse(optarg)) < 0)
 				blktop_usage_error("-o: unknown sort key '%s' (read_bytes, "
 				    "write_bytes, read_ios, write_ios, vfs_read_bytes, "
 				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat, "
@@ -419,7 +420,7 @@ main(int argc, char **argv)
 			    16, PROC_MAX_ENTRIES);
 			break;
 		case 'J':
-			b->batch = b->json = 1;
+			b->batch = b->batch_opts.json = 1;
 			break;
 		case 'd':
 			b->interval = blktop_parse_secs("-d", optarg, 3600);
@@ -570,7 +571,7 @@ main(int argc, char **argv)
 		exit(2);
 	}
 	/* The sinks' options, the command line and the config file read. */
-	b->report_opts.sort_key = b->sort_key;
+	b->batch_opts.sort_key = b->report_opts.sort_key = sort_key;
 	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
 	if (b->capture_opts.flight_secs < 0)
 		b->capture_opts.flight_secs = b->batch && b->capture_opts.trigger == NULL ?
@@ -647,7 +648,7 @@ main(int argc, char **argv)
 	stream_add_sink(b, &sink_capture, &b->capture_opts);
 	stream_add_sink(b, &sink_model, NULL);
 	if (!headless && b->batch)
-		stream_add_sink(b, &sink_batch, NULL);
+		stream_add_sink(b, &sink_batch, &b->batch_opts);
 	else if (!headless)
 		stream_add_sink(b, &sink_ui, &b->ui_opts);
 	if (b->metrics_opts.listen_port != 0)

@@ -378,6 +378,13 @@ struct capture_opts {
 	int		 flight_secs;	/* --flight: -1 until main() picks the default */
 	const char	*trigger;	/* --trigger-p99 MS[:DEVICE] */
 };
+/* sink-batch.c */
+struct batch_opts {
+	int		 json;		/* -J */
+	FILE		*out;
+	unsigned	 top;		/* --top: rows of the process and file tables */
+	int		 sort_key;	/* -o: enum proc_key */
+};
 /* sink-metrics.c */
 struct metrics_opts {
 	char		 listen_addr[64];	/* --listen */
@@ -420,7 +427,6 @@ struct blktop {
 
 	/* options */
 	int			 batch;		/* -b */
-	int			 json;		/* -J */
 	double			 interval;	/* -d, seconds */
 	long			 count;		/* -n, 0 = forever */
 	unsigned		 nticks;	/* history length in ticks */
@@ -437,8 +443,6 @@ struct blktop {
 	int			 all_files;	/* --all-files: pipes, sockets, ttys too */
 	int			 no_vfs;	/* --no-vfs: block requests only */
 	int			 by_thread;	/* --threads */
-	unsigned		 top;		/* --top: rows of the process and file tables */
-	int			 sort_key;	/* -o: enum proc_key */
 	unsigned		 max_procs;	/* --max-procs */
 	unsigned		 max_files;	/* --max-files */
 	unsigned		 max_devs;	/* $BLKTOP_MAX_DEVS (tests), 0: WINDOWS_MAX_DEVS */
@@ -465,13 +469,13 @@ struct blktop {
 	char			 plan_text[96];
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
-	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 
 	/* each sink's options (above), handed to it by stream_add_sink */
 	struct capture_opts	 capture_opts;
+	struct batch_opts	 batch_opts;
 	struct metrics_opts	 metrics_opts;
 	struct report_opts	 report_opts;
 	struct dump_opts	 dump_opts;
@@ -693,8 +697,10 @@ void		 import_close(struct import *);
 /* sink-batch.c: -b and -J. */
 extern const struct sink_entry sink_batch;
 size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
-void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
-void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
+void		 batch_print_text(const struct batch_opts *, const struct blktop *,
+		     double ts_wall, unsigned nticks);
+void		 batch_print_json(const struct batch_opts *, const struct blktop *,
+		     double ts_wall, unsigned nticks);
 void		 batch_comm(char *out, const char *comm);
 
 /* sink-report.c: --report (report.h: its own declarations). */
