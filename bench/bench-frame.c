@@ -202,8 +202,9 @@ main(int argc, char **argv)
 	snprintf(b->plan_text, sizeof b->plan_text, "bench");
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("event_base_new");
-	stream_add_sink(b, &sink_model);
-	stream_add_sink(b, &sink_ui);
+	stream_add_sink(b, &sink_model, NULL);
+	b->ui_opts.capture = &b->capture_opts;
+	stream_add_sink(b, &sink_ui, &b->ui_opts);
 	stream_begin(b, now);
 	b->procs = proc_create(BENCH_PROCS, BENCH_FILES, 0);
 

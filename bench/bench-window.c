@@ -55,7 +55,7 @@ main(int argc, char **argv)
 	bt.nticks = 600;
 	bt.tick_ns = NSEC_PER_SEC;
 	bt.ticks_per_report = 1;
-	stream_add_sink(&bt, &sink_model);	/* the windows alone, as the live run's model */
+	stream_add_sink(&bt, &sink_model, NULL);	/* the windows alone, as the live run's model */
 	stream_begin(&bt, 0);
 	for (r = 0; r < rounds; r++) {
 		t0 = cpu_now();

@@ -351,7 +351,7 @@ blktop_dump(struct blktop *b)
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
 	b->src = source_create(b, &source_replay);
-	stream_add_sink(b, &sink_dump);
+	stream_add_sink(b, &sink_dump, &b->dump_opts);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	if (stream_start(b, &err) != 0)
@@ -374,17 +374,17 @@ main(int argc, char **argv)
 	double		 history = -1;
 	char		*err;
 	const char	*env;
-	const char	*config_path = NULL;
-	int		 ch, probe = 0, no_config = 0, i;
+	const char	*config_path = NULL, *theme = NULL;
+	int		 ch, probe = 0, no_config = 0, headless = 0, i;
+	int		 sort_key = PROC_KEY_LAT;
 	unsigned	 d;
 
 	b->interval = 1;
-	b->listen_fd = -1;
-	b->top = 10;
-	b->sort_key = PROC_KEY_LAT;
+	b->metrics_opts.listen_fd = -1;
+	b->batch_opts.top = 10;
+	b->batch_opts.out = stdout;
+	b->capture_opts.flight_secs = -1;
 	b->insight = insight_defaults;
-	b->out = stdout;
-	b->flight_secs = -1;
 	b->speed = -1;
 	b->hooks = getenv("BLKTOP_HOOKS");
 	if (b->hooks != NULL && *b->hooks == '\0')
@@ -427,10 +427,11 @@ main(int argc, char **argv)
 			b->by_thread = 1;
 			break;
 		case OPT_TOP:
-			b->top = (unsigned)blktop_parse_long("--top", optarg, 1, 10000);
+			b->batch_opts.top = (unsigned)blktop_parse_long("--top", optarg, 1,
+			    10000);
 			break;
 		case 'o':
-			if ((b->sort_key = proc_key_parse(optarg)) < 0)
+			if ((sort_key = proc_key_parse(optarg)) < 0)
 				blktop_usage_error("-o: unknown sort key '%s' (read_bytes, "
 				    "write_bytes, read_ios, write_ios, vfs_read_bytes, "
 				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat, "
@@ -448,7 +449,7 @@ main(int argc, char **argv)
 			blktop_insight_opt(b, optarg);
 			break;
 		case 'J':
-			b->batch = b->json = 1;
+			b->batch = b->batch_opts.json = 1;
 			break;
 		case 'd':
 			b->interval = blktop_parse_secs("-d", optarg, 3600);
@@ -467,16 +468,17 @@ main(int argc, char **argv)
 			blktop_add_replay(b, optarg);
 			break;
 		case 'w':
-			b->record_path = optarg;
+			b->capture_opts.record_path = optarg;
 			break;
 		case OPT_RECORD_DIR:
-			b->record_dir = optarg;
+			b->capture_opts.record_dir = optarg;
 			break;
 		case OPT_FLIGHT:
-			b->flight_secs = (int)blktop_parse_long("--flight", optarg, 0, 3600);
+			b->capture_opts.flight_secs = (int)blktop_parse_long("--flight",
+			    optarg, 0, 3600);
 			break;
 		case OPT_TRIGGER:
-			b->trigger = optarg;
+			b->capture_opts.trigger = optarg;
 			break;
 		case OPT_SPEED:
 			if (strcmp(optarg, "max") == 0)
@@ -485,28 +487,30 @@ main(int argc, char **argv)
 				b->speed = blktop_parse_speed(optarg);
 			break;
 		case OPT_DUMP:
-			b->dump = b->dump != 0 ? b->dump : REPLAY_DUMP_CSV;
+			if (b->dump_opts.format == 0)
+				b->dump_opts.format = REPLAY_DUMP_CSV;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "csv") == 0)
-				b->dump = REPLAY_DUMP_CSV;
+				b->dump_opts.format = REPLAY_DUMP_CSV;
 			else if (strcmp(optarg, "jsonl") == 0)
-				b->dump = REPLAY_DUMP_JSONL;
+				b->dump_opts.format = REPLAY_DUMP_JSONL;
 			else
 				blktop_usage_error("--format: '%s' is not csv or jsonl", optarg);
 			break;
 		case OPT_LISTEN:
-			if (metrics_parse_listen(optarg, b->listen_addr,
-			    sizeof b->listen_addr, &b->listen_port, &err) != 0)
+			if (metrics_parse_listen(optarg, b->metrics_opts.listen_addr,
+			    sizeof b->metrics_opts.listen_addr, &b->metrics_opts.listen_port,
+			    &err) != 0)
 				blktop_usage_error("%s", err);
 			break;
 		case OPT_HEADLESS:
-			b->headless = 1;
+			headless = 1;
 			break;
 		case OPT_REPORT:
 			if (*optarg == '\0')
 				blktop_usage_error("--report needs a file name");
-			b->report_path = optarg;
+			b->report_opts.path = optarg;
 			break;
 		case OPT_CONFIG:
 			config_path = optarg;
@@ -538,7 +542,7 @@ main(int argc, char **argv)
 					exit(2);
 				}
 			}
-			b->theme = optarg;
+			theme = optarg;
 			break;
 		case 'h':
 			blktop_usage(stdout);
@@ -558,24 +562,24 @@ main(int argc, char **argv)
 	for (; optind < argc; optind++)
 		blktop_add_replay(b, argv[optind]);
 	blktop_replay_name(b);
-	if (b->dump != 0 && b->replay_path == NULL)
+	if (b->dump_opts.format != 0 && b->replay_path == NULL)
 		blktop_usage_error("--dump and --format need -r FILE");
-	if (b->dump != 0 && b->report_path != NULL)
+	if (b->dump_opts.format != 0 && b->report_opts.path != NULL)
 		blktop_usage_error("--dump prints rows, --report a summary: one or the other");
 	if (b->speed >= 0 && b->replay_path == NULL)
 		blktop_usage_error("--speed needs -r FILE");
 	/* A replay for a report alone needs no screen and no pacing. */
-	if (b->report_path != NULL && b->replay_path != NULL && !b->batch) {
-		b->headless = 1;
+	if (b->report_opts.path != NULL && b->replay_path != NULL && !b->batch) {
+		headless = 1;
 		if (b->speed < 0)
 			b->speed = 0;
 	}
-	if (b->headless && b->listen_port == 0 && b->record_path == NULL &&
-	    b->report_path == NULL)
+	if (headless && b->metrics_opts.listen_port == 0 &&
+	    b->capture_opts.record_path == NULL && b->report_opts.path == NULL)
 		blktop_usage_error("--headless needs --listen, -w or --report: it would do nothing");
-	if (b->headless && b->batch)
+	if (headless && b->batch)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
-	if (config_path != NULL && (b->headless || b->batch))
+	if (config_path != NULL && (headless || b->batch))
 		blktop_usage_error("--config is the UI's: not with -b, -J or --headless");
 	/* A SUDO_UID that is no user's stops the run now, before anything loads. */
 	{
@@ -587,12 +591,23 @@ main(int argc, char **argv)
 			exit(1);
 		}
 	}
+	/* -t colours the view and a report; without it, the config file's theme does. */
+	b->ui_opts.theme = b->report_opts.theme = theme;
 	/* The UI's settings; reports (-b, -J, --headless) stay as the command line says. */
-	if (!no_config && !b->headless && !b->batch && b->dump == 0 && !probe &&
+	if (!no_config && !headless && !b->batch && b->dump_opts.format == 0 && !probe &&
 	    config_load(b, config_path, &sink_ui, &err) != 0) {
 		fprintf(stderr, "%s: %s\n", log_prog, err);
 		exit(2);
 	}
+	/* The sinks' options, the command line and the config file read. */
+	b->batch_opts.sort_key = b->report_opts.sort_key = sort_key;
+	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
+	if (b->capture_opts.flight_secs < 0)
+		b->capture_opts.flight_secs = b->batch && b->capture_opts.trigger == NULL ?
+		    0 : CAPTURE_FLIGHT_DEFAULT;
+	b->report_opts.announce = b->verbose || headless;
+	b->report_opts.ends_run = headless && b->metrics_opts.listen_port == 0;
+	b->ui_opts.capture = &b->capture_opts;
 	if (b->replay_path == NULL) {
 		for (d = 0; d < b->ndev_args; d++) {
 			if (device_parse(b->dev_args[d], &b->devs[b->ndevs], &err) != 0) {
@@ -605,7 +620,7 @@ main(int argc, char **argv)
 				b->ndevs++;
 		}
 	}
-	if (b->dump != 0)
+	if (b->dump_opts.format != 0)
 		exit(blktop_dump(b));
 	if (b->hooks != NULL) {
 		struct hook_plan plan;
@@ -626,7 +641,7 @@ main(int argc, char **argv)
 	 * ticks of one report, unless --history says otherwise.
 	 */
 	if (history < 0)
-		history = b->batch || b->headless ? 0 : 600;
+		history = b->batch || headless ? 0 : 600;
 	stream_set_ticks(b, history);
 
 	event_set_log_callback(blktop_event_log);
@@ -636,8 +651,9 @@ main(int argc, char **argv)
 	 * The port first: a port taken fails the run in well under a second,
 	 * not after the programs loaded; bound while still root, any port.
 	 */
-	if (b->listen_port != 0 &&
-	    (b->listen_fd = metrics_http_bind(b->listen_addr, b->listen_port, &err)) == -1)
+	if (b->metrics_opts.listen_port != 0 &&
+	    (b->metrics_opts.listen_fd = metrics_http_bind(b->metrics_opts.listen_addr,
+	    b->metrics_opts.listen_port, &err)) == -1)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs ? b->max_procs : PROC_DEF_PROCS,
@@ -654,15 +670,20 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	b->src = source_create(b, b->replay_path != NULL ? &source_replay :
 	    &source_live);
-	/* The stream's sinks, in order: the capture gets what the model gets, the view reads the model. */
-	stream_add_sink(b, &sink_capture);
-	stream_add_sink(b, &sink_model);
-	if (!b->headless)
-		stream_add_sink(b, b->batch ? &sink_batch : &sink_ui);
-	if (b->listen_port != 0)
-		stream_add_sink(b, &sink_metrics);
-	if (b->report_path != NULL)
-		stream_add_sink(b, &sink_report);
+	/*
+	 * The stream's sinks, in order, each with its options: the capture gets
+	 * what the model gets, the view reads the model.
+	 */
+	stream_add_sink(b, &sink_capture, &b->capture_opts);
+	stream_add_sink(b, &sink_model, NULL);
+	if (!headless && b->batch)
+		stream_add_sink(b, &sink_batch, &b->batch_opts);
+	else if (!headless)
+		stream_add_sink(b, &sink_ui, &b->ui_opts);
+	if (b->metrics_opts.listen_port != 0)
+		stream_add_sink(b, &sink_metrics, &b->metrics_opts);
+	if (b->report_opts.path != NULL)
+		stream_add_sink(b, &sink_report, &b->report_opts);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */

@@ -350,10 +350,11 @@ struct sink_entry {
 			     const char *value, char **errp);
 };
 
-/* One sink of this run: its entry and its own state. */
+/* One sink of this run: its entry, its options and its own state. */
 struct sink {
 	const struct sink_entry *entry;
 	struct blktop	*b;
+	const void	*opts;	/* its entry's options struct (stream_add_sink), or NULL */
 	void		*data;
 };
 
@@ -365,6 +366,52 @@ struct sink {
 #define MERGE_MAJOR		4094		/* devices renumbered for a clash */
 #define MERGE_GAP_NS		(3600 * NSEC_PER_SEC)	/* longer silences: one tick */
 #define MERGE_NAMES_MAX		4096		/* opens kept for the basename join */
+
+/*
+ * Each sink's options, in a struct of its own: filled by the command line
+ * (blktop.c) and the config file (config.c), handed to the sink by
+ * stream_add_sink. A sink reads its own options from there, no other's.
+ */
+/* sink-capture.c */
+#define CAPTURE_FLIGHT_DEFAULT	30	/* seconds kept before an `r` */
+struct capture_opts {
+	const char	*record_path;	/* -w: record from the start */
+	const char	*record_dir;	/* --record-dir: where `r` and the trigger write */
+	int		 flight_secs;	/* --flight: -1 until main() picks the default */
+	const char	*trigger;	/* --trigger-p99 MS[:DEVICE] */
+};
+/* sink-batch.c */
+struct batch_opts {
+	int		 json;		/* -J */
+	FILE		*out;
+	unsigned	 top;		/* --top: rows of the process and file tables */
+	int		 sort_key;	/* -o: enum proc_key */
+};
+/* sink-metrics.c */
+struct metrics_opts {
+	char		 listen_addr[64];	/* --listen */
+	uint16_t	 listen_port;	/* 0: no metrics endpoint */
+	int		 listen_fd;	/* bound by main() before the source starts, -1 before */
+};
+/* sink-report.c */
+struct report_opts {
+	const char	*path;		/* --report: .html or .json */
+	const char	*theme;		/* -t, else the config file's; NULL: the default */
+	int		 sort_key;	/* -o: enum proc_key */
+	int		 announce;	/* say where it was written (-v, --headless) */
+	int		 ends_run;	/* its end is the run's (--headless without --listen) */
+};
+/* sink-dump.c */
+struct dump_opts {
+	int		 format;	/* --dump: REPLAY_DUMP_CSV or _JSONL, 0 without --dump */
+};
+/* ui/ui.c */
+struct ui_opts {
+	const char	*theme;		/* -t, checked at start; NULL: the config file's */
+	char		 config_path[PATH_MAX];	/* the view's config file, "" for none */
+	char		 config_note[256];	/* what was wrong with it, for the view */
+	const struct capture_opts *capture;	/* the capture's settings, which W saves too */
+};
 
 /* Everything one run of blktop knows. */
 #define HAVE_NBITS	8		/* the HAVE_* bits (below) */
@@ -382,14 +429,12 @@ struct blktop {
 
 	/* options */
 	int			 batch;		/* -b */
-	int			 json;		/* -J */
 	double			 interval;	/* -d, seconds */
 	long			 count;		/* -n, 0 = forever */
 	unsigned		 nticks;	/* history length in ticks */
 	unsigned		 ndevs;		/* -D */
 	uint32_t		 devs[FILTER_MAX_DEVS];
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
-	const char		*theme;		/* -t, checked at start; NULL for the default */
 	int			 verbose;
 	unsigned		 ntgids;	/* -p */
 	uint32_t		 tgids[FILTER_MAX_PIDS];
@@ -400,9 +445,7 @@ struct blktop {
 	int			 all_files;	/* --all-files: pipes, sockets, ttys too */
 	int			 no_vfs;	/* --no-vfs: block requests only */
 	int			 by_thread;	/* --threads */
-	unsigned		 top;		/* --top: rows of the process and file tables */
-	int			 sort_key;	/* -o: enum proc_key */
-	struct insight_conf	 insight;	/* the insights' thresholds (config insight.*) */
+	struct insight_conf	 insight;	/* the insights' thresholds (--insight, config insight.*) */
 	unsigned		 max_procs;	/* --max-procs */
 	unsigned		 max_files;	/* --max-files */
 	unsigned		 max_devs;	/* $BLKTOP_MAX_DEVS (tests), 0: WINDOWS_MAX_DEVS */
@@ -430,28 +473,23 @@ struct blktop {
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
 	int			 ending;	/* the source has nothing more: the last report (stream_end) */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
-	FILE			*out;
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
-	char			 listen_addr[64];	/* --listen */
-	uint16_t		 listen_port;	/* 0: no metrics endpoint */
-	int			 listen_fd;	/* bound before the source starts, -1 before */
-	int			 headless;	/* --headless: no view */
-	const char		*report_path;	/* --report: .html or .json */
-	char			 config_path[PATH_MAX];	/* the view's config file, "" for none */
-	char			 config_note[256];	/* what was wrong with it, for the view */
 
-	/* recording and replay options (sink-capture.c, source-replay.c, import.c) */
+	/* each sink's options (above), handed to it by stream_add_sink */
+	struct capture_opts	 capture_opts;
+	struct batch_opts	 batch_opts;
+	struct metrics_opts	 metrics_opts;
+	struct report_opts	 report_opts;
+	struct dump_opts	 dump_opts;
+	struct ui_opts		 ui_opts;
+
+	/* replay options (source-replay.c, import.c) */
 	const char		*replay_path;	/* -r: the file, or the files' names joined */
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
-	const char		*record_path;	/* -w */
-	const char		*record_dir;	/* --record-dir */
-	int			 flight_secs;	/* --flight, 0 = off; -1 = default */
-	const char		*trigger;	/* --trigger-p99 MS[:DEVICE] */
 	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
-	int			 dump;		/* --dump: REPLAY_DUMP_CSV or _JSONL */
 	int			 interval_set;	/* -d was given */
 	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
 	const char		*dev_args[FILTER_MAX_DEVS];
@@ -567,7 +605,7 @@ void		 rec_type_owner(const struct rec_type *, const void *rec, uint32_t *tgid,
 int		 rec_type_tick(void *buf, size_t size, size_t *lenp, uint64_t ts);
 
 /* stream.c: validate, count, hand to the sinks; one place closes reports. */
-void		 stream_add_sink(struct blktop *, const struct sink_entry *);
+void		 stream_add_sink(struct blktop *, const struct sink_entry *, const void *opts);
 int		 stream_start(struct blktop *, char **errp);
 void		 stream_begin(struct blktop *, uint64_t ts);
 int		 stream_event(struct blktop *, const void *rec, size_t len);
@@ -665,8 +703,10 @@ void		 import_close(struct import *);
 /* sink-batch.c: -b and -J. */
 extern const struct sink_entry sink_batch;
 size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
-void		 batch_print_text(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
-void		 batch_print_json(FILE *, const struct blktop *, double ts_wall, unsigned nticks);
+void		 batch_print_text(const struct batch_opts *, const struct blktop *,
+		     double ts_wall, unsigned nticks);
+void		 batch_print_json(const struct batch_opts *, const struct blktop *,
+		     double ts_wall, unsigned nticks);
 void		 batch_comm(char *out, const char *comm);
 
 /* sink-report.c: --report (report.h: its own declarations). */

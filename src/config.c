@@ -345,7 +345,11 @@ config_insight(struct blktop *b, const char *key, const char *value, int apply, 
 	return (1);
 }
 
-/* The settings of the program itself; as a sink's config callback. */
+/*
+ * The settings of the run and of its capture, into b and the capture's
+ * options; as a sink's config callback. The view's theme, its own key, also
+ * colours a report of the run (a -t wins).
+ */
 static int
 config_core(struct blktop *b, const char *key, const char *value, int apply,
     char **errp)
@@ -368,15 +372,17 @@ config_core(struct blktop *b, const char *key, const char *value, int apply,
 			    value);
 			return (-1);
 		}
-		if (apply && b->flight_secs == -1)
-			b->flight_secs = (int)v;
+		if (apply && b->capture_opts.flight_secs == -1)
+			b->capture_opts.flight_secs = (int)v;
 		return (1);
 	}
 	if (strcasecmp(key, "record_dir") == 0) {
-		if (apply && b->record_dir == NULL)
-			b->record_dir = value;
+		if (apply && b->capture_opts.record_dir == NULL)
+			b->capture_opts.record_dir = value;
 		return (1);
 	}
+	if (strcasecmp(key, "theme") == 0 && apply && b->report_opts.theme == NULL)
+		b->report_opts.theme = value;
 	return (config_insight(b, key, value, apply, errp));
 }
 
@@ -407,29 +413,30 @@ config_value_why(const char *v)
  * if NULL) where the command line said nothing: the view's own keys go to
  * its config callback. A file that cannot be read or parsed, or a bad value,
  * leaves every default, with one line; so does an unknown key, passed over.
- * The line goes to stderr and to b->config_note for the view. -1 with *errp
- * only if the file named by --config is not there.
+ * The line goes to stderr and into the view's options (config_note). -1
+ * with *errp only if the file named by --config is not there.
  */
 int
 config_load(struct blktop *b, const char *path, const struct sink_entry *view,
     char **errp)
 {
+	struct ui_opts		*vo = &b->ui_opts;
 	struct config_item	*it;
 	char			*why = NULL, *bad = NULL;
 	unsigned		 i, unknown = 0, first = 0;
 	int			 apply, r;
 
 	*errp = NULL;
-	if (path == NULL && config_default_path(b->config_path,
-	    sizeof b->config_path, &why) != 0) {
-		snprintf(b->config_note, sizeof b->config_note, "%s", why);
+	if (path == NULL && config_default_path(vo->config_path,
+	    sizeof vo->config_path, &why) != 0) {
+		snprintf(vo->config_note, sizeof vo->config_note, "%s", why);
 		free(why);
-		b->config_path[0] = '\0';
+		vo->config_path[0] = '\0';
 		return (0);
 	}
 	if (path != NULL)
-		snprintf(b->config_path, sizeof b->config_path, "%s", path);
-	r = config_read(&config_file, b->config_path, &why);
+		snprintf(vo->config_path, sizeof vo->config_path, "%s", path);
+	r = config_read(&config_file, vo->config_path, &why);
 	if (r == 1 && path != NULL) {
 		xasprintf(errp, "--config: %s: no such file", path);
 		return (-1);
@@ -437,9 +444,9 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 	if (r == 1)
 		return (0);
 	if (r != 0) {
-		snprintf(b->config_note, sizeof b->config_note, "%s; using the defaults", why);
+		snprintf(vo->config_note, sizeof vo->config_note, "%s; using the defaults", why);
 		free(why);
-		log_warnx("%s", b->config_note);
+		log_warnx("%s", vo->config_note);
 		return (0);
 	}
 	for (apply = 0; apply < 2 && bad == NULL; apply++) {
@@ -451,7 +458,7 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 				r = apply ? 1 : view->config(b, NULL, it->key, it->value, &why);
 			if (r < 0) {
 				xasprintf(&bad, "%s:%u: %s: %s; using the defaults",
-				    b->config_path, it->line, it->key, why);
+				    vo->config_path, it->line, it->key, why);
 				free(why);
 			} else if (r == 0 && !apply && unknown++ == 0) {
 				first = i;
@@ -460,21 +467,21 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 	}
 	config_taken = bad == NULL;
 	if (bad != NULL) {
-		snprintf(b->config_note, sizeof b->config_note, "%s", bad);
+		snprintf(vo->config_note, sizeof vo->config_note, "%s", bad);
 		free(bad);
 	} else if (unknown > 0) {
 		it = &config_file.items[first];
 		if (unknown == 1)
 			xasprintf(&bad, "%s:%u: unknown key '%s', passed over",
-			    b->config_path, it->line, it->key);
+			    vo->config_path, it->line, it->key);
 		else
 			xasprintf(&bad, "%s:%u: unknown key '%s' and %u more, passed over",
-			    b->config_path, it->line, it->key, unknown - 1);
-		snprintf(b->config_note, sizeof b->config_note, "%s", bad);
+			    vo->config_path, it->line, it->key, unknown - 1);
+		snprintf(vo->config_note, sizeof vo->config_note, "%s", bad);
 		free(bad);
 	}
-	if (b->config_note[0] != '\0')
-		log_warnx("%s", b->config_note);
+	if (vo->config_note[0] != '\0')
+		log_warnx("%s", vo->config_note);
 	return (0);
 }
 

@@ -49,6 +49,7 @@ struct report_span {		/* columns [first, last] where p99 jumped */
 	uint64_t	 p99;		/* the highest column p99 of them */
 };
 struct report {
+	struct report_opts	 opts;		/* as the sink was added with */
 	FILE			*f;
 	int			 json;
 	struct theme		 theme;

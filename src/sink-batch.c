@@ -13,15 +13,16 @@ static const char *batch_op_names[OPC_MAX] = { "read", "write", "other" };
 static void
 batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 {
-	struct blktop	*b = s->b;
-	double		 ts_wall;
+	struct blktop		*b = s->b;
+	const struct batch_opts	*bo = s->opts;
+	double			 ts_wall;
 
 	ts_wall = (double)((int64_t)ts_mono + b->mono_to_wall) / 1e9;
-	if (b->json)
-		batch_print_json(b->out, b, ts_wall, nticks);
+	if (bo->json)
+		batch_print_json(bo, b, ts_wall, nticks);
 	else
-		batch_print_text(b->out, b, ts_wall, nticks);
-	fflush(b->out);
+		batch_print_text(bo, b, ts_wall, nticks);
+	fflush(bo->out);
 	b->reports++;
 	if (b->count > 0 && b->reports >= b->count && b->base != NULL)
 		event_base_loopbreak(b->base);
@@ -151,7 +152,7 @@ batch_pids(char *buf, size_t size, const struct file_entry *fe)
 
 /* The top processes and files of the interval, under the device table. */
 static void
-batch_text_tables(FILE *f, const struct blktop *b)
+batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
@@ -160,11 +161,11 @@ batch_text_tables(FILE *f, const struct blktop *b)
 	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
 	char			 p50[16], p99[16];
 	size_t			 k;
-	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
+	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
 
 	if (b->procs == NULL)
 		return;
-	n = proc_top(b->procs, (enum proc_key)b->sort_key, 0, pe, top);
+	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	if (n > 0)
 		fprintf(f, "\n%8s %-16s %10s %10s %7s %7s %10s %10s %8s %8s %6s %9s %9s\n",
 		    "PID", "COMM", "rd_bytes", "wr_bytes", "rd_ios", "wr_ios",
@@ -194,7 +195,7 @@ batch_text_tables(FILE *f, const struct blktop *b)
 		    (unsigned long long)c->fops[FOP_MMAP], (unsigned long long)c->fops[FOP_UNLINK],
 		    (unsigned long long)c->fops[FOP_RENAME], (unsigned long long)c->fops[FOP_MKDIR],
 		    (unsigned long long)c->fops[FOP_RMDIR]);
-	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
+	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
 	if (n > 0)
 		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s  %-23s %s\n", "opens",
 		    "reads", "writes", "rd_bytes", "wr_bytes", "dsk_rd_B", "dsk_wr_B", "lat_p50",
@@ -228,8 +229,10 @@ batch_text_tables(FILE *f, const struct blktop *b)
 
 /* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */
 void
-batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned nticks)
+batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_wall,
+    unsigned nticks)
 {
+	FILE			*f = bo->out;
 	const struct sum_op	*r, *w;
 	struct sum		 s;
 	const struct devwin	*dw;
@@ -296,7 +299,7 @@ batch_print_text(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)));
 	}
-	batch_text_tables(f, b);
+	batch_text_tables(f, bo, b);
 	fputc('\n', f);
 }
 
@@ -479,23 +482,23 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 
 /* The interval's top processes and files (json.c), and the tables' sizes and counts. */
 static void
-batch_json_tables(FILE *f, const struct blktop *b)
+batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
 	const struct proc_entry	*pe[256];
 	const struct file_entry	*fe[256];
 	struct proc_stats	 st;
-	unsigned		 n, i, top = b->top < 256 ? b->top : 256;
+	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
 
 	if (b->procs == NULL)
 		return;
-	n = proc_top(b->procs, (enum proc_key)b->sort_key, 0, pe, top);
+	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	fprintf(f, ",\"processes\":[");
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', f);
 		json_proc(f, b, pe[i], 0);
 	}
-	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 0, fe, top);
+	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
 	fprintf(f, "],\"files\":[");
 	for (i = 0; i < n; i++) {
 		if (i > 0)
@@ -517,8 +520,10 @@ batch_json_tables(FILE *f, const struct blktop *b)
 
 /* One JSON object per interval, on one line. */
 void
-batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned nticks)
+batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_wall,
+    unsigned nticks)
 {
+	FILE			*f = bo->out;
 	const struct devwin	*dw;
 	struct sum		 s;
 	double			 secs = 0;
@@ -562,7 +567,7 @@ batch_print_json(FILE *f, const struct blktop *b, double ts_wall, unsigned ntick
 		first = 0;
 	}
 	fprintf(f, "]");
-	batch_json_tables(f, b);
+	batch_json_tables(f, bo, b);
 	batch_json_unavailable(f, b);
 	batch_json_dropped(f, b);
 	batch_json_self(f, b);

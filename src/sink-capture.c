@@ -15,17 +15,16 @@
 
 #include "blktop.h"
 
-#define RECORD_FLIGHT_DEFAULT	30		/* seconds kept before an `r` */
 #define RECORD_FLIGHT_BYTES	(64u << 20)	/* most memory the flight recorder takes */
 #define RECORD_FLUSH_SECS	1
 #define RECORD_NAME_TRIES	100
 
-/* The capture sink's state (struct blktop's recorder). */
+/* The capture sink's state. */
 struct recorder {
 	struct blktop		*b;
+	struct capture_opts	 opts;		/* as the sink was added with */
 	struct capture		*w;		/* NULL when not recording */
 	struct capture_flight	*fl;		/* NULL when off or while recording */
-	unsigned		 flight_secs;
 	char			*path;
 	char			*error;		/* what stopped the last recording */
 	struct event		*flush_ev;
@@ -40,8 +39,8 @@ struct recorder {
 static void
 sink_capture_flight_start(struct recorder *r)
 {
-	if (r->fl == NULL && r->flight_secs != 0)
-		r->fl = capture_flight_init(r->flight_secs, RECORD_FLIGHT_BYTES);
+	if (r->fl == NULL && r->opts.flight_secs > 0)
+		r->fl = capture_flight_init((unsigned)r->opts.flight_secs, RECORD_FLIGHT_BYTES);
 }
 
 /* Add one whole disk named in sysfs to a header's device table. */
@@ -183,7 +182,7 @@ sink_capture_start(struct recorder *r, const char *path, uint64_t created, char 
 {
 	struct blktop		*b = r->b;
 	struct capture_header	 hdr;
-	const char		*dir = b->record_dir != NULL ? b->record_dir : ".";
+	const char		*dir = r->opts.record_dir != NULL ? r->opts.record_dir : ".";
 	char			*err = NULL, *name;
 	int			 n;
 
@@ -262,7 +261,7 @@ static void
 sink_capture_parse_trigger(struct recorder *r)
 {
 	struct blktop	*b = r->b;
-	char		*s = xstrdup(b->trigger), *colon, *end, *err;
+	char		*s = xstrdup(r->opts.trigger), *colon, *end, *err;
 	double		 ms;
 
 	if ((colon = strchr(s, ':')) != NULL)
@@ -271,7 +270,7 @@ sink_capture_parse_trigger(struct recorder *r)
 	ms = strtod(s, &end);
 	if (errno != 0 || end == s || *end != '\0' || !(ms > 0) || ms > 1e7) {
 		fprintf(stderr, "%s: --trigger-p99: '%s' is not MS[:DEVICE] with "
-		    "MS a number of milliseconds\n", log_prog, b->trigger);
+		    "MS a number of milliseconds\n", log_prog, r->opts.trigger);
 		exit(2);
 	}
 	r->trigger_ms = ms;
@@ -300,16 +299,12 @@ sink_capture_init(struct sink *s, char **errp)
 
 	r = s->data = xcalloc(1, sizeof *r);
 	r->b = b;
-	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
-	if (b->flight_secs < 0)
-		b->flight_secs = b->batch && b->trigger == NULL ? 0 :
-		    RECORD_FLIGHT_DEFAULT;
-	r->flight_secs = (unsigned)b->flight_secs;
-	if (b->trigger != NULL)
+	r->opts = *(const struct capture_opts *)s->opts;
+	if (r->opts.trigger != NULL)
 		sink_capture_parse_trigger(r);
-	if (b->record_path != NULL) {
-		if (sink_capture_start(r, b->record_path, (uint64_t)((int64_t)b->win.tick_start +
-		    b->mono_to_wall), &msg) != 0) {
+	if (r->opts.record_path != NULL) {
+		if (sink_capture_start(r, r->opts.record_path,
+		    (uint64_t)((int64_t)b->win.tick_start + b->mono_to_wall), &msg) != 0) {
 			*errp = msg;
 			return (-1);
 		}

@@ -322,13 +322,14 @@ struct sink_dump {
 static int
 sink_dump_start(struct sink *s, char **errp)
 {
+	const struct dump_opts	*o = s->opts;
 	struct sink_dump	*d;
 	unsigned		 i;
 
 	*errp = NULL;
 	d = s->data = xcalloc(1, sizeof *d);
 	d->f = stdout;
-	d->json = s->b->dump == REPLAY_DUMP_JSONL;
+	d->json = o->format == REPLAY_DUMP_JSONL;
 	if (!d->json) {
 		for (i = 0; i < nitems(sink_dump_cols); i++)
 			fprintf(d->f, "%s%s", i ? "," : "", sink_dump_cols[i]);

@@ -576,20 +576,21 @@ metrics_max_conns(void)
 	return ((unsigned)((rl.rlim_cur - open_fds) / 2));
 }
 
-/* Serve on the socket main() bound before the source started. */
+/* Serve on the socket main() bound before the source started (else bind one now). */
 static int
 metrics_start(struct sink *s, char **errp)
 {
-	struct blktop	*b = s->b;
-	struct metrics	*m = s->data = xcalloc(1, sizeof *m);
+	struct blktop			*b = s->b;
+	const struct metrics_opts	*mo = s->opts;
+	struct metrics			*m = s->data = xcalloc(1, sizeof *m);
+	int				 fd = mo->listen_fd;
 
 	m->b = b;
 	m->devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *m->devs);
-	if (b->listen_fd == -1 &&
-	    (b->listen_fd = metrics_http_bind(b->listen_addr, b->listen_port, errp)) == -1)
+	if (fd == -1 &&
+	    (fd = metrics_http_bind(mo->listen_addr, mo->listen_port, errp)) == -1)
 		return (-1);
-	m->http = metrics_http_start(b, b->listen_fd, metrics_max_conns(), metrics_request, m);
-	b->listen_fd = -1;	/* the server's now */
+	m->http = metrics_http_start(b, fd, metrics_max_conns(), metrics_request, m);
 	return (0);
 }
 

@@ -508,14 +508,14 @@ html_procs(struct html *h)
 	char			 comm[BLKTOP_COMM_LEN], x[6][16];
 	unsigned		 n, i;
 
-	n = proc_top(b->procs, (enum proc_key)b->sort_key, 1, pe, REPORT_TOP);
+	n = proc_top(b->procs, (enum proc_key)h->r->opts.sort_key, 1, pe, REPORT_TOP);
 	fprintf(f, "<h2>Top processes</h2>\n<p class=\"dim\">The whole run, by %s. Block: "
 	    "requests submitted; calls: read and write family calls; disk: bytes the device "
 	    "moved on its behalf (page cache fills, writeback of what it dirtied, direct "
 	    "I/O).</p>\n<table><tr><th>pid</th><th class=\"l\">command</th><th>block r</th>"
 	    "<th>block w</th><th>block read</th><th>block written</th><th>calls r</th>"
 	    "<th>calls w</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n", proc_key_name(b->sort_key));
+	    "<th>opens</th></tr>\n", proc_key_name(h->r->opts.sort_key));
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 1);
 		batch_comm(comm, pe[i]->comm);
@@ -547,7 +547,7 @@ html_files(struct html *h)
 	char			 path[4096], x[4][16];
 	unsigned		 n, i;
 
-	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 1, fe, REPORT_TOP);
+	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">file</th><th>reads</th>"
 	    "<th>writes</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
 	    "<th>opens</th></tr>\n");

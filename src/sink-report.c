@@ -20,6 +20,7 @@ report_state(struct sink *s)
 
 	if (r == NULL) {
 		r = s->data = xcalloc(1, sizeof *r);
+		r->opts = *(const struct report_opts *)s->opts;
 		r->ticks_per_col = 1;
 		theme_default(&r->theme);
 	}
@@ -33,17 +34,17 @@ report_state(struct sink *s)
 static int
 report_start(struct sink *s, char **errp)
 {
-	struct blktop	*b = s->b;
 	struct report	*r = report_state(s);
-	size_t		 len = strlen(b->report_path);
+	const char	*path = r->opts.path;
+	size_t		 len = strlen(path);
 	int		 fd;
 
-	r->json = len > 5 && strcasecmp(b->report_path + len - 5, ".json") == 0;
-	if (b->theme != NULL && theme_option(&r->theme, b->theme, errp) != 0)
+	r->json = len > 5 && strcasecmp(path + len - 5, ".json") == 0;
+	if (r->opts.theme != NULL && theme_option(&r->theme, r->opts.theme, errp) != 0)
 		return (-1);
-	fd = open(b->report_path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
 	if (fd == -1 || (r->f = fdopen(fd, "w")) == NULL) {
-		xasprintf(errp, "--report %s: %s", b->report_path,
+		xasprintf(errp, "--report %s: %s", path,
 		    errno == EEXIST ? "file exists (a report never overwrites)" :
 		    strerror(errno));
 		if (fd != -1)
@@ -479,7 +480,7 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 
 /* The processes and files of the whole run, by the sort key (json.c), and all their calls. */
 static void
-report_json_tables(FILE *f, const struct blktop *b)
+report_json_tables(FILE *f, const struct blktop *b, const struct report *r)
 {
 	const struct proc_entry	*pe[REPORT_TOP];
 	const struct file_entry	*fe[REPORT_TOP];
@@ -487,14 +488,14 @@ report_json_tables(FILE *f, const struct blktop *b)
 
 	if (b->procs == NULL)
 		return;
-	n = proc_top(b->procs, (enum proc_key)b->sort_key, 1, pe, REPORT_TOP);
-	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(b->sort_key));
+	n = proc_top(b->procs, (enum proc_key)r->opts.sort_key, 1, pe, REPORT_TOP);
+	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(r->opts.sort_key));
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', f);
 		json_proc(f, b, pe[i], 1);
 	}
-	n = proc_top_files(b->procs, (enum proc_key)b->sort_key, 1, fe, REPORT_TOP);
+	n = proc_top_files(b->procs, (enum proc_key)r->opts.sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "],\"files\":[");
 	for (i = 0; i < n; i++) {
 		if (i > 0)
@@ -573,7 +574,7 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 	}
 	fprintf(f, "]");
 	report_json_dropped(f, b, r);
-	report_json_tables(f, b);
+	report_json_tables(f, b, r);
 	fprintf(f, "}\n");
 }
 
@@ -593,11 +594,11 @@ report_write(struct sink *s)
 		report_html(r->f, b, r);
 	bad = ferror(r->f);
 	if (fclose(r->f) != 0 || bad) {
-		log_warnx("--report %s: write failed: %s", b->report_path,
+		log_warnx("--report %s: write failed: %s", r->opts.path,
 		    strerror(errno != 0 ? errno : EIO));
 		b->status = 1;
-	} else if (b->verbose || b->headless)
-		fprintf(stderr, "%s: report written to %s\n", log_prog, b->report_path);
+	} else if (r->opts.announce)
+		fprintf(stderr, "%s: report written to %s\n", log_prog, r->opts.path);
 	r->f = NULL;
 }
 
@@ -606,9 +607,10 @@ static void
 report_end(struct sink *s)
 {
 	struct blktop	*b = s->b;
+	struct report	*r = s->data;
 
 	report_write(s);
-	if (b->headless && b->listen_port == 0 && b->base != NULL)
+	if (r != NULL && r->opts.ends_run && b->base != NULL)
 		event_base_loopbreak(b->base);
 }
 

@@ -8,9 +8,13 @@
 
 #include "blktop.h"
 
-/* Append a sink: records, ticks and reports reach the sinks in this order. */
+/*
+ * Append a sink with its options (its entry's own struct, kept by the caller
+ * for the run; NULL for none): records, ticks and reports reach the sinks in
+ * this order.
+ */
 void
-stream_add_sink(struct blktop *b, const struct sink_entry *entry)
+stream_add_sink(struct blktop *b, const struct sink_entry *entry, const void *opts)
 {
 	struct sink	*s;
 
@@ -20,6 +24,7 @@ stream_add_sink(struct blktop *b, const struct sink_entry *entry)
 	memset(s, 0, sizeof *s);
 	s->entry = entry;
 	s->b = b;
+	s->opts = opts;
 	if (entry->event != NULL)
 		b->event_sinks[b->nevent_sinks++] = s;
 }

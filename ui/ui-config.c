@@ -181,7 +181,7 @@ ui_config_keys(struct ui_state *u, const char *name, const char *value,
  * command line wins over the theme.
  */
 int
-ui_config(struct blktop *b, void *data, const char *key, const char *value,
+ui_config(__unused struct blktop *b, void *data, const char *key, const char *value,
     char **errp)
 {
 	struct ui_state	*u = data;
@@ -197,8 +197,8 @@ ui_config(struct blktop *b, void *data, const char *key, const char *value,
 	if (strcasecmp(key, "theme") == 0) {
 		if (theme_option(&t, value, errp) != 0)
 			return (-1);
-		if (apply && b->theme == NULL)
-			b->theme = value;
+		if (apply && u->opts.theme == NULL)
+			u->opts.theme = value;
 		return (1);
 	}
 	if (strcasecmp(key, "pane") == 0) {
@@ -307,6 +307,7 @@ int
 ui_config_text(struct ui_state *u, char *buf, size_t len)
 {
 	const struct blktop	*b = u->b;
+	const struct capture_opts *cap = u->opts.capture;
 	struct ui_tab		*t;
 	char			 keys[UI_CONFIG_KEYS_MAX * 12];
 	size_t			 off = 0;
@@ -346,13 +347,13 @@ ui_config_text(struct ui_state *u, char *buf, size_t len)
 		}
 		ui_config_put(buf, &off, "\n");
 	}
-	if (b->flight_secs >= 0)
-		ui_config_put(buf, &off, "flight = %d\n", b->flight_secs);
+	if (cap->flight_secs >= 0)
+		ui_config_put(buf, &off, "flight = %d\n", cap->flight_secs);
 	else
 		ui_config_put(buf, &off, "# flight = 30\n");
 	/* A value that would not read back as itself is left out (ui_config_save says so). */
-	if (b->record_dir != NULL && config_value_why(b->record_dir) == NULL)
-		ui_config_put(buf, &off, "record_dir = %s\n", b->record_dir);
+	if (cap->record_dir != NULL && config_value_why(cap->record_dir) == NULL)
+		ui_config_put(buf, &off, "record_dir = %s\n", cap->record_dir);
 	else
 		ui_config_put(buf, &off, "# record_dir = .\n");
 	ui_config_put(buf, &off, "# Keys: key.ACTION = KEY..., space apart; a key "
@@ -370,25 +371,26 @@ ui_config_text(struct ui_state *u, char *buf, size_t len)
 void
 ui_config_save(struct ui_state *u)
 {
-	struct blktop	*b = u->b;
-	char		*buf, *err;
-	const char	*why;
+	const struct ui_opts	*o = &u->opts;
+	char			*buf, *err;
+	const char		*why;
 
-	if (b->config_path[0] == '\0') {
-		ui_status(u, "no config file: %s", b->config_note[0] != '\0' ?
-		    b->config_note : "--no-config");
+	if (o->config_path[0] == '\0') {
+		ui_status(u, "no config file: %s", o->config_note[0] != '\0' ?
+		    o->config_note : "--no-config");
 		return;
 	}
 	buf = xmalloc(UI_CONFIG_TEXT_MAX);
 	if (ui_config_text(u, buf, UI_CONFIG_TEXT_MAX) != 0)
 		ui_status(u, "settings too long for the config file");
-	else if (config_write(b->config_path, buf, &err) != 0) {
+	else if (config_write(o->config_path, buf, &err) != 0) {
 		ui_status(u, "cannot write the settings: %s", err);
 		free(err);
-	} else if (b->record_dir != NULL && (why = config_value_why(b->record_dir)) != NULL)
+	} else if (o->capture->record_dir != NULL &&
+	    (why = config_value_why(o->capture->record_dir)) != NULL)
 		ui_status(u, "settings written to %s, but not the record directory: %s",
-		    b->config_path, why);
+		    o->config_path, why);
 	else
-		ui_status(u, "settings written to %s", b->config_path);
+		ui_status(u, "settings written to %s", o->config_path);
 	free(buf);
 }

@@ -252,10 +252,10 @@ ui_start(struct ui_state *u, struct blktop *b, char **errp)
 		    "for reports");
 		return (-1);
 	}
-	if (b->theme != NULL) {
-		if (theme_option(&u->theme, b->theme, errp) != 0)
+	if (u->opts.theme != NULL) {
+		if (theme_option(&u->theme, u->opts.theme, errp) != 0)
 			return (-1);
-		snprintf(u->theme_arg, sizeof u->theme_arg, "%s", b->theme);
+		snprintf(u->theme_arg, sizeof u->theme_arg, "%s", u->opts.theme);
 	}
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
@@ -328,8 +328,8 @@ ui_start(struct ui_state *u, struct blktop *b, char **errp)
 		if (ui_panes[i]->collect != NULL)
 			ui_panes[i]->collect(&u->panes[i], 0);
 	}
-	if (b->config_note[0] != '\0')	/* also on stderr, under the screen */
-		ui_status(u, "%s", b->config_note);
+	if (u->opts.config_note[0] != '\0')	/* also on stderr, under the screen */
+		ui_status(u, "%s", u->opts.config_note);
 	ui_redraw(u);
 	return (0);
 }
@@ -402,6 +402,7 @@ ui_sink_start(struct sink *s, char **errp)
 
 	u = s->data = xcalloc(1, sizeof *u);
 	u->b = s->b;
+	u->opts = *(const struct ui_opts *)s->opts;
 	u->view.col_secs = 1;
 	u->view.col_ticks = 1;
 	ui_keys_init(&u->keys);

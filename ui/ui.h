@@ -184,6 +184,7 @@ extern const struct pane_entry *const ui_panes[UI_NPANES];	/* tab order */
  */
 struct ui_state {
 	struct blktop	*b;
+	struct ui_opts	 opts;		/* as the sink was added with; the config's theme */
 	struct ui_view	 view;
 	struct ui_keys	 keys;
 	struct ui_pane	 panes[UI_NPANES];	/* in tab order, as ui_panes */

@@ -189,11 +189,11 @@ main(void)
 
 	replay_setup(b, path);
 	b->nticks = 600;
-	b->flight_secs = 0;
-	b->json = 1;
-	b->out = open_memstream(&out, &outlen);
-	stream_add_sink(b, &sink_model);
-	stream_add_sink(b, &sink_batch);
+	b->capture_opts.flight_secs = 0;
+	b->batch_opts.json = 1;
+	b->batch_opts.out = open_memstream(&out, &outlen);
+	stream_add_sink(b, &sink_model, NULL);
+	stream_add_sink(b, &sink_batch, &b->batch_opts);
 	b->src = src = source_create(b, e);
 	CHECK("replay starts", e->start(src, &err) == 0);
 	CHECK("clock from the header", b->mono_to_wall == OFFSET);
@@ -205,13 +205,13 @@ main(void)
 	CHECK("paused", st.paused && st.pos_ns == T0);
 	e->step(src);
 	CHECK("step: one tick", b->win.nclosed == 1 && b->events == PER);
-	fflush(b->out);
+	fflush(b->batch_opts.out);
 	CHECK("step: its report is printed", lines(out, outlen) == 1);
 	e->status(src, &st);
 	CHECK("status: wall clock of the position", st.wall_ns == (int64_t)(T0 + NSEC_PER_SEC) + OFFSET);
 	e->seek(src, 3);
 	CHECK("seek +3 s: four ticks", b->win.nclosed == 4 && b->events == 4 * PER);
-	fflush(b->out);
+	fflush(b->batch_opts.out);
 	CHECK("seek: silent, no report printed", lines(out, outlen) == 1 && !b->silent);
 	e->seek(src, -2);
 	CHECK("seek -2 s: rewound to two ticks", b->win.nclosed == 2 && b->events == 2 * PER);
@@ -237,7 +237,7 @@ main(void)
 	e->stop(src);
 	source_free(src);
 	stream_stop(b);
-	fclose(b->out);
+	fclose(b->batch_opts.out);
 	free(out);
 	windows_free(&b->win);
 	event_base_free(b->base);
