@@ -47,10 +47,9 @@ struct model_pair {
 };
 
 /* A call waiting to be judged in time order (model-pattern.c). */
-#define MODEL_PATTERN_PENDING	65536
+#define MODEL_PATTERN_PENDING	65536	/* a power of two */
 struct model_pending {
 	uint64_t		 ts;
-	uint64_t		 seq;		/* arrival, for equal times */
 	int64_t			 off;
 	uint64_t		 bytes;
 	uint64_t		 fhash;
@@ -82,9 +81,8 @@ struct proc_table {
 	uint32_t		 pair_mask;	/* sets - 1 */
 	uint32_t		 pair_stamp;
 	uint64_t		 pairs_evicted;
-	struct model_pending	*pending;	/* a heap by time */
-	uint32_t		 npending;
-	uint64_t		 pending_seq;
+	struct model_pending	*pending;	/* a ring in time order */
+	uint32_t		 pending_head, npending;
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */
 	uint64_t		 bad;		/* malformed records */

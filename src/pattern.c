@@ -49,21 +49,43 @@ pattern_bin_name(unsigned bin)
 	return (bin < PAT_BINS ? pattern_bin_names[bin] : "?");
 }
 
-/* Count one more v: its entry, a new one while there is room, else untracked. */
+/* The bit of value v in a table's seen mask. */
+static inline uint64_t
+pattern_val_bit(int64_t v)
+{
+	return (1ULL << (((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 58));
+}
+
+/*
+ * Count one more v: its entry, a new one while there is room, else
+ * untracked. The entry found last is tried first (a run of equal sizes or
+ * strides), and a value whose bit is not in seen is not in the table (a
+ * random stride, once the table is full, costs no search).
+ */
 static void
 pattern_val(struct pat_vals *t, int64_t v)
 {
+	uint64_t	 bit = pattern_val_bit(v);
 	unsigned	 i;
 
-	for (i = 0; i < t->n; i++)
-		if (t->val[i] == v) {
-			t->count[i]++;
-			return;
-		}
+	if (t->last < t->n && t->val[t->last] == v) {
+		t->count[t->last]++;
+		return;
+	}
+	if (t->seen & bit) {
+		for (i = 0; i < t->n; i++)
+			if (t->val[i] == v) {
+				t->count[i]++;
+				t->last = (uint8_t)i;
+				return;
+			}
+	}
 	if (t->n == PAT_TRACK) {
 		t->untracked++;
 		return;
 	}
+	t->seen |= bit;
+	t->last = t->n;
 	t->val[t->n] = v;
 	t->count[t->n++] = 1;
 }

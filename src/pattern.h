@@ -43,7 +43,9 @@ struct pat_vals {
 	int64_t		 val[PAT_TRACK];
 	uint64_t	 count[PAT_TRACK];
 	uint64_t	 untracked;	/* accesses whose value came once the table was full */
+	uint64_t	 seen;		/* a bit per value tracked (pattern_val_bit): not set, not tracked */
 	uint8_t		 n;
+	uint8_t		 last;		/* the entry found last: looked at first */
 };
 
 /* One direction of the accesses counted. */
@@ -58,7 +60,7 @@ struct pat_side {
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 128 + 2 x 272 + 8 = 808 bytes.
+ * pairs that fed it. 2 x 128 + 2 x 280 + 8 = 824 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */

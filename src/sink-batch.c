@@ -508,10 +508,12 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
 	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"
-	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu",
+	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu,\"pattern_early\":%llu,"
+	    "\"pattern_gone\":%llu",
 	    st.procs, st.max_procs, st.files, st.max_files,
 	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted,
-	    st.pairs, (unsigned long long)st.pairs_evicted);
+	    st.pairs, (unsigned long long)st.pairs_evicted,
+	    (unsigned long long)st.pattern_early, (unsigned long long)st.pattern_gone);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);

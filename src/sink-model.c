@@ -55,15 +55,12 @@ model_tick(struct blktop *b, uint64_t ts)
 		proc_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
 }
 
-/* Before the sinks report: in the last report (the source ended, or blktop is asked to stop), every call waiting is judged. */
-static void
-model_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
-{
-	if ((s->b->ending || s->b->exiting) && s->b->procs != NULL)
-		proc_pattern_flush(s->b->procs, UINT64_MAX);
-}
-
-/* The source has nothing more (after the last report): nothing waits. */
+/*
+ * The source has nothing more (after the last report): nothing waits, for
+ * what reports at the end (--report). Not before the last report: a live
+ * run's last report and its replay's must be the same (the replay cannot
+ * tell its last tick from another).
+ */
 static void
 model_end(struct sink *s)
 {
@@ -98,7 +95,6 @@ const struct sink_entry sink_model = {
 	.name = "model",
 	.begin = model_begin,
 	.event = model_event,
-	.report = model_report,
 	.end = model_end,
 	.interval = model_interval,
 };

@@ -224,7 +224,6 @@ stream_end(struct blktop *b)
 
 	for (i = 0; i < b->nsinks; i++)
 		want |= b->sinks[i].entry->report_at_end;
-	b->ending = 1;
 	if (want && b->ticks_since_report > 0 && !b->silent)
 		stream_report(b);
 	for (i = 0; i < b->nsinks; i++) {
