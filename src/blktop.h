@@ -471,7 +471,6 @@ struct blktop {
 	struct hook_plan	 plan;
 	char			 plan_text[96];
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
-	int			 ending;	/* the source has nothing more: the last report (stream_end) */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
@@ -574,6 +573,7 @@ int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
 int		 config_insight(struct blktop *, const char *key, const char *value, int apply,
 		     char **errp);
+const char	*config_insight_line(const struct blktop *, unsigned, char *, size_t);
 const char	*config_value_why(const char *);
 struct sink_entry;
 void		 config_apply(struct sink *);
@@ -955,6 +955,8 @@ struct proc_stats {
 	unsigned	 chunks_used, nchunks;
 	uint64_t	 bad;		/* malformed records refused by proc_add(_typed) */
 	uint64_t	 pairs_evicted;	/* (process, file) positions dropped for room (model-pattern.c) */
+	uint64_t	 pattern_early;	/* calls judged before their 0.3 s: the ring was full */
+	uint64_t	 pattern_gone;	/* calls not judged: their file left the table first */
 	unsigned	 pairs;		/* positions the table holds */
 	int		 by_thread;
 };

@@ -305,6 +305,34 @@ static const struct {
 	{ "insight.storm_ratio", offsetof(struct insight_conf, storm_ratio), 0, 0, 1e6 },
 };
 
+/*
+ * Threshold i of the insights as a config line into buf ("insight.KEY =
+ * VALUE\n", commented out at its default), for the view's W; NULL past the
+ * last. The values read back as themselves (%.17g).
+ */
+const char *
+config_insight_line(const struct blktop *b, unsigned i, char *buf, size_t len)
+{
+	const char	*at, *def;
+	uint64_t	 u;
+	double		 v;
+
+	if (i >= nitems(config_insight_keys))
+		return (NULL);
+	at = (const char *)&b->insight + config_insight_keys[i].off;
+	def = (const char *)&insight_defaults + config_insight_keys[i].off;
+	if (config_insight_keys[i].whole) {
+		memcpy(&u, at, sizeof u);
+		snprintf(buf, len, "%s%s = %llu\n", memcmp(at, def, sizeof u) == 0 ? "# " : "",
+		    config_insight_keys[i].key, (unsigned long long)u);
+	} else {
+		memcpy(&v, at, sizeof v);
+		snprintf(buf, len, "%s%s = %.17g\n", memcmp(at, def, sizeof v) == 0 ? "# " : "",
+		    config_insight_keys[i].key, v);
+	}
+	return (buf);
+}
+
 /* An insight.* key: 1 if it is one (set if apply), 0 if not, -1 with *errp on a bad value. */
 int
 config_insight(struct blktop *b, const char *key, const char *value, int apply, char **errp)

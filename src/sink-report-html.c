@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "blktop.h"
+#include "insight.h"
 #include "report.h"
 
 #define HTML_NSUB	28	/* heatmap rows: 4 a decade from 1 us to 10 s */
@@ -568,6 +569,160 @@ html_files(struct html *h)
 	fprintf(f, "</table>\n");
 }
 
+/* Sum a file's size bins into the run's (proc_each_file). */
+static void
+html_sum_hist(void *ctx, const struct file_entry *fe)
+{
+	uint64_t	*sum = ctx;
+	unsigned	 d, i;
+
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < PAT_BINS; i++)
+			sum[d * PAT_BINS + i] += fe->pat.side[d].hist[i];
+}
+
+/* "v (n), v (n)": the commonest values of t, sizes as bytes, strides signed. */
+static void
+html_common(FILE *f, const struct pat_vals *t, int sizes)
+{
+	int64_t		 v[PAT_COMMON];
+	uint64_t	 n[PAT_COMMON];
+	unsigned	 i, k = pattern_common(t, v, n);
+	char		 x[16];
+
+	if (k == 0)
+		fprintf(f, "-");
+	for (i = 0; i < k; i++) {
+		if (sizes)
+			fprintf(f, "%s%sB&nbsp;(%llu)", i ? ", " : "",
+			    html_trim(draw_fmt_bytes(x, sizeof x, (uint64_t)v[i])),
+			    (unsigned long long)n[i]);
+		else
+			fprintf(f, "%s%lld&nbsp;(%llu)", i ? ", " : "", (long long)v[i],
+			    (unsigned long long)n[i]);
+	}
+}
+
+/*
+ * Darshan's job summary, from the kernel: the access sizes of every file's
+ * calls (its POSIX access size histogram), the access pattern and common
+ * sizes of the busiest files, and the insights with their rules.
+ */
+static void
+html_pattern(struct html *h)
+{
+	const struct blktop	*b = h->b;
+	const struct file_entry	*fe[REPORT_TOP];
+	struct insight		 in[INSIGHT_MAX];
+	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1, more, judged, seq, consec;
+	FILE			*f = h->f;
+	char			 path[4096], rc[8], wc[8], fig[160], rule[200];
+	unsigned		 n, i, d, bar;
+
+	if (!(b->have & HAVE_VFS))
+		return;
+	proc_each_file(b->procs, html_sum_hist, sum);
+	for (i = 0; i < 2 * PAT_BINS; i++)
+		if (sum[i] > max)
+			max = sum[i];
+	html_colour(h->r, THEME_READ, "#5fafd7", rc);
+	html_colour(h->r, THEME_WRITE, "#ffaf5f", wc);
+	fprintf(f, "<h2>Access sizes</h2>\n<p class=\"dim\">Read and write calls of every "
+	    "file by the bytes each moved, in Darshan's bins (a bin holds its upper edge), "
+	    "whoever made them: the process's own calls, libaio and io_uring, sendfile, "
+	    "splice and copy_file_range.</p>\n<table class=\"sizes\"><tr><th class=\"l\">"
+	    "size</th><th>reads</th><th>writes</th><th class=\"l\"></th></tr>\n");
+	for (i = 0; i < PAT_BINS; i++) {
+		fprintf(f, "<tr><td class=\"l\">%s</td><td>%llu</td><td>%llu</td><td class=\"l\">",
+		    pattern_bin_name(i), (unsigned long long)sum[i],
+		    (unsigned long long)sum[PAT_BINS + i]);
+		/* Reads over writes, one bar each, to the largest bin's length. */
+		fprintf(f, "<svg class=\"bar\" xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" "
+		    "height=\"12\">");
+		for (d = 0; d < 2; d++) {
+			bar = (unsigned)(300.0 * (double)sum[d * PAT_BINS + i] / (double)max);
+			fprintf(f, "<rect y=\"%u\" width=\"%u\" height=\"6\" fill=\"%s\"/>", d * 6,
+			    bar, d ? wc : rc);
+		}
+		fprintf(f, "</svg></td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+
+	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
+	fprintf(f, "<h2>Access pattern</h2>\n<p class=\"dim\">The busiest files: of their "
+	    "calls with an offset, judged against the previous call of the same process and "
+	    "direction (doc/json.md, Access pattern), those that were sequential (started "
+	    "at or after its end) and consecutive (right at it); the commonest sizes and "
+	    "strides; the processes that used the file.</p>\n<table><tr><th class=\"l\">file"
+	    "</th><th>calls</th><th>sequential</th><th>consecutive</th><th>switches</th>"
+	    "<th class=\"l\">common sizes</th><th class=\"l\">common strides</th><th>procs"
+	    "</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		const struct pattern *p = &fe[i]->pat;
+
+		judged = seq = consec = 0;
+		for (d = 0; d < 2; d++) {
+			judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
+			seq += p->side[d].seq;
+			consec += p->side[d].consec;
+		}
+		model_file_path(b->procs, fe[i], path, sizeof path);
+		fprintf(f, "<tr><td class=\"l path\">");
+		html_text(f, path);
+		fprintf(f, "</td><td>%llu</td>", (unsigned long long)(p->side[0].accesses +
+		    p->side[1].accesses));
+		if (judged > 0)
+			fprintf(f, "<td>%.0f%%</td><td>%.0f%%</td>", 100.0 * (double)seq /
+			    (double)judged, 100.0 * (double)consec / (double)judged);
+		else
+			fprintf(f, "<td>-</td><td>-</td>");
+		fprintf(f, "<td>%llu</td><td class=\"l\">", (unsigned long long)p->switches);
+		html_common(f, &p->sizes, 1);
+		fprintf(f, "</td><td class=\"l\">");
+		html_common(f, &p->strides, 0);
+		fprintf(f, "</td><td>%u%s</td></tr>\n", fe[i]->npids, fe[i]->pids_more ? "+" : "");
+	}
+	fprintf(f, "</table>\n");
+
+	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+	fprintf(f, "<h2>Insights</h2>\n<p class=\"dim\">What the rules of doc/insights.md "
+	    "found over every file and process of the run, highest level first; each with "
+	    "what it measured and the rule it applied.</p>\n");
+	if (n == 0) {
+		fprintf(f, "<p class=\"insights-none\">No rule fired.</p>\n");
+		return;
+	}
+	fprintf(f, "<table class=\"insights\"><tr><th class=\"l\">level</th><th class=\"l\">"
+	    "code</th><th class=\"l\">subject</th><th class=\"l\">measured</th>"
+	    "<th class=\"l\">rule</th><th class=\"l\">recommendation</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		const struct insight_rule *ru = in[i].rule;
+
+		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		fprintf(f, "<tr class=\"insight\"><td class=\"l\">%s</td><td class=\"l\">%s</td>"
+		    "<td class=\"l path\">", insight_level_name(ru->level), ru->code);
+		if (in[i].file != NULL) {
+			model_file_path(b->procs, in[i].file, path, sizeof path);
+			html_text(f, path);
+		} else {
+			batch_comm(path, in[i].proc->comm);
+			html_text(f, path);
+			fprintf(f, " (%u)", in[i].proc->id);
+		}
+		fprintf(f, "</td><td class=\"l\">");
+		html_text(f, fig);
+		fprintf(f, "</td><td class=\"l\">");
+		html_text(f, rule);
+		fprintf(f, "</td><td class=\"l\">");
+		html_text(f, ru->advice);
+		fprintf(f, "</td></tr>\n");
+	}
+	if (more > 0)
+		fprintf(f, "<tr><td class=\"l\" colspan=\"6\">and %llu more</td></tr>\n",
+		    (unsigned long long)more);
+	fprintf(f, "</table>\n");
+}
+
 /* Order timeline files by bytes, most first. */
 static int
 html_cmp_files(const void *a, const void *b)
@@ -660,6 +815,7 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	if (b->procs != NULL) {
 		html_procs(&h);
 		html_files(&h);
+		html_pattern(&h);
 		html_timeline(&h);
 	}
 	fprintf(f, "<p class=\"dim\">Written by blktop %s.</p>\n</body></html>\n",

@@ -29,6 +29,14 @@ ui_action_quit(__unused struct ui_state *u, __unused enum ui_action a)
 	return (0);
 }
 
+/* The insights (doc/insights.md), until the next key. */
+static int
+ui_action_insights(struct ui_state *u, __unused enum ui_action a)
+{
+	u->help = 2;
+	return (UI_DRAW_FRAME);
+}
+
 /* The help screen, until the next key. */
 static int
 ui_action_help(struct ui_state *u, __unused enum ui_action a)
@@ -326,6 +334,8 @@ const struct ui_action_info ui_actions[] = {
 	{ UI_RECORD, "record", "record events to a file", ui_action_record, 1 },
 	{ UI_SAVE, "save", "write these settings to the config file",
 	    ui_action_save, 0 },
+	{ UI_INSIGHTS, "insights", "the insights: what the rules find wrong, each with "
+	    "its rule (any key closes them)", ui_action_insights, 0 },
 	{ UI_STEP, "step", "replay: one tick forward (pauses)", ui_action_step, 0 },
 	{ UI_SEEK_BACK, "seek_back", "replay: 10 s back", ui_action_seek_back, 0 },
 	{ UI_SEEK_FWD, "seek_forward", "replay: 10 s forward", ui_action_seek_fwd, 0 },

@@ -309,7 +309,7 @@ ui_config_text(struct ui_state *u, char *buf, size_t len)
 	const struct blktop	*b = u->b;
 	const struct capture_opts *cap = u->opts.capture;
 	struct ui_tab		*t;
-	char			 keys[UI_CONFIG_KEYS_MAX * 12];
+	char			 keys[UI_CONFIG_KEYS_MAX * 12], line[96];
 	size_t			 off = 0;
 	unsigned		 i;
 	int			 c;
@@ -356,6 +356,9 @@ ui_config_text(struct ui_state *u, char *buf, size_t len)
 		ui_config_put(buf, &off, "record_dir = %s\n", cap->record_dir);
 	else
 		ui_config_put(buf, &off, "# record_dir = .\n");
+	ui_config_put(buf, &off, "# The insights' thresholds (doc/insights.md):\n");
+	for (i = 0; config_insight_line(b, i, line, sizeof line) != NULL; i++)
+		ui_config_put(buf, &off, "%s", line);
 	ui_config_put(buf, &off, "# Keys: key.ACTION = KEY..., space apart; a key "
 	    "named here leaves any other action.\n");
 	for (i = 0; i < ui_nactions; i++) {

@@ -213,6 +213,54 @@ ui_draw_help(const struct ui_state *u, const struct ui_rect *r)
 	}
 }
 
+/* The insights screen: what the rules find over the whole run, highest first (doc/insights.md). */
+static void
+ui_draw_insights(const struct ui_state *u, const struct ui_rect *r)
+{
+	const struct blktop	*b = u->b;
+	struct insight		 in[INSIGHT_MAX];
+	char			 fig[160], rule[200], name[VFS_PATH_MAX], line[1024];
+	uint64_t		 more = 0;
+	unsigned		 n = 0, i;
+	int			 y = r->y + 2;
+
+	ui_put(r->y, r->x, THEME_TITLE, "Insights since the start (any key closes them; "
+	    "doc/insights.md has the rules)");
+	if (b->procs == NULL || !(b->have & HAVE_VFS)) {
+		ui_text(stdscr, y, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG,
+		    "no read/write calls are traced: nothing to judge");
+		return;
+	}
+	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+	if (n == 0)
+		ui_text(stdscr, y, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, "no rule fired");
+	/* Three lines each: what and where, the figure and rule, the advice. */
+	for (i = 0; i < n && y + 2 < r->y + r->h; i++) {
+		const struct insight_rule *ru = in[i].rule;
+
+		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		if (in[i].file != NULL)
+			model_file_path(b->procs, in[i].file, name, sizeof name);
+		else {
+			batch_comm(name, in[i].proc->comm);
+			snprintf(name + strlen(name), sizeof name - strlen(name), " (%u)",
+			    in[i].proc->id);
+		}
+		snprintf(line, sizeof line, "%-4s %-10s %s", insight_level_name(ru->level),
+		    ru->code, name);
+		ui_text(stdscr, y++, r->x, ru->level == INSIGHT_HIGH ? THEME_LOST : THEME_TITLE,
+		    THEME_MAIN_BG, line);
+		snprintf(line, sizeof line, "     %s (rule: %s)", fig, rule);
+		ui_text(stdscr, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+		snprintf(line, sizeof line, "     %s", ru->advice);
+		ui_text(stdscr, y++, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, line);
+	}
+	if (i < n || more > 0) {
+		snprintf(line, sizeof line, "... %llu more", (unsigned long long)(n - i + more));
+		ui_text(stdscr, r->y + r->h - 1, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, line);
+	}
+}
+
 /* Draw the whole screen once. */
 void
 ui_draw_all(struct ui_state *u)
@@ -234,7 +282,9 @@ ui_draw_all(struct ui_state *u)
 	r.h = LINES - 3;
 	r.w = COLS;
 	u->pane_rect = r;
-	if (u->help)
+	if (u->help == 2)
+		ui_draw_insights(u, &r);
+	else if (u->help)
 		ui_draw_help(u, &r);
 	else
 		ui_panes[u->pane]->draw(&u->panes[u->pane], stdscr, &r);

@@ -17,6 +17,8 @@ struct ui_file_row {
 	uint64_t		 p50;
 	uint64_t		 p99;
 	double			 hit;		/* cache hit %, -1 if not known */
+	double			 seq;		/* sequential % of its judged calls, -1 if none */
+	double			 size;		/* its commonest call size, -1 if none */
 	uint32_t		 pids[PROC_FILE_PIDS];
 	uint8_t			 npids;
 	uint8_t			 pids_more;
@@ -25,12 +27,14 @@ struct ui_file_row {
 
 enum ui_file_col {
 	UI_FC_CR, UI_FC_CW, UI_FC_RMB, UI_FC_WMB, UI_FC_DRMB, UI_FC_DWMB,
-	UI_FC_HIT, UI_FC_OPEN, UI_FC_P50,
+	UI_FC_HIT, UI_FC_SEQ, UI_FC_SIZE, UI_FC_OPEN, UI_FC_P50,
 	UI_FC_P99, UI_FC_PIDS, UI_FC_PATH, UI_FC_MAX
 };
 
 static double	 ui_pane_file_hit(const struct ui_col *, const void *);
 static double	 ui_pane_file_pid(const struct ui_col *, const void *);
+static double	 ui_pane_file_dbl(const struct ui_col *, const void *);
+static void	 ui_pane_file_fmt_size(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_file_fmt_disk(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_file_fmt_lat(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, char *, size_t);
@@ -57,6 +61,12 @@ static const struct ui_col ui_file_cols[UI_FC_MAX] = {
 	    UI_FC_U64(c.disk_bytes[1], ui_pane_file_fmt_disk) },
 	[UI_FC_HIT] = { "hit%", 4, 0, .key = PROC_KEY_VFS_READ_BYTES,
 	    .value = ui_pane_file_hit, .fmt = ui_tab_fmt_pct },
+	[UI_FC_SEQ] = { "seq%", 4, 0, .key = PROC_KEY_VFS_READS,
+	    .off = offsetof(struct ui_file_row, seq), .value = ui_pane_file_dbl,
+	    .fmt = ui_tab_fmt_pct },
+	[UI_FC_SIZE] = { "size", 5, 0, .key = PROC_KEY_VFS_READS,
+	    .off = offsetof(struct ui_file_row, size), .value = ui_pane_file_dbl,
+	    .fmt = ui_pane_file_fmt_size },
 	[UI_FC_OPEN] = { "open/s", 6, 0, .key = PROC_KEY_OPENS,
 	    .off = offsetof(struct ui_file_row, c), .value = ui_tab_opens,
 	    .fmt = ui_tab_fmt_rate },
@@ -149,6 +159,27 @@ ui_pane_file_clear(struct ui_file *d)
 	d->nrows = d->tab.norder = 0;
 }
 
+/*
+ * The pattern's columns (doc/json.md, Access pattern): seq%, of the calls
+ * judged against a previous one (an offset, not a process's first), those
+ * that were sequential; size, the commonest call size. Since the file was
+ * first seen, as the JSON's.
+ */
+static void
+ui_pane_file_pattern(struct ui_file_row *r, const struct pattern *p)
+{
+	int64_t		 v[PAT_COMMON];
+	uint64_t	 n[PAT_COMMON], judged = 0, seq = 0;
+	unsigned	 d;
+
+	for (d = 0; d < 2; d++) {
+		judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
+		seq += p->side[d].seq;
+	}
+	r->seq = judged > 0 ? 100.0 * (double)seq / (double)judged : -1;
+	r->size = pattern_common(&p->sizes, v, n) > 0 ? (double)v[0] : -1;
+}
+
 /* End of a display interval: copy the busiest files out of the table. */
 static void
 ui_pane_file_collect(struct ui_pane *p, double secs)
@@ -182,6 +213,7 @@ ui_pane_file_collect(struct ui_pane *p, double secs)
 		r->p50 = proc_file_lat(b->procs, f, 50);
 		r->p99 = proc_file_lat(b->procs, f, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
+		ui_pane_file_pattern(r, &f->pat);
 		memcpy(r->pids, f->pids, sizeof r->pids);
 		r->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
 		r->pids_more = f->pids_more;
@@ -196,6 +228,44 @@ static double
 ui_pane_file_hit(__unused const struct ui_col *c, const void *row)
 {
 	return (((const struct ui_file_row *)row)->hit);
+}
+
+/* A double of the row at the column's offset (seq%, size). */
+static double
+ui_pane_file_dbl(const struct ui_col *c, const void *row)
+{
+	double v;
+
+	memcpy(&v, (const char *)row + c->off, sizeof v);
+	return (v);
+}
+
+/* A size in 5 columns: 512, 4K, 128K, 1M, 1.5M, 2G; "-" if none. */
+static void
+ui_pane_file_fmt_size(const struct ui_col *c, const void *row, __unused double secs,
+    char *buf, size_t len)
+{
+	static const char	 units[] = "KMGT";
+	double			 v = ui_pane_file_dbl(c, row);
+	unsigned		 u = 0;
+
+	if (v < 0) {
+		snprintf(buf, len, "%5s", "-");
+		return;
+	}
+	if (v < 1024) {
+		snprintf(buf, len, "%5.0f", v);
+		return;
+	}
+	v /= 1024;
+	while (v >= 1024 && u < sizeof units - 2) {
+		v /= 1024;
+		u++;
+	}
+	if (v == (double)(uint64_t)v || v >= 100)
+		snprintf(buf, len, "%4.0f%c", v, units[u]);
+	else
+		snprintf(buf, len, "%4.1f%c", v, units[u]);
 }
 
 /* The PIDS column's value: its first process. */

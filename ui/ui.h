@@ -69,6 +69,7 @@ enum ui_action {
 	UI_GROUP,			/* processes: one row per cgroup, or per process */
 	UI_SAVE,			/* write the settings to the config file */
 	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
+	UI_INSIGHTS,			/* the insights, until the next key */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
@@ -194,7 +195,7 @@ struct ui_state {
 	struct event	*redraw_ev;
 	int		 redraw_pending;
 	unsigned	 pane;
-	int		 help;
+	int		 help;		/* 1: the keys; 2: the insights (until the next key) */
 	int		 editing;	/* the filter is being typed */
 	char		 filter[UI_FILTER_MAX];
 	char		 edit[UI_FILTER_MAX];

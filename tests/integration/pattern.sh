@@ -259,4 +259,31 @@ ok = len(r) == 1 and r[0]["calls"] == 2048 and r[0]["level"] == "high"
 print("%s: %s: random-io on many-rand.dat measured on its 2048 calls (%s)" % (
     "PASS" if ok else "FAIL", name, r[0]["measured"] if r else None))
 EOF
+# The HTML report's sections (Darshan's job summary): they render in headless
+# Chromium with no console error, and hold what the JSON holds.
+if command -v chromium >/dev/null; then
+	"$BLKTOP" -r "$TEST_TMP/run.blkcap" --report "$TEST_TMP/run.html" </dev/null >/dev/null 2>&1
+	HOME=$TEST_TMP timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+	    --enable-logging=stderr --v=0 --window-size=1200,3000 \
+	    --screenshot="$TEST_TMP/run.png" "file://$TEST_TMP/run.html" >"$TEST_TMP/chrome.log" 2>&1
+	check "the report renders in headless Chromium with no console line" \
+	    test -s "$TEST_TMP/run.png" -a -z "$(grep -i 'CONSOLE' "$TEST_TMP/chrome.log")"
+	python3 - "$TEST_NAME" "$TEST_TMP" <<'EOF'
+import json, re, sys
+name, tmp = sys.argv[1:3]
+h = open(tmp + "/run.html", encoding="utf-8").read()
+rep = json.load(open(tmp + "/replay.json"))
+for sec in ("Access sizes", "Access pattern", "Insights"):
+    print("%s: %s: the report has its %s section" % ("PASS" if "<h2>%s</h2>" % sec in h else "FAIL", name, sec))
+rows = len(re.findall(r'<tr class="insight">', h))
+print("%s: %s: the report's insights are the JSON's (%d rows, %d in the JSON)" % (
+    "PASS" if rows == len(rep["insights"]) else "FAIL", name, rows, len(rep["insights"])))
+# The sizes table's 1K-10K reads: at least the 256 + 64 + 2048 + 2048 4 KiB reads made here.
+m = re.search(r"<td class=\"l\">1K-10K</td><td>(\d+)</td>", h)
+print("%s: %s: the access size table counts the 4 KiB reads (%s)" % (
+    "PASS" if m and int(m.group(1)) >= 256 + 64 + 16 + 2048 + 2048 else "FAIL", name, m and m.group(1)))
+EOF
+else
+	skip "the report in Chromium: no chromium"
+fi
 umount "$MNT"
