@@ -56,11 +56,19 @@ model_tick(struct blktop *b, uint64_t ts)
 }
 
 /*
- * The source has nothing more (after the last report): nothing waits, for
- * what reports at the end (--report). Not before the last report: a live
- * run's last report and its replay's must be the same (the replay cannot
- * tell its last tick from another).
+ * Before the sinks report, at a tick: every call made before it is judged.
+ * The live source drained its CPUs' batches for the tick (blktop_tick), so
+ * none made earlier is still to come; a replay has the same ticks, and so
+ * the same reports.
  */
+static void
+model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
+{
+	if (s->b->procs != NULL)
+		proc_pattern_flush(s->b->procs, ts);
+}
+
+/* The source has nothing more (after the last report): nothing waits, for what reports at the end (--report). */
 static void
 model_end(struct sink *s)
 {
@@ -95,6 +103,7 @@ const struct sink_entry sink_model = {
 	.name = "model",
 	.begin = model_begin,
 	.event = model_event,
+	.report = model_report,
 	.end = model_end,
 	.interval = model_interval,
 };
