@@ -213,7 +213,8 @@ check(len(blk) == READS + WRITES and all(merged_behind(*g) for g in grown),
 PROC_EQ = ["pid", "tgid", "comm", "req_read_bytes", "req_write_bytes", "req_reads", "req_writes",
            "call_read_bytes", "call_write_bytes", "call_reads", "call_writes", "opens",
            "open_fails", "disk_read_bytes", "disk_write_bytes", "mknods", "renames",
-           "lifecycle_errors"]
+           "lifecycle_errors", "read_size_hist", "write_size_hist", "common_sizes",
+           "rw_switches"]
 PROC_LACK = {"cgroup": "no cgroup in the logs",
              "req_lat_us": "bio.bt's block_io_start..done, timed by other probes",
              "call_lat_us": "bpftrace's sys_enter..sys_exit, timed by other probes",
@@ -225,7 +226,12 @@ PROC_LACK = {"cgroup": "no cgroup in the logs",
              "unlinks": "create_del.log (second part)", "mkdirs": "create_del.log (second part)",
              "rmdirs": "create_del.log (second part)", "closes": "close.log (second part)",
              "mmaps": "mmap.log (second part)", "munmaps": "mmap.log (second part)",
-             "lifecycle_lat_us": "the lifecycle logs (second part)"}
+             "lifecycle_lat_us": "the lifecycle logs (second part)",
+             "consec_reads": "vfs_rw.log has no offsets", "seq_reads": "vfs_rw.log has no offsets",
+             "no_offset_reads": "vfs_rw.log has no offsets",
+             "consec_writes": "vfs_rw.log has no offsets", "seq_writes": "vfs_rw.log has no offsets",
+             "no_offset_writes": "vfs_rw.log has no offsets",
+             "common_strides": "vfs_rw.log has no offsets"}
 unlisted = [k for k in lp if k not in PROC_EQ and k not in PROC_LACK]
 check(not unlisted, "per process: every field of the capture's row compared or listed as "
       "lacking (unlisted: %s)" % unlisted)
@@ -299,10 +305,13 @@ check(len(iso) == 15 and not miss and worst is not None and worst <= Decimal("0.
 # The same syscalls and requests seen live: each rw and block record's wall
 # time in the merge against the capture's (paired in order by op, size and
 # path below the mount / sector): the clocks agree, not only the dates. Both
-# stamp a record at the same tracepoint, tens of microseconds apart at most;
-# bpftrace's strftime and blktop take the same CLOCK_REALTIME - CLOCK_MONOTONIC,
-# the alignment log's clock is as exact as it says (100 ms between lines).
-ms = Decimal("0.001")
+# stamp a record at the same tracepoint, tens of microseconds apart, but
+# this kernel runs syscall tracepoint programs preemptible: on a busy machine
+# the task can lose the CPU between the two (1.2 ms seen, 1 run in 3 with two
+# other suites beside it); bpftrace's strftime and blktop take the same
+# CLOCK_REALTIME - CLOCK_MONOTONIC, the alignment log's clock is as exact as
+# it says (100 ms between lines). 5 ms still tells a clock off by one tick.
+ms = Decimal("0.005")
 for name, rows, tol in (("four logs", m, ms), ("alignment log first", a, (prec or 0) + ms)):
     pr = pairs(sel(rows), sel(l))
     worst = max((abs(wall(x) - wall(y)) for x, y in pr), default=None)
