@@ -90,18 +90,11 @@ static int
 insight_random_fire(const struct insight_conf *c, const void *entry, double *figure,
     uint64_t *n)
 {
-	const struct pattern	*p = &((const struct file_entry *)entry)->pat;
-	uint64_t		 rnd = 0;
-	unsigned		 d;
+	struct pat_sum	 sum;
 
-	*n = 0;
-	for (d = 0; d < 2; d++) {
-		const struct pat_side *s = &p->side[d];
-
-		*n += s->accesses - s->no_offset;
-		rnd += s->accesses - s->no_offset - s->seq - s->first;
-	}
-	*figure = *n > 0 ? (double)rnd / (double)*n : 0;
+	pattern_sum(&((const struct file_entry *)entry)->pat, &sum);
+	*n = sum.with_offset;
+	*figure = *n > 0 ? (double)(sum.judged - sum.seq) / (double)*n : 0;
 	return (*n > c->min_calls && *figure > c->random_share);
 }
 

@@ -149,6 +149,21 @@ pattern_add(struct pattern *p, struct pat_pos *pos, enum pat_dir d, int64_t off,
 	pattern_count(p, &st);
 }
 
+/* Both directions of p summed (struct pat_sum). */
+void
+pattern_sum(const struct pattern *p, struct pat_sum *sum)
+{
+	unsigned d;
+
+	memset(sum, 0, sizeof(*sum));
+	for (d = 0; d < 2; d++) {
+		sum->with_offset += p->side[d].accesses - p->side[d].no_offset;
+		sum->judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
+		sum->seq += p->side[d].seq;
+		sum->consec += p->side[d].consec;
+	}
+}
+
 /*
  * The commonest values of t, at most PAT_COMMON, into val[] and count[]:
  * most frequent first, equal counts the smaller value first. Returns how many.

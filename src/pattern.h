@@ -92,6 +92,11 @@ void		 pattern_step(struct pat_pos *, enum pat_dir, int64_t, uint64_t,
 		     struct pat_step *);
 void		 pattern_count(struct pattern *, const struct pat_step *);
 void		 pattern_add(struct pattern *, struct pat_pos *, enum pat_dir, int64_t, uint64_t);
+/* Both directions summed: calls with an offset, of those judged against a previous one (not a first), sequential, consecutive. */
+struct pat_sum {
+	uint64_t	 with_offset, judged, seq, consec;
+};
+void		 pattern_sum(const struct pattern *, struct pat_sum *);
 unsigned	 pattern_common(const struct pat_vals *, int64_t [PAT_COMMON], uint64_t [PAT_COMMON]);
 
 #endif

@@ -614,7 +614,8 @@ html_pattern(struct html *h)
 	const struct blktop	*b = h->b;
 	const struct file_entry	*fe[REPORT_TOP];
 	struct insight		 in[INSIGHT_MAX];
-	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1, more, judged, seq, consec;
+	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1, more;
+	struct pat_sum		 ps;
 	FILE			*f = h->f;
 	char			 path[4096], rc[8], wc[8], fig[160], rule[200];
 	unsigned		 n, i, d, bar;
@@ -660,20 +661,15 @@ html_pattern(struct html *h)
 	for (i = 0; i < n; i++) {
 		const struct pattern *p = &fe[i]->pat;
 
-		judged = seq = consec = 0;
-		for (d = 0; d < 2; d++) {
-			judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
-			seq += p->side[d].seq;
-			consec += p->side[d].consec;
-		}
+		pattern_sum(p, &ps);
 		model_file_path(b->procs, fe[i], path, sizeof path);
 		fprintf(f, "<tr><td class=\"l path\">");
 		html_text(f, path);
 		fprintf(f, "</td><td>%llu</td>", (unsigned long long)(p->side[0].accesses +
 		    p->side[1].accesses));
-		if (judged > 0)
-			fprintf(f, "<td>%.0f%%</td><td>%.0f%%</td>", 100.0 * (double)seq /
-			    (double)judged, 100.0 * (double)consec / (double)judged);
+		if (ps.judged > 0)
+			fprintf(f, "<td>%.0f%%</td><td>%.0f%%</td>", 100.0 * (double)ps.seq /
+			    (double)ps.judged, 100.0 * (double)ps.consec / (double)ps.judged);
 		else
 			fprintf(f, "<td>-</td><td>-</td>");
 		fprintf(f, "<td>%llu</td><td class=\"l\">", (unsigned long long)p->switches);

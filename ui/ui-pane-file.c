@@ -169,14 +169,11 @@ static void
 ui_pane_file_pattern(struct ui_file_row *r, const struct pattern *p)
 {
 	int64_t		 v[PAT_COMMON];
-	uint64_t	 n[PAT_COMMON], judged = 0, seq = 0;
-	unsigned	 d;
+	uint64_t	 n[PAT_COMMON];
+	struct pat_sum	 sum;
 
-	for (d = 0; d < 2; d++) {
-		judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
-		seq += p->side[d].seq;
-	}
-	r->seq = judged > 0 ? 100.0 * (double)seq / (double)judged : -1;
+	pattern_sum(p, &sum);
+	r->seq = sum.judged > 0 ? 100.0 * (double)sum.seq / (double)sum.judged : -1;
 	r->size = pattern_common(&p->sizes, v, n) > 0 ? (double)v[0] : -1;
 }
 
