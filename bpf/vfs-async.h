@@ -194,6 +194,23 @@ static __always_inline __u32 uring_sys(__u8 op)
 	return 0;
 }
 
+/*
+ * The offset an io_uring read or write asked for. Its prep (io_prep_rw:
+ * kiocb.ki_pos = sqe->off) runs before the submission tracepoint, and the
+ * kiocb, first member of struct io_rw, lies at the start of the request's
+ * union, where `file` is (5.19 to 7.2). -1: the file's own position, which
+ * the issue takes later (not known here). 5.10's tracepoint comes before the
+ * prep: no offset there (uring_submit_v510).
+ */
+static __always_inline __s64 uring_pos(const struct io_kiocb *req)
+{
+	__s64 pos = -1;
+
+	bpf_probe_read_kernel(&pos, sizeof(pos), (const void *)req +
+	    bpf_core_field_offset(struct io_kiocb, file) + bpf_core_field_offset(struct kiocb, ki_pos));
+	return pos;
+}
+
 /* A submission, with its typed request (the shapes of 5.19 and newer). */
 static __always_inline int uring_submit_req(struct io_kiocb *req)
 {
@@ -210,7 +227,7 @@ static __always_inline int uring_submit_req(struct io_kiocb *req)
 	if (!sub.sys)
 		return 0;
 	sub.fd = req->cqe.fd;
-	sub.pos = -1;
+	sub.pos = uring_pos(req);
 	sub.ts = bpf_ktime_get_ns();
 	async_put(uring_key(req), 0, &sub);
 	return 0;

@@ -809,6 +809,8 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 	case VFS_SYS_PWRITE64:
 	case VFS_SYS_AIO_READ:
 	case VFS_SYS_AIO_WRITE:
+	case VFS_SYS_URING_READ:	/* uring_pos: -1 before 5.19 */
+	case VFS_SYS_URING_WRITE:
 	case VFS_SYS_SENDFILE:		/* vfs_exit_xfer: this side's fd, offset */
 	case VFS_SYS_SPLICE:
 	case VFS_SYS_COPY_FILE_RANGE:

@@ -499,6 +499,18 @@ else:
                sum(p.get(key + "_writes") or 0 for p in P.values() if p["comm"].startswith("fio")))
         ok, note = exact(got, (1024, 512))
         line(ok, feature, "charged to fio (%s)" % note)
+        # Their access pattern (doc/json.md): every call's offset known,
+        # io_uring's from 5.19 (5.10's tracepoint runs before the offset is set).
+        pat = {}
+        for r in fr:
+            for row in r.get("files") or []:
+                if row.get("path") == "/mnt/" + fname:
+                    pat = row
+        kv = tuple(int(x) for x in re.findall(r"\d+", read("uname"))[:2])
+        want = (1024, 512) if key == "uring" and kv < (5, 19) else (0, 0)
+        got = (pat.get("no_offset_reads"), pat.get("no_offset_writes"), pat.get("common_sizes"))
+        line(got == want + ([[4096, 1536]],), feature, "/mnt/%s: calls without an offset %s, "
+             "the one common size 4 KiB x 1536 (got %s)" % (fname, want, got))
 
     direct("io_uring", "uring", "u1", ("io_uring_submit_req", "io_uring_complete"), "fio-io_uring.rc")
     direct("libaio", "aio", "a1", ("sys_enter_io_submit", "sys_enter_io_getevents",
