@@ -938,6 +938,7 @@ struct file_entry {
 	struct proc_hist	 lat;		/* interval: read/write call latency */
 	struct proc_hist	 blk_lat;	/* interval: device latency of its requests */
 	struct pattern		 pat;		/* its calls' access pattern, since first seen */
+	struct pat_touched	 touched;	/* the byte ranges its reads covered, since first seen */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
 	uint8_t			 npids;

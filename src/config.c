@@ -303,6 +303,8 @@ static const struct {
 	{ "insight.random_share", offsetof(struct insight_conf, random_share), 0, 0, 1 },
 	{ "insight.storm_opens", offsetof(struct insight_conf, storm_opens), 1, 1, 1e12 },
 	{ "insight.storm_ratio", offsetof(struct insight_conf, storm_ratio), 0, 0, 1e6 },
+	{ "insight.reread_factor", offsetof(struct insight_conf, reread_factor), 0, 1, 1e6 },
+	{ "insight.reread_bytes", offsetof(struct insight_conf, reread_bytes), 1, 1, 1e18 },
 };
 
 /*

@@ -17,6 +17,8 @@ const struct insight_conf insight_defaults = {
 	.random_share = 0.20,
 	.storm_opens = 1000,
 	.storm_ratio = 1.0,
+	.reread_factor = 1.5,
+	.reread_bytes = 1048576,
 };
 
 /* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
@@ -131,6 +133,127 @@ insight_storm_text(const struct insight_conf *c, const struct insight *in, char 
 	    (unsigned long long)c->storm_opens, c->storm_ratio);
 }
 
+/* Bytes as text, binary units with one decimal. */
+static const char *
+insight_size(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double		 x = (double)v;
+	unsigned	 u = 0;
+
+	while (x >= 1024 && u + 1 < nitems(unit)) {
+		x /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", x, unit[u]);
+	return (buf);
+}
+
+/*
+ * A file's bytes read again (pattern.h: a lower bound when ranges were
+ * joined) and touched; *n the reads they were measured on (those with an offset).
+ */
+static uint64_t
+insight_reread(const struct file_entry *f, uint64_t *touched, uint64_t *n)
+{
+	*touched = f->touched.bytes;
+	*n = f->pat.side[PAT_READ].accesses - f->pat.side[PAT_READ].no_offset;
+	return (pattern_reread(&f->touched));
+}
+
+/* re-read: a file's reads with an offset over reread_factor times the bytes they touched, reread_bytes again at least. */
+static int
+insight_reread_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct file_entry	*f = entry;
+	uint64_t		 touched, again = insight_reread(f, &touched, n);
+
+	*figure = touched > 0 ? (double)f->touched.read / (double)touched : 0;
+	return (again >= c->reread_bytes && *figure > c->reread_factor);
+}
+
+static void
+insight_reread_text(const struct insight_conf *c, const struct insight *in, char *fig, size_t flen,
+    char *rule, size_t rlen)
+{
+	char a[32], t[32];
+
+	snprintf(fig, flen, "%s read, %.2fx the %s touched", insight_size(in->file->touched.read, a, sizeof a),
+	    in->figure, insight_size(in->file->touched.bytes, t, sizeof t));
+	snprintf(rule, rlen, "a file's bytes read over %.2fx the bytes they touched, %s read again "
+	    "at least", c->reread_factor, insight_size(c->reread_bytes, t, sizeof t));
+}
+
+/*
+ * re-read-from-disk: the bytes read again that the device read again too,
+ * min(re-read, device reads - touched), reread_bytes at least; the figure
+ * is their share of the re-read.
+ */
+static uint64_t
+insight_fromdisk(const struct file_entry *f, uint64_t *again, uint64_t *n)
+{
+	uint64_t touched, disk = f->tot.disk_bytes[0];
+
+	*again = insight_reread(f, &touched, n);
+	disk = disk > touched ? disk - touched : 0;
+	return (disk < *again ? disk : *again);
+}
+
+static int
+insight_fromdisk_fire(const struct insight_conf *c, const void *entry, double *figure,
+    uint64_t *n)
+{
+	uint64_t again, disk = insight_fromdisk(entry, &again, n);
+
+	*figure = again > 0 ? (double)disk / (double)again : 0;
+	return (disk >= c->reread_bytes);
+}
+
+static void
+insight_fromdisk_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	char		 a[32], d[32];
+	uint64_t	 again, n, disk = insight_fromdisk(in->file, &again, &n);
+
+	snprintf(fig, flen, "%s read again from the device, %.0f%% of the %s re-read",
+	    insight_size(disk, a, sizeof a), in->figure * 100, insight_size(again, d, sizeof d));
+	snprintf(rule, rlen, "bytes read again that the device read again (the lesser of the "
+	    "re-read bytes and the device's reads past the bytes touched), %s at least",
+	    insight_size(c->reread_bytes, d, sizeof d));
+}
+
+/*
+ * cache-served: a file read again in full (re-read bytes at least the bytes
+ * touched, and reread_bytes) while the device read no more than one pass of
+ * it; the figure is the share of its read bytes the device did not read.
+ */
+static int
+insight_cached_fire(const struct insight_conf *c, const void *entry, double *figure,
+    uint64_t *n)
+{
+	const struct file_entry	*f = entry;
+	uint64_t		 touched, again = insight_reread(f, &touched, n);
+	uint64_t		 disk = f->tot.disk_bytes[0], read = f->touched.read;
+
+	*figure = read > 0 && disk < read ? 1 - (double)disk / (double)read : 0;
+	return (again >= c->reread_bytes && again >= touched && disk <= touched);
+}
+
+static void
+insight_cached_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	char a[32], t[32], d[32];
+
+	snprintf(fig, flen, "%s read over %s touched, the device read %s: %.0f%% from the page "
+	    "cache", insight_size(in->file->touched.read, a, sizeof a), insight_size(in->file->touched.bytes, t,
+	    sizeof t), insight_size(in->file->tot.disk_bytes[0], d, sizeof d), in->figure * 100);
+	snprintf(rule, rlen, "a file read again in full (bytes read again at least the bytes "
+	    "touched, and %s) while the device read no more than the bytes touched",
+	    insight_size(c->reread_bytes, d, sizeof d));
+}
+
 const struct insight_rule insight_rules[] = {
 	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
 	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
@@ -139,6 +262,18 @@ const struct insight_rule insight_rules[] = {
 	  "read in offset order where the format allows it (sort the indices, larger "
 	  "contiguous records), or give the kernel a hint (posix_fadvise RANDOM, or "
 	  "prefetch with readahead)" },
+	{ "re-read-from-disk", INSIGHT_HIGH, INSIGHT_FILE, insight_fromdisk_fire,
+	  insight_fromdisk_text,
+	  "the page cache did not keep the file between its reads: give it the memory (a "
+	  "cgroup's memory.max, other readers evicting it), read it in one pass, or keep the "
+	  "parts read again in the application (O_DIRECT readers must)" },
+	{ "re-read", INSIGHT_WARN, INSIGHT_FILE, insight_reread_fire, insight_reread_text,
+	  "keep what is read again in the application (a buffer, a cache of records), or read "
+	  "each part once" },
+	{ "cache-served", INSIGHT_INFO, INSIGHT_FILE, insight_cached_fire, insight_cached_text,
+	  "the page cache served the reads again: a benchmark's later passes measure memory, "
+	  "not the device (drop the caches between passes, use O_DIRECT, or size the data past "
+	  "the memory)" },
 	{ "open-storm", INSIGHT_WARN, INSIGHT_PROC, insight_storm_fire, insight_storm_text,
 	  "keep files open across uses, or pack many small files into one (a tar, "
 	  "WebDataset or TFRecord shard)" },

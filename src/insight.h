@@ -21,6 +21,8 @@ struct insight_conf {
 	double		 random_share;	/* random-io: share of the calls with an offset not sequential, over it */
 	uint64_t	 storm_opens;	/* open-storm: opens of a process since first seen, at least */
 	double		 storm_ratio;	/* ...and opens per read/write call, over it */
+	double		 reread_factor;	/* re-read: bytes read over this many times the bytes touched */
+	uint64_t	 reread_bytes;	/* re-read, re-read-from-disk, cache-served: bytes read again, at least */
 };
 
 struct file_entry;

@@ -169,6 +169,24 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 }
 
 /*
+ * A file's bytes touched (the union of the ranges its reads with an offset
+ * covered), re-read (read again: those reads' bytes less the union) and
+ * touched_over (src/pattern.h: bytes of gaps joined at the cap, 0 when
+ * exact); null if none of its reads had an offset and some had none.
+ */
+static void
+json_touched(FILE *f, const struct blktop *b, const struct file_entry *fe)
+{
+	const struct pat_touched	*t = &fe->touched;
+	int				 known = (b->have & HAVE_VFS) != 0 &&
+					     (t->read > 0 || fe->pat.side[PAT_READ].no_offset == 0);
+
+	json_num(f, "bytes_touched", known, 0, (double)t->bytes);
+	json_num(f, "bytes_reread", known, 0, (double)pattern_reread(t));
+	json_num(f, "bytes_touched_over", known, 0, (double)t->over);
+}
+
+/*
  * The calls of every process of the interval (whole: of the run), not only
  * the top rows': the "tables" object's counts.
  */
@@ -231,6 +249,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 		json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe, 1));
 	json_life(f, b, c);
 	json_pattern(f, b, &fe->pat);
+	json_touched(f, b, fe);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	fputc('}', f);
 }

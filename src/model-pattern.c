@@ -98,6 +98,8 @@ model_pattern_pop(struct proc_table *t)
 	}
 	pattern_step(model_pattern_pos(t, c->tgid, c->fhash), c->dir, c->off, c->bytes, &st);
 	pattern_count(&t->files[c->file].pat, &st);
+	if (c->dir == PAT_READ)
+		pattern_touch(&t->files[c->file].touched, c->off, c->bytes);
 	model_file_active(t, c->file);
 	if (t->procs[c->proc].id == c->proc_id) {
 		pattern_count(&t->procs[c->proc].pat, &st);

@@ -23,6 +23,79 @@ pattern_init(struct pattern *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Remove ranges i+1 .. j-1 of t: the ranges from j on move down. */
+static void
+pattern_touch_cut(struct pat_touched *t, unsigned i, unsigned j)
+{
+	unsigned k, d = j - i - 1;
+
+	if (d == 0)
+		return;
+	for (k = j; k < t->n; k++) {
+		t->start[k - d] = t->start[k];
+		t->end[k - d] = t->end[k];
+	}
+	t->n -= d;
+}
+
+/*
+ * A read of bytes at off (off < 0: not known, not counted). It joins every
+ * range it overlaps or touches; a range apart is inserted, and past
+ * PAT_EXTENTS the two nearest ranges join. O(PAT_EXTENTS).
+ */
+void
+pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
+{
+	uint64_t	 a, b, gap = UINT64_MAX;
+	unsigned	 i, j, k, near = 0;
+
+	if (off < 0 || bytes == 0)
+		return;
+	a = (uint64_t)off;
+	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
+	t->read += bytes;
+	for (i = 0; i < t->n && t->end[i] < a; i++)
+		;
+	for (j = i; j < t->n && t->start[j] <= b; j++)
+		;
+	if (j > i) {		/* ranges i .. j-1 meet [a, b): one range */
+		if (t->start[i] < a)
+			a = t->start[i];
+		if (t->end[j - 1] > b)
+			b = t->end[j - 1];
+		for (k = i; k < j; k++)
+			t->bytes -= t->end[k] - t->start[k];
+		pattern_touch_cut(t, i, j);
+	} else {		/* apart: inserted at i */
+		for (k = t->n; k > i; k--) {
+			t->start[k] = t->start[k - 1];
+			t->end[k] = t->end[k - 1];
+		}
+		t->n++;
+	}
+	t->start[i] = a;
+	t->end[i] = b;
+	t->bytes += b - a;
+	if (t->n <= PAT_EXTENTS)
+		return;
+	for (k = 0; k + 1 < t->n; k++)
+		if (t->start[k + 1] - t->end[k] < gap) {
+			gap = t->start[k + 1] - t->end[k];
+			near = k;
+		}
+	t->end[near] = t->end[near + 1];
+	t->bytes += gap;
+	t->over += gap;
+	pattern_touch_cut(t, near, near + 2);
+}
+
+/* The bytes read again: read less the union, a lower bound when gaps were joined. */
+uint64_t
+pattern_reread(const struct pat_touched *t)
+{
+	return (t->read > t->bytes ? t->read - t->bytes : 0);
+}
+
 void
 pattern_pos_init(struct pat_pos *pos)
 {

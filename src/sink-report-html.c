@@ -581,6 +581,24 @@ html_sum_hist(void *ctx, const struct file_entry *fe)
 			sum[d * PAT_BINS + i] += fe->pat.side[d].hist[i];
 }
 
+/*
+ * Two cells: a file's bytes touched ("~" before them when gaps were joined:
+ * an upper bound) and its reads' bytes over them ("2.00x"); "-" without a
+ * read with an offset.
+ */
+static void
+html_touched(FILE *f, const struct pat_touched *t)
+{
+	char b[32];
+
+	if (t->bytes == 0) {
+		fprintf(f, "<td>-</td><td>-</td>");
+		return;
+	}
+	fprintf(f, "<td>%s%s</td><td>%.2fx</td>", t->over > 0 ? "~" : "",
+	    html_trim(draw_fmt_bytes(b, sizeof b, t->bytes)), (double)t->read / (double)t->bytes);
+}
+
 /* "v (n), v (n)": the commonest values of t, sizes as bytes, strides signed. */
 static void
 html_common(FILE *f, const struct pat_vals *t, int sizes)
@@ -654,8 +672,10 @@ html_pattern(struct html *h)
 	    "calls with an offset, judged against the previous call of the same process and "
 	    "direction (doc/json.md, Access pattern), those that were sequential (started "
 	    "at or after its end) and consecutive (right at it); the commonest sizes and "
-	    "strides; the processes that used the file.</p>\n<table><tr><th class=\"l\">file"
-	    "</th><th>calls</th><th>sequential</th><th>consecutive</th><th>switches</th>"
+	    "strides; the bytes its reads touched (the union of their ranges) and how many "
+	    "times over they read them; the processes that used the file.</p>\n<table><tr>"
+	    "<th class=\"l\">file</th><th>calls</th><th>sequential</th><th>consecutive</th>"
+	    "<th>switches</th><th>touched</th><th>read over touched</th>"
 	    "<th class=\"l\">common sizes</th><th class=\"l\">common strides</th><th>procs"
 	    "</th></tr>\n");
 	for (i = 0; i < n; i++) {
@@ -672,7 +692,9 @@ html_pattern(struct html *h)
 			    (double)ps.judged, 100.0 * (double)ps.consec / (double)ps.judged);
 		else
 			fprintf(f, "<td>-</td><td>-</td>");
-		fprintf(f, "<td>%llu</td><td class=\"l\">", (unsigned long long)p->switches);
+		fprintf(f, "<td>%llu</td>", (unsigned long long)p->switches);
+		html_touched(f, &fe[i]->touched);
+		fprintf(f, "<td class=\"l\">");
 		html_common(f, &p->sizes, 1);
 		fprintf(f, "</td><td class=\"l\">");
 		html_common(f, &p->strides, 0);

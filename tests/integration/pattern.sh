@@ -2,8 +2,9 @@
 # pattern.sh: each file's access pattern (Darshan's counters, doc/json.md
 # "Access pattern") from real calls, exact: 16 sequential 1 MiB reads, 256
 # random 4 KiB preads, a 2-stride, reads and writes taking turns, one file
-# read by two processes, libaio sequential and random (fio, iodepth 1) and
-# io_uring (whose offsets are not traced: no_offset_reads). The expected
+# read by two processes, two files each read twice (from the cache, and
+# again after drop_caches), libaio and io_uring sequential and random (fio,
+# iodepth 1; io_uring's offsets from 5.19, bpf/vfs-async.h uring_pos). The expected
 # figures are computed here from what the workload did (its permutation,
 # fio's own I/O log), not by blktop's code. Checked on -J, on --report
 # OUT.json, and on the replay of the run's capture.
@@ -21,11 +22,13 @@ import os, sys
 mnt = sys.argv[1]
 for name, size in (("seq", 16 << 20), ("rand", 1 << 20), ("stride", 512 << 10), ("turns", 32 << 10),
                    ("shared", 256 << 10), ("aio-seq", 1 << 20), ("aio-rand", 1 << 20),
-                   ("uring", 1 << 20), ("many-small", 8 << 20), ("many-rand", 8 << 20),
-                   ("storm", 4096)):
+                   ("uring-seq", 1 << 20), ("uring-rand", 1 << 20), ("many-small", 8 << 20), ("many-rand", 8 << 20),
+                   ("storm", 4096), ("twice-cached", 4 << 20), ("twice-dropped", 4 << 20)):
     with open("%s/%s.dat" % (mnt, name), "wb") as f:
         f.write(os.urandom(size))
 os.sync()
+with open("/proc/sys/vm/drop_caches", "w") as f:	# every first read from the device
+    f.write("3")
 EOF
 
 OUT=$TEST_TMP/run.jsonl
@@ -83,6 +86,16 @@ f = fd("many-rand")
 for b in perm2:
     os.pread(f, 4 * KiB, b * 4 * KiB)
 os.close(f)
+for name in ("twice-cached", "twice-dropped"):	# 2 passes of 4 x 1 MiB read()s
+    for n in range(2):
+        if n == 1 and name == "twice-dropped":	# the second from the device again
+            os.sync()
+            with open("/proc/sys/vm/drop_caches", "w") as d:
+                d.write("3")
+        f = fd(name)
+        for i in range(4):
+            assert len(os.read(f, MiB)) == MiB
+        os.close(f)
 storm = os.fork()			# 1200 opens and no read: open-storm
 if storm == 0:
     for i in range(1200):
@@ -91,7 +104,8 @@ if storm == 0:
 os.waitpid(storm, 0)
 print(json.dumps({"pid": os.getpid(), "child": child, "storm": storm, "perm": perm}))
 EOF
-for job in "aio-seq read libaio" "aio-rand randread libaio" "uring read io_uring"; do
+for job in "aio-seq read libaio" "aio-rand randread libaio" "uring-seq read io_uring" \
+    "uring-rand randread io_uring"; do
 	set -- $job
 	fio --name=p --filename="$MNT/$1.dat" --size=1M --bs=64k --rw="$2" --direct=1 \
 	    --ioengine="$3" --iodepth=1 --randrepeat=1 --write_iolog="$TEST_TMP/$1.iolog" \
@@ -106,7 +120,7 @@ stop_bg "$BPID"
 "$BLKTOP" -r "$TEST_TMP/run.blkcap" --top 2000 -J >"$TEST_TMP/replay.jsonl" 2>"$TEST_TMP/replay.err"
 "$BLKTOP" -r "$TEST_TMP/run.blkcap" --top 2000 --report "$TEST_TMP/replay.json" >/dev/null 2>&1
 # The thresholds from --insight: at 100 calls the 256 random reads are judged too.
-"$BLKTOP" --insight min_calls=100 --insight insight.small_bytes=10240 -r "$TEST_TMP/run.blkcap" \
+"$BLKTOP" --insight min_calls=100 --insight insight.small_bytes=10240 --insight reread_factor=2.5 -r "$TEST_TMP/run.blkcap" \
     --top 2000 --report "$TEST_TMP/conf.json" >/dev/null 2>"$TEST_TMP/conf.err" ||
     fail "replay with --insight: $(head -1 "$TEST_TMP/conf.err")"
 "$BLKTOP" --insight small_bytes=5000 -r "$TEST_TMP/run.blkcap" -J >/dev/null 2>"$TEST_TMP/bad.err"
@@ -150,10 +164,18 @@ def fio_offsets(log):			# fio's own log: "[TIME] FILE read OFFSET LENGTH"
     return offs
 
 want = {}
+def union(offs, size):			# bytes_touched: the union of the ranges read
+    n, end = 0, -1
+    for o in sorted(offs):
+        n += max(0, o + size - max(o, end))
+        end = max(end, o + size)
+    return n
+
 def reads(f, offs, size, procs=1, calls=None):
     n = len(offs) if calls is None else calls
     c, s, st = judge(offs, size)
-    want[f] = {"call_reads": n * procs, "read_size_hist": hist(n * procs, size),
+    touched = union(offs, size)
+    want[f] = {"_touched": (touched, n * procs * size - touched),"call_reads": n * procs, "read_size_hist": hist(n * procs, size),
                "consec_reads": c * procs, "seq_reads": s * procs, "no_offset_reads": 0,
                "common_sizes": [[size, n * procs]],
                "common_strides": [[v, k * procs] for v, k in st], "rw_switches": 0,
@@ -162,18 +184,18 @@ reads("seq", [i << 20 for i in range(16)], 1 << 20)
 reads("rand", [b * 4 * KiB for b in work["perm"]], 4 * KiB)
 reads("stride", [i * 8 * KiB for i in range(64)], 4 * KiB)
 reads("shared", [i * 64 * KiB for i in range(4)], 64 * KiB, procs=2)
+for f in ("twice-cached", "twice-dropped"):
+    reads(f, [i << 20 for i in list(range(4)) * 2], 1 << 20)
 want["turns"] = {"call_reads": 8, "call_writes": 8, "read_size_hist": hist(8, 4 * KiB),
                  "write_size_hist": hist(8, 4 * KiB), "consec_reads": 7, "seq_reads": 7,
                  "consec_writes": 7, "seq_writes": 7, "common_sizes": [[4 * KiB, 16]],
-                 "common_strides": [[0, 14]], "rw_switches": 15, "procs": 1}
-for f in ("aio-seq", "aio-rand"):
+                 "common_strides": [[0, 14]], "rw_switches": 15, "procs": 1,
+                 "_touched": (32 * KiB, 0)}
+for f in ("aio-seq", "aio-rand", "uring-seq", "uring-rand"):
     offs = fio_offsets("%s/%s.iolog" % (tmp, f))
     reads(f, offs, 64 * KiB)
-    want[f]["aio_reads"] = 16
+    want[f]["aio_reads" if f.startswith("aio") else "uring_reads"] = 16
     want[f]["fio_log_reads"] = len(offs)
-want["uring"] = {"call_reads": 16, "uring_reads": 16, "read_size_hist": hist(16, 64 * KiB),
-                 "consec_reads": None, "seq_reads": None, "no_offset_reads": 16,
-                 "common_sizes": [[64 * KiB, 16]], "common_strides": [], "procs": 1}
 
 # The counts of an interval's row are the interval's: summed over the reports.
 # The pattern's are since the file was first seen: the last report's.
@@ -198,11 +220,20 @@ def check(what, rows, some=False):
             print("FAIL: %s: %s: %s.dat has a row" % (name, what, f))
             continue
         bad = ["%s %s, want %s" % (k, row.get(k), v) for k, v in w.items()
-               if k != "fio_log_reads" and row.get(k) != v]
+               if k[0] != "_" and k != "fio_log_reads" and row.get(k) != v]
+        # bytes_touched: exact while the reads left 16 ranges apart at most
+        # (bytes_touched_over 0), else an upper bound off by that much at most.
+        t, again = w["_touched"]
+        got = [row.get(k) for k in ("bytes_touched", "bytes_reread", "bytes_touched_over")]
+        if None in got or (got[2] == 0 and got[:2] != [t, again]) or \
+                not (got[0] - got[2] <= t <= got[0] and got[1] <= again) or \
+                (got[2] != 0 and f not in ("rand", "stride")):
+            bad.append("bytes touched, re-read, over %s: want %s, %s" % (got, t, again))
         if "fio_log_reads" in w and w["fio_log_reads"] != 16:
             bad.append("fio's log has %d reads, want 16" % w["fio_log_reads"])
         print("%s: %s: %s: %s.dat: %s" % ("FAIL" if bad else "PASS", name, what, f,
-              "; ".join(bad) if bad else "exact (%d fields)" % len(w)))
+              "; ".join(bad) if bad else "exact (%d fields; bytes touched, re-read, over %s)" %
+              (len(w) - 1, got)))
 
 check("-J", last_rows(tmp + "/run.jsonl"))
 # The report has the run's top 10 files by calls: the random file's 256 at least.
@@ -241,7 +272,9 @@ def fired(ins):
     return got
 
 want = {("small-io", "many-small.dat"), ("small-io", "many-rand.dat"),
-        ("random-io", "many-rand.dat"), ("open-storm", "storm")}
+        ("random-io", "many-rand.dat"), ("open-storm", "storm"),
+        ("re-read", "twice-cached.dat"), ("cache-served", "twice-cached.dat"),
+        ("re-read", "twice-dropped.dat"), ("re-read-from-disk", "twice-dropped.dat")}
 lines = [json.loads(l) for l in open(tmp + "/run.jsonl")]
 for what, ins in (("-J's last line", lines[-1].get("insights")),
                   ("--report OUT.json", json.load(open(tmp + "/run.json")).get("insights")),
@@ -250,19 +283,30 @@ for what, ins in (("-J's last line", lines[-1].get("insights")),
     print("%s: %s: %s: insights %s" % ("PASS" if got == want else "FAIL", name, what,
           "as expected" if got == want else "%s, want %s" % (sorted(got), sorted(want))))
 conf = fired(json.load(open(tmp + "/conf.json")).get("insights"))
-want2 = want | {("small-io", "rand.dat"), ("random-io", "rand.dat")}
-print("%s: %s: --insight min_calls=100: rand.dat judged too (%s)" % (
+want2 = (want | {("small-io", "rand.dat"), ("random-io", "rand.dat")}) - \
+    {("re-read", "twice-cached.dat"), ("re-read", "twice-dropped.dat")}
+print("%s: %s: --insight min_calls=100, reread_factor=2.5: rand.dat judged too, "
+      "the files read twice (2.0x) not re-read (%s)" % (
     "PASS" if conf == want2 else "FAIL", name, sorted(conf ^ want2) or "exactly"))
 # The finding's own figures, against the workload.
 r = [i for i in lines[-1]["insights"] if i["code"] == "random-io" and i["name"].endswith("/many-rand.dat")]
 ok = len(r) == 1 and r[0]["calls"] == 2048 and r[0]["level"] == "high"
 print("%s: %s: random-io on many-rand.dat measured on its 2048 calls (%s)" % (
     "PASS" if ok else "FAIL", name, r[0]["measured"] if r else None))
+# The re-read rules' figures: 8 MiB read over 4 MiB touched, 8 reads; the
+# device read the cached file once (half of its 8 MiB), the dropped one twice
+# (all of its 4 MiB re-read).
+for code, f, fig in (("re-read", "twice-cached", 2.0), ("re-read", "twice-dropped", 2.0),
+                     ("cache-served", "twice-cached", 0.5), ("re-read-from-disk", "twice-dropped", 1.0)):
+    r = [i for i in lines[-1]["insights"] if i["code"] == code and i["name"].endswith("/%s.dat" % f)]
+    ok = len(r) == 1 and r[0]["calls"] == 8 and abs(r[0]["figure"] - fig) < 1e-9
+    print("%s: %s: %s on %s.dat: figure %s on 8 reads (%s)" % (
+        "PASS" if ok else "FAIL", name, code, f, fig, r[0]["measured"] if r else None))
 EOF
 # The HTML report's sections (Darshan's job summary): they render in headless
 # Chromium with no console error, and hold what the JSON holds.
 if command -v chromium >/dev/null; then
-	"$BLKTOP" -r "$TEST_TMP/run.blkcap" --report "$TEST_TMP/run.html" </dev/null >/dev/null 2>&1
+	"$BLKTOP" -r "$TEST_TMP/run.blkcap" -o disk_read_bytes --report "$TEST_TMP/run.html" </dev/null >/dev/null 2>&1
 	HOME=$TEST_TMP timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run \
 	    --enable-logging=stderr --v=0 --window-size=1200,3000 \
 	    --screenshot="$TEST_TMP/run.png" "file://$TEST_TMP/run.html" >"$TEST_TMP/chrome.log" 2>&1
@@ -278,6 +322,12 @@ for sec in ("Access sizes", "Access pattern", "Insights"):
 rows = len(re.findall(r'<tr class="insight">', h))
 print("%s: %s: the report's insights are the JSON's (%d rows, %d in the JSON)" % (
     "PASS" if rows == len(rep["insights"]) else "FAIL", name, rows, len(rep["insights"])))
+# The access pattern table (its top 10 by device reads): the files read twice, 2.00x their 4 MiB.
+for f in ("twice-cached", "twice-dropped"):
+    m = re.search(f + r"\.dat</td>(?:<td>[^<]*</td>){4}<td>([^<]*)</td><td>([^<]*)</td>",
+                  h[h.find("<h2>Access pattern</h2>"):])
+    print("%s: %s: the access pattern table: %s.dat touched 4 MiB, read 2.00x (%s)" % (
+        "PASS" if m and m.groups() == ("4.0M", "2.00x") else "FAIL", name, f, m and m.groups()))
 # The sizes table's 1K-10K reads: at least the 256 + 64 + 2048 + 2048 4 KiB reads made here.
 m = re.search(r"<td class=\"l\">1K-10K</td><td>(\d+)</td>", h)
 print("%s: %s: the access size table counts the 4 KiB reads (%s)" % (

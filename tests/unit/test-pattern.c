@@ -32,8 +32,9 @@ main(void)
 {
 	struct pattern	 p;
 	struct pat_pos	 pos;
+	struct pat_touched tch;
 	uint64_t	 seed = 42;
-	unsigned	 i, j, perm[256], consec, seq;
+	unsigned	 i, j, perm[256], consec, seq, bad;
 
 	/* Darshan's bin edges: each bound in its bin, one more byte in the next. */
 	CHECK("bin 0 and 100: 0-100", pattern_bin(0) == 0 && pattern_bin(100) == 0);
@@ -158,5 +159,55 @@ main(void)
 	pattern_pos_init(&pos);
 	pattern_add(&p, &pos, PAT_READ, INT64_MAX - 10, 100);
 	CHECK("an end past the largest offset is clamped", pos.end[PAT_READ] == INT64_MAX);
+
+	/* bytes touched: overlaps, neighbours, ranges apart, unknown offsets. */
+	memset(&tch, 0, sizeof tch);
+	pattern_touch(&tch, 0, 4096);
+	pattern_touch(&tch, 4096, 4096);		/* touches: one range */
+	pattern_touch(&tch, 2048, 4096);		/* inside: read again */
+	pattern_touch(&tch, 16384, 100);		/* apart */
+	pattern_touch(&tch, -1, 4096);		/* no offset: not counted */
+	pattern_touch(&tch, 50, 0);		/* nothing done */
+	CHECK("touched: 8292 bytes in 2 ranges, 4096 read again, exact",
+	    tch.n == 2 && tch.bytes == 8292 && tch.read == 12388 && pattern_reread(&tch) == 4096 &&
+	    tch.over == 0 && tch.start[0] == 0 && tch.end[0] == 8192 && tch.start[1] == 16384);
+	pattern_touch(&tch, 8000, 8384);		/* bridges both */
+	CHECK("touched: a read joining two ranges leaves one", tch.n == 1 && tch.bytes == 16484 &&
+	    tch.end[0] == 16484);
+	memset(&tch, 0, sizeof tch);
+	pattern_touch(&tch, INT64_MAX - 10, UINT64_MAX);
+	CHECK("touched: an end past 2^64 is clamped", tch.n == 1 && tch.end[0] == UINT64_MAX);
+	/* Every 8 KiB a 4 KiB read: past PAT_EXTENTS ranges, the nearest join. */
+	memset(&tch, 0, sizeof tch);
+	for (i = 0; i < 64; i++)
+		pattern_touch(&tch, (int64_t)i * 8192, 4096);
+	CHECK("touched: 64 ranges apart kept as PAT_EXTENTS, the gaps joined counted in over",
+	    tch.n == PAT_EXTENTS && tch.read == 64 * 4096 && tch.bytes - tch.over == 64 * 4096 &&
+	    tch.over == (64 - PAT_EXTENTS) * 4096ULL && pattern_reread(&tch) == 0);
+	/* Random reads against a byte map: the bounds of pattern.h hold. */
+	seed = 11;
+	for (j = 0, bad = 0; j < 200; j++) {
+		static uint8_t	 map[1 << 14];
+		uint64_t	 truth = 0, sum = 0, k;
+
+		memset(&tch, 0, sizeof tch);
+		memset(map, 0, sizeof map);
+		for (i = 0; i < 1 + j % 60; i++) {
+			uint64_t off = xorshift64(&seed) % (sizeof map - 512), len = 1 + xorshift64(&seed) % 512;
+
+			pattern_touch(&tch, (int64_t)off, len);
+			for (k = off; k < off + len; k++)
+				truth += map[k] == 0, map[k] = 1;
+		}
+		for (k = 0; k < tch.n; k++)
+			sum += tch.end[k] - tch.start[k];
+		for (k = 0; k + 1 < tch.n; k++)
+			bad += tch.end[k] >= tch.start[k + 1];
+		bad += sum != tch.bytes || tch.n > PAT_EXTENTS || tch.bytes - tch.over > truth ||
+		    truth > tch.bytes || (tch.over == 0 && tch.bytes != truth) ||
+		    pattern_reread(&tch) > tch.read - truth;
+	}
+	CHECK("touched: 200 random runs against a byte map: sorted ranges apart, "
+	    "bytes - over <= the truth <= bytes, exact when over is 0", bad == 0);
 	CHECK_EXIT();
 }
