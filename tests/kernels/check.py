@@ -54,7 +54,7 @@ FEATURES = [
     ("lifecycle", "opens, creates, closes, renames... per process and file"),
     ("munmap", "munmaps per process and file"),
     ("xfer", "sendfile, splice, copy_file_range per file and process (xferwork)"),
-    ("io_uring", "io_uring reads/writes per file (fio)"),
+    ("io_uring", "io_uring reads/writes per file (fio), their offsets from 5.19"),
     ("libaio", "libaio reads/writes per file (fio)"),
     ("files-replay", "-w then -r of the files run: the same reports"),
 ]
