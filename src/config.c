@@ -305,6 +305,7 @@ static const struct {
 	{ "insight.storm_ratio", offsetof(struct insight_conf, storm_ratio), 0, 0, 1e6 },
 	{ "insight.reread_factor", offsetof(struct insight_conf, reread_factor), 0, 1, 1e6 },
 	{ "insight.reread_bytes", offsetof(struct insight_conf, reread_bytes), 1, 1, 1e18 },
+	{ "insight.misaligned_share", offsetof(struct insight_conf, misaligned_share), 0, 0, 1 },
 };
 
 /*

@@ -19,6 +19,7 @@ const struct insight_conf insight_defaults = {
 	.storm_ratio = 1.0,
 	.reread_factor = 1.5,
 	.reread_bytes = 1048576,
+	.misaligned_share = 0.10,
 };
 
 /* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
@@ -254,6 +255,29 @@ insight_cached_text(const struct insight_conf *c, const struct insight *in, char
 	    insight_size(c->reread_bytes, d, sizeof d));
 }
 
+/* misaligned-direct: over misaligned_share of a file's O_DIRECT calls misaligned (pattern.h), one at least. */
+static int
+insight_misaligned_fire(const struct insight_conf *c, const void *entry, double *figure,
+    uint64_t *n)
+{
+	const struct pattern *p = &((const struct file_entry *)entry)->pat;
+
+	*n = p->direct;
+	*figure = p->direct > 0 ? (double)p->misaligned / (double)p->direct : 0;
+	return (p->misaligned > 0 && *figure > c->misaligned_share);
+}
+
+static void
+insight_misaligned_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	snprintf(fig, flen, "%llu of %llu O_DIRECT calls misaligned (%.0f%%)",
+	    (unsigned long long)in->file->pat.misaligned, (unsigned long long)in->n,
+	    in->figure * 100);
+	snprintf(rule, rlen, "over %.0f%% of a file's O_DIRECT calls with an offset or length "
+	    "off %u bytes, or refused with EINVAL", c->misaligned_share * 100, PAT_ALIGN);
+}
+
 const struct insight_rule insight_rules[] = {
 	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
 	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
@@ -262,6 +286,11 @@ const struct insight_rule insight_rules[] = {
 	  "read in offset order where the format allows it (sort the indices, larger "
 	  "contiguous records), or give the kernel a hint (posix_fadvise RANDOM, or "
 	  "prefetch with readahead)" },
+	{ "misaligned-direct", INSIGHT_HIGH, INSIGHT_FILE, insight_misaligned_fire,
+	  insight_misaligned_text,
+	  "align O_DIRECT offsets, lengths and buffers to 4 KiB (posix_memalign, a block-sized "
+	  "record layout); misaligned direct writes are serialised, refused ones (EINVAL) never "
+	  "reached the device" },
 	{ "re-read-from-disk", INSIGHT_HIGH, INSIGHT_FILE, insight_fromdisk_fire,
 	  insight_fromdisk_text,
 	  "the page cache did not keep the file between its reads: give it the memory (a "

@@ -23,6 +23,7 @@ struct insight_conf {
 	double		 storm_ratio;	/* ...and opens per read/write call, over it */
 	double		 reread_factor;	/* re-read: bytes read over this many times the bytes touched */
 	uint64_t	 reread_bytes;	/* re-read, re-read-from-disk, cache-served: bytes read again, at least */
+	double		 misaligned_share;	/* misaligned-direct: share of a file's O_DIRECT calls misaligned, over it */
 };
 
 struct file_entry;

@@ -166,6 +166,10 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 	} else
 		fprintf(f, ",\"common_sizes\":null,\"common_strides\":null");
 	json_num(f, "rw_switches", known, 0, (double)p->switches);
+	/* An imported log's calls carry no open flags: O_DIRECT not known. */
+	known = (b->have & (HAVE_VFS | HAVE_FILES)) == (HAVE_VFS | HAVE_FILES);
+	json_num(f, "direct_calls", known, 0, (double)p->direct);
+	json_num(f, "misaligned", known, 0, (double)p->misaligned);
 }
 
 /*

@@ -401,6 +401,10 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	/* Direct I/O: the bytes done moved to or from the device for this file. */
 	if ((ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
 		COUNT2(f, disk_bytes[d], += ev->done);
+	if (ev->path_flags & VFS_PF_DIRECT) {
+		pattern_direct(&f->pat, ev->pos, ev->asked, ev->error);
+		pattern_direct(&p->pat, ev->pos, ev->asked, ev->error);
+	}
 	proc_hist_add(&p->vfs_lat, ev->lat_ns);
 	proc_hist_add(&f->lat, ev->lat_ns);
 	model_pattern_add(t, p, f, ev);

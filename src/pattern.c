@@ -3,6 +3,7 @@
  * Every function is O(1) or O(PAT_TRACK) and allocates nothing: it may run
  * on every call record.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "pattern.h"
@@ -94,6 +95,15 @@ uint64_t
 pattern_reread(const struct pat_touched *t)
 {
 	return (t->read > t->bytes ? t->read - t->bytes : 0);
+}
+
+/* One O_DIRECT call: off its starting offset (-1: not known), asked its length, error its negative errno. */
+void
+pattern_direct(struct pattern *p, int64_t off, uint64_t asked, int32_t error)
+{
+	p->direct++;
+	if (error == -EINVAL || (off >= 0 && off % PAT_ALIGN != 0) || asked % PAT_ALIGN != 0)
+		p->misaligned++;
 }
 
 void

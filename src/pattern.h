@@ -60,13 +60,15 @@ struct pat_side {
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 128 + 2 x 280 + 8 = 824 bytes.
+ * pairs that fed it. 2 x 128 + 2 x 280 + 24 = 840 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
 	struct pat_vals	 sizes;
 	struct pat_vals	 strides;
 	uint64_t	 switches;
+	uint64_t	 direct;		/* O_DIRECT calls, done or refused (pattern_direct) */
+	uint64_t	 misaligned;		/* of those: off PAT_ALIGN, or refused with EINVAL */
 };
 
 /* Where one process's accesses to one file ended: what the next is judged by. */
@@ -103,6 +105,17 @@ struct pat_touched {
 	uint8_t		 n;
 };
 
+/*
+ * Misaligned O_DIRECT calls (Darshan's FILE_NOT_ALIGNED, of direct calls):
+ * an offset or a length asked that is not a multiple of PAT_ALIGN, the
+ * block size of ext4 and xfs and the page size, where a direct write off it
+ * takes the slow path (ext4 serialises it and zeroes the block's rest); or
+ * a call the kernel refused with EINVAL, which it does for an offset,
+ * length or buffer off the device's logical block size.
+ */
+#define PAT_ALIGN	4096
+
+void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);
 void		 pattern_init(struct pattern *);
 void		 pattern_touch(struct pat_touched *, int64_t off, uint64_t bytes);
 uint64_t	 pattern_reread(const struct pat_touched *);

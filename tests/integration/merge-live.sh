@@ -231,7 +231,9 @@ PROC_LACK = {"cgroup": "no cgroup in the logs",
              "no_offset_reads": "vfs_rw.log has no offsets",
              "consec_writes": "vfs_rw.log has no offsets", "seq_writes": "vfs_rw.log has no offsets",
              "no_offset_writes": "vfs_rw.log has no offsets",
-             "common_strides": "vfs_rw.log has no offsets"}
+             "common_strides": "vfs_rw.log has no offsets",
+             "direct_calls": "vfs_rw.log has no open flags",
+             "misaligned": "vfs_rw.log has no open flags"}
 unlisted = [k for k in lp if k not in PROC_EQ and k not in PROC_LACK]
 check(not unlisted, "per process: every field of the capture's row compared or listed as "
       "lacking (unlisted: %s)" % unlisted)

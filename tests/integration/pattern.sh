@@ -23,7 +23,8 @@ mnt = sys.argv[1]
 for name, size in (("seq", 16 << 20), ("rand", 1 << 20), ("stride", 512 << 10), ("turns", 32 << 10),
                    ("shared", 256 << 10), ("aio-seq", 1 << 20), ("aio-rand", 1 << 20),
                    ("uring-seq", 1 << 20), ("uring-rand", 1 << 20), ("many-small", 8 << 20), ("many-rand", 8 << 20),
-                   ("storm", 4096), ("twice-cached", 4 << 20), ("twice-dropped", 4 << 20)):
+                   ("storm", 4096), ("twice-cached", 4 << 20), ("twice-dropped", 4 << 20),
+                   ("direct", 1 << 20)):
     with open("%s/%s.dat" % (mnt, name), "wb") as f:
         f.write(os.urandom(size))
 os.sync()
@@ -96,6 +97,20 @@ for name in ("twice-cached", "twice-dropped"):	# 2 passes of 4 x 1 MiB read()s
         for i in range(4):
             assert len(os.read(f, MiB)) == MiB
         os.close(f)
+import errno, mmap			# O_DIRECT: 16 reads 512 B off 4 KiB (the loop
+buf = memoryview(mmap.mmap(-1, 4096))	# device's 512 B blocks take them), 4 refused
+f = os.open("%s/direct.dat" % mnt, os.O_RDONLY | os.O_DIRECT)	# (EINVAL), 8 aligned
+for i in range(16):
+    assert os.preadv(f, [buf], i * 4096 + 512) == 4096
+for i in range(4):
+    try:
+        os.preadv(f, [buf], 100)
+        assert False, "a read at offset 100 with O_DIRECT was not refused"
+    except OSError as e:
+        assert e.errno == errno.EINVAL
+for i in range(8):
+    assert os.preadv(f, [buf], i * 4096) == 4096
+os.close(f)
 storm = os.fork()			# 1200 opens and no read: open-storm
 if storm == 0:
     for i in range(1200):
@@ -179,6 +194,7 @@ def reads(f, offs, size, procs=1, calls=None):
                "consec_reads": c * procs, "seq_reads": s * procs, "no_offset_reads": 0,
                "common_sizes": [[size, n * procs]],
                "common_strides": [[v, k * procs] for v, k in st], "rw_switches": 0,
+               "direct_calls": 0, "misaligned": 0,
                "procs": procs}
 reads("seq", [i << 20 for i in range(16)], 1 << 20)
 reads("rand", [b * 4 * KiB for b in work["perm"]], 4 * KiB)
@@ -190,11 +206,13 @@ want["turns"] = {"call_reads": 8, "call_writes": 8, "read_size_hist": hist(8, 4 
                  "write_size_hist": hist(8, 4 * KiB), "consec_reads": 7, "seq_reads": 7,
                  "consec_writes": 7, "seq_writes": 7, "common_sizes": [[4 * KiB, 16]],
                  "common_strides": [[0, 14]], "rw_switches": 15, "procs": 1,
+                 "direct_calls": 0, "misaligned": 0,
                  "_touched": (32 * KiB, 0)}
 for f in ("aio-seq", "aio-rand", "uring-seq", "uring-rand"):
     offs = fio_offsets("%s/%s.iolog" % (tmp, f))
     reads(f, offs, 64 * KiB)
     want[f]["aio_reads" if f.startswith("aio") else "uring_reads"] = 16
+    want[f]["direct_calls"] = 16			# fio --direct=1, aligned
     want[f]["fio_log_reads"] = len(offs)
 
 # The counts of an interval's row are the interval's: summed over the reports.
@@ -274,7 +292,8 @@ def fired(ins):
 want = {("small-io", "many-small.dat"), ("small-io", "many-rand.dat"),
         ("random-io", "many-rand.dat"), ("open-storm", "storm"),
         ("re-read", "twice-cached.dat"), ("cache-served", "twice-cached.dat"),
-        ("re-read", "twice-dropped.dat"), ("re-read-from-disk", "twice-dropped.dat")}
+        ("re-read", "twice-dropped.dat"), ("re-read-from-disk", "twice-dropped.dat"),
+        ("misaligned-direct", "direct.dat")}
 lines = [json.loads(l) for l in open(tmp + "/run.jsonl")]
 for what, ins in (("-J's last line", lines[-1].get("insights")),
                   ("--report OUT.json", json.load(open(tmp + "/run.json")).get("insights")),
@@ -293,6 +312,13 @@ r = [i for i in lines[-1]["insights"] if i["code"] == "random-io" and i["name"].
 ok = len(r) == 1 and r[0]["calls"] == 2048 and r[0]["level"] == "high"
 print("%s: %s: random-io on many-rand.dat measured on its 2048 calls (%s)" % (
     "PASS" if ok else "FAIL", name, r[0]["measured"] if r else None))
+d = ([f for l in lines for f in l["files"] if f["path"] == mnt + "/direct.dat"] or [{}])[-1]
+r = [i for i in lines[-1]["insights"] if i["code"] == "misaligned-direct"]
+ok = (d.get("direct_calls"), d.get("misaligned")) == (28, 20) and len(r) == 1 and \
+    r[0]["calls"] == 28 and abs(r[0]["figure"] - 20 / 28) < 1e-3
+print("%s: %s: direct.dat: 28 O_DIRECT calls, 20 misaligned (16 off 4 KiB, 4 refused): "
+      "misaligned-direct on them (%s, %s)" % ("PASS" if ok else "FAIL", name,
+      (d.get("direct_calls"), d.get("misaligned")), [(i["name"], i["calls"], i["measured"]) for i in r]))
 # The re-read rules' figures: 8 MiB read over 4 MiB touched, 8 reads; the
 # device read the cached file once (half of its 8 MiB), the dropped one twice
 # (all of its 4 MiB re-read).
@@ -306,7 +332,7 @@ EOF
 # The HTML report's sections (Darshan's job summary): they render in headless
 # Chromium with no console error, and hold what the JSON holds.
 if command -v chromium >/dev/null; then
-	"$BLKTOP" -r "$TEST_TMP/run.blkcap" -o disk_read_bytes --report "$TEST_TMP/run.html" </dev/null >/dev/null 2>&1
+	"$BLKTOP" -r "$TEST_TMP/run.blkcap" -o vfs_read_bytes --report "$TEST_TMP/run.html" </dev/null >/dev/null 2>&1
 	HOME=$TEST_TMP timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run \
 	    --enable-logging=stderr --v=0 --window-size=1200,3000 \
 	    --screenshot="$TEST_TMP/run.png" "file://$TEST_TMP/run.html" >"$TEST_TMP/chrome.log" 2>&1
@@ -322,12 +348,13 @@ for sec in ("Access sizes", "Access pattern", "Insights"):
 rows = len(re.findall(r'<tr class="insight">', h))
 print("%s: %s: the report's insights are the JSON's (%d rows, %d in the JSON)" % (
     "PASS" if rows == len(rep["insights"]) else "FAIL", name, rows, len(rep["insights"])))
-# The access pattern table (its top 10 by device reads): the files read twice, 2.00x their 4 MiB.
+# The access pattern table (its top 10 by bytes read: 16 MiB, then 8 MiB each): the files read twice, 2.00x their 4 MiB.
 for f in ("twice-cached", "twice-dropped"):
     m = re.search(f + r"\.dat</td>(?:<td>[^<]*</td>){4}<td>([^<]*)</td><td>([^<]*)</td>",
                   h[h.find("<h2>Access pattern</h2>"):])
     print("%s: %s: the access pattern table: %s.dat touched 4 MiB, read 2.00x (%s)" % (
-        "PASS" if m and m.groups() == ("4.0M", "2.00x") else "FAIL", name, f, m and m.groups()))
+        "PASS" if m and m.groups() == ("4.0M", "2.00x") else "FAIL", name, f, m and m.groups() or
+        re.findall(r'<td class="l path">([^<]*)</td>', h[h.find("<h2>Access pattern</h2>"):])[:10]))
 # The sizes table's 1K-10K reads: at least the 256 + 64 + 2048 + 2048 4 KiB reads made here.
 m = re.search(r"<td class=\"l\">1K-10K</td><td>(\d+)</td>", h)
 print("%s: %s: the access size table counts the 4 KiB reads (%s)" % (

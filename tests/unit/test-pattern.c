@@ -1,5 +1,6 @@
 /* test-pattern.c: Darshan's access-pattern counters (src/pattern.c) on sequences of known shape. */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,6 +160,17 @@ main(void)
 	pattern_pos_init(&pos);
 	pattern_add(&p, &pos, PAT_READ, INT64_MAX - 10, 100);
 	CHECK("an end past the largest offset is clamped", pos.end[PAT_READ] == INT64_MAX);
+
+	/* O_DIRECT alignment: offset, length, EINVAL, an unknown offset. */
+	pattern_init(&p);
+	pattern_direct(&p, 8192, 4096, 0);
+	pattern_direct(&p, 512, 4096, 0);
+	pattern_direct(&p, 0, 1000, 0);
+	pattern_direct(&p, -1, 4096, 0);
+	pattern_direct(&p, 0, 4096, -EINVAL);
+	pattern_direct(&p, 0, 4096, -EIO);
+	CHECK("direct: 6 calls, misaligned by offset, by length, refused with EINVAL",
+	    p.direct == 6 && p.misaligned == 3);
 
 	/* bytes touched: overlaps, neighbours, ranges apart, unknown offsets. */
 	memset(&tch, 0, sizeof tch);
