@@ -226,6 +226,20 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	return f;
 }
 
+/* The file of this path if the table holds it, else NULL; nothing changes (a view's lookup). */
+const struct file_entry *
+model_file_find(struct proc_table *t, const char *path)
+{
+	struct model_file_key	 key;
+	uint32_t		 e;
+
+	key.path = path;
+	key.len = strnlen(path, VFS_PATH_MAX - 1);
+	key.hash = model_file_hash(path, key.len);
+	e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
+	return (e == MODEL_NIL ? NULL : &t->files[e]);
+}
+
 /* Remember that tgid touched file f (a small bounded set). */
 void
 model_file_add_pid(struct file_entry *f, uint32_t tgid)

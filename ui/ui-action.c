@@ -308,7 +308,7 @@ const struct ui_action_info ui_actions[] = {
 	{ UI_PAGE_DOWN, "page_down", "page down", NULL, 0 },
 	{ UI_HOME, "home", "first row", NULL, 0 },
 	{ UI_END, "end", "last row", NULL, 0 },
-	{ UI_ENTER, "enter", "drill down: device fills the pane, process details",
+	{ UI_ENTER, "enter", "drill down: device fills the pane, process or file details",
 	    NULL, 0 },
 	{ UI_BACK, "back", "back from a drill-down, clear the filter",
 	    ui_action_back, 0 },

@@ -8,6 +8,7 @@
 #include "ui.h"
 
 #define UI_FILE_ROWS	1024		/* rows kept per interval (proc_top_files' most) */
+#define UI_FILE_FINDINGS 8		/* the drilled file's insights shown */
 
 /* One file as it was over the last display interval. */
 struct ui_file_row {
@@ -93,6 +94,23 @@ static const struct ui_tab ui_file_tab = {
 	.remember = ui_pane_file_remember,
 };
 
+/*
+ * The file drilled into (Enter): how it was read since first seen, as of
+ * the last interval (the model's entry, copied: the table may drop it).
+ */
+struct ui_file_drill {
+	char			*path;		/* NULL: no drill-down */
+	int			 found;		/* the table held it at the last interval */
+	int			 have;		/* the source's HAVE_* bits */
+	struct pattern		 pat;
+	struct pat_touched	 touched;
+	struct proc_counts	 tot;
+	uint32_t		 pids[PROC_FILE_PIDS];
+	uint8_t			 npids, pids_more;
+	unsigned		 nfind;
+	char			 find[UI_FILE_FINDINGS][2][256];	/* code and figure; the rule */
+};
+
 /* The files pane's rows, order and selection: its state in a UI (ui_pane's data). */
 struct ui_file {
 	struct ui_file_row *rows;
@@ -100,6 +118,7 @@ struct ui_file {
 	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
 	char		*sel_path;	/* keeps the selection across intervals */
+	struct ui_file_drill drill;
 };
 
 /* Equal in the sort column: paths A to Z. */
@@ -177,6 +196,43 @@ ui_pane_file_pattern(struct ui_file_row *r, const struct pattern *p)
 	r->size = pattern_common(&p->sizes, v, n) > 0 ? (double)v[0] : -1;
 }
 
+/* Copy the drilled file out of the table, with the file rules' findings on it. */
+static void
+ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
+{
+	struct ui_file_drill	*dr = &d->drill;
+	const struct file_entry	*f = model_file_find(b->procs, dr->path);
+	struct insight		 in;
+	char			 fig[160];
+	unsigned		 i;
+
+	dr->found = f != NULL;
+	dr->have = b->have;
+	if (f == NULL)
+		return;
+	dr->pat = f->pat;
+	dr->touched = f->touched;
+	dr->tot = f->tot;
+	memcpy(dr->pids, f->pids, sizeof dr->pids);
+	dr->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
+	dr->pids_more = f->pids_more;
+	dr->nfind = 0;
+	for (i = 0; i < insight_nrules && dr->nfind < UI_FILE_FINDINGS; i++) {
+		const struct insight_rule *ru = &insight_rules[i];
+
+		memset(&in, 0, sizeof in);
+		if (ru->subject != INSIGHT_FILE || !ru->fire(&b->insight, f, &in.figure, &in.n))
+			continue;
+		in.rule = ru;
+		in.file = f;
+		ru->text(&b->insight, &in, fig, sizeof fig, dr->find[dr->nfind][1],
+		    sizeof dr->find[dr->nfind][1]);
+		snprintf(dr->find[dr->nfind][0], sizeof dr->find[dr->nfind][0], "%-4s %s: %s",
+		    insight_level_name(ru->level), ru->code, fig);
+		dr->nfind++;
+	}
+}
+
 /* End of a display interval: copy the busiest files out of the table. */
 static void
 ui_pane_file_collect(struct ui_pane *p, double secs)
@@ -196,6 +252,8 @@ ui_pane_file_collect(struct ui_pane *p, double secs)
 	}
 	if (b->procs == NULL || secs <= 0)
 		return;
+	if (d->drill.path != NULL)
+		ui_pane_file_drill_collect(d, b);
 	ui_pane_file_clear(d);
 	d->secs = secs;
 	n = proc_top_files(b->procs, ui_file_cols[d->tab.sortcol].key, 0, top,
@@ -321,6 +379,116 @@ ui_pane_file_cell(unsigned row, unsigned col, char *buf, size_t len, void *arg)
 	    d->secs > 0 ? d->secs : 1, buf, len);
 }
 
+/* "4.0M" for bytes; "-" for 0 when none. */
+static const char *
+ui_pane_file_bytes(char *buf, size_t len, uint64_t v)
+{
+	size_t i = 0;
+
+	draw_fmt_bytes(buf, len, v);
+	while (buf[i] == ' ')
+		i++;
+	return (buf + i);
+}
+
+/*
+ * The drilled file: its calls and bytes since first seen, the access
+ * pattern (doc/json.md), the bytes touched and read again, the size
+ * histogram in Darshan's bins (reads and writes, bars to the largest), and
+ * the findings of the file rules (doc/insights.md).
+ */
+static void
+ui_pane_file_draw_drill(const struct ui_file_drill *dr, WINDOW *win, const struct ui_rect *r)
+{
+	const struct pattern	*p = &dr->pat;
+	const struct pat_touched *t = &dr->touched;
+	char			 line[1024], a[32], b2[32], c[32], e[32];
+	int64_t			 v[PAT_COMMON];
+	uint64_t		 n[PAT_COMMON], max = 1;
+	struct pat_sum		 sum;
+	unsigned		 i, k, cnt, d, bar, barw;
+	size_t			 off;
+	int			 y = r->y, bottom = r->y + r->h;
+
+	snprintf(line, sizeof line, "%s%s  (Esc back)", dr->path,
+	    dr->found ? "" : "  [no longer in the file table: as last seen]");
+	ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, line);
+	snprintf(line, sizeof line, "since first seen: %llu reads %s, %llu writes %s; device read "
+	    "%s, wrote %s; %u process%s%s", (unsigned long long)dr->tot.vfs_calls[0],
+	    ui_pane_file_bytes(a, sizeof a, dr->tot.vfs_bytes[0]),
+	    (unsigned long long)dr->tot.vfs_calls[1],
+	    ui_pane_file_bytes(b2, sizeof b2, dr->tot.vfs_bytes[1]),
+	    (dr->have & HAVE_FILES) ? ui_pane_file_bytes(c, sizeof c, dr->tot.disk_bytes[0]) : "-",
+	    (dr->have & HAVE_FILES) ? ui_pane_file_bytes(e, sizeof e, dr->tot.disk_bytes[1]) : "-",
+	    dr->npids, dr->npids == 1 ? "" : "es", dr->pids_more ? " (more)" : "");
+	ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	pattern_sum(p, &sum);
+	if (sum.judged > 0)
+		snprintf(line, sizeof line, "pattern: %.0f%% sequential, %.0f%% consecutive of %llu "
+		    "calls judged; %llu without an offset; %llu read/write switches; %llu O_DIRECT, "
+		    "%llu misaligned", 100.0 * (double)sum.seq / (double)sum.judged,
+		    100.0 * (double)sum.consec / (double)sum.judged, (unsigned long long)sum.judged,
+		    (unsigned long long)(p->side[0].no_offset + p->side[1].no_offset),
+		    (unsigned long long)p->switches, (unsigned long long)p->direct,
+		    (unsigned long long)p->misaligned);
+	else
+		snprintf(line, sizeof line, "pattern: no call judged against a previous one yet");
+	ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	if (t->bytes > 0)
+		snprintf(line, sizeof line, "touched %s%s by its reads, read %.2fx (%s again)%s",
+		    t->over > 0 ? "~" : "", ui_pane_file_bytes(a, sizeof a, t->bytes),
+		    (double)t->read / (double)t->bytes,
+		    ui_pane_file_bytes(b2, sizeof b2, pattern_reread(t)),
+		    t->over > 0 ? "; ~: gaps joined, an upper bound" : "");
+	else
+		snprintf(line, sizeof line, "touched: no read with an offset");
+	ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	for (k = 0; k < 2; k++) {
+		cnt = pattern_common(k ? &p->strides : &p->sizes, v, n);
+		off = (size_t)snprintf(line, sizeof line, "common %s:", k ? "strides" : "sizes  ");
+		for (i = 0; i < cnt && off < sizeof line - 64; i++)
+			off += (size_t)snprintf(line + off, sizeof line - off, " %lld x%llu",
+			    (long long)v[i], (unsigned long long)n[i]);
+		if (cnt == 0)
+			snprintf(line + off, sizeof line - off, " -");
+		ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	}
+	/* The size histogram: a row a bin, reads then writes, bars to the largest count. */
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < PAT_BINS; i++)
+			if (p->side[d].hist[i] > max)
+				max = p->side[d].hist[i];
+	barw = r->w > 40 ? (unsigned)(r->w - 40) / 2 : 4;
+	if (barw > 40)
+		barw = 40;
+	if (y < bottom)
+		ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, "size histogram (Darshan's bins):"
+		    "  reads | writes");
+	for (i = 0; i < PAT_BINS && y < bottom - 1; i++) {
+		off = (size_t)snprintf(line, sizeof line, "%9s ", pattern_bin_name(i));
+		for (d = 0; d < 2; d++) {
+			bar = (unsigned)((double)barw * (double)p->side[d].hist[i] / (double)max + 0.5);
+			if (bar == 0 && p->side[d].hist[i] > 0)
+				bar = 1;
+			for (k = 0; k < barw; k++)
+				line[off++] = k < bar ? '#' : ' ';
+			off += (size_t)snprintf(line + off, sizeof line - off, " %8llu%s",
+			    (unsigned long long)p->side[d].hist[i], d == 0 ? " | " : "");
+		}
+		ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	}
+	if (y < bottom)
+		ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, dr->nfind > 0 ?
+		    "insights on this file (i: all of them):" : "no insight on this file");
+	for (i = 0; i < dr->nfind && y + 1 < bottom + 1; i++) {
+		ui_text(win, y++, r->x, THEME_LOST, THEME_MAIN_BG, dr->find[i][0]);
+		if (y < bottom) {
+			snprintf(line, sizeof line, "     rule: %s", dr->find[i][1]);
+			ui_text(win, y++, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, line);
+		}
+	}
+}
+
 /* Draw the files pane. */
 static void
 ui_pane_file_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
@@ -331,6 +499,10 @@ ui_pane_file_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 
 	if (d->rows == NULL)
 		return;
+	if (d->drill.path != NULL) {
+		ui_pane_file_draw_drill(&d->drill, win, r);
+		return;
+	}
 	ui_pane_file_order(p, 0);
 	ui_table(u, win, r, ui_file_cols, UI_FC_MAX, d->tab.hidden,
 	    d->tab.norder, d->tab.sel,
@@ -350,6 +522,20 @@ ui_pane_file_key(struct ui_pane *p, enum ui_action a)
 	struct ui_state	*u = p->u;
 	struct ui_file	*d = p->data;
 
+	if (d->drill.path != NULL) {
+		if (a != UI_BACK)
+			return (a == UI_ENTER);
+		free(d->drill.path);
+		d->drill.path = NULL;
+		return (1);
+	}
+	if (a == UI_ENTER) {
+		if (d->tab.sel < d->tab.norder && u->b->procs != NULL) {
+			d->drill.path = xstrdup(d->rows[d->tab.order[d->tab.sel]].path);
+			ui_pane_file_drill_collect(d, u->b);
+		}
+		return (1);
+	}
 	return (ui_tab_key(u, &d->tab, a, d->rows, d->nrows));
 }
 
@@ -361,7 +547,7 @@ ui_pane_file_click(struct ui_pane *p, const struct ui_rect *r, int y,
 	struct ui_file	*d = p->data;
 	int		 row;
 
-	if ((row = ui_tab_click(&d->tab, r, y)) < 0)
+	if (d->drill.path != NULL || (row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
 	d->tab.sel = (unsigned)row;
 	ui_pane_file_remember(d, d->tab.order[row]);
@@ -388,6 +574,7 @@ ui_pane_file_free(void *data)
 	free(d->rows);
 	free(d->tab.order);
 	free(d->sel_path);
+	free(d->drill.path);
 	free(d);
 }
 

@@ -363,4 +363,43 @@ EOF
 else
 	skip "the report in Chromium: no chromium"
 fi
+
+# The UI on the run's capture: paused at its start, stepped a tick at a time
+# until the file read twice shows in the files pane (filtered to it); Enter
+# drills into it: its figures since first seen, its size histogram and its
+# insights; i lists every insight.
+if command -v tmux >/dev/null; then
+	tmux_setup
+	key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
+	"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
+	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $TEST_TMP/run.blkcap --speed 1 2>$TEST_TMP/ui.err; sleep 600"
+	wait_screen 10 "replay" && key Space && wait_screen 5 "paused"
+	key 3 / t w i c e - c a c h e d Enter
+	for i in $(seq 60); do
+		screen | grep -q "twice-cached.dat" && break
+		key . && sleep 0.3
+	done
+	check "UI: the files pane shows twice-cached.dat at some tick" wait_screen 2 "twice-cached.dat"
+	key Enter
+	check "UI: Enter drills into the file: its bytes since first seen" \
+	    wait_screen 5 "since first seen: [0-9]+ reads"
+	# Its reads so far (a tick may fall between its two passes): 4 or 8 of 1 MiB.
+	check "UI: the drill-down's size histogram: its 1 MiB reads in 100K-1M" \
+	    wait_screen 5 "100K-1M #+ +[48] \\|"
+	check "UI: the drill-down says what its reads touched" wait_screen 5 "touched 4.0M by its reads"
+	for i in $(seq 60); do
+		screen | grep -q "cache-served" && break
+		key . && sleep 0.3
+	done
+	check "UI: stepped on, the drill-down names its insights (re-read, cache-served)" \
+	    sh -c "'${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q 'warn re-read: 8.0 MiB read, 2.00x' &&
+	        '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q 'info cache-served'"
+	key Escape
+	check "UI: Esc goes back to the files table" wait_screen 5 "rcall/s"
+	key i
+	check "UI: i lists the insights, misaligned-direct among them" wait_screen 5 "misaligned-direct"
+	check "UI: nothing on stderr" [ ! -s "$TEST_TMP/ui.err" ]
+else
+	fail "the UI drill-down: no tmux"
+fi
 umount "$MNT"
