@@ -168,7 +168,9 @@ enum blktop_vfs_sys {
 	VFS_SYS_SENDFILE = 34,		/* sendfile(out_fd, in_fd, ...): the read of in_fd, the write of out_fd */
 	VFS_SYS_SPLICE = 35,		/* splice(fd_in, .., fd_out, ..): one side is a pipe */
 	VFS_SYS_COPY_FILE_RANGE = 36,	/* copy_file_range(fd_in, .., fd_out, ..) */
-	VFS_SYS_MAX = 37,
+	VFS_SYS_FSYNC = 37,		/* struct ev_fop, FOP_FSYNC */
+	VFS_SYS_FDATASYNC = 38,
+	VFS_SYS_MAX = 39,
 };
 
 /* File types, from the inode's i_mode. */
@@ -311,7 +313,8 @@ enum blktop_fop {
 	FOP_CLOSE = 5,
 	FOP_MMAP = 6,		/* of a file (anonymous mappings are not sent) */
 	FOP_MUNMAP = 7,		/* of a file mapping: the file of the first mapping in the range */
-	FOP_MAX = 8,
+	FOP_FSYNC = 8,		/* fsync, fdatasync (flags 1): of the fd's file */
+	FOP_MAX = 9,
 };
 
 /*
@@ -333,16 +336,16 @@ struct ev_fop {
 	__u32 pid;
 	__u32 tgid;
 	__s32 error;		/* negative errno, 0 on success */
-	__s32 fd;		/* FOP_CLOSE, FOP_MMAP: the fd; else -1 */
+	__s32 fd;		/* FOP_CLOSE, FOP_MMAP, FOP_FSYNC: the fd; else -1 */
 	__u32 mode;		/* FOP_MKDIR, FOP_MKNOD: mode as passed; FOP_MMAP: prot */
-	__u32 flags;		/* FOP_MMAP: MAP_* flags; FOP_RENAME: renameat2 flags; FOP_UNLINK/RMDIR: unlinkat flags */
+	__u32 flags;		/* FOP_MMAP: MAP_* flags; FOP_RENAME: renameat2 flags; FOP_UNLINK/RMDIR: unlinkat flags; FOP_FSYNC: 1 fdatasync */
 	__u16 op;		/* enum blktop_fop */
 	__u16 sys;		/* enum blktop_vfs_sys */
 	__u16 ftype;		/* enum blktop_vfs_ftype; VFS_FT_NONE when by name */
 	__u16 path_flags;	/* VFS_PF_* of path */
 	__u16 path_len;		/* bytes in path, NUL excluded; < VFS_PATH_MAX */
 	__u16 path2_len;	/* bytes in path2, NUL excluded; < VFS_PATH_MAX */
-	__u16 slot;		/* from the kernel: 1 + its path slot (VFS_PF_CACHED: close, munmap, mmap), else 0; 0 in the stream */
+	__u16 slot;		/* from the kernel: 1 + its path slot (VFS_PF_CACHED: close, munmap, mmap, fsync), else 0; 0 in the stream */
 	__u16 pad;
 	char comm[BLKTOP_COMM_LEN];
 	char path[];		/* path, NUL, path2, NUL */

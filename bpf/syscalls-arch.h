@@ -46,6 +46,8 @@
 #define NR_sendfile	40	/* the kernel's sys_sendfile64 */
 #define NR_splice	275
 #define NR_copy_file_range	326
+#define NR_fsync	74
+#define NR_fdatasync	75
 #define REGS_ID(btf, r)	RREAD(btf, r, orig_ax)
 /* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
 #define REGS_COMPAT(btf, r)	(RREAD(btf, r, cs) == 0x23)	/* __USER32_CS */
@@ -86,6 +88,8 @@
 #define NR_sendfile	71	/* the kernel's sys_sendfile64 */
 #define NR_splice	76
 #define NR_copy_file_range	285
+#define NR_fsync	82
+#define NR_fdatasync	83
 #define REGS_ID(btf, r)	RREAD(btf, r, syscallno)
 #define REGS_COMPAT(btf, r)	((RREAD(btf, r, pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
 #define REGS_ARG(btf, r, a, b, c, d)	do {					\
@@ -132,6 +136,8 @@ static __always_inline int nr_to_sys(long nr)
 	case NR_unlinkat:	return trace_life ? VFS_SYS_UNLINKAT : -1;
 	case NR_renameat:	return trace_life ? VFS_SYS_RENAMEAT : -1;
 	case NR_renameat2:	return trace_life ? VFS_SYS_RENAMEAT2 : -1;
+	case NR_fsync:		return trace_life ? VFS_SYS_FSYNC : -1;
+	case NR_fdatasync:	return trace_life ? VFS_SYS_FDATASYNC : -1;
 	}
 	return -1;
 }

@@ -43,6 +43,13 @@ static __always_inline int vfs_exit_life(struct scratch *s, struct inflight *in,
 		e->fd = (__s32)in->arg[0];
 		f = (struct file *)in->file;
 		break;
+	case VFS_SYS_FSYNC:
+	case VFS_SYS_FDATASYNC:
+		e->op = FOP_FSYNC;
+		e->flags = in->sys == VFS_SYS_FDATASYNC;
+		e->fd = (__s32)in->arg[0];
+		f = (struct file *)in->file;	/* peeked at entry, as close's */
+		break;
 	case VFS_SYS_MMAP:
 		e->op = FOP_MMAP;
 		e->len = in->arg[1];
@@ -111,7 +118,7 @@ static __always_inline int vfs_exit_life(struct scratch *s, struct inflight *in,
 	}
 
 	if (f && in->sys == VFS_SYS_MMAP) {
-		/* Close and munmap peeked at entry, and filtered there. */
+		/* Close, fsync and munmap peeked at entry, and filtered there. */
 		__u16 ft = file_peek(s, f, in);
 
 		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)

@@ -440,10 +440,11 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 	 * cold, after the entry's page-table switch, and cost 60-70 ns (bench
 	 * notes in doc/performance.md).
 	 */
-	if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP) {
+	if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP || sys == VFS_SYS_FSYNC ||
+	    sys == VFS_SYS_FDATASYNC) {
 		__u16 ft;
 
-		f = sys == VFS_SYS_CLOSE ? fd_file((int)a0) : vma_file(a0);
+		f = sys == VFS_SYS_MUNMAP ? vma_file(a0) : fd_file((int)a0);
 		if (!f)
 			return 0;	/* a bad fd is an error of nothing; an anonymous mapping, no file's */
 		if (!(s = scratch_take())) {

@@ -414,7 +414,7 @@ struct ui_opts {
 };
 
 /* Everything one run of blktop knows. */
-#define HAVE_NBITS	8		/* the HAVE_* bits (below) */
+#define HAVE_NBITS	9		/* the HAVE_* bits (below) */
 
 struct blktop {
 	struct event_base	*base;
@@ -723,6 +723,7 @@ extern const struct sink_entry sink_ui;
 #define HAVE_AIO	0x20		/* libaio read/write records */
 #define HAVE_LIFE	0x40		/* lifecycle records (EV_FOP) and created opens */
 #define HAVE_MUNMAP	0x80		/* munmaps among them (bpf_find_vma: 5.17) */
+#define HAVE_FSYNC	0x100		/* fsync and fdatasync among them (live, captures since fsyncs were traced) */
 /* A HAVE_* bit's name and what it tells (source.c). */
 struct have_entry {
 	unsigned	 bit;

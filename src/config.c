@@ -306,6 +306,8 @@ static const struct {
 	{ "insight.reread_factor", offsetof(struct insight_conf, reread_factor), 0, 1, 1e6 },
 	{ "insight.reread_bytes", offsetof(struct insight_conf, reread_bytes), 1, 1, 1e18 },
 	{ "insight.misaligned_share", offsetof(struct insight_conf, misaligned_share), 0, 0, 1 },
+	{ "insight.fsync_calls", offsetof(struct insight_conf, fsync_calls), 1, 1, 1e12 },
+	{ "insight.fsync_ratio", offsetof(struct insight_conf, fsync_ratio), 0, 0, 1e6 },
 };
 
 /*

@@ -20,6 +20,8 @@ const struct insight_conf insight_defaults = {
 	.reread_factor = 1.5,
 	.reread_bytes = 1048576,
 	.misaligned_share = 0.10,
+	.fsync_calls = 100,
+	.fsync_ratio = 0.25,
 };
 
 /* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
@@ -278,6 +280,27 @@ insight_misaligned_text(const struct insight_conf *c, const struct insight *in, 
 	    "off %u bytes, or refused with EINVAL", c->misaligned_share * 100, PAT_ALIGN);
 }
 
+/* fsync-heavy: a process's fsyncs (and fdatasyncs), at least fsync_calls, over fsync_ratio per write call. */
+static int
+insight_fsync_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct proc_counts *t = &((const struct proc_entry *)entry)->tot;
+
+	*n = t->fops[FOP_FSYNC];
+	*figure = (double)*n / (double)(t->vfs_calls[1] > 0 ? t->vfs_calls[1] : 1);
+	return (*n >= c->fsync_calls && *figure > c->fsync_ratio);
+}
+
+static void
+insight_fsync_text(const struct insight_conf *c, const struct insight *in, char *fig, size_t flen,
+    char *rule, size_t rlen)
+{
+	snprintf(fig, flen, "%llu fsyncs, %.2f per write call", (unsigned long long)in->n,
+	    in->figure);
+	snprintf(rule, rlen, "at least %llu fsync or fdatasync calls by a process, over %.2f per "
+	    "write call", (unsigned long long)c->fsync_calls, c->fsync_ratio);
+}
+
 const struct insight_rule insight_rules[] = {
 	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
 	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
@@ -303,6 +326,9 @@ const struct insight_rule insight_rules[] = {
 	  "the page cache served the reads again: a benchmark's later passes measure memory, "
 	  "not the device (drop the caches between passes, use O_DIRECT, or size the data past "
 	  "the memory)" },
+	{ "fsync-heavy", INSIGHT_WARN, INSIGHT_PROC, insight_fsync_fire, insight_fsync_text,
+	  "sync less often: batch writes between fsyncs (group commit), fdatasync where the "
+	  "metadata need not be durable, or sync_file_range for writeback without waiting" },
 	{ "open-storm", INSIGHT_WARN, INSIGHT_PROC, insight_storm_fire, insight_storm_text,
 	  "keep files open across uses, or pack many small files into one (a tar, "
 	  "WebDataset or TFRecord shard)" },

@@ -24,6 +24,8 @@ struct insight_conf {
 	double		 reread_factor;	/* re-read: bytes read over this many times the bytes touched */
 	uint64_t	 reread_bytes;	/* re-read, re-read-from-disk, cache-served: bytes read again, at least */
 	double		 misaligned_share;	/* misaligned-direct: share of a file's O_DIRECT calls misaligned, over it */
+	uint64_t	 fsync_calls;	/* fsync-heavy: fsyncs of a process, at least */
+	double		 fsync_ratio;	/* ...and fsyncs per write call, over it */
 };
 
 struct file_entry;

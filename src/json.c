@@ -97,7 +97,7 @@ json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
 	static const char	*names[FOP_MAX] = {
 		[FOP_MKNOD] = "mknods", [FOP_UNLINK] = "unlinks", [FOP_RENAME] = "renames",
 		[FOP_MKDIR] = "mkdirs", [FOP_RMDIR] = "rmdirs", [FOP_CLOSE] = "closes",
-		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps",
+		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps", [FOP_FSYNC] = "fsyncs",
 	};
 	int			 known = (b->have & HAVE_LIFE) != 0;
 	uint64_t		 n = 0;
@@ -105,8 +105,8 @@ json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
 
 	json_num(f, "creates", known, 0, (double)c->creates);
 	for (i = 0; i < FOP_MAX; i++) {
-		json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)), 0,
-		    (double)c->fops[i]);
+		json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)) &&
+		    (i != FOP_FSYNC || (b->have & HAVE_FSYNC)), 0, (double)c->fops[i]);
 		n += c->fops[i];
 	}
 	json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
@@ -166,6 +166,11 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 	} else
 		fprintf(f, ",\"common_sizes\":null,\"common_strides\":null");
 	json_num(f, "rw_switches", known, 0, (double)p->switches);
+	/* When its calls began and ended, Unix time (one call's: from its entry to its exit). */
+	json_num(f, "first_access", known && p->first_ns != 0, 6,
+	    (double)((int64_t)p->first_ns + b->mono_to_wall) / 1e9);
+	json_num(f, "last_access", known && p->last_ns != 0, 6,
+	    (double)((int64_t)p->last_ns + b->mono_to_wall) / 1e9);
 	/* An imported log's calls carry no open flags: O_DIRECT not known. */
 	known = (b->have & (HAVE_VFS | HAVE_FILES)) == (HAVE_VFS | HAVE_FILES);
 	json_num(f, "direct_calls", known, 0, (double)p->direct);

@@ -129,6 +129,9 @@ model_pattern_add(struct proc_table *t, struct proc_entry *p, struct file_entry 
 
 	if (ev->error != 0)
 		return;
+	/* Its time: from its entry (the record's time less its latency) to its exit. */
+	pattern_span(&f->pat, ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0, ev->ts);
+	pattern_span(&p->pat, ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0, ev->ts);
 	if (t->npending == MODEL_PATTERN_PENDING) {
 		model_pattern_pop(t);
 		t->pattern_early++;

@@ -106,6 +106,18 @@ pattern_direct(struct pattern *p, int64_t off, uint64_t asked, int32_t error)
 		p->misaligned++;
 }
 
+/* An access from start to end (stream ns): the first began and the last ended, kept. */
+void
+pattern_span(struct pattern *p, uint64_t start, uint64_t end)
+{
+	if (start == 0)
+		start = 1;	/* 0 marks none */
+	if (p->first_ns == 0 || start < p->first_ns)
+		p->first_ns = start;
+	if (end > p->last_ns)
+		p->last_ns = end;
+}
+
 void
 pattern_pos_init(struct pat_pos *pos)
 {

@@ -60,7 +60,7 @@ struct pat_side {
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 128 + 2 x 280 + 24 = 840 bytes.
+ * pairs that fed it. 2 x 128 + 2 x 280 + 40 = 856 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
@@ -69,6 +69,8 @@ struct pattern {
 	uint64_t	 switches;
 	uint64_t	 direct;		/* O_DIRECT calls, done or refused (pattern_direct) */
 	uint64_t	 misaligned;		/* of those: off PAT_ALIGN, or refused with EINVAL */
+	uint64_t	 first_ns;		/* stream time the first access began (0: none yet) */
+	uint64_t	 last_ns;		/* and the last one ended */
 };
 
 /* Where one process's accesses to one file ended: what the next is judged by. */
@@ -116,6 +118,7 @@ struct pat_touched {
 #define PAT_ALIGN	4096
 
 void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);
+void		 pattern_span(struct pattern *, uint64_t start, uint64_t end);
 void		 pattern_init(struct pattern *);
 void		 pattern_touch(struct pat_touched *, int64_t off, uint64_t bytes);
 uint64_t	 pattern_reread(const struct pat_touched *);

@@ -150,6 +150,62 @@ batch_pids(char *buf, size_t size, const struct file_entry *fe)
 		snprintf(buf + off, size - off, "%s+", off ? "," : "");
 }
 
+/*
+ * A file's seq% and commonest size (doc/json.md, Access pattern: since first
+ * seen), as the UI's files pane has them; "-" where there is none.
+ */
+static void
+batch_text_pattern(char *buf, size_t len, const struct pattern *p)
+{
+	struct pat_sum	 sum;
+	int64_t		 v[PAT_COMMON];
+	uint64_t	 n[PAT_COMMON];
+	char		 seq[8], size[16];
+	unsigned	 k = pattern_common(&p->sizes, v, n);
+
+	pattern_sum(p, &sum);
+	batch_text_num(seq, sizeof seq, 4, 0, sum.judged > 0,
+	    sum.judged > 0 ? 100.0 * (double)sum.seq / (double)sum.judged : 0);
+	batch_text_num(size, sizeof size, 10, 0, k > 0, k > 0 ? (double)v[0] : 0);
+	snprintf(buf, len, "%s %s", seq, size);
+}
+
+/*
+ * The insights since the start (doc/insights.md), under the files: the
+ * BATCH_INSIGHTS highest, one line each, and how many more there are.
+ */
+#define BATCH_INSIGHTS	8
+static void
+batch_text_insights(FILE *f, const struct blktop *b)
+{
+	struct insight	 in[BATCH_INSIGHTS];
+	char		 fig[160], rule[200], name[4096];
+	uint64_t	 more = 0;
+	unsigned	 i, n;
+
+	if (!(b->have & HAVE_VFS) ||
+	    (n = insight_scan(b->procs, &b->insight, in, BATCH_INSIGHTS, &more)) == 0)
+		return;
+	fprintf(f, "\ninsights since the start (doc/insights.md):\n");
+	for (i = 0; i < n; i++) {
+		const struct insight_rule *ru = in[i].rule;
+
+		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		if (in[i].file != NULL)
+			model_file_path(b->procs, in[i].file, name, sizeof name);
+		else {
+			batch_comm(name, in[i].proc->comm);
+			snprintf(name + strlen(name), sizeof name - strlen(name), " (%u)",
+			    in[i].proc->id);
+		}
+		fprintf(f, "%-4s %-17s %s: %s\n", insight_level_name(ru->level), ru->code,
+		    name, fig);
+	}
+	if (more > 0)
+		fprintf(f, "... and %llu more (-J and --report list them all)\n",
+		    (unsigned long long)more);
+}
+
 /* The top processes and files of the interval, under the device table. */
 static void
 batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
@@ -159,7 +215,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	const struct proc_counts *c;
 	const struct proc_hist	*h;
 	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
-	char			 p50[16], p99[16];
+	char			 p50[16], p99[16], pat[24];
 	size_t			 k;
 	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
 
@@ -197,9 +253,9 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    (unsigned long long)c->fops[FOP_RMDIR]);
 	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
 	if (n > 0)
-		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s  %-23s %s\n", "opens",
+		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s %4s %10s  %-23s %s\n", "opens",
 		    "reads", "writes", "rd_bytes", "wr_bytes", "dsk_rd_B", "dsk_wr_B", "lat_p50",
-		    "lat_p99", "PIDS", "PATH");
+		    "lat_p99", "seq%", "size", "PIDS", "PATH");
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		model_file_path(b->procs, fe[i], path, sizeof path);
@@ -217,14 +273,16 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		else
 			snprintf(disk, sizeof disk, "%10s %10s", "-", "-");
 		h = proc_file_hist(b->procs, fe[i], 0);
-		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %s %s %s  %-23s %s\n",
+		batch_text_pattern(pat, sizeof pat, &fe[i]->pat);
+		fprintf(f, "%6llu %8llu %8llu %10llu %10llu %s %s %s %s  %-23s %s\n",
 		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
 		    (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1], disk,
 		    batch_text_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
 		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
-		    pids, path);
+		    pat, pids, path);
 	}
+	batch_text_insights(f, b);
 }
 
 /* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */

@@ -49,7 +49,7 @@ static const char *sink_dump_cols[] = {
 };
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
-	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap"
+	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
 static const char *sink_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };

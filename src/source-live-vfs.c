@@ -140,7 +140,7 @@ static bool
 live_vfs_prog_is_open(const struct bpf_program *prog)
 {
 	static const char	*names[] = { "open", "creat", "close", "mmap", "unlink",
-				    "rename", "mkdir", "rmdir", "mknod" };
+				    "rename", "mkdir", "rmdir", "mknod", "fsync", "fdatasync" };
 	const char		*sec = bpf_program__section_name(prog);
 	unsigned		 i;
 

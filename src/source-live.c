@@ -569,8 +569,9 @@ live_start_vfs(struct live *l)
 	live_plan_add(b, live_vfs_hook());
 	b->have |= HAVE_VFS;
 	if (!vo.no_open) {
-		b->have |= HAVE_LIFE;
+		b->have |= HAVE_LIFE | HAVE_FSYNC;
 		live_plan_add(b, "life");
+		live_plan_add(b, "fsync");	/* a capture of a blktop before it had no fsyncs */
 		if (live_vfs_have_munmap())
 			b->have |= HAVE_MUNMAP;
 		else {

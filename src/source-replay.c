@@ -373,7 +373,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 			    HAVE_FILES : 0;
 	const char	*p = hdr->plan, *end = hdr->plan + n;
 	size_t		 k;
-	int		 nomunmap = 0;
+	int		 nomunmap = 0, fsync = 0;
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
@@ -390,12 +390,16 @@ replay_have(const struct capture_header *hdr, size_t n)
 			have |= HAVE_LIFE;
 		else if (k == 8 && strncmp(p, "nomunmap", 8) == 0)
 			nomunmap = 1;
+		else if (k == 5 && strncmp(p, "fsync", 5) == 0)
+			fsync = 1;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}
 	/* Lifecycle records hold munmaps unless the kernel could not trace them. */
 	if ((have & HAVE_LIFE) && !nomunmap)
 		have |= HAVE_MUNMAP;
+	if ((have & HAVE_LIFE) && fsync)
+		have |= HAVE_FSYNC;
 	return (have);
 }
 
@@ -477,6 +481,8 @@ replay_start(struct source *src, char **errp)
 		b->have |= replay_have(fh, strcspn(fh->plan, " \n"));
 		replay_na(b, fh->plan);
 	}
+	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && have_na(b, HAVE_FSYNC)[0] == '\0')
+		have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
 	replay_interval(r);
 
 	/*

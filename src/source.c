@@ -55,6 +55,7 @@ const struct have_entry have_table[HAVE_NBITS] = {
 	{ HAVE_AIO, "aio", "libaio reads/writes per process and file" },
 	{ HAVE_LIFE, "life", "opens, closes, mmaps, unlinks, renames, mkdirs" },
 	{ HAVE_MUNMAP, "munmap", "munmaps per process and file" },
+	{ HAVE_FSYNC, "fsync", "fsyncs per process and file" },
 };
 
 /* Bit's index in have_table. */

@@ -72,7 +72,7 @@ BLKTOP_VFS_HOOK=tracepoint run tp --all-files
 python3 - "$TEST_TMP" "$DIR" "$K" <<'EOF'
 import json, sys
 tmp, d, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
-KEYS = ["opens", "open_fails", "creates", "closes", "mmaps", "munmaps", "unlinks",
+KEYS = ["opens", "open_fails", "creates", "closes", "mmaps", "munmaps", "fsyncs", "unlinks",
         "renames", "mkdirs", "rmdirs", "mknods", "lifecycle_errors", "call_reads",
         "call_writes"]
 
@@ -106,7 +106,7 @@ pid = int(open(tmp + "/all.pid").read())
 proc, files, lat = tally("all", pid)
 want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
         "mmaps": k, "munmaps": k, "unlinks": k + 4, "renames": k, "mkdirs": 3, "rmdirs": 3,
-        "mknods": 1, "lifecycle_errors": 1}
+        "mknods": 1, "lifecycle_errors": 1, "fsyncs": k + 1}
 got = {key: proc.get(key) for key in want}
 check(got == want, "the process: %s (%s)" % (want, got if got != want else "equal"))
 check(len(lat) > 0 and all(v > 0 for v in lat), "the process: lifecycle latency known (%s us)" % lat[:3])
@@ -120,7 +120,7 @@ for i in range(k):
     for path, expect in (("/t/a/b/f%03d" % i, {"opens": 1, "creates": 1, "closes": 1,
                                                 "renames": 1, "call_writes": 1}),
                          ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
-                                                "munmaps": 1, "unlinks": 1, "renames": 1})):
+                                                "munmaps": 1, "unlinks": 1, "renames": 1, "fsyncs": 1})):
         ok, c = row(path, expect)
         if not ok:
             bad.append((path, c))
@@ -131,7 +131,7 @@ for path, expect in (("/t", {"mkdirs": 1, "rmdirs": 1}), ("/t/a/b", {"mkdirs": 1
                      ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
                      ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
                      ("/t/d", {"opens": 1, "creates": 1, "unlinks": 1}),
-                     ("/t/d (deleted)", {"call_writes": 1, "closes": 1}),
+                     ("/t/d (deleted)", {"call_writes": 1, "closes": 1, "fsyncs": 1}),
                      ("anon_inode:[eventfd]", {"call_writes": 1, "closes": 1}),
                      ("memfd:blkmemfd", {"call_writes": 1, "closes": 1})):
     ok, c = row(path, expect)

@@ -226,6 +226,7 @@ PROC_LACK = {"cgroup": "no cgroup in the logs",
              "unlinks": "create_del.log (second part)", "mkdirs": "create_del.log (second part)",
              "rmdirs": "create_del.log (second part)", "closes": "close.log (second part)",
              "mmaps": "mmap.log (second part)", "munmaps": "mmap.log (second part)",
+             "fsyncs": "no fsync log",
              "lifecycle_lat_us": "the lifecycle logs (second part)",
              "consec_reads": "vfs_rw.log has no offsets", "seq_reads": "vfs_rw.log has no offsets",
              "no_offset_reads": "vfs_rw.log has no offsets",
@@ -233,6 +234,8 @@ PROC_LACK = {"cgroup": "no cgroup in the logs",
              "no_offset_writes": "vfs_rw.log has no offsets",
              "common_strides": "vfs_rw.log has no offsets",
              "direct_calls": "vfs_rw.log has no open flags",
+             "first_access": "bpftrace's sys_enter/sys_exit times, from other probes",
+             "last_access": "bpftrace's sys_enter/sys_exit times, from other probes",
              "misaligned": "vfs_rw.log has no open flags"}
 unlisted = [k for k in lp if k not in PROC_EQ and k not in PROC_LACK]
 check(not unlisted, "per process: every field of the capture's row compared or listed as "

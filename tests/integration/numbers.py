@@ -16,7 +16,7 @@ import re
 import sys
 
 PCT = re.compile(r"^p(\d+)$")
-FOPS = ("mknods", "unlinks", "renames", "mkdirs", "rmdirs", "closes", "mmaps", "munmaps")
+FOPS = ("mknods", "unlinks", "renames", "mkdirs", "rmdirs", "closes", "mmaps", "munmaps", "fsyncs")
 
 bad = []        # (where, what)
 seen = {"objects": 0, "pct_objects": 0, "null": 0, "single": 0}

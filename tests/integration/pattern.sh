@@ -41,14 +41,16 @@ wait_for "$OUT" 30 || { fail "blktop started: $(head -c 300 "$TEST_TMP/run.err")
 
 # The calls; the random order is printed, for the expected figures.
 python3 - "$MNT" >"$TEST_TMP/work.json" <<'EOF' || fail "workload"
-import json, os, random, sys
+import json, os, random, sys, time
 mnt = sys.argv[1]
 KiB, MiB = 1024, 1 << 20
 def fd(name, mode=os.O_RDONLY):
     return os.open("%s/%s.dat" % (mnt, name), mode)
 f = fd("seq")				# 16 sequential 1 MiB read()s
+seq_t = [time.time()]
 for i in range(16):
     assert len(os.read(f, MiB)) == MiB
+seq_t.append(time.time())
 os.close(f)
 perm = list(range(256))			# 256 random 4 KiB pread()s, each block once
 random.Random(7).shuffle(perm)
@@ -111,13 +113,22 @@ for i in range(4):
 for i in range(8):
     assert os.preadv(f, [buf], i * 4096) == 4096
 os.close(f)
+fsyncer = os.fork()			# 200 writes, each followed by an fsync: fsync-heavy
+if fsyncer == 0:
+    f = fd("fsync", os.O_WRONLY | os.O_CREAT)
+    for i in range(200):
+        os.write(f, b"x" * 512)
+        os.fsync(f)
+    os._exit(0)
+os.waitpid(fsyncer, 0)
 storm = os.fork()			# 1200 opens and no read: open-storm
 if storm == 0:
     for i in range(1200):
         os.close(fd("storm"))
     os._exit(0)
 os.waitpid(storm, 0)
-print(json.dumps({"pid": os.getpid(), "child": child, "storm": storm, "perm": perm}))
+print(json.dumps({"pid": os.getpid(), "child": child, "storm": storm, "perm": perm, "fsyncer": fsyncer,
+                  "seq_t": seq_t}))
 EOF
 for job in "aio-seq read libaio" "aio-rand randread libaio" "uring-seq read io_uring" \
     "uring-rand randread io_uring"; do
@@ -254,6 +265,13 @@ def check(what, rows, some=False):
               (len(w) - 1, got)))
 
 check("-J", last_rows(tmp + "/run.jsonl"))
+# When seq.dat was read: within the workload's own clock readings around its reads.
+r = last_rows(tmp + "/run.jsonl").get(mnt + "/seq.dat", {})
+t0, t1 = work["seq_t"]
+a, b = r.get("first_access"), r.get("last_access")
+ok = a is not None and b is not None and t0 - 0.005 <= a <= b <= t1 + 0.005
+print("%s: %s: seq.dat's first and last access within the reads' own clock [%.6f, %.6f]: %s, %s" % (
+    "PASS" if ok else "FAIL", name, t0, t1, a, b))
 # The report has the run's top 10 files by calls: the random file's 256 at least.
 rep = {f["path"]: f for f in json.load(open(tmp + "/run.json"))["files"]}
 print("%s: %s: --report OUT.json has the random file" % (
@@ -278,7 +296,8 @@ python3 - "$TEST_NAME" "$MNT" "$TEST_TMP" <<'EOF'
 import json, sys
 name, mnt, tmp = sys.argv[1:4]
 work = json.load(open(tmp + "/work.json"))
-ours = {work["pid"], work["child"], work["storm"]}
+ours = {work["pid"], work["child"], work["storm"], work["fsyncer"]}
+who = {work["storm"]: "storm", work["fsyncer"]: "fsyncer"}
 
 def fired(ins):
     got = set()
@@ -286,14 +305,14 @@ def fired(ins):
         if i["subject"] == "file" and i["name"].startswith(mnt + "/"):
             got.add((i["code"], i["name"][len(mnt) + 1:]))
         elif i["subject"] == "process" and i["pid"] in ours:
-            got.add((i["code"], "storm" if i["pid"] == work["storm"] else str(i["pid"])))
+            got.add((i["code"], who.get(i["pid"], str(i["pid"]))))
     return got
 
 want = {("small-io", "many-small.dat"), ("small-io", "many-rand.dat"),
         ("random-io", "many-rand.dat"), ("open-storm", "storm"),
         ("re-read", "twice-cached.dat"), ("cache-served", "twice-cached.dat"),
         ("re-read", "twice-dropped.dat"), ("re-read-from-disk", "twice-dropped.dat"),
-        ("misaligned-direct", "direct.dat")}
+        ("misaligned-direct", "direct.dat"), ("fsync-heavy", "fsyncer")}
 lines = [json.loads(l) for l in open(tmp + "/run.jsonl")]
 for what, ins in (("-J's last line", lines[-1].get("insights")),
                   ("--report OUT.json", json.load(open(tmp + "/run.json")).get("insights")),
@@ -302,9 +321,9 @@ for what, ins in (("-J's last line", lines[-1].get("insights")),
     print("%s: %s: %s: insights %s" % ("PASS" if got == want else "FAIL", name, what,
           "as expected" if got == want else "%s, want %s" % (sorted(got), sorted(want))))
 conf = fired(json.load(open(tmp + "/conf.json")).get("insights"))
-want2 = (want | {("small-io", "rand.dat"), ("random-io", "rand.dat")}) - \
+want2 = (want | {("small-io", "rand.dat"), ("random-io", "rand.dat"), ("small-io", "fsync.dat")}) - \
     {("re-read", "twice-cached.dat"), ("re-read", "twice-dropped.dat")}
-print("%s: %s: --insight min_calls=100, reread_factor=2.5: rand.dat judged too, "
+print("%s: %s: --insight min_calls=100, reread_factor=2.5: rand.dat and fsync.dat judged too, "
       "the files read twice (2.0x) not re-read (%s)" % (
     "PASS" if conf == want2 else "FAIL", name, sorted(conf ^ want2) or "exactly"))
 # The finding's own figures, against the workload.
@@ -312,6 +331,11 @@ r = [i for i in lines[-1]["insights"] if i["code"] == "random-io" and i["name"].
 ok = len(r) == 1 and r[0]["calls"] == 2048 and r[0]["level"] == "high"
 print("%s: %s: random-io on many-rand.dat measured on its 2048 calls (%s)" % (
     "PASS" if ok else "FAIL", name, r[0]["measured"] if r else None))
+r = [i for i in lines[-1]["insights"] if i["code"] == "fsync-heavy" and i["pid"] == work["fsyncer"]]
+fs = sum(p["fsyncs"] or 0 for l in lines for p in l["processes"] if p["pid"] == work["fsyncer"])
+ok = fs == 200 and len(r) == 1 and r[0]["calls"] == 200 and abs(r[0]["figure"] - 1.0) < 1e-3
+print("%s: %s: the fsyncer's 200 fsyncs, one per write: fsync-heavy on it (%s; %s)" % (
+    "PASS" if ok else "FAIL", name, fs, r[0]["measured"] if r else None))
 d = ([f for l in lines for f in l["files"] if f["path"] == mnt + "/direct.dat"] or [{}])[-1]
 r = [i for i in lines[-1]["insights"] if i["code"] == "misaligned-direct"]
 ok = (d.get("direct_calls"), d.get("misaligned")) == (28, 20) and len(r) == 1 and \
@@ -329,6 +353,25 @@ for code, f, fig in (("re-read", "twice-cached", 2.0), ("re-read", "twice-droppe
     print("%s: %s: %s on %s.dat: figure %s on 8 reads (%s)" % (
         "PASS" if ok else "FAIL", name, code, f, fig, r[0]["measured"] if r else None))
 EOF
+# -b: the files table's seq% and size columns, and the insights block.
+"$BLKTOP" -r "$TEST_TMP/run.blkcap" -b -d 3600 --top 2000 >"$TEST_TMP/run.txt" 2>&1
+python3 - "$TEST_NAME" "$MNT" "$TEST_TMP" <<'EOF'
+import re, sys
+name, mnt, tmp = sys.argv[1:4]
+t = open(tmp + "/run.txt").read()
+rows = {l.split()[-1]: l.split() for l in t.splitlines() if l.rstrip().endswith(".dat")}
+r, s = rows.get(mnt + "/seq.dat"), rows.get(mnt + "/rand.dat")
+print("%s: %s: -b: seq.dat seq%% 100, size 1048576; rand.dat's size 4096 (%s; %s)" % (
+    "PASS" if r and r[9:11] == ["100", "1048576"] and s and s[10] == "4096" else "FAIL", name,
+    r and r[9:11], s and s[9:11]))
+block = t[t.find("insights since the start"):]
+got = sorted(set(re.findall(r"^(?:high|warn|info) +(\S+) +%s/(\S+): " % re.escape(mnt), block, re.M)))
+want = {("small-io", "many-small.dat"), ("small-io", "many-rand.dat"), ("random-io", "many-rand.dat"),
+        ("misaligned-direct", "direct.dat"), ("re-read-from-disk", "twice-dropped.dat")}
+print("%s: %s: -b: the insights block's 8 highest hold the high-level findings (%s)" % (
+    "PASS" if want <= set(got) else "FAIL", name, got))
+EOF
+
 # The HTML report's sections (Darshan's job summary): they render in headless
 # Chromium with no console error, and hold what the JSON holds.
 if command -v chromium >/dev/null; then

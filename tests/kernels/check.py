@@ -231,7 +231,7 @@ else:
     KEYS = ("opens", "open_fails", "call_reads", "call_read_bytes", "call_writes", "call_write_bytes",
             "disk_read_bytes", "disk_write_bytes", "dirtied_bytes", "mmap_faults",
             "uring_reads", "uring_writes", "aio_reads", "aio_writes", "creates", "closes",
-            "mmaps", "munmaps", "unlinks", "renames", "mkdirs", "rmdirs", "mknods",
+            "mmaps", "munmaps", "fsyncs", "unlinks", "renames", "mkdirs", "rmdirs", "mknods",
             "lifecycle_errors", "writeback_bytes")
 
     def tally(rs):
@@ -376,7 +376,7 @@ else:
         p = P.get(lpid, {})
         want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
                 "mmaps": k, "munmaps": k, "unlinks": k + 4, "renames": k, "mkdirs": 3, "rmdirs": 3,
-                "mknods": 1, "lifecycle_errors": 1}
+                "mknods": 1, "lifecycle_errors": 1, "fsyncs": k + 1}
         why_munmap = unavailable("munmap")
         if why_munmap:
             want["munmaps"] = None
@@ -392,7 +392,7 @@ else:
                                                         "renames": 1, "call_writes": 1}),
                                  ("/t/a/b/g%03d" % i, {"opens": 1, "closes": 1, "mmaps": 1,
                                                         "munmaps": None if why_munmap else 1,
-                                                        "unlinks": 1, "renames": 1})):
+                                                        "unlinks": 1, "renames": 1, "fsyncs": 1})):
                 f = F.get(d + path, {})
                 c = {key: f.get(key) for key in expect}
                 if not exact(c, expect)[0]:
@@ -407,7 +407,7 @@ else:
         for path, expect in (("/t/x", {"opens": 2, "creates": 1, "closes": 2, "unlinks": 1}),
                              ("/t/missing", {"open_fails": 1, "unlinks": 1, "lifecycle_errors": 1}),
                              ("/t/fifo", {"creates": 1, "mknods": 1, "unlinks": 1}),
-                             ("/t/d (deleted)", {"call_writes": 1, "closes": 1}),
+                             ("/t/d (deleted)", {"call_writes": 1, "closes": 1, "fsyncs": 1}),
                              ("memfd:blkmemfd", {"call_writes": 1, "closes": 1})):
             f = F.get(path if path.startswith("memfd") else d + path, {})
             c = {key: f.get(key) for key in expect}
@@ -426,7 +426,7 @@ else:
         k = 20
         want = {"opens": 2 * k + 3, "open_fails": 1, "creates": k + 3, "closes": 2 * k + 7,
                 "mmaps": k, "munmaps": None if unavailable("munmap") else k, "unlinks": k + 4,
-                "renames": k, "mkdirs": 3, "rmdirs": 3, "mknods": 1, "lifecycle_errors": 1}
+                "renames": k, "mkdirs": 3, "rmdirs": 3, "mknods": 1, "lifecycle_errors": 1, "fsyncs": k + 1}
         _, SP = tally(sr)
         slost = sum(r.get("lost", 0) for r in sr)
         bad, short = [], 0

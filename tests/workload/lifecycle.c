@@ -5,7 +5,7 @@
  *
  * Forks; the child prints its pid, then, in DIR (paths relative to it, so
  * the tracer must join them to the cwd), makes a directory tree, creates,
- * renames, maps, closes and unlinks K files, and touches an eventfd, a
+ * renames, maps, fsyncs, closes and unlinks K files, and touches an eventfd, a
  * memfd, a pipe and a file written after its unlink. The child was never
  * exec'd, so it makes no other system call the counts would see (the
  * loader's opens and mmaps happened in the parent). Expected counts: see
@@ -57,6 +57,8 @@ child(int k)
 			_exit(5);
 		p[0] = 1;
 		munmap(p, sizeof buf);
+		if (fsync(fd) != 0)
+			_exit(16);
 		close(fd);
 		if (unlink(b) != 0)
 			_exit(6);
@@ -89,6 +91,8 @@ child(int k)
 	if ((fd = open("t/d", O_CREAT | O_RDWR, 0644)) < 0 || unlink("t/d") != 0)
 		_exit(14);
 	xwrite(fd, buf, sizeof buf);
+	if (fdatasync(fd) != 0)
+		_exit(17);
 	close(fd);
 	if (rmdir("t/a/b") != 0 || rmdir("t/a") != 0 || rmdir("t") != 0)
 		_exit(15);
