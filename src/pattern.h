@@ -60,7 +60,7 @@ struct pat_side {
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 128 + 2 x 280 + 40 = 856 bytes.
+ * pairs that fed it. 2 x 120 + 2 x 280 + 40 = 840 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
@@ -94,7 +94,7 @@ struct pat_step {
  * PAT_EXTENTS ranges apart at most. One more joins the two nearest, and the
  * gap between them counts as touched: bytes then exceeds the true union by
  * at most over (0: exact), and the re-read bytes, read - bytes (0 if
- * negative: gaps joined), fall short of the true figure by as much at most. 16 x 16 + 32 = 288 bytes.
+ * negative: gaps joined), fall short of the true figure by as much at most. 17 x 16 + 32 = 304 bytes.
  */
 #define PAT_EXTENTS	16
 
