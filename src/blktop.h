@@ -708,6 +708,10 @@ void		 batch_print_text(const struct batch_opts *, const struct blktop *,
 void		 batch_print_json(const struct batch_opts *, const struct blktop *,
 		     double ts_wall, unsigned nticks);
 void		 batch_comm(char *out, const char *comm);
+struct insight;
+struct proc_table;
+void		 batch_insight_name(const struct proc_table *, const struct insight *, char *,
+		     size_t);
 
 /* sink-report.c: --report (report.h: its own declarations). */
 extern const struct sink_entry sink_report;

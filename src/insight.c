@@ -250,8 +250,9 @@ insight_cached_text(const struct insight_conf *c, const struct insight *in, char
 	char a[32], t[32], d[32];
 
 	snprintf(fig, flen, "%s read over %s touched, the device read %s: %.0f%% from the page "
-	    "cache", insight_size(in->file->touched.read, a, sizeof a), insight_size(in->file->touched.bytes, t,
-	    sizeof t), insight_size(in->file->tot.disk_bytes[0], d, sizeof d), in->figure * 100);
+	    "cache", insight_size(in->file->touched.read, a, sizeof a),
+	    insight_size(in->file->touched.bytes, t, sizeof t),
+	    insight_size(in->file->tot.disk_bytes[0], d, sizeof d), in->figure * 100);
 	snprintf(rule, rlen, "a file read again in full (bytes read again at least the bytes "
 	    "touched, and %s) while the device read no more than the bytes touched",
 	    insight_size(c->reread_bytes, d, sizeof d));

@@ -125,13 +125,15 @@ model_pattern_add(struct proc_table *t, struct proc_entry *p, struct file_entry 
 {
 	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
 	struct model_pending	 c;
+	uint64_t		 start;
 	uint32_t		 i, prev;
 
 	if (ev->error != 0)
 		return;
 	/* Its time: from its entry (the record's time less its latency) to its exit. */
-	pattern_span(&f->pat, ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0, ev->ts);
-	pattern_span(&p->pat, ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0, ev->ts);
+	start = ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0;
+	pattern_span(&f->pat, start, ev->ts);
+	pattern_span(&p->pat, start, ev->ts);
 	if (t->npending == MODEL_PATTERN_PENDING) {
 		model_pattern_pop(t);
 		t->pattern_early++;

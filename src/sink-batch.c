@@ -129,6 +129,20 @@ batch_comm(char *out, const char *comm)
 	out[i] = '\0';
 }
 
+/* A finding's subject as text: the file's path, or the process's comm and "(pid)". */
+void
+batch_insight_name(const struct proc_table *t, const struct insight *in, char *buf, size_t len)
+{
+	char comm[BLKTOP_COMM_LEN];
+
+	if (in->file != NULL) {
+		model_file_path(t, in->file, buf, len);
+		return;
+	}
+	batch_comm(comm, in->proc->comm);
+	snprintf(buf, len, "%s (%u)", comm, in->proc->id);
+}
+
 /* The processes that touched a file, as "12,345,+" (more than fit, or than were kept). */
 static void
 batch_pids(char *buf, size_t size, const struct file_entry *fe)
@@ -191,13 +205,7 @@ batch_text_insights(FILE *f, const struct blktop *b)
 		const struct insight_rule *ru = in[i].rule;
 
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		if (in[i].file != NULL)
-			model_file_path(b->procs, in[i].file, name, sizeof name);
-		else {
-			batch_comm(name, in[i].proc->comm);
-			snprintf(name + strlen(name), sizeof name - strlen(name), " (%u)",
-			    in[i].proc->id);
-		}
+		batch_insight_name(b->procs, &in[i], name, sizeof name);
 		fprintf(f, "%-4s %-17s %s: %s\n", insight_level_name(ru->level), ru->code,
 		    name, fig);
 	}

@@ -719,14 +719,8 @@ html_pattern(struct html *h)
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fprintf(f, "<tr class=\"insight\"><td class=\"l\">%s</td><td class=\"l\">%s</td>"
 		    "<td class=\"l path\">", insight_level_name(ru->level), ru->code);
-		if (in[i].file != NULL) {
-			model_file_path(b->procs, in[i].file, path, sizeof path);
-			html_text(f, path);
-		} else {
-			batch_comm(path, in[i].proc->comm);
-			html_text(f, path);
-			fprintf(f, " (%u)", in[i].proc->id);
-		}
+		batch_insight_name(b->procs, &in[i], path, sizeof path);
+		html_text(f, path);
 		fprintf(f, "</td><td class=\"l\">");
 		html_text(f, fig);
 		fprintf(f, "</td><td class=\"l\">");

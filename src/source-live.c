@@ -571,7 +571,7 @@ live_start_vfs(struct live *l)
 	if (!vo.no_open) {
 		b->have |= HAVE_LIFE | HAVE_FSYNC;
 		live_plan_add(b, "life");
-		live_plan_add(b, "fsync");	/* a capture of a blktop before it had no fsyncs */
+		live_plan_add(b, "fsync");	/* an older blktop's captures lack it: fsyncs null */
 		if (live_vfs_have_munmap())
 			b->have |= HAVE_MUNMAP;
 		else {

@@ -239,14 +239,8 @@ ui_draw_insights(const struct ui_state *u, const struct ui_rect *r)
 		const struct insight_rule *ru = in[i].rule;
 
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		if (in[i].file != NULL)
-			model_file_path(b->procs, in[i].file, name, sizeof name);
-		else {
-			batch_comm(name, in[i].proc->comm);
-			snprintf(name + strlen(name), sizeof name - strlen(name), " (%u)",
-			    in[i].proc->id);
-		}
-		snprintf(line, sizeof line, "%-4s %-10s %s", insight_level_name(ru->level),
+		batch_insight_name(b->procs, &in[i], name, sizeof name);
+		snprintf(line, sizeof line, "%-4s %-10s %.990s", insight_level_name(ru->level),
 		    ru->code, name);
 		ui_text(stdscr, y++, r->x, ru->level == INSIGHT_HIGH ? THEME_LOST : THEME_TITLE,
 		    THEME_MAIN_BG, line);
