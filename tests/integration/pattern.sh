@@ -439,6 +439,9 @@ if command -v tmux >/dev/null; then
 	        '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q 'info cache-served'"
 	key Escape
 	check "UI: Esc goes back to the files table" wait_screen 5 "rcall/s"
+	# At the capture's end every workload is in (direct.dat's reads come after the twice files').
+	key G
+	check "UI: G seeks to the end of the capture" wait_screen 10 "^blktop .* end *$"
 	key i
 	check "UI: i lists the insights, misaligned-direct among them" wait_screen 5 "misaligned-direct"
 	check "UI: nothing on stderr" [ ! -s "$TEST_TMP/ui.err" ]
