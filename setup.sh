@@ -19,6 +19,8 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
+# npm fetches the trace viewer the tests load traces in (tests/viewer); any npm will do.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
 	echo "setup: installing$missing"
 	[ "$(id -u)" = 0 ] || { echo "setup: run as root (sudo) to install$missing" >&2; exit 1; }
@@ -34,7 +36,8 @@ make -s -j"$(nproc)" >/dev/null
 
 case "$mode" in
 run)	exec ./blktop "$@" ;;
-check)	exec make -s check ;;
+check)	../tests/viewer/install.sh
+	exec make -s check ;;
 build)	exit 0 ;;
 *)	echo "usage: setup.sh [run [BLKTOP-ARGS] | check | build]" >&2; exit 2 ;;
 esac
