@@ -46,6 +46,27 @@ bench_loop() {
 	    status=none oflag=direct
 }
 
+# bench_record BLKTOP WANT CAP: record about WANT block requests of fio
+# (libaio, 4 KiB random reads, QD 32, 2 jobs) on a new 1 GiB loop device into
+# the capture CAP (-w --no-vfs), and say how many the device did.
+bench_record() {
+	local pid r0 r1
+
+	bench_loop 1G || return 1
+	"$1" --headless --no-vfs -D "$DEV" -w "$3" 2>"$3.err" &
+	pid=$!
+	sleep 1.5
+	read -r r0 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
+	fio --name=big --filename="$LOOP" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
+	    --iodepth=32 --numjobs=2 --group_reporting \
+	    --io_size=$(($2 / 2 * 4096)) >/dev/null 2>&1
+	sleep 0.5
+	kill -INT $pid
+	wait $pid
+	read -r r1 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
+	printf "capture: %d requests on %s, %d bytes\n" $((r1 - r0)) "$DEV" "$(stat -c %s "$3")"
+}
+
 # bench_bpf_stats: the kernel's BPF run-time statistics on, as they were at exit.
 bench_bpf_stats() {
 	BENCH_OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)

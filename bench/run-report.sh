@@ -8,24 +8,10 @@ BLKTOP=${1:-./blktop}
 WANT=${2:-10000000}
 [ "$(id -u)" = 0 ] || { echo "run-report: needs root" >&2; exit 1; }
 . "$(dirname "$0")/lib.sh"
-bench_loop 1G || exit 1
 tmp=$(mktemp -d /tmp/blktop-repbench-XXXXXX) || exit 1
 BENCH_FILES+=("$tmp")
 cap=$tmp/big.blkcap
-
-# Record until the device has done WANT requests.
-"$BLKTOP" --headless --no-vfs -D "$DEV" -w "$cap" 2>"$tmp/rec.err" &
-pid=$!
-sleep 1.5
-read -r r0 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
-fio --name=big --filename="$LOOP" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
-    --iodepth=32 --numjobs=2 --group_reporting \
-    --io_size=$((WANT / 2 * 4096)) >/dev/null 2>&1
-sleep 0.5
-kill -INT $pid
-wait $pid
-read -r r1 _ < <(awk -v n="$DEV" '$3 == n { print $4 }' /proc/diskstats)
-printf "capture: %d requests on %s, %d bytes\n" $((r1 - r0)) "$DEV" "$(stat -c %s "$cap")"
+bench_record "$BLKTOP" "$WANT" "$cap" || exit 1
 
 # measure OUT: wall seconds, CPU seconds, peak RSS of one report.
 measure() {

@@ -46,6 +46,9 @@ enum {
 	OPT_REPORT,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
+	OPT_TRACE,
+	OPT_TRACE_OFFSET,
+	OPT_TRACE_MAX,
 };
 
 static const struct option blktop_longopts[] = {
@@ -85,6 +88,9 @@ static const struct option blktop_longopts[] = {
 	{ "report",	required_argument,	NULL, OPT_REPORT },
 	{ "config",	required_argument,	NULL, OPT_CONFIG },
 	{ "no-config",	no_argument,		NULL, OPT_NO_CONFIG },
+	{ "trace",	required_argument,	NULL, OPT_TRACE },
+	{ "trace-offset", required_argument,	NULL, OPT_TRACE_OFFSET },
+	{ "trace-max",	required_argument,	NULL, OPT_TRACE_MAX },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -98,6 +104,7 @@ blktop_usage(FILE *f)
 "              [-r FILE [FILE...] [--speed X] [--dump [--format csv|jsonl]]] [-w FILE]\n"
 "              [--record-dir DIR] [--flight SECS] [--trigger-p99 MS[:DEVICE]]\n"
 "              [--report OUT.html|OUT.json] [--listen [ADDR:]PORT] [--headless]\n"
+"              [--trace OUT.json [--trace-offset SECS] [--trace-max MB]]\n"
 "  -b, --batch        no UI: print one report per interval (like top -b)\n"
 "  -J, --json         batch reports as JSON Lines (implies -b)\n"
 "  -d, --delay SECS   report interval (default 1; fractions allowed)\n"
@@ -143,6 +150,12 @@ blktop_usage(FILE *f)
 "      --report FILE  at the end, the whole run as one HTML page (or JSON if FILE\n"
 "                     ends in .json): heatmaps, charts, top processes and files;\n"
 "                     with -r and no -b, replays at full speed without a UI\n"
+"      --trace FILE   at the end, every request and call as a Chrome Trace Event\n"
+"                     file for Perfetto (doc/trace.md); with -r and no -b, like --report\n"
+"      --trace-offset SECS\n"
+"                     add SECS (may be negative) to the trace's times\n"
+"      --trace-max MB the trace's bound (default 256): past it the slowest requests\n"
+"                     and a uniform sample of the rest\n"
 "      --config FILE  the UI's settings from FILE, not\n"
 "                     $XDG_CONFIG_HOME/blktop/blktoprc (~/.config/blktop/blktoprc)\n"
 "      --no-config    the UI's defaults, no config file read or written\n");
@@ -181,18 +194,18 @@ blktop_parse_cgroup(const char *arg)
 	return ((uint64_t)st.st_ino);
 }
 
-/* Parse a positive number of seconds no larger than max. */
+/* Parse a number of seconds from min to max. */
 static double
-blktop_parse_secs(const char *opt, const char *s, double max)
+blktop_parse_secs(const char *opt, const char *s, double min, double max)
 {
 	char	*end;
 	double	 v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < 0.01 || v > max)
-		blktop_usage_error("%s: '%s' is not a number of seconds from 0.01 to %g",
-		    opt, s, max);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < min || v > max)
+		blktop_usage_error("%s: '%s' is not a number of seconds from %g to %g",
+		    opt, s, min, max);
 	return (v);
 }
 
@@ -452,7 +465,7 @@ main(int argc, char **argv)
 			b->batch = b->batch_opts.json = 1;
 			break;
 		case 'd':
-			b->interval = blktop_parse_secs("-d", optarg, 3600);
+			b->interval = blktop_parse_secs("-d", optarg, 0.01, 3600);
 			b->interval_set = 1;
 			break;
 		case 'n':
@@ -512,6 +525,19 @@ main(int argc, char **argv)
 				blktop_usage_error("--report needs a file name");
 			b->report_opts.path = optarg;
 			break;
+		case OPT_TRACE:
+			if (*optarg == '\0')
+				blktop_usage_error("--trace needs a file name");
+			b->trace_opts.path = optarg;
+			break;
+		case OPT_TRACE_OFFSET:
+			b->trace_opts.offset_ns = (int64_t)llround(1e9 *
+			    blktop_parse_secs("--trace-offset", optarg, -86400, 86400));
+			break;
+		case OPT_TRACE_MAX:
+			b->trace_opts.max_bytes = (uint64_t)blktop_parse_long("--trace-max",
+			    optarg, 1, 1 << 20) << 20;
+			break;
 		case OPT_CONFIG:
 			config_path = optarg;
 			no_config = 0;
@@ -527,7 +553,7 @@ main(int argc, char **argv)
 			b->hooks = optarg;
 			break;
 		case OPT_HISTORY:
-			history = blktop_parse_secs("--history", optarg, 86400);
+			history = blktop_parse_secs("--history", optarg, 0.01, 86400);
 			break;
 		case 'v':
 			b->verbose++;
@@ -568,15 +594,25 @@ main(int argc, char **argv)
 		blktop_usage_error("--dump prints rows, --report a summary: one or the other");
 	if (b->speed >= 0 && b->replay_path == NULL)
 		blktop_usage_error("--speed needs -r FILE");
-	/* A replay for a report alone needs no screen and no pacing. */
-	if (b->report_opts.path != NULL && b->replay_path != NULL && !b->batch) {
+	if (b->trace_opts.path == NULL && (b->trace_opts.offset_ns != 0 ||
+	    b->trace_opts.max_bytes != 0))
+		blktop_usage_error("--trace-offset and --trace-max need --trace FILE");
+	if (b->trace_opts.path != NULL && b->dump_opts.format != 0)
+		blktop_usage_error("--dump prints rows, --trace writes a file: one or the other");
+	if (b->trace_opts.max_bytes == 0)
+		b->trace_opts.max_bytes = (uint64_t)TRACE_MAX_DEFAULT_MB << 20;
+	/* A replay for a report or trace alone needs no screen and no pacing. */
+	if ((b->report_opts.path != NULL || b->trace_opts.path != NULL) &&
+	    b->replay_path != NULL && !b->batch) {
 		headless = 1;
 		if (b->speed < 0)
 			b->speed = 0;
 	}
 	if (headless && b->metrics_opts.listen_port == 0 &&
-	    b->capture_opts.record_path == NULL && b->report_opts.path == NULL)
-		blktop_usage_error("--headless needs --listen, -w or --report: it would do nothing");
+	    b->capture_opts.record_path == NULL && b->report_opts.path == NULL &&
+	    b->trace_opts.path == NULL)
+		blktop_usage_error("--headless needs --listen, -w, --report or --trace: it would do "
+		    "nothing");
 	if (headless && b->batch)
 		blktop_usage_error("--headless prints no reports: not with -b or -J");
 	if (config_path != NULL && (headless || b->batch))
@@ -607,6 +643,8 @@ main(int argc, char **argv)
 		    0 : CAPTURE_FLIGHT_DEFAULT;
 	b->report_opts.announce = b->verbose || headless;
 	b->report_opts.ends_run = headless && b->metrics_opts.listen_port == 0;
+	b->trace_opts.announce = b->report_opts.announce;
+	b->trace_opts.ends_run = b->report_opts.ends_run;
 	b->ui_opts.capture = &b->capture_opts;
 	if (b->replay_path == NULL) {
 		for (d = 0; d < b->ndev_args; d++) {
@@ -684,6 +722,8 @@ main(int argc, char **argv)
 		stream_add_sink(b, &sink_metrics, &b->metrics_opts);
 	if (b->report_opts.path != NULL)
 		stream_add_sink(b, &sink_report, &b->report_opts);
+	if (b->trace_opts.path != NULL)
+		stream_add_sink(b, &sink_trace, &b->trace_opts);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */

@@ -401,6 +401,15 @@ struct report_opts {
 	int		 announce;	/* say where it was written (-v, --headless) */
 	int		 ends_run;	/* its end is the run's (--headless without --listen) */
 };
+/* sink-trace.c */
+#define TRACE_MAX_DEFAULT_MB	256
+struct trace_opts {
+	const char	*path;		/* --trace: the Chrome Trace Event file */
+	int64_t		 offset_ns;	/* --trace-offset: added to every ts */
+	uint64_t	 max_bytes;	/* --trace-max, in bytes */
+	int		 announce;	/* say where it was written (-v, --headless) */
+	int		 ends_run;	/* its end is the run's (a replay for files alone) */
+};
 /* sink-dump.c */
 struct dump_opts {
 	int		 format;	/* --dump: REPLAY_DUMP_CSV or _JSONL, 0 without --dump */
@@ -456,6 +465,7 @@ struct blktop {
 	unsigned		 ticks_per_report;
 	unsigned		 ticks_since_report;
 	int64_t			 mono_to_wall;	/* add to CLOCK_MONOTONIC ns for wall-clock ns */
+	int			 wall_known;	/* mono_to_wall is known (not a log without a clock) */
 	uint64_t		 events;	/* records taken from the source */
 	uint64_t		 block_events;	/* EV_BLOCK records among them */
 	uint64_t		 bad_records;	/* records refused by stream_event */
@@ -482,6 +492,7 @@ struct blktop {
 	struct metrics_opts	 metrics_opts;
 	struct report_opts	 report_opts;
 	struct dump_opts	 dump_opts;
+	struct trace_opts	 trace_opts;
 	struct ui_opts		 ui_opts;
 
 	/* replay options (source-replay.c, import.c) */
@@ -712,6 +723,9 @@ struct insight;
 struct proc_table;
 void		 batch_insight_name(const struct proc_table *, const struct insight *, char *,
 		     size_t);
+
+/* sink-trace.c: --trace, a Chrome Trace Event file for Perfetto. */
+extern const struct sink_entry sink_trace;
 
 /* sink-report.c: --report (report.h: its own declarations). */
 extern const struct sink_entry sink_report;

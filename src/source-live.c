@@ -648,6 +648,7 @@ live_start(struct source *src, char **errp)
 	 * a replay starts its windows at the same instant.
 	 */
 	b->mono_to_wall = capture_clock_offset();
+	b->wall_known = 1;
 	stream_begin(b, source_now());
 	libbpf_set_print(live_libbpf_print);
 	if (live_check_privileges(errp) != 0)

@@ -472,6 +472,7 @@ replay_start(struct source *src, char **errp)
 		return (-1);
 	replay_procs(r);
 	b->mono_to_wall = hdr->clock_offset;
+	b->wall_known = hdr->has_clock;
 	n = strcspn(hdr->plan, " \n");
 	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
 	    hdr->plan);

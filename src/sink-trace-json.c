@@ -1,0 +1,335 @@
+/* sink-trace-json.c: --trace's file: the kept events as Chrome Trace Event JSON, with their names and what was left out. */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "trace.h"
+
+static const char *trace_kind_names[TR_KINDS] = {
+	"requests", "calls", "async_calls", "opens", "file_ops", "lost", "device_counters",
+	"process_counters"
+};
+
+/* Time for the file: microseconds of wall time, ns digits kept. */
+static void
+trace_ts(FILE *f, const struct trace *t, const struct blktop *b, uint64_t ts)
+{
+	int64_t		 w = (int64_t)(ts + (uint64_t)b->mono_to_wall + (uint64_t)t->opts.offset_ns);
+	uint64_t	 m = w < 0 ? 0 - (uint64_t)w : (uint64_t)w;
+
+	fprintf(f, "%s%" PRIu64 ".%03u", w < 0 ? "-" : "", m / 1000, (unsigned)(m % 1000));
+}
+
+static void
+trace_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static const char *
+trace_op_name(unsigned op)
+{
+	static const char *names[] = { "read", "write", "flush", "discard", "secure erase",
+		"write zeroes", "other" };
+
+	return (op < nitems(names) ? names[op] : "other");
+}
+
+static const char *
+trace_sys_name(unsigned sys)
+{
+	static const char *names[VFS_SYS_MAX] = {
+		"open", "creat", "openat", "openat2", "read", "write", "pread64", "pwrite64",
+		"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "vfs_read",
+		"vfs_write", "do_filp_open", "io_uring read", "io_uring write", "aio read",
+		"aio write", "close", "unlink", "unlinkat", "rename", "renameat", "renameat2",
+		"mkdir", "mkdirat", "rmdir", "mknod", "mknodat", "mmap", "munmap", "sendfile",
+		"splice", "copy_file_range", "fsync", "fdatasync"
+	};
+
+	return (sys < VFS_SYS_MAX ? names[sys] : "call");
+}
+
+/* The common head of an event: "{"ph":..,"ts":..,"pid":..,"tid":.. */
+static void
+trace_head(FILE *f, const struct trace *t, const struct blktop *b, char ph, uint64_t ts,
+    uint32_t pid, uint32_t tid)
+{
+	fprintf(f, ",\n{\"ph\":\"%c\",\"ts\":", ph);
+	trace_ts(f, t, b, ts);
+	fprintf(f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32, pid, tid);
+}
+
+static void
+trace_path_arg(FILE *f, const struct trace *t, uint32_t path)
+{
+	const char	*p = trace_path_str(t, path);
+
+	if (p != NULL) {
+		fputs(",\"path\":", f);
+		json_string(f, p);
+	}
+}
+
+/* A request: its slice on its device's track, the queue and device phases nested in it. */
+static void
+trace_write_req(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
+{
+	static const char *cls[BLK_FC_MAX] = { "", "page cache", "metadata", "direct" };
+	uint32_t	 pid = TRACE_DEV_PID + (uint32_t)trace_dev_find(t, v->dev);
+	const char	*name = trace_op_name(v->op);
+	const char	*p = trace_path_str(t, v->path);
+	int		 nolat = v->fl & 0x100;
+	unsigned	 fc = v->fl & 0xff;
+
+	trace_head(f, t, b, 'b', v->ts, pid, pid);
+	fprintf(f, ",\"cat\":\"block\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64 "\"},"
+	    "\"args\":{\"sector\":%" PRId64 ",\"bytes\":%" PRIu64 ",\"pid\":%" PRIu32
+	    ",\"tid\":%" PRIu32, name, v->seq, v->off, v->bytes, v->tgid, v->pid);
+	if (p != NULL) {
+		fputs(",\"file\":", f);
+		json_string(f, p);
+	} else if (fc < BLK_FC_MAX && fc != BLK_FC_NONE)
+		fprintf(f, ",\"file\":\"(%s)\"", cls[fc]);
+	if (v->error != 0)
+		fprintf(f, ",\"error\":%" PRId32, v->error);
+	if (nolat)
+		fputs(",\"latency\":null", f);
+	else {
+		fputs(",\"queue_us\":", f);
+		trace_us(f, v->mid - v->ts);
+		fputs(",\"device_us\":", f);
+		trace_us(f, v->ts + v->dur - v->mid);
+	}
+	fputs("}}", f);
+	if (!nolat) {
+		trace_head(f, t, b, 'b', v->ts, pid, pid);
+		fprintf(f, ",\"cat\":\"block\",\"name\":\"queue\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}}", v->seq);
+		trace_head(f, t, b, 'e', v->mid, pid, pid);
+		fprintf(f, ",\"cat\":\"block\",\"name\":\"queue\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}}", v->seq);
+		trace_head(f, t, b, 'b', v->mid, pid, pid);
+		fprintf(f, ",\"cat\":\"block\",\"name\":\"device\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}}", v->seq);
+		trace_head(f, t, b, 'e', v->ts + v->dur, pid, pid);
+		fprintf(f, ",\"cat\":\"block\",\"name\":\"device\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}}", v->seq);
+	}
+	trace_head(f, t, b, 'e', v->ts + v->dur, pid, pid);
+	fprintf(f, ",\"cat\":\"block\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64 "\"}}",
+	    name, v->seq);
+}
+
+/* A call's args: path, offset, bytes asked and done, error. */
+static void
+trace_call_args(FILE *f, const struct trace *t, const struct trace_ev *v, int rw)
+{
+	fputs(",\"args\":{", f);
+	fprintf(f, "\"fs\":\"%u:%u\"", DEV_MAJOR(v->dev), DEV_MINOR(v->dev));
+	trace_path_arg(f, t, v->path);
+	if (rw) {
+		if (v->off >= 0)
+			fprintf(f, ",\"offset\":%" PRId64, v->off);
+		fprintf(f, ",\"asked\":%" PRIu64 ",\"done\":%" PRIu64, v->asked, v->bytes);
+	}
+	if (v->error != 0)
+		fprintf(f, ",\"error\":%" PRId32, v->error);
+	fputs("}}", f);
+}
+
+static void
+trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
+{
+	static const char *fops[FOP_MAX] = { "mknod", "unlink", "rename", "mkdir", "rmdir",
+		"close", "mmap", "munmap", "fsync" };
+	const char	*name;
+
+	switch (v->kind) {
+	case TR_ASYNC:
+		name = trace_sys_name(v->sys);
+		trace_head(f, t, b, 'b', v->ts, v->tgid, v->pid);
+		fprintf(f, ",\"cat\":\"async\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}", name, v->seq);
+		trace_call_args(f, t, v, 1);
+		trace_head(f, t, b, 'e', v->ts + v->dur, v->tgid, v->pid);
+		fprintf(f, ",\"cat\":\"async\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64
+		    "\"}}", name, v->seq);
+		return;
+	case TR_FOP:
+		name = v->op == FOP_FSYNC ? trace_sys_name(v->sys) : fops[v->op];
+		break;
+	default:
+		name = trace_sys_name(v->sys);
+		break;
+	}
+	trace_head(f, t, b, 'X', v->ts, v->tgid, v->pid);
+	fprintf(f, ",\"dur\":");
+	trace_us(f, v->dur);
+	fprintf(f, ",\"cat\":\"%s\",\"name\":\"%s\"", v->kind == TR_CALL ? "io" : "file", name);
+	trace_call_args(f, t, v, v->kind == TR_CALL);
+}
+
+static void
+trace_write_counter(FILE *f, const struct trace *t, const struct blktop *b,
+    const struct trace_ev *v)
+{
+	double	 secs = (double)v->mid / 1e9;
+
+	if (secs <= 0)
+		secs = 1;
+	if (v->kind == TR_DEVCNT) {
+		uint32_t pid = TRACE_DEV_PID + (uint32_t)trace_dev_find(t, v->dev);
+
+		trace_head(f, t, b, 'C', v->ts, pid, pid);
+		fprintf(f, ",\"name\":\"%s\",\"args\":{\"IOPS\":%.1f,\"read MB/s\":%.3f,"
+		    "\"write MB/s\":%.3f,\"aqu-sz\":%.2f", device_name(v->dev),
+		    (double)v->seq / secs, (double)v->bytes / secs / 1e6,
+		    (double)v->asked / secs / 1e6, (double)v->extra / (double)v->mid);
+		if (v->p99_us != UINT32_MAX)
+			fprintf(f, ",\"p99 device ms\":%.3f", v->p99_us / 1e3);
+		fputs("}}", f);
+		return;
+	}
+	trace_head(f, t, b, 'C', v->ts, v->tgid, v->tgid);
+	fprintf(f, ",\"name\":\"I/O\",\"args\":{\"read MB/s\":%.3f,\"write MB/s\":%.3f}}",
+	    (double)v->bytes / secs / 1e6, (double)v->asked / secs / 1e6);
+	/* A hit share only where calls read and the requests name their file. */
+	if (v->bytes > 0 && (b->have & HAVE_FILES) && (b->have & HAVE_VFS)) {
+		trace_head(f, t, b, 'C', v->ts, v->tgid, v->tgid);
+		fprintf(f, ",\"name\":\"cache\",\"args\":{\"hit %%\":%.1f}}",
+		    v->extra >= v->bytes ? 0.0 : 100.0 * (1 - (double)v->extra / (double)v->bytes));
+	}
+}
+
+static void
+trace_write_lost(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
+{
+	static const char *units[LOST_KINDS] = { "records", "block requests", "read/write calls" };
+
+	trace_head(f, t, b, 'i', v->ts, 0, 0);
+	fprintf(f, ",\"s\":\"g\",\"name\":\"lost %" PRIu64 " %s\",\"args\":{\"count\":%" PRIu64
+	    ",\"unit\":\"%s\"}}", v->bytes, units[v->fl], v->bytes, units[v->fl]);
+}
+
+static int
+trace_cmp_ts(const void *a, const void *b, void *arg)
+{
+	const struct trace	*t = arg;
+	const struct trace_ev	*x = &t->ev[*(const uint32_t *)a], *y = &t->ev[*(const uint32_t *)b];
+
+	if (x->ts != y->ts)
+		return (x->ts < y->ts ? -1 : 1);
+	return (x->dur > y->dur ? -1 : x->dur < y->dur);
+}
+
+static int
+trace_cmp_thread(const void *a, const void *b)
+{
+	const struct trace_thread *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return (x->tgid < y->tgid ? -1 : 1);
+	if ((x->tid == x->tgid) != (y->tid == y->tgid))
+		return (x->tid == x->tgid ? -1 : 1);
+	return (x->tid < y->tid ? -1 : x->tid > y->tid);
+}
+
+static void
+trace_name_event(FILE *f, const char *what, uint32_t pid, uint32_t tid, const char *name,
+    size_t n)
+{
+	fprintf(f, ",\n{\"ph\":\"M\",\"ts\":0,\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+	    ",\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
+	name_json(f, name, n);
+	fputs("}}", f);
+}
+
+/* The names: each process (its main thread's comm), thread and device track. */
+static void
+trace_write_names(FILE *f, struct trace *t)
+{
+	struct trace_thread	*th = t->threads;
+	uint32_t		 i, n = 0, last = 0;
+	char			 name[DEVNAME_MAX + 8];
+
+	for (i = 0; i < TRACE_THREADS; i++) {
+		if (th[i].tid != 0)
+			th[n++] = th[i];
+	}
+	qsort(th, n, sizeof *th, trace_cmp_thread);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || th[i].tgid != last) {
+			trace_name_event(f, "process_name", th[i].tgid, 0, th[i].comm,
+			    strnlen(th[i].comm, BLKTOP_COMM_LEN));
+			last = th[i].tgid;
+		}
+		trace_name_event(f, "thread_name", th[i].tgid, th[i].tid, th[i].comm,
+		    strnlen(th[i].comm, BLKTOP_COMM_LEN));
+	}
+	for (i = 0; i < t->ndevs; i++) {
+		snprintf(name, sizeof name, "disk %s", device_name(t->devs[i]));
+		trace_name_event(f, "process_name", TRACE_DEV_PID + i, 0, name, strlen(name));
+		fprintf(f, ",\n{\"ph\":\"M\",\"ts\":0,\"pid\":%u,\"tid\":0,\"name\":"
+		    "\"process_sort_index\",\"args\":{\"sort_index\":%d}}", TRACE_DEV_PID + i,
+		    -1000 + (int)i);
+	}
+}
+
+/* The whole file: what made it and what it left out, the names, the events in time order (the threads' table is sorted). */
+void
+trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
+{
+	uint32_t	*order, n = t->nfix + t->nslow + t->nsamp, i;
+	uint64_t	 kept = n;
+	unsigned	 k;
+
+	order = xreallocarray(NULL, (size_t)n + 1, sizeof *order);
+	memcpy(order, t->fix, t->nfix * sizeof *order);
+	memcpy(order + t->nfix, t->slow, t->nslow * sizeof *order);
+	memcpy(order + t->nfix + t->nslow, t->samp, t->nsamp * sizeof *order);
+	qsort_r(order, n, sizeof *order, trace_cmp_ts, t);
+
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"blktop %s\","
+	    "\"clock\":\"%s\",\"ts\":\"microseconds since the Unix epoch%s\","
+	    "\"trace_offset_s\":%.6f,\"max_bytes\":%" PRIu64 ",\"events_kept\":%" PRIu64
+	    ",\"events_dropped\":%" PRIu64 ",\"sampled\":%s,\"sampling\":\"%s\"",
+	    PACKAGE_VERSION, b->wall_known ? "wall" : "none",
+	    b->wall_known ? "" : " as far as known: the log has no wall clock, its own "
+	    "clock is used", (double)t->opts.offset_ns / 1e9, t->opts.max_bytes, kept,
+	    dropped, dropped ? "true" : "false", dropped ? "past max_bytes: the slowest "
+	    "requests in a quarter of the bytes and a uniform sample of all the other events"
+	    : "none: every event is in");
+	for (k = 0; k < TR_KINDS; k++)
+		fprintf(f, ",\"%s_seen\":%" PRIu64 ",\"%s_dropped\":%" PRIu64,
+		    trace_kind_names[k], t->seen[k], trace_kind_names[k], t->dropped[k]);
+	fprintf(f, ",\"requests_past_device_cap\":%" PRIu64 ",\"paths_unnamed\":%" PRIu64
+	    ",\"threads_unnamed\":%" PRIu64 ",\"lost_in_kernel\":%" PRIu64 "},\n"
+	    "\"traceEvents\":[\n{\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":0,\"name\":"
+	    "\"process_name\",\"args\":{\"name\":\"blktop\"}}", t->devs_dropped,
+	    t->paths_unnamed, t->threads_unnamed, b->lost);
+	trace_write_names(f, t);
+	for (i = 0; i < n; i++) {
+		const struct trace_ev *v = &t->ev[order[i]];
+
+		switch (v->kind) {
+		case TR_REQ:
+			trace_write_req(f, t, b, v);
+			break;
+		case TR_DEVCNT:
+		case TR_PROCCNT:
+			trace_write_counter(f, t, b, v);
+			break;
+		case TR_LOST:
+			trace_write_lost(f, t, b, v);
+			break;
+		default:
+			trace_write_call(f, t, b, v);
+			break;
+		}
+	}
+	fputs("\n]}\n", f);
+	free(order);
+}

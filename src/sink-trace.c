@@ -1,0 +1,720 @@
+/*
+ * sink-trace.c: --trace OUT.json: the run's requests, calls and per-tick
+ * counters as a Chrome Trace Event file (Perfetto, chrome://tracing), kept in
+ * a bounded pool and written at the end. doc/trace.md describes the tracks.
+ */
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blktop.h"
+#include "trace.h"
+
+/* xorshift64*: the sampling keys, the same for the same run. */
+static uint32_t
+trace_rand(struct trace *t)
+{
+	t->rng ^= t->rng >> 12;
+	t->rng ^= t->rng << 25;
+	t->rng ^= t->rng >> 27;
+	return ((uint32_t)((t->rng * 2685821657736338717ULL) >> 32));
+}
+
+static uint32_t
+trace_hash(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 1469598103934665603ULL ^ seed;
+
+	while (n-- > 0)
+		h = (h ^ *s++) * 1099511628211ULL;
+	return ((uint32_t)(h ^ (h >> 32)));
+}
+
+/* A path's id + 1, added the first time; 0 when the tables are full. */
+static uint32_t
+trace_path(struct trace *t, const char *s, size_t n)
+{
+	uint32_t	 h, i, id;
+
+	if (n == 0)
+		return (0);
+	h = trace_hash(s, n, 0);
+	for (i = h & (TRACE_PATHS * 2 - 1);; i = (i + 1) & (TRACE_PATHS * 2 - 1)) {
+		if ((id = t->path_slot[i]) == 0)
+			break;
+		if (strncmp(t->arena + t->path_off[id - 1], s, n) == 0 &&
+		    t->arena[t->path_off[id - 1] + n] == '\0')
+			return (id);
+	}
+	if (t->npaths == TRACE_PATHS || t->arena_cap - t->arena_used < n + 1) {
+		t->paths_unnamed++;
+		return (0);
+	}
+	memcpy(t->arena + t->arena_used, s, n);
+	t->arena[t->arena_used + n] = '\0';
+	t->path_off[t->npaths] = (uint32_t)t->arena_used;
+	t->arena_used += n + 1;
+	t->path_slot[i] = ++t->npaths;
+	return (t->npaths);
+}
+
+/* The inode's slot: where (dev, ino) is, or the free one to put it in; NULL when full. */
+static struct trace_inode *
+trace_inode_slot(struct trace *t, uint32_t dev, uint64_t ino)
+{
+	uint64_t	 key = ((uint64_t)dev << 32) ^ ino;
+	uint32_t	 i, n;
+
+	i = trace_hash(&key, sizeof key, 7) & (TRACE_INODES - 1);
+	for (n = 0; n < 64; n++, i = (i + 1) & (TRACE_INODES - 1)) {
+		if (t->inodes[i].ino == 0 ||
+		    (t->inodes[i].dev == dev && t->inodes[i].ino == ino))
+			return (&t->inodes[i]);
+	}
+	return (NULL);
+}
+
+/* A call named its file: remember (dev, ino) -> path for the requests that carry its pages. */
+static void
+trace_inode_learn(struct trace *t, uint32_t dev, uint64_t ino, uint32_t path)
+{
+	struct trace_inode	*s;
+
+	if (ino == 0 || path == 0 || (s = trace_inode_slot(t, dev, ino)) == NULL)
+		return;
+	s->dev = dev;
+	s->ino = ino;
+	s->path = path;
+}
+
+static uint32_t
+trace_inode_path(struct trace *t, uint32_t dev, uint64_t ino)
+{
+	struct trace_inode	*s;
+
+	if (ino == 0 || (s = trace_inode_slot(t, dev, ino)) == NULL || s->ino == 0)
+		return (0);
+	return (s->path);
+}
+
+/* A thread's name and process, kept the first time (and its comm updated: exec). */
+static void
+trace_thread(struct trace *t, uint32_t tid, uint32_t tgid, const char *comm)
+{
+	uint32_t	 i, n;
+
+	if (tid == 0)
+		return;
+	i = trace_hash(&tid, sizeof tid, 3) & (TRACE_THREADS - 1);
+	for (n = 0; n < TRACE_THREADS; n++, i = (i + 1) & (TRACE_THREADS - 1)) {
+		if (t->threads[i].tid == tid) {
+			memcpy(t->threads[i].comm, comm, BLKTOP_COMM_LEN);
+			t->threads[i].tgid = tgid;
+			return;
+		}
+		if (t->threads[i].tid == 0)
+			break;
+	}
+	/* Three quarters full at most (the probes stay short), an eighth of the bytes. */
+	if (n == TRACE_THREADS || t->nthreads >= TRACE_THREADS / 4 * 3 ||
+	    t->name_bytes + TRACE_COST_THREAD > t->budget / 8) {
+		t->threads_unnamed++;
+		return;
+	}
+	t->threads[i].tid = tid;
+	t->threads[i].tgid = tgid;
+	memcpy(t->threads[i].comm, comm, BLKTOP_COMM_LEN);
+	t->nthreads++;
+	t->name_bytes += TRACE_COST_THREAD;
+}
+
+/* Heaps of entry indices: the slow one by least duration on top, the sample by greatest key. */
+static int
+trace_above(const struct trace *t, int slow, uint32_t a, uint32_t b)
+{
+	return (slow ? t->ev[a].dur < t->ev[b].dur : t->ev[a].prio > t->ev[b].prio);
+}
+
+static void
+trace_heap_push(struct trace *t, int slow, uint32_t e)
+{
+	uint32_t	*h = slow ? t->slow : t->samp;
+	uint32_t	 i = slow ? t->nslow++ : t->nsamp++, p;
+
+	while (i > 0 && trace_above(t, slow, e, h[p = (i - 1) / 2])) {
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = e;
+}
+
+static uint32_t
+trace_heap_pop(struct trace *t, int slow)
+{
+	uint32_t	*h = slow ? t->slow : t->samp;
+	uint32_t	 n = slow ? --t->nslow : --t->nsamp;
+	uint32_t	 top = h[0], last = h[n], i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && trace_above(t, slow, h[c + 1], h[c]))
+			c++;
+		if (!trace_above(t, slow, h[c], last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n > 0)
+		h[i] = last;
+	return (top);
+}
+
+/* A free entry, or UINT32_MAX: the pool is sized so that this cannot happen under the budget. */
+static uint32_t
+trace_take(struct trace *t)
+{
+	if (t->nfree > 0)
+		return (t->freel[--t->nfree]);
+	if (t->fresh < t->cap)
+		return (t->fresh++);
+	return (UINT32_MAX);
+}
+
+/* Into the uniform sample (UINT32_MAX: nothing); past the budget, the entries of greatest key go. */
+static void
+trace_offer(struct trace *t, uint32_t e)
+{
+	uint32_t	 x;
+
+	if (e != UINT32_MAX) {
+		trace_heap_push(t, 0, e);
+		t->samp_bytes += t->ev[e].cost;
+	}
+	while (t->nsamp > 0 &&
+	    t->name_bytes + t->fix_bytes + t->slow_bytes + t->samp_bytes > t->budget) {
+		x = trace_heap_pop(t, 0);
+		t->samp_bytes -= t->ev[x].cost;
+		t->dropped[t->ev[x].kind]++;
+		t->freel[t->nfree++] = x;
+	}
+}
+
+/*
+ * Keep an event filled in at t->ev[e]: counters and losses always (in a
+ * quarter of the bytes), the slowest requests (another quarter), a sample of
+ * the rest.
+ */
+static void
+trace_keep(struct trace *t, uint32_t e)
+{
+	struct trace_ev	*v = &t->ev[e];
+	uint32_t	 x;
+
+	v->prio = trace_rand(t);
+	t->seen[v->kind]++;
+	if ((v->kind == TR_DEVCNT || v->kind == TR_PROCCNT || v->kind == TR_LOST) &&
+	    t->fix_bytes + v->cost <= t->budget / 4) {
+		t->fix[t->nfix++] = e;
+		t->fix_bytes += v->cost;
+		/* The sample gives way. */
+		trace_offer(t, UINT32_MAX);
+		return;
+	}
+	if (v->kind != TR_REQ) {
+		trace_offer(t, e);
+		return;
+	}
+	trace_heap_push(t, 1, e);
+	t->slow_bytes += v->cost;
+	while (t->slow_bytes > t->budget / 4) {
+		x = trace_heap_pop(t, 1);
+		t->slow_bytes -= t->ev[x].cost;
+		trace_offer(t, x);
+	}
+}
+
+/* A new entry of a kind, zeroed; NULL (counted as dropped) if none is free. */
+static struct trace_ev *
+trace_new(struct trace *t, enum trace_kind kind, uint32_t *ep)
+{
+	uint32_t	 e = trace_take(t);
+
+	if (e == UINT32_MAX) {
+		t->seen[kind]++;
+		t->dropped[kind]++;
+		return (NULL);
+	}
+	memset(&t->ev[e], 0, sizeof t->ev[e]);
+	t->ev[e].kind = kind;
+	t->ev[e].off = -1;
+	*ep = e;
+	return (&t->ev[e]);
+}
+
+/* The device's index among the trace's devices, or -1. */
+int
+trace_dev_find(const struct trace *t, uint32_t dev)
+{
+	unsigned	 i;
+
+	for (i = 0; i < t->ndevs; i++) {
+		if (t->devs[i] == dev)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* ... added the first time; -1 past TRACE_DEVS. */
+static int
+trace_dev(struct trace *t, uint32_t dev)
+{
+	int	 i;
+
+	if ((i = trace_dev_find(t, dev)) >= 0)
+		return (i);
+	if (t->ndevs == TRACE_DEVS)
+		return (-1);
+	t->devs[t->ndevs] = dev;
+	return ((int)t->ndevs++);
+}
+
+/* The open tick's counts of a process; NULL past TRACE_PROCS of them. */
+static struct trace_proc *
+trace_proc(struct trace *t, uint32_t tgid)
+{
+	uint32_t	 i, n;
+
+	if (tgid == 0)
+		return (NULL);
+	i = trace_hash(&tgid, sizeof tgid, 5) & (TRACE_PROCS - 1);
+	for (n = 0; n < TRACE_PROCS / 2; n++, i = (i + 1) & (TRACE_PROCS - 1)) {
+		if (t->procs[i].tgid == tgid)
+			return (&t->procs[i]);
+		if (t->procs[i].tgid == 0) {
+			if (t->nprocs >= TRACE_PROCS / 2)
+				return (NULL);
+			t->nprocs++;
+			t->procs[i].tgid = tgid;
+			return (&t->procs[i]);
+		}
+	}
+	return (NULL);
+}
+
+static void
+trace_block(struct trace *t, const struct ev_block *r)
+{
+	struct trace_proc	*p;
+	struct trace_ev		*v;
+	uint32_t		 e;
+
+	if (!stream_dev_wanted(t->b, r->dev))
+		return;
+	if (r->op == BLK_OP_READ && r->fclass == BLK_FC_FILE &&
+	    (p = trace_proc(t, r->tgid)) != NULL)
+		p->fill += r->bytes;
+	if (trace_dev(t, r->dev) < 0) {
+		t->devs_dropped++;
+		return;
+	}
+	trace_thread(t, r->pid, r->tgid, r->comm);
+	if ((v = trace_new(t, TR_REQ, &e)) == NULL)
+		return;
+	v->ts = r->ts_start;
+	v->dur = r->ts_done > r->ts_start ? r->ts_done - r->ts_start : 0;
+	v->mid = r->ts_issue < r->ts_start ? r->ts_start :
+	    r->ts_issue > r->ts_done ? r->ts_done : r->ts_issue;
+	if (r->flags & BLK_F_NOLAT) {
+		v->ts = r->ts_done;
+		v->dur = 0;
+		v->mid = r->ts_done;
+	}
+	v->off = (int64_t)r->sector;
+	v->bytes = r->bytes;
+	v->pid = r->pid;
+	v->tgid = r->tgid;
+	v->dev = r->dev;
+	v->error = r->error;
+	v->op = r->op;
+	v->fl = (uint16_t)(r->fclass | (r->flags & BLK_F_NOLAT ? 0x100 : 0));
+	v->path = r->fclass == BLK_FC_FILE ? trace_inode_path(t, r->fsdev, r->ino) : 0;
+	v->seq = ++t->seq;
+	v->cost = TRACE_COST_REQ + (v->path ? (uint32_t)strlen(trace_path_str(t, v->path)) : 0);
+	trace_keep(t, e);
+}
+
+/* The fields of a file call: its thread, time, file. */
+static struct trace_ev *
+trace_call(struct trace *t, enum trace_kind kind, uint32_t *ep, uint64_t ts, uint64_t lat,
+    uint32_t pid, uint32_t tgid, const char *comm, uint32_t dev, uint64_t ino,
+    const char *path, size_t path_len, int32_t error)
+{
+	struct trace_ev	*v;
+
+	trace_thread(t, pid, tgid, comm);
+	if ((v = trace_new(t, kind, ep)) == NULL)
+		return (NULL);
+	v->ts = ts > lat ? ts - lat : 0;
+	v->dur = ts > lat ? lat : ts;
+	v->pid = pid;
+	v->tgid = tgid;
+	v->dev = dev;
+	v->error = error;
+	v->path = trace_path(t, path, path_len);
+	trace_inode_learn(t, dev, ino, v->path);
+	v->cost = (v->path ? (uint32_t)path_len : 0);
+	return (v);
+}
+
+static void
+trace_rw(struct trace *t, const struct ev_rw *r, size_t len)
+{
+	struct trace_proc	*p;
+	struct trace_ev		*v;
+	uint32_t		 e;
+	int			 async = r->sys >= VFS_SYS_URING_READ && r->sys <= VFS_SYS_AIO_WRITE;
+
+	if (EV_RW_SIZE(r->path_len) > len || r->path_len >= VFS_PATH_MAX)
+		return;
+	if ((p = trace_proc(t, r->tgid)) != NULL) {
+		if (r->op == BLK_OP_READ)
+			p->rd += r->done;
+		else
+			p->wr += r->done;
+	}
+	if ((v = trace_call(t, async ? TR_ASYNC : TR_CALL, &e, r->ts, r->lat_ns, r->pid,
+	    r->tgid, r->comm, r->dev, r->ino, r->path, r->path_len, r->error)) == NULL)
+		return;
+	v->sys = r->sys;
+	v->op = r->op;
+	v->off = r->pos;
+	v->bytes = r->done;
+	v->asked = r->asked;
+	if (async)
+		v->seq = ++t->seq;
+	v->cost += async ? TRACE_COST_ASYNC : TRACE_COST_CALL;
+	trace_keep(t, e);
+}
+
+static void
+trace_open(struct trace *t, const struct ev_open *r, size_t len)
+{
+	struct trace_ev	*v;
+	uint32_t	 e;
+
+	if (EV_OPEN_SIZE(r->path_len) > len || r->path_len >= VFS_PATH_MAX)
+		return;
+	if ((v = trace_call(t, TR_OPEN, &e, r->ts, r->lat_ns, r->pid, r->tgid, r->comm,
+	    r->dev, r->ino, r->path, r->path_len, r->ret < 0 ? r->ret : 0)) == NULL)
+		return;
+	v->sys = r->sys;
+	v->cost += TRACE_COST_CALL;
+	trace_keep(t, e);
+}
+
+static void
+trace_fop(struct trace *t, const struct ev_fop *r, size_t len)
+{
+	struct trace_ev	*v;
+	uint32_t	 e;
+
+	if (r->path_len >= VFS_PATH_MAX || r->path2_len >= VFS_PATH_MAX ||
+	    EV_FOP_SIZE(r->path_len, r->path2_len) > len || r->op >= FOP_MAX)
+		return;
+	if ((v = trace_call(t, TR_FOP, &e, r->ts, r->lat_ns, r->pid, r->tgid, r->comm,
+	    r->dev, r->ino, r->path, r->path_len, r->error)) == NULL)
+		return;
+	v->op = r->op;
+	v->sys = r->sys;
+	v->cost += TRACE_COST_CALL;
+	trace_keep(t, e);
+}
+
+static void
+trace_lost(struct trace *t, const struct ev_lost *r)
+{
+	struct trace_ev	*v;
+	uint32_t	 e;
+
+	if ((v = trace_new(t, TR_LOST, &e)) == NULL)
+		return;
+	v->ts = r->ts;
+	v->bytes = r->count;
+	v->fl = (uint16_t)(r->kind < LOST_KINDS ? r->kind : LOST_RECORDS);
+	v->cost = TRACE_COST_INSTANT;
+	trace_keep(t, e);
+}
+
+static void
+trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
+{
+	struct trace	*t = s->data;
+	struct blktop	*b = s->b;
+	const char	*comm;
+	uint32_t	 tgid;
+	uint64_t	 cgroup;
+
+	if (rt == NULL)
+		return;
+	if (rt->charges) {
+		rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
+		if (!stream_proc_wanted(b, tgid, comm, cgroup))
+			return;
+	}
+	switch (rt - rec_types) {
+	case EV_BLOCK:
+		trace_block(t, rec);
+		break;
+	case EV_RW:
+		trace_rw(t, rec, len);
+		break;
+	case EV_OPEN:
+		trace_open(t, rec, len);
+		break;
+	case EV_FOP:
+		trace_fop(t, rec, len);
+		break;
+	case EV_LOST:
+		trace_lost(t, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A tick closed: each device's counters from the windows, each busy process's from the tick's calls. */
+static void
+trace_tick(struct sink *s, uint64_t ts)
+{
+	struct trace		*t = s->data;
+	struct blktop		*b = s->b;
+	const struct devwin	*dw;
+	const struct tick	*k;
+	struct trace_ev		*v;
+	struct sum		 sum;
+	struct trace_proc	*top[TRACE_PROC_COUNTERS], *p;
+	uint64_t		 lat[HIST_NBUCKETS], n, lo, hi;
+	unsigned		 i, o, j, ntop = 0, h;
+	uint32_t		 e, was[TRACE_PROC_COUNTERS], nwas;
+
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev) || trace_dev(t, dw->dev) < 0 ||
+		    (k = windows_tick_at(&b->win, dw, 1)) == NULL || k->end <= k->start)
+			continue;
+		if ((v = trace_new(t, TR_DEVCNT, &e)) == NULL)
+			continue;
+		memset(&sum, 0, sizeof sum);
+		windows_sum_tick(&sum, k);
+		memset(lat, 0, sizeof lat);
+		for (o = 0, n = 0, lo = UINT64_MAX, hi = 0; o < OPC_MAX; o++) {
+			for (h = 0; h < HIST_NBUCKETS; h++)
+				lat[h] += sum.op[o].lat[h];
+			n += sum.op[o].timed;
+			v->seq += sum.op[o].ios;
+			if (sum.op[o].timed != 0 && sum.op[o].lat_min < lo)
+				lo = sum.op[o].lat_min;
+			if (sum.op[o].timed != 0 && sum.op[o].lat_max > hi)
+				hi = sum.op[o].lat_max;
+		}
+		v->ts = k->end;
+		v->mid = k->end - k->start;
+		v->dev = dw->dev;
+		v->bytes = sum.op[OPC_READ].bytes;
+		v->asked = sum.op[OPC_WRITE].bytes;
+		v->extra = k->wait_sum;
+		v->p99_us = n == 0 ? UINT32_MAX :
+		    (uint32_t)(hist_percentile(lat, n, 99, lo, hi) / 1000);
+		v->cost = TRACE_COST_DEVCNT;
+		trace_keep(t, e);
+	}
+	/* The busiest processes of the tick, and a zero for those shown last tick and idle now. */
+	for (i = 0; i < TRACE_PROCS; i++) {
+		p = &t->procs[i];
+		if (p->tgid == 0 || p->rd + p->wr == 0)
+			continue;
+		if (ntop < TRACE_PROC_COUNTERS)
+			j = ntop++;
+		else if (top[ntop - 1]->rd + top[ntop - 1]->wr < p->rd + p->wr)
+			j = ntop - 1;
+		else
+			continue;
+		for (; j > 0 && top[j - 1]->rd + top[j - 1]->wr < p->rd + p->wr; j--)
+			top[j] = top[j - 1];
+		top[j] = p;
+	}
+	memcpy(was, t->shown, sizeof was);
+	nwas = t->nshown;
+	t->nshown = 0;
+	for (i = 0; i < ntop; i++) {
+		t->shown[t->nshown++] = top[i]->tgid;
+		if ((v = trace_new(t, TR_PROCCNT, &e)) == NULL)
+			continue;
+		v->ts = ts;
+		v->mid = ts > t->tick_start ? ts - t->tick_start : 0;
+		v->tgid = v->pid = top[i]->tgid;
+		v->bytes = top[i]->rd;
+		v->asked = top[i]->wr;
+		v->extra = top[i]->fill;
+		v->cost = TRACE_COST_PROCCNT;
+		trace_keep(t, e);
+	}
+	for (i = 0; i < nwas; i++) {
+		for (j = 0; j < t->nshown && t->shown[j] != was[i]; j++)
+			;
+		if (j < t->nshown || (v = trace_new(t, TR_PROCCNT, &e)) == NULL)
+			continue;
+		v->ts = ts;
+		v->mid = ts > t->tick_start ? ts - t->tick_start : 0;
+		v->tgid = v->pid = was[i];
+		v->cost = TRACE_COST_PROCCNT;
+		trace_keep(t, e);
+	}
+	memset(t->procs, 0, sizeof t->procs);
+	t->nprocs = 0;
+	t->tick_start = ts;
+}
+
+/* Write the file once: at the end of a replay, or when a live run stops. */
+static void
+trace_write(struct sink *s)
+{
+	struct trace	*t = s->data;
+	struct blktop	*b = s->b;
+	FILE		*f;
+	uint64_t	 kept, dropped = 0;
+	unsigned	 k;
+	int		 bad;
+
+	if (t == NULL || (f = t->f) == NULL || t->written)
+		return;
+	t->written = 1;
+	for (k = 0; k < TR_KINDS; k++)
+		dropped += t->dropped[k];
+	kept = (uint64_t)t->nfix + t->nslow + t->nsamp;
+	trace_json(f, t, b, dropped);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		log_warnx("--trace %s: write failed: %s", t->opts.path,
+		    strerror(errno != 0 ? errno : EIO));
+		b->status = 1;
+	} else {
+		if (dropped)
+			log_warnx("--trace %s: %" PRIu64 " of %" PRIu64 " events did not fit in "
+			    "--trace-max %" PRIu64 " MB: kept the slowest requests and a uniform "
+			    "sample of the rest (the trace's otherData says so)", t->opts.path,
+			    dropped, dropped + kept, t->opts.max_bytes >> 20);
+		if (t->opts.announce)
+			fprintf(stderr, "%s: trace written to %s\n", log_prog, t->opts.path);
+	}
+	t->f = NULL;
+}
+
+/*
+ * Open the file now, so that a bad name fails at once (0600, never over a
+ * file or through a link), and reserve the pool: its pages are touched only
+ * as events fill it.
+ */
+static int
+trace_start(struct sink *s, char **errp)
+{
+	struct trace	*t;
+	int		 fd;
+
+	*errp = NULL;
+	t = s->data = xcalloc(1, sizeof *t);
+	t->opts = *(const struct trace_opts *)s->opts;
+	t->b = s->b;
+	t->tick_start = s->b->last_tick;
+	t->rng = 0x9e3779b97f4a7c15ULL;
+	t->budget = t->opts.max_bytes > 2 * TRACE_FRAME ? t->opts.max_bytes - TRACE_FRAME :
+	    t->opts.max_bytes / 2;
+	t->cap = (uint32_t)(t->budget / TRACE_MIN_COST + 2);
+	t->ev = xcalloc(t->cap, sizeof *t->ev);
+	t->freel = xcalloc(t->cap, sizeof *t->freel);
+	t->slow = xcalloc(t->cap, sizeof *t->slow);
+	t->fix = xcalloc(t->cap, sizeof *t->fix);
+	t->samp = xcalloc(t->cap, sizeof *t->samp);
+	t->arena_cap = t->budget / 4 < (64u << 20) ? t->budget / 4 : (64u << 20);
+	t->arena = xcalloc(1, t->arena_cap + 1);
+	t->path_off = xcalloc(TRACE_PATHS, sizeof *t->path_off);
+	t->path_slot = xcalloc(TRACE_PATHS * 2, sizeof *t->path_slot);
+	t->inodes = xcalloc(TRACE_INODES, sizeof *t->inodes);
+	t->threads = xcalloc(TRACE_THREADS, sizeof *t->threads);
+	fd = open(t->opts.path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1 || (t->f = fdopen(fd, "w")) == NULL) {
+		xasprintf(errp, "--trace %s: %s", t->opts.path,
+		    errno == EEXIST ? "file exists (a trace never overwrites)" : strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return (-1);
+	}
+	return (0);
+}
+
+/* The windows start again (a replay began or seeked): forget the events, keep the names. */
+static void
+trace_begin(struct sink *s, uint64_t ts)
+{
+	struct trace	*t = s->data;
+
+	if (t == NULL)
+		return;
+	t->fresh = t->nfree = t->nslow = t->nsamp = t->nfix = 0;
+	t->slow_bytes = t->samp_bytes = t->fix_bytes = 0;
+	memset(t->seen, 0, sizeof t->seen);
+	memset(t->dropped, 0, sizeof t->dropped);
+	memset(t->procs, 0, sizeof t->procs);
+	t->nprocs = t->nshown = 0;
+	t->tick_start = ts;
+}
+
+/* The source has nothing more: write the file; a trace-only run is done. */
+static void
+trace_end(struct sink *s)
+{
+	struct trace	*t = s->data;
+	struct blktop	*b = s->b;
+
+	trace_write(s);
+	if (t != NULL && t->opts.ends_run && b->base != NULL)
+		event_base_loopbreak(b->base);
+}
+
+/* blktop stops: write the file if the source never ended, free everything. */
+static void
+trace_stop(struct sink *s)
+{
+	struct trace	*t = s->data;
+
+	if (t == NULL)
+		return;
+	trace_write(s);
+	free(t->ev);
+	free(t->freel);
+	free(t->slow);
+	free(t->fix);
+	free(t->samp);
+	free(t->arena);
+	free(t->path_off);
+	free(t->path_slot);
+	free(t->inodes);
+	free(t->threads);
+	free(t);
+	s->data = NULL;
+}
+
+const struct sink_entry sink_trace = {
+	.name = "trace",
+	.start = trace_start,
+	.begin = trace_begin,
+	.event = trace_event,
+	.tick = trace_tick,
+	.end = trace_end,
+	.stop = trace_stop,
+};

@@ -1,0 +1,132 @@
+#!/bin/bash
+# trace.sh: --trace, the Chrome Trace Event file for Perfetto: of the committed
+# capture (against its own rows and batch reports), bounded by --trace-max,
+# shifted by --trace-offset, refused where it must be; of a live run of fio
+# (io_uring) and a workload of known calls, against the capture written
+# beside it, fio's own counts and /proc/diskstats; loaded by a real viewer.
+. "$BLKTOP_SRCDIR/tests/lib.sh"
+need_cmd python3 python3
+
+CAP=$BLKTOP_SRCDIR/tests/fixtures/small.blkcap
+CHECK=$BLKTOP_SRCDIR/tests/integration/trace_check.py
+VIEW=$BLKTOP_SRCDIR/tests/viewer/trace-load.sh
+STRUCT=$BLKTOP_SRCDIR/tests/viewer/check-trace.py
+T=$TEST_TMP/small.json
+
+# structure NAME FILE: the format's rules (tests/viewer/check-trace.py).
+structure() {
+	local o st
+	o=$(python3 "$STRUCT" "$2" 2>&1)
+	st=$?
+	check "$1: valid, every event with ph, ts, pid, tid, each b with its e: $(echo "$o" | head -c 200)" \
+	    [ "$st" = 0 ]
+}
+
+# ---- the committed capture
+check "-r --trace: exit 0 with no terminal" \
+    sh -c "'$BLKTOP' -r '$CAP' --trace '$T' </dev/null >'$TEST_TMP/t.out' 2>&1"
+check "the trace is 0600" [ "$(stat -c %a "$T")" = 600 ]
+"$BLKTOP" -r "$CAP" --dump >"$TEST_TMP/dump.csv"
+"$BLKTOP" -r "$CAP" -J >"$TEST_TMP/batch.jsonl"
+structure "the capture's trace" "$T"
+python3 "$CHECK" capture "$T" "$TEST_TMP/dump.csv" "$TEST_TMP/batch.jsonl"
+
+# Bounded: 1 MB of a 12 MB trace; the slowest requests and the counters stay.
+TM=$TEST_TMP/max.json
+"$BLKTOP" -r "$CAP" --trace "$TM" --trace-max 1 </dev/null >/dev/null 2>"$TEST_TMP/max.err"
+check "--trace-max 1: exit 0, the file at most 1 MiB ($(stat -c %s "$TM" 2>&1) bytes)" \
+    [ -s "$TM" ] && [ "$(stat -c %s "$TM")" -le 1048576 ]
+check "--trace-max 1: stderr says what was left out ($(head -c 200 "$TEST_TMP/max.err" | tr "\n" " "))" \
+    grep -q "did not fit in --trace-max 1 MB: kept the slowest requests and a uniform sample" \
+    "$TEST_TMP/max.err"
+structure "the bounded trace" "$TM"
+python3 "$CHECK" bounded "$TM" "$TEST_TMP/dump.csv" "$T"
+
+# Shifted: every time by exactly the offset.
+TO=$TEST_TMP/off.json
+"$BLKTOP" -r "$CAP" --trace "$TO" --trace-offset -2.5 </dev/null >/dev/null 2>&1
+python3 "$CHECK" offset "$TO" "$T" -2.5
+
+# Refused, each with one line and a non-zero exit; nothing written over.
+echo keep >"$TEST_TMP/exists.json"
+ln -s "$TEST_TMP/target.json" "$TEST_TMP/link.json"
+bad() {
+	local want=$1 what=$2; shift 2
+	"$BLKTOP" "$@" </dev/null >"$TEST_TMP/bad.out" 2>&1
+	local st=$? lines
+	lines=$(wc -l <"$TEST_TMP/bad.out")
+	check "$what: exit $st (want $want), one line: $(head -c 160 "$TEST_TMP/bad.out")" \
+	    [ "$st" = "$want" -a "$lines" = 1 ]
+}
+bad 1 "--trace over a file" -r "$CAP" --trace "$TEST_TMP/exists.json"
+check "--trace over a file: the file is as it was" [ "$(cat "$TEST_TMP/exists.json")" = keep ]
+bad 1 "--trace through a link" -r "$CAP" --trace "$TEST_TMP/link.json"
+check "--trace through a link: nothing at the link's target" [ ! -e "$TEST_TMP/target.json" ]
+bad 1 "--trace in no directory" -r "$CAP" --trace "$TEST_TMP/none/x.json"
+bad 2 "--trace-max 0" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 0
+bad 2 "--trace-max 1x" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 1x
+bad 2 "--trace-offset abc" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset abc
+bad 2 "--trace-offset 1e9" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset 1e9
+bad 2 "--trace-offset without --trace" -r "$CAP" --trace-offset 1
+bad 2 "--trace with --dump" -r "$CAP" --dump --trace "$TEST_TMP/a.json"
+bad 2 "--trace ''" -r "$CAP" --trace ''
+check "no refused run left a file" [ ! -e "$TEST_TMP/a.json" ]
+
+# ---- the viewer: speedscope in headless Chromium (tests/viewer: it shows X
+# slices only, so the live trace's calls are what it loads). Its harness first
+# proves it tells a good file from broken ones.
+need_cmd chromium chromium
+viewer=1
+out=$(bash "$BLKTOP_SRCDIR/tests/viewer/selftest.sh" 2>&1); st=$?
+if [ "$st" = 2 ]; then
+	skip "the viewer: $(echo "$out" | tail -1)"
+	viewer=0
+else
+	check "the viewer harness loads a good file and rejects broken ones: $(echo "$out" | tail -1)" \
+	    [ "$st" = 0 ]
+fi
+
+# ---- live: fio on io_uring and a workload of known calls, written beside a capture
+need_root
+need_cmd fio fio
+need_cmd mkfs.ext4 e2fsprogs
+ext4_on_loop 256 || exit 1
+DEV=$(basename "$LOOP")
+LT=$TEST_TMP/live.json
+LC=$TEST_TMP/live.blkcap
+"$BLKTOP" -J -d 1 -D "$DEV" --trace "$LT" -w "$LC" >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
+bpid=$!
+TEST_PIDS="$TEST_PIDS $bpid"
+wait_for "$TEST_TMP/live.jsonl" 30 || fail "live: first report within 30 s"
+fio --name=tr --filename="$MNT/f" --size=16M --direct=1 --ioengine=io_uring --iodepth=8 \
+    --bs=4k --rw=randread --number_ios=3000 --randseed=11 --output-format=json \
+    >"$TEST_TMP/fio.json" 2>"$TEST_TMP/fio.err"
+# trwork: 1 MiB written in 4 KiB writes, one fsync, 256 preads of it (cached).
+python3 - "$MNT/g" >"$TEST_TMP/work.out" <<'PY'
+import ctypes, os, sys
+ctypes.CDLL(None).prctl(15, b"trwork", 0, 0, 0)
+fd = os.open(sys.argv[1], os.O_CREAT | os.O_WRONLY, 0o600)
+for i in range(256):
+    os.write(fd, b"x" * 4096)
+os.fsync(fd)
+os.close(fd)
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for i in range(256):
+    os.pread(fd, 4096, i * 4096)
+os.close(fd)
+print(os.getpid())
+PY
+sleep 2.5
+stop_bg "$bpid"; st=$?
+check "live: exit $st at SIGINT, trace written" [ "$st" = 0 -a -s "$LT" ]
+"$BLKTOP" -r "$LC" --dump >"$TEST_TMP/live.csv"
+RT=$TEST_TMP/replay.json
+"$BLKTOP" -r "$LC" --trace "$RT" </dev/null >/dev/null 2>&1
+structure "the live trace" "$LT"
+python3 "$CHECK" live "$LT" "$TEST_TMP/live.csv" "$TEST_TMP/live.jsonl" "$TEST_TMP/fio.json" \
+    "$(cat "$TEST_TMP/work.out")" "$MNT" "$DEV" "$RT"
+if [ "$viewer" = 1 ]; then
+	out=$("$VIEW" "$LT" trwork fio pread64 fsync 2>&1); st=$?
+	check "speedscope loads the live trace and shows trwork, fio, pread64, fsync: $(echo "$out" | tail -1 | head -c 240)" \
+	    [ "$st" = 0 ]
+fi
