@@ -24,7 +24,8 @@ enum blktop_ev_type {
 	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
-	EV_MAX = 18,		/* user space: the size of the record-type table (src/rec-type.c) */
+	EV_MARK = 18,		/* user space only: a mark (blktop --mark LABEL) */
+	EV_MAX = 19,		/* user space: the size of the record-type table (src/rec-type.c) */
 };
 
 /* Portable operation codes (the kernel's REQ_OP_* numbers differ by version). */
@@ -110,6 +111,23 @@ struct ev_lost {
 	__u64 ts;
 	__u64 count;
 };
+
+/*
+ * A mark a user put into a live run (blktop --mark LABEL, or a datagram to
+ * its socket: src/mark.c): it ends one phase of the run and starts the next.
+ * The record is the header, label_len bytes of label and a NUL.
+ */
+#define MARK_LABEL_MAX		128	/* label bytes including the NUL */
+struct ev_mark {
+	__u32 type;		/* EV_MARK */
+	__u32 pid;		/* the sender's process id, 0 if not known */
+	__u64 ts;		/* CLOCK_MONOTONIC ns at which blktop took it */
+	__u32 uid;		/* the sender's user id */
+	__u16 label_len;	/* bytes in label, NUL excluded; < MARK_LABEL_MAX */
+	__u16 pad;
+	char label[];		/* label_len bytes, then a NUL */
+};
+#define EV_MARK_SIZE(len)	(sizeof(struct ev_mark) + (len) + 1)
 
 /*
  * VFS events (bpf/vfs.bpf.c). Each carries its file's path inline: a record is

@@ -49,6 +49,7 @@ enum {
 	OPT_TRACE,
 	OPT_TRACE_OFFSET,
 	OPT_TRACE_MAX,
+	OPT_MARK,
 };
 
 static const struct option blktop_longopts[] = {
@@ -91,6 +92,7 @@ static const struct option blktop_longopts[] = {
 	{ "trace",	required_argument,	NULL, OPT_TRACE },
 	{ "trace-offset", required_argument,	NULL, OPT_TRACE_OFFSET },
 	{ "trace-max",	required_argument,	NULL, OPT_TRACE_MAX },
+	{ "mark",	required_argument,	NULL, OPT_MARK },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -105,6 +107,7 @@ blktop_usage(FILE *f)
 "              [--record-dir DIR] [--flight SECS] [--trigger-p99 MS[:DEVICE]]\n"
 "              [--report OUT.html|OUT.json] [--listen [ADDR:]PORT] [--headless]\n"
 "              [--trace OUT.json [--trace-offset SECS] [--trace-max MB]]\n"
+"       blktop --mark LABEL\n"
 "  -b, --batch        no UI: print one report per interval (like top -b)\n"
 "  -J, --json         batch reports as JSON Lines (implies -b)\n"
 "  -d, --delay SECS   report interval (default 1; fractions allowed)\n"
@@ -152,6 +155,7 @@ blktop_usage(FILE *f)
 "                     with -r and no -b, replays at full speed without a UI\n"
 "      --trace FILE   at the end, every request and call as a Chrome Trace Event\n"
 "                     file for Perfetto (doc/trace.md); with -r and no -b, like --report\n"
+"      --mark LABEL   put a mark into every running blktop (a new phase of its run)\n"
 "      --trace-offset SECS\n"
 "                     add SECS (may be negative) to the trace's times\n"
 "      --trace-max MB the trace's bound (default 256): past it the slowest requests\n"
@@ -387,8 +391,8 @@ main(int argc, char **argv)
 	double		 history = -1;
 	char		*err;
 	const char	*env;
-	const char	*config_path = NULL, *theme = NULL;
-	int		 ch, probe = 0, no_config = 0, headless = 0, i;
+	const char	*config_path = NULL, *theme = NULL, *mark_label = NULL;
+	int		 ch, probe = 0, no_config = 0, headless = 0, i, nopts = 0;
 	int		 sort_key = PROC_KEY_LAT;
 	unsigned	 d;
 
@@ -408,6 +412,7 @@ main(int argc, char **argv)
 		    WINDOWS_MAX_DEVS);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":bJd:n:D:t:vhr:w:p:c:o:", blktop_longopts, NULL)) != -1) {
+		nopts++;
 		switch (ch) {
 		case 'b':
 			b->batch = 1;
@@ -525,6 +530,9 @@ main(int argc, char **argv)
 				blktop_usage_error("--report needs a file name");
 			b->report_opts.path = optarg;
 			break;
+		case OPT_MARK:
+			mark_label = optarg;
+			break;
 		case OPT_TRACE:
 			if (*optarg == '\0')
 				blktop_usage_error("--trace needs a file name");
@@ -581,6 +589,12 @@ main(int argc, char **argv)
 		default:
 			blktop_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	/* --mark: a client of the running instances, nothing else. */
+	if (mark_label != NULL) {
+		if (nopts != 1 || optind != argc)
+			blktop_usage_error("--mark LABEL takes no other option or argument");
+		exit(mark_send(mark_label));
 	}
 	/* With -r, the arguments that are not options are more files of the run. */
 	if (optind != argc && b->nreplay_files == 0)
@@ -729,6 +743,8 @@ main(int argc, char **argv)
 	/* Attached: from here on, the user who ran sudo and no capabilities. */
 	if (privs_drop(&b->uid, &err) != 0)
 		fatalx("%s", err);
+	if (b->replay_path == NULL)
+		mark_listen(b);
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
 	/*
@@ -745,6 +761,7 @@ main(int argc, char **argv)
 
 	event_base_dispatch(b->base);
 	stream_stop(b);
+	mark_close();
 
 	event_free(blktop_tick_ev);
 	for (i = 0; i < 3; i++)
@@ -753,6 +770,7 @@ main(int argc, char **argv)
 	windows_free(&b->win);
 	if (b->procs != NULL)
 		proc_free(b->procs);
+	phase_free(b->phases);
 	event_base_free(b->base);
 	if (b->lost > 0)
 		log_warnx("%llu events lost in the kernel%s: %llu block requests, %llu "

@@ -233,6 +233,47 @@ void		 windows_sum(const struct windows *, const struct devwin *,
 		     unsigned first_ago, unsigned count, struct sum *);
 void		 windows_sum_tick(struct sum *, const struct tick *);
 
+/* model-phase.c: marks and the phases between them. */
+#define PHASE_DEVS	16		/* devices with figures per phase */
+#define PHASE_MAX	256		/* closed phases kept (the oldest go first) */
+#define MARK_RING	256		/* marks kept for the views */
+struct mark {
+	uint64_t	 ts;
+	uint32_t	 pid;
+	char		 label[MARK_LABEL_MAX];
+};
+struct phase_dev {			/* one device over one phase; NAN where nothing is behind */
+	uint32_t	 dev;
+	uint64_t	 ios, timed;
+	uint64_t	 bytes[OPC_MAX];
+	double		 secs, mb_s, aqu;
+	double		 mean_us, p50_us, p90_us, p99_us, max_us;	/* await: start to completion */
+};
+struct phase {
+	uint64_t	 start, end;	/* stream time */
+	uint64_t	 seq;		/* closed phases before it */
+	int		 has_label;	/* 0: the run's start, before any mark */
+	int		 ended;		/* the open phase was closed at the run's end */
+	uint32_t	 pid;		/* who sent its mark */
+	char		 label[MARK_LABEL_MAX];
+	unsigned	 ndevs;
+	uint64_t	 devs_dropped;	/* requests of devices past PHASE_DEVS */
+	struct phase_dev devs[PHASE_DEVS];
+};
+struct phase_table;
+struct phase_table *phase_create(uint64_t ts);
+void		 phase_free(struct phase_table *);
+void		 phase_reset(struct phase_table *, uint64_t ts);
+void		 phase_add_block(struct phase_table *, const struct ev_block *);
+void		 phase_add_mark(struct phase_table *, const struct ev_mark *);
+void		 phase_end(struct phase_table *, uint64_t ts);
+void		 phase_interval(struct phase_table *);
+unsigned	 phase_count(const struct phase_table *, int interval, uint64_t *first);
+const struct phase *phase_get(const struct phase_table *, uint64_t seq);
+uint64_t	 phase_dropped(const struct phase_table *);
+unsigned	 phase_marks(const struct phase_table *, int interval, uint64_t *first);
+const struct mark *phase_mark(const struct phase_table *, uint64_t seq);
+
 /* Hook variants for block requests, chosen by probing or forced. */
 enum hook_attach { ATTACH_TP_BTF, ATTACH_RAW_TP, ATTACH_MAX };
 enum hook_start { START_IO_START, START_RQ_INSERT, START_ISSUE, START_MAX };
@@ -475,6 +516,7 @@ struct blktop {
 	uint64_t		 lost_kind_report[LOST_KINDS];
 	long			 reports;	/* printed by the batch view */
 	int			 exiting;
+	int			 ending;	/* the source has nothing more: its last report */
 	int			 status;	/* exit status: 1 once data was lost (a recording failed) */
 	int			 silent;	/* seeking: output sinks skip reports */
 	uint64_t		 last_tick;	/* stream time of the last tick taken */
@@ -483,6 +525,7 @@ struct blktop {
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
+	struct phase_table	*phases;	/* marks and phases (model-phase.c) */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 
@@ -723,6 +766,12 @@ struct insight;
 struct proc_table;
 void		 batch_insight_name(const struct proc_table *, const struct insight *, char *,
 		     size_t);
+
+/* mark.c: marks into a live run, blktop --mark. */
+void		 mark_listen(struct blktop *);
+void		 mark_close(void);
+int		 mark_send(const char *label);
+const char	*mark_label_bad(const char *, size_t);
 
 /* sink-trace.c: --trace, a Chrome Trace Event file for Perfetto. */
 extern const struct sink_entry sink_trace;
@@ -1054,6 +1103,8 @@ void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
+void		 json_marks(FILE *, const struct blktop *, int interval);
+void		 json_phases(FILE *, const struct blktop *, int interval);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
 
 #endif

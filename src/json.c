@@ -1,4 +1,5 @@
 /* json.c: the one JSON writer of the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -307,4 +308,82 @@ json_insights(FILE *f, const struct blktop *b)
 		fputc('}', f);
 	}
 	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
+}
+
+/* Wall time in seconds of a stream time. */
+static double
+json_wall(const struct blktop *b, uint64_t ts)
+{
+	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
+}
+
+/* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
+void
+json_marks(FILE *f, const struct blktop *b, int interval)
+{
+	const struct mark	*m;
+	uint64_t		 first;
+	unsigned		 i, n;
+
+	fprintf(f, ",\"marks\":[");
+	n = b->phases != NULL ? phase_marks(b->phases, interval, &first) : 0;
+	for (i = 0; i < n; i++) {
+		m = phase_mark(b->phases, first + i);
+		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", json_wall(b, m->ts));
+		json_string(f, m->label);
+		fprintf(f, ",\"pid\":");
+		json_val(f, m->pid != 0, 0, m->pid);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/*
+ * ,"phases":[...]: the phases closed in the interval (or all kept), each
+ * device's figures over it; nothing at all in an interval that closed none.
+ */
+void
+json_phases(FILE *f, const struct blktop *b, int interval)
+{
+	const struct phase	*p;
+	const struct phase_dev	*d;
+	uint64_t		 first;
+	unsigned		 i, k, n;
+
+	n = b->phases != NULL ? phase_count(b->phases, interval, &first) : 0;
+	if (n == 0 && interval)
+		return;
+	fprintf(f, ",\"phases\":[");
+	for (i = 0; i < n; i++) {
+		p = phase_get(b->phases, first + i);
+		fprintf(f, "%s{\"label\":", i ? "," : "");
+		if (p->has_label)
+			json_string(f, p->label);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"duration_s\":%.6f,\"devices\":[",
+		    json_wall(b, p->start), json_wall(b, p->end),
+		    (double)(p->end - p->start) / 1e9);
+		for (k = 0; k < p->ndevs; k++) {
+			d = &p->devs[k];
+			fprintf(f, "%s{\"name\":", k ? "," : "");
+			json_string(f, device_name(d->dev));
+			fprintf(f, ",\"ios\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
+			    (unsigned long long)d->ios, (unsigned long long)d->bytes[OPC_READ],
+			    (unsigned long long)d->bytes[OPC_WRITE]);
+			json_num(f, "mb_s", !isnan(d->mb_s), 3, d->mb_s);
+			json_num(f, "aqu_sz", !isnan(d->aqu), 3, d->aqu);
+			fprintf(f, ",\"await_us\":");
+			if (d->timed == 0)
+				fprintf(f, "null");
+			else
+				fprintf(f, "{\"mean\":%.1f,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,"
+				    "\"max\":%.1f}", d->mean_us, d->p50_us, d->p90_us, d->p99_us,
+				    d->max_us);
+			fputc('}', f);
+		}
+		fprintf(f, "],\"devices_dropped\":%llu}", (unsigned long long)p->devs_dropped);
+	}
+	fprintf(f, "],\"phases_dropped\":%llu", (unsigned long long)(b->phases != NULL ?
+	    phase_dropped(b->phases) : 0));
 }

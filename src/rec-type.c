@@ -48,10 +48,21 @@ rec_type_valid_fop(const void *rec, size_t len)
 	    e->path[e->path_len + 1 + e->path2_len] == '\0');
 }
 
+/* A mark: its label fits and ends in its NUL. */
+static int
+rec_type_valid_mark(const void *rec, size_t len)
+{
+	const struct ev_mark	*e = rec;
+
+	return (e->label_len > 0 && e->label_len < MARK_LABEL_MAX &&
+	    EV_MARK_SIZE(e->label_len) <= len && e->label[e->label_len] == '\0');
+}
+
 /* Records with a path: the path starts where the header ends (no tail padding). */
 _Static_assert(offsetof(struct ev_open, path) == sizeof(struct ev_open), "ev_open padding");
 _Static_assert(offsetof(struct ev_rw, path) == sizeof(struct ev_rw), "ev_rw padding");
 _Static_assert(offsetof(struct ev_fop, path) == sizeof(struct ev_fop), "ev_fop padding");
+_Static_assert(offsetof(struct ev_mark, label) == sizeof(struct ev_mark), "ev_mark padding");
 
 /* Who a record of struct s charges: its process, command and cgroup. */
 #define REC_CHARGES(s)							\
@@ -93,6 +104,10 @@ const struct rec_type rec_types[EV_MAX] = {
 	[EV_LOST] = {
 		.name = "lost", .min_len = sizeof(struct ev_lost),
 		.ts_off = offsetof(struct ev_lost, ts),
+	},
+	[EV_MARK] = {
+		.name = "mark", .min_len = sizeof(struct ev_mark),
+		.ts_off = offsetof(struct ev_mark, ts), .valid = rec_type_valid_mark,
 	},
 };
 

@@ -74,5 +74,9 @@ void		 report_json(FILE *, const struct blktop *, const struct report *);
 size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
 		     size_t);
 void		 report_html(FILE *, const struct blktop *, const struct report *);
+void		 html_text(FILE *, const char *);
+char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
+/* sink-report-phases.c */
+void		 report_html_phases(FILE *, const struct blktop *);
 
 #endif

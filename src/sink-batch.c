@@ -293,6 +293,46 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	batch_text_insights(f, b);
 }
 
+/* The interval's marks, and the phases it closed, one line each. */
+static void
+batch_text_phases(FILE *f, const struct blktop *b)
+{
+	const struct mark	*m;
+	const struct phase	*p;
+	const struct phase_dev	*d;
+	uint64_t		 first;
+	unsigned		 i, k, n;
+	char			 v[5][24];
+
+	if (b->phases == NULL)
+		return;
+	n = phase_marks(b->phases, 1, &first);
+	for (i = 0; i < n; i++) {
+		m = phase_mark(b->phases, first + i);
+		fprintf(f, "mark %.6f ", (double)((int64_t)m->ts + b->mono_to_wall) / 1e9);
+		name_json(f, m->label, MARK_LABEL_MAX);
+		fprintf(f, " (pid %u)\n", m->pid);
+	}
+	n = phase_count(b->phases, 1, &first);
+	for (i = 0; i < n; i++) {
+		p = phase_get(b->phases, first + i);
+		fprintf(f, "phase ");
+		name_json(f, p->has_label ? p->label : "(before the first mark)", MARK_LABEL_MAX);
+		fprintf(f, " %.3f s%s\n", (double)(p->end - p->start) / 1e9,
+		    p->ndevs == 0 ? ": no requests" : "");
+		for (k = 0; k < p->ndevs; k++) {
+			d = &p->devs[k];
+			fprintf(f, "  %-12s %9llu ios %s MB/s  aqu-sz %s  await us p50 %s p99 %s max %s\n",
+			    device_name(d->dev), (unsigned long long)d->ios,
+			    batch_text_num(v[0], sizeof v[0], 8, 2, !isnan(d->mb_s), d->mb_s),
+			    batch_text_num(v[1], sizeof v[1], 6, 2, !isnan(d->aqu), d->aqu),
+			    batch_text_num(v[2], sizeof v[2], 8, 1, d->timed != 0, d->p50_us),
+			    batch_text_num(v[3], sizeof v[3], 8, 1, d->timed != 0, d->p99_us),
+			    batch_text_num(v[4], sizeof v[4], 8, 1, d->timed != 0, d->max_us));
+		}
+	}
+}
+
 /* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */
 void
 batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_wall,
@@ -365,6 +405,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)));
 	}
+	batch_text_phases(f, b);
 	batch_text_tables(f, bo, b);
 	fputc('\n', f);
 }
@@ -635,6 +676,8 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 		first = 0;
 	}
 	fprintf(f, "]");
+	json_marks(f, b, 1);
+	json_phases(f, b, 1);
 	batch_json_tables(f, bo, b);
 	batch_json_unavailable(f, b);
 	batch_json_dropped(f, b);

@@ -45,7 +45,7 @@ static const char *sink_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
 	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
-	"fd", "addr", "len", "path2", "offset"
+	"fd", "addr", "len", "path2", "offset", "label"
 };
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
@@ -70,6 +70,7 @@ struct dump_row {
 	const char	*path2;		/* rename's new name, or NULL */
 	size_t		 path2len;
 	int64_t		 offset;	/* read/write: where in the file it started, -1 if not known */
+	const char	*label;		/* a mark's, or NULL */
 };
 
 /* Print one row as CSV or a JSON object. */
@@ -140,6 +141,11 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 		i++;
 	/* Since the file position of read and write calls (pread's and the like's before). */
 	COL_IF(r->offset >= 0, "%" PRId64, r->offset);
+	/* Since marks. */
+	if (r->label != NULL || !json) {
+		COL("%s", "");
+		sink_dump_str(f, r->label != NULL ? r->label : "", MARK_LABEL_MAX, json);
+	}
 #undef COL_IF
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
@@ -300,6 +306,20 @@ sink_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
 	return (1);
 }
 
+/* A mark: when, who sent it, its label; 0 if it is malformed. */
+static int
+sink_dump_mark(struct blktop *b __unused, const void *rec, size_t len, struct dump_row *r)
+{
+	const struct ev_mark *e = rec;
+
+	if (!rec_types[EV_MARK].valid(rec, len))
+		return (0);
+	r->ts = e->ts;
+	r->pid = r->tgid = e->pid;
+	r->label = e->label;
+	return (1);
+}
+
 /* Each record type's row, after the stream's length check; the type column is the entry's name. */
 static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, size_t,
     struct dump_row *) = {
@@ -310,6 +330,7 @@ static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, siz
 	[EV_OPEN] = sink_dump_open,
 	[EV_RW] = sink_dump_rw,
 	[EV_FOP] = sink_dump_fop,
+	[EV_MARK] = sink_dump_mark,
 };
 
 /* The dump sink's state: where the rows go, and as what. */

@@ -14,6 +14,10 @@ model_begin(struct sink *s, uint64_t ts)
 	windows_limit(&b->win, b->max_devs, b->ticks_per_report + 1, 0);
 	for (d = 0; d < b->ndevs; d++)
 		windows_find(&b->win, b->devs[d]);
+	if (b->phases == NULL)
+		b->phases = phase_create(ts);
+	else
+		phase_reset(b->phases, ts);
 }
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
@@ -42,6 +46,8 @@ model_block(struct sink *s, const void *rec)
 	if (!stream_dev_wanted(b, ev->dev))
 		return;
 	windows_add_block(&b->win, ev);
+	if (b->phases != NULL)
+		phase_add_block(b->phases, ev);
 	if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup))
 		proc_add_block(b->procs, ev);
 }
@@ -66,6 +72,9 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 {
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, ts);
+	/* The run's last report: the phase after the last mark ends with it. */
+	if ((s->b->exiting || s->b->ending) && s->b->phases != NULL)
+		phase_end(s->b->phases, ts);
 }
 
 /* The source has nothing more (after the last report): nothing waits, for what reports at the end (--report). */
@@ -74,6 +83,8 @@ model_end(struct sink *s)
 {
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, UINT64_MAX);
+	if (s->b->phases != NULL)
+		phase_end(s->b->phases, s->b->last_tick);
 }
 
 /* One record the stream took, with its entry: into the windows and tables, if the filters keep it. */
@@ -86,6 +97,8 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 		model_block(s, rec);
 	else if (rt == &rec_types[EV_TICK])
 		model_tick(b, ((const struct ev_tick *)rec)->ts);
+	else if (rt == &rec_types[EV_MARK] && b->phases != NULL && rt->valid(rec, len))
+		phase_add_mark(b->phases, rec);
 	else if (rt != NULL && rt->charges)
 		model_proc_record(b, rt, rec, len);
 }
@@ -95,6 +108,8 @@ static void
 model_interval(struct sink *s)
 {
 	windows_interval(&s->b->win);
+	if (s->b->phases != NULL)
+		phase_interval(s->b->phases);
 	if (s->b->procs != NULL)
 		proc_interval(s->b->procs);
 }

@@ -41,7 +41,7 @@ html_colour(const struct report *r, enum theme_colour c, const char *fallback, c
 }
 
 /* Text as HTML: markup characters escaped, controls and broken UTF-8 shown as '?'. */
-static void
+void
 html_text(FILE *f, const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
@@ -93,7 +93,7 @@ html_trim(const char *s)
 }
 
 /* Wall-clock time of a stream time: "HH:MM:SS", or the whole date with long. */
-static char *
+char *
 html_time(const struct blktop *b, uint64_t ts, int whole, char *buf, size_t len)
 {
 	time_t		 t = (time_t)(((int64_t)ts + b->mono_to_wall) / (int64_t)NSEC_PER_SEC);
@@ -822,6 +822,7 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	html_head(&h);
 	html_intro(&h);
 	html_summary(&h);
+	report_html_phases(f, b);
 	for (d = 0; d < r->ndevs; d++)
 		html_device(&h, r->devs[d]);
 	if (b->procs != NULL) {

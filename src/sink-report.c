@@ -573,6 +573,8 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 		report_json_dev(f, b, r, r->devs[i]);
 	}
 	fprintf(f, "]");
+	json_marks(f, b, 0);
+	json_phases(f, b, 0);
 	report_json_dropped(f, b, r);
 	report_json_tables(f, b, r);
 	fprintf(f, "}\n");

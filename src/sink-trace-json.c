@@ -9,7 +9,7 @@
 
 static const char *trace_kind_names[TR_KINDS] = {
 	"requests", "calls", "async_calls", "opens", "file_ops", "lost", "device_counters",
-	"process_counters"
+	"process_counters", "marks"
 };
 
 /* Time for the file: microseconds of wall time, ns digits kept. */
@@ -276,6 +276,41 @@ trace_write_names(FILE *f, struct trace *t)
 		    "\"process_sort_index\",\"args\":{\"sort_index\":%d}}", TRACE_DEV_PID + i,
 		    -1000 + (int)i);
 	}
+	if (t->seen[TR_MARK] > 0)
+		trace_name_event(f, "thread_name", 0, 1, "phases", 6);
+}
+
+/*
+ * A phase: a slice on blktop's "phases" track from its mark (or the run's
+ * start) to the next mark (or the run's end), named by its label.
+ */
+static void
+trace_write_phase(FILE *f, const struct trace *t, const struct blktop *b,
+    const struct trace_ev *m, uint64_t start, uint64_t end)
+{
+	const char	*label = m != NULL ? trace_path_str(t, m->path) : NULL;
+
+	trace_head(f, t, b, 'X', start, 0, 1);
+	fputs(",\"dur\":", f);
+	trace_us(f, end > start ? end - start : 0);
+	fputs(",\"cat\":\"phase\",\"name\":", f);
+	if (label != NULL)
+		json_string(f, label);
+	else
+		fputs(m != NULL ? "\"(a label not kept)\"" : "\"(before the first mark)\"", f);
+	fputs(",\"args\":{}}", f);
+}
+
+/* A mark: a global instant named by its label. */
+static void
+trace_write_mark(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
+{
+	const char	*label = trace_path_str(t, v->path);
+
+	trace_head(f, t, b, 'i', v->ts, 0, 1);
+	fputs(",\"s\":\"g\",\"cat\":\"mark\",\"name\":", f);
+	json_string(f, label != NULL ? label : "(a label not kept)");
+	fprintf(f, ",\"args\":{\"pid\":%" PRIu32 "}}", v->pid);
 }
 
 /* The whole file: what made it and what it left out, the names, the events in time order (the threads' table is sorted). */
@@ -284,6 +319,7 @@ trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
 {
 	uint32_t	*order, n = t->nfix + t->nslow + t->nsamp, i;
 	uint64_t	 kept = n;
+	const struct trace_ev *mark = NULL;
 	unsigned	 k;
 
 	order = xreallocarray(NULL, (size_t)n + 1, sizeof *order);
@@ -315,6 +351,11 @@ trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
 		const struct trace_ev *v = &t->ev[order[i]];
 
 		switch (v->kind) {
+		case TR_MARK:
+			trace_write_phase(f, t, b, mark, mark != NULL ? mark->ts : t->run_start, v->ts);
+			trace_write_mark(f, t, b, v);
+			mark = v;
+			break;
 		case TR_REQ:
 			trace_write_req(f, t, b, v);
 			break;
@@ -330,6 +371,9 @@ trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
 			break;
 		}
 	}
+	if (t->seen[TR_MARK] > 0)
+		trace_write_phase(f, t, b, mark, mark != NULL ? mark->ts : t->run_start,
+		    b->last_tick);
 	fputs("\n]}\n", f);
 	free(order);
 }

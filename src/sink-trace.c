@@ -217,7 +217,8 @@ trace_keep(struct trace *t, uint32_t e)
 
 	v->prio = trace_rand(t);
 	t->seen[v->kind]++;
-	if ((v->kind == TR_DEVCNT || v->kind == TR_PROCCNT || v->kind == TR_LOST) &&
+	if ((v->kind == TR_DEVCNT || v->kind == TR_PROCCNT || v->kind == TR_LOST ||
+	    v->kind == TR_MARK) &&
 	    t->fix_bytes + v->cost <= t->budget / 4) {
 		t->fix[t->nfix++] = e;
 		t->fix_bytes += v->cost;
@@ -450,6 +451,22 @@ trace_lost(struct trace *t, const struct ev_lost *r)
 	trace_keep(t, e);
 }
 
+/* A mark: an instant, and the start of a phase's slice. */
+static void
+trace_mark(struct trace *t, const struct ev_mark *r, size_t len)
+{
+	struct trace_ev	*v;
+	uint32_t	 e;
+
+	if (!rec_types[EV_MARK].valid(r, len) || (v = trace_new(t, TR_MARK, &e)) == NULL)
+		return;
+	v->ts = r->ts;
+	v->pid = v->tgid = r->pid;
+	v->path = trace_path(t, r->label, r->label_len);
+	v->cost = TRACE_COST_MARK + r->label_len;
+	trace_keep(t, e);
+}
+
 static void
 trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
 {
@@ -481,6 +498,9 @@ trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 		break;
 	case EV_LOST:
 		trace_lost(t, rec);
+		break;
+	case EV_MARK:
+		trace_mark(t, rec, len);
 		break;
 	default:
 		break;
@@ -630,7 +650,7 @@ trace_start(struct sink *s, char **errp)
 	t = s->data = xcalloc(1, sizeof *t);
 	t->opts = *(const struct trace_opts *)s->opts;
 	t->b = s->b;
-	t->tick_start = s->b->last_tick;
+	t->tick_start = t->run_start = s->b->last_tick;
 	t->rng = 0x9e3779b97f4a7c15ULL;
 	t->budget = t->opts.max_bytes > 2 * TRACE_FRAME ? t->opts.max_bytes - TRACE_FRAME :
 	    t->opts.max_bytes / 2;
@@ -671,7 +691,7 @@ trace_begin(struct sink *s, uint64_t ts)
 	memset(t->dropped, 0, sizeof t->dropped);
 	memset(t->procs, 0, sizeof t->procs);
 	t->nprocs = t->nshown = 0;
-	t->tick_start = ts;
+	t->tick_start = t->run_start = ts;
 }
 
 /* The source has nothing more: write the file; a trace-only run is done. */

@@ -106,7 +106,9 @@ replay_feed(struct replay *r, uint64_t ts)
 	size_t		 len = r->len;
 
 	memcpy(buf, r->rec, len);
-	replay_read(r);
+	/* The files' last record: its report is the run's last (what ends with the run, ends there). */
+	if (!replay_read(r))
+		r->b->ending = 1;
 	if (ts > r->pos)
 		r->pos = ts;
 	r->fed++;

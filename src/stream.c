@@ -73,6 +73,7 @@ stream_begin(struct blktop *b, uint64_t ts)
 	memset(b->lost_kind_report, 0, sizeof b->lost_kind_report);
 	b->ticks_since_report = 0;
 	b->reports = 0;
+	b->ending = 0;
 	b->last_tick = ts;
 	self_reset(b);
 	for (i = 0; i < b->nsinks; i++) {
@@ -224,6 +225,7 @@ stream_end(struct blktop *b)
 
 	for (i = 0; i < b->nsinks; i++)
 		want |= b->sinks[i].entry->report_at_end;
+	b->ending = 1;
 	if (want && b->ticks_since_report > 0 && !b->silent)
 		stream_report(b);
 	for (i = 0; i < b->nsinks; i++) {

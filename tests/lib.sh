@@ -38,6 +38,17 @@ test_cleanup() {
 trap test_cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
+# refused WANT WHAT ARGS...: blktop ARGS exits WANT with one line of output.
+refused() {
+	local want=$1 what=$2 st lines
+	shift 2
+	"$BLKTOP" "$@" </dev/null >"$TEST_TMP/refused.out" 2>&1
+	st=$?
+	lines=$(wc -l <"$TEST_TMP/refused.out")
+	check "$what: exit $st (want $want), one line: $(head -c 160 "$TEST_TMP/refused.out")" \
+	    [ "$st" = "$want" -a "$lines" = 1 ]
+}
+
 # need_root: skip the whole test (exit 0) unless root; tests/run turns skips into
 # failures under CI=true.
 need_root() {

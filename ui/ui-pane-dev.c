@@ -47,6 +47,7 @@ struct ui_dev {
 	uint64_t	*iops;		/* per column: IOPS x 10 */
 	uint64_t	*p99;		/* per column: p99 latency, ns */
 	uint64_t	*spark;		/* per column: what the overview's sparkline draws */
+	uint8_t		*marks;		/* per column: a mark fell in it */
 	size_t		 nvals;
 	int		 lines;		/* UI_DEV_AUTO, _LINES (overview), _BLOCKS */
 	int		 overview;	/* as drawn last: one line per device */
@@ -114,6 +115,7 @@ ui_pane_dev_grow(struct ui_dev *d, unsigned ncols, unsigned nsub)
 		d->p99 = xreallocarray(d->p99, ncols, sizeof *d->p99);
 		d->spark = xreallocarray(d->spark, ncols,
 		    sizeof *d->spark);
+		d->marks = xreallocarray(d->marks, ncols, sizeof *d->marks);
 	}
 }
 
@@ -319,6 +321,50 @@ ui_pane_dev_summary(struct ui_pane *p, const struct devwin *dw,
 	    ui_pane_dev_lat(f[7], sizeof f[7], w, 99),
 	    (double)s.wait_sum / 1e9 / secs,
 	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0), s.qd_max);
+}
+
+/*
+ * Marks (blktop --mark): which of the heatmap's columns hold one (marks[c]
+ * set), for a triangle on its top row; 0 if none.
+ */
+static int
+ui_pane_dev_marks(struct ui_pane *p, uint8_t *marks, unsigned ncols, uint64_t view,
+    const struct devwin *dw)
+{
+	const struct blktop	*b = p->u->b;
+	const struct windows	*w = &b->win;
+	const struct tick	*t0, *t1;
+	uint64_t		 first, g, a0, a1, newest, lo, hi;
+	unsigned		 c, i, n, ct = p->u->view.col_ticks;
+	int			 any = 0;
+
+	memset(marks, 0, ncols);
+	n = b->phases != NULL ? phase_marks(b->phases, 0, &first) : 0;
+	if (n == 0 || view == 0 || ct == 0)
+		return (0);
+	newest = (view - 1) / ct;
+	for (c = 0; c < ncols; c++) {
+		if (ncols - 1 - c > newest)
+			continue;
+		g = newest - (ncols - 1 - c);
+		a0 = g * ct;
+		a1 = (g + 1) * ct < view ? (g + 1) * ct : view;
+		if ((t0 = windows_tick_at(w, dw, (unsigned)(w->nclosed - a0))) == NULL ||
+		    (t1 = windows_tick_at(w, dw, (unsigned)(w->nclosed - (a1 - 1)))) == NULL)
+			continue;
+		lo = t0->start;
+		hi = t1->end != 0 ? t1->end : UINT64_MAX;
+		for (i = 0; i < n; i++) {
+			uint64_t ts = phase_mark(b->phases, first + i)->ts;
+
+			if (ts >= lo && ts < hi) {
+				marks[c] = 1;
+				any = 1;
+				break;
+			}
+		}
+	}
+	return (any);
 }
 
 /* A sparkline of one column value per heatmap column, with its label and scale. */
@@ -546,7 +592,8 @@ ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 		}
 		ui_pane_dev_columns(p, d->shown_idx[i], ncols, 2 * heat,
 		    view);
-		ui_heatmap(u, win, y, r->x, heat, ncols, d->sub);
+		ui_heatmap(u, win, y, r->x, heat, ncols, d->sub,
+		    ui_pane_dev_marks(p, d->marks, ncols, view, dw) ? d->marks : NULL);
 		y += (int)heat;
 		ui_pane_dev_spark(p, win, y, r->x, spark, ncols, d->qd, 100,
 		    "qd", THEME_QD_0);
@@ -666,6 +713,7 @@ ui_pane_dev_free(void *data)
 	free(d->iops);
 	free(d->p99);
 	free(d->spark);
+	free(d->marks);
 	free(d->cells);
 	ui_pane_dev_cache_free(d);
 	free(d);

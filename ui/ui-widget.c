@@ -56,11 +56,12 @@ ui_text(WINDOW *win, int y, int x, enum theme_colour fg, enum theme_colour bg,
 
 /*
  * Draw the heatmap axis labels and nrows x ncols cells from ncols columns of
- * 2 * nrows sub-row counts (draw_heat_column).
+ * 2 * nrows sub-row counts (draw_heat_column); a column with marks[c] set
+ * (marks NULL: none) gets a triangle on its top row, a mark's place in time.
  */
 void
 ui_heatmap(struct ui_state *u, WINDOW *win, int y, int x, unsigned nrows,
-    unsigned ncols, const uint64_t *sub)
+    unsigned ncols, const uint64_t *sub, const uint8_t *marks)
 {
 	const char	*label;
 	size_t		 need = (size_t)nrows * ncols;
@@ -82,6 +83,13 @@ ui_heatmap(struct ui_state *u, WINDOW *win, int y, int x, unsigned nrows,
 	}
 	draw_heatmap_sub(sub, ncols, nrows, u->view.heat_coarse ?
 	    u->view.flags & ~DRAW_UTF8 : u->view.flags, u->cells);
+	for (r = 0; marks != NULL && r < ncols; r++) {
+		if (!marks[r])
+			continue;
+		snprintf(u->cells[r].glyph, sizeof u->cells[r].glyph, "%s",
+		    u->view.flags & DRAW_UTF8 ? "\xe2\x96\xbe" : "v");
+		u->cells[r].fg = THEME_TITLE;
+	}
 	ui_draw_cells(win, y, x + DRAW_LABEL_WIDTH + 1, u->cells, nrows, ncols);
 }
 

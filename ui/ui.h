@@ -161,7 +161,8 @@ void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
 void		 ui_heatmap(struct ui_state *, struct _win_st *, int y, int x,
-		     unsigned nrows, unsigned ncols, const uint64_t *hists);
+		     unsigned nrows, unsigned ncols, const uint64_t *hists,
+		     const uint8_t *marks);
 int		 ui_filter_match(const struct ui_state *, const char *);
 unsigned	 ui_table(const struct ui_state *, struct _win_st *, const struct ui_rect *,
 		     const struct ui_col *, unsigned ncols, uint32_t hidden, unsigned nrows,

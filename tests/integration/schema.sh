@@ -76,7 +76,7 @@ check "doc/json.md names every field of the schema (missing: ${missing:-none})" 
 
 # ---- the committed captures and logs, and a capture merged with a log.
 i=0
-for f in "$FX/small.blkcap" "$FX"/import-*.txt "$FX"/bpftrace/*.log "$FX/small.blkcap $FX/import-vfs.txt"; do
+for f in "$FX/small.blkcap" "$FX/marks.blkcap" "$FX"/import-*.txt "$FX"/bpftrace/*.log "$FX/small.blkcap $FX/import-vfs.txt"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086
 	"$BLKTOP" -r $f -J >"$OUT/f$i.jsonl" 2>/dev/null

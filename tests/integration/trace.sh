@@ -50,26 +50,18 @@ python3 "$CHECK" offset "$TO" "$T" -2.5
 # Refused, each with one line and a non-zero exit; nothing written over.
 echo keep >"$TEST_TMP/exists.json"
 ln -s "$TEST_TMP/target.json" "$TEST_TMP/link.json"
-bad() {
-	local want=$1 what=$2; shift 2
-	"$BLKTOP" "$@" </dev/null >"$TEST_TMP/bad.out" 2>&1
-	local st=$? lines
-	lines=$(wc -l <"$TEST_TMP/bad.out")
-	check "$what: exit $st (want $want), one line: $(head -c 160 "$TEST_TMP/bad.out")" \
-	    [ "$st" = "$want" -a "$lines" = 1 ]
-}
-bad 1 "--trace over a file" -r "$CAP" --trace "$TEST_TMP/exists.json"
+refused 1 "--trace over a file" -r "$CAP" --trace "$TEST_TMP/exists.json"
 check "--trace over a file: the file is as it was" [ "$(cat "$TEST_TMP/exists.json")" = keep ]
-bad 1 "--trace through a link" -r "$CAP" --trace "$TEST_TMP/link.json"
+refused 1 "--trace through a link" -r "$CAP" --trace "$TEST_TMP/link.json"
 check "--trace through a link: nothing at the link's target" [ ! -e "$TEST_TMP/target.json" ]
-bad 1 "--trace in no directory" -r "$CAP" --trace "$TEST_TMP/none/x.json"
-bad 2 "--trace-max 0" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 0
-bad 2 "--trace-max 1x" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 1x
-bad 2 "--trace-offset abc" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset abc
-bad 2 "--trace-offset 1e9" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset 1e9
-bad 2 "--trace-offset without --trace" -r "$CAP" --trace-offset 1
-bad 2 "--trace with --dump" -r "$CAP" --dump --trace "$TEST_TMP/a.json"
-bad 2 "--trace ''" -r "$CAP" --trace ''
+refused 1 "--trace in no directory" -r "$CAP" --trace "$TEST_TMP/none/x.json"
+refused 2 "--trace-max 0" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 0
+refused 2 "--trace-max 1x" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 1x
+refused 2 "--trace-offset abc" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset abc
+refused 2 "--trace-offset 1e9" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset 1e9
+refused 2 "--trace-offset without --trace" -r "$CAP" --trace-offset 1
+refused 2 "--trace with --dump" -r "$CAP" --dump --trace "$TEST_TMP/a.json"
+refused 2 "--trace ''" -r "$CAP" --trace ''
 check "no refused run left a file" [ ! -e "$TEST_TMP/a.json" ]
 
 # ---- the viewer: speedscope in headless Chromium (tests/viewer: it shows X
