@@ -94,6 +94,13 @@ uint64_t	 size_bucket_lo(unsigned i);
 /* Operation classes, as iostat groups them. */
 enum opclass { OPC_READ, OPC_WRITE, OPC_OTHER, OPC_MAX };
 
+/*
+ * Where on the device (the offset map): a request counts in band
+ * sector >> map_shift of its device, MAP_BANDS bands from sector 0; the shift
+ * grows (older ticks' bands merged in pairs) when a request starts past them.
+ */
+#define MAP_BANDS	32
+
 /* One operation class during one tick. */
 struct tick_op {
 	uint64_t	 ios;
@@ -109,6 +116,7 @@ struct tick_op {
 	uint32_t	 lat[HIST_NBUCKETS];
 	uint32_t	 q[HIST_NBUCKETS];
 	uint32_t	 size[SIZE_NBUCKETS];
+	uint32_t	 band[MAP_BANDS];	/* requests by where they start: devwin.map_shift */
 };
 
 /*
@@ -132,6 +140,7 @@ struct devwin {
 	uint32_t	 dev;		/* kernel dev_t, major << 20 | minor */
 	uint64_t	 last_busy;	/* highest cumulative busy_ns seen in an event */
 	int		 have_busy;
+	unsigned	 map_shift;	/* a band of the offset map is 1 << map_shift sectors */
 	struct tick	*ring;		/* nticks entries */
 };
 
@@ -226,6 +235,7 @@ void		 windows_interval(struct windows *);
 void		 windows_free(struct windows *);
 struct devwin	*windows_find(struct windows *, uint32_t dev);
 void		 windows_add_block(struct windows *, const struct ev_block *);
+void		 windows_band_merge(uint32_t *band, unsigned k);
 void		 windows_tick(struct windows *, uint64_t now);
 const struct tick *windows_tick_at(const struct windows *, const struct devwin *,
 		     unsigned ago);

@@ -209,6 +209,39 @@ windows_find(struct windows *w, uint32_t dev)
 }
 
 /* Account one completed block request to the open tick of its device. */
+/* Merge bands in groups of 1 << k: the map covers 2^k times the sectors. */
+void
+windows_band_merge(uint32_t *band, unsigned k)
+{
+	uint32_t	 m[MAP_BANDS] = { 0 };
+	unsigned	 i;
+
+	if (k >= 32)
+		k = 31;
+	for (i = 0; i < MAP_BANDS; i++)
+		m[i >> k] += band[i];
+	memcpy(band, m, sizeof m);
+}
+
+/* A request starts past the map: widen the bands of every tick kept, until it fits. */
+static void
+windows_map_grow(struct windows *w, struct devwin *dw, uint64_t sector)
+{
+	unsigned	 k = 0, a, o;
+	struct tick	*t;
+
+	while (dw->map_shift + k < 63 && (sector >> (dw->map_shift + k)) >= MAP_BANDS)
+		k++;
+	for (a = 0; a < w->span; a++) {
+		t = &dw->ring[windows_index(w, a)];
+		if (t->op == windows_idle_ops)
+			continue;
+		for (o = 0; o < OPC_MAX; o++)
+			windows_band_merge(t->op[o].band, k);
+	}
+	dw->map_shift += k;
+}
+
 void
 windows_add_block(struct windows *w, const struct ev_block *ev)
 {
@@ -236,6 +269,9 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	if (ev->error != 0)
 		to->errors++;
 	to->size[size_bucket(ev->bytes)]++;
+	if ((ev->sector >> dw->map_shift) >= MAP_BANDS)
+		windows_map_grow(w, dw, ev->sector);
+	to->band[ev->sector >> dw->map_shift]++;
 	/*
 	 * No latency known (an issue-only import, a completion the kernel never
 	 * ran our hook for): counts and sizes only. Its in-flight count and the

@@ -31,10 +31,12 @@ struct report_col {		/* one device over one column */
 	uint64_t	 lat_max;
 	uint32_t	 qd_max;
 	uint32_t	 lat[HIST_NBUCKETS];	/* device time, every operation */
+	uint32_t	 band[2][MAP_BANDS];	/* reads, writes by where they start (offset map) */
 };
 struct report_dev {
 	uint32_t	 dev;
 	uint32_t	 qd_peak;
+	unsigned	 map_shift;	/* a band of its offset map: 1 << map_shift sectors */
 	uint64_t	 qd_peak_ts;	/* start of the tick that saw it */
 	struct sum	 tot;		/* the whole run */
 	struct report_col *cols;	/* REPORT_COLS_MAX */

@@ -452,6 +452,61 @@ html_chart(struct html *h, const char *title, const char *unit, unsigned nser,
 	fprintf(f, "</svg>\n");
 }
 
+/*
+ * Where on the device: its offset map, a row per band (the device's start at
+ * the bottom) and a column per report column; reads in the upper half of a
+ * row, writes in the lower, shaded by count (log scale).
+ */
+#define HTML_MAP_ROW	6
+static void
+html_map(struct html *h, const struct report_dev *rd)
+{
+	const struct report	*r = h->r;
+	FILE			*f = h->f;
+	uint32_t		 max = 0, v;
+	unsigned		 i, k, o, ph = MAP_BANDS * HTML_MAP_ROW;
+	char			 col[2][8], t[32], lbl[16];
+	const char		*l;
+
+	html_colour(r, THEME_READ, "#5fafd7", col[0]);
+	html_colour(r, THEME_WRITE, "#ffaf5f", col[1]);
+	for (i = 0; i < r->ncols; i++)
+		for (o = 0; o < 2; o++)
+			for (k = 0; k < MAP_BANDS; k++)
+				if (rd->cols[i].band[o][k] > max)
+					max = rd->cols[i].band[o][k];
+	fprintf(f, "<h3>Where on the device</h3>\n<svg class=\"offsetmap\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+	    "data-bands=\"%u\" data-band-bytes=\"%llu\"><rect x=\"%u\" y=\"0\" width=\"%u\" "
+	    "height=\"%u\" fill=\"%s\"/>", HTML_LEFT + h->pw + 60, ph + HTML_BOTTOM, MAP_BANDS,
+	    (unsigned long long)512 << rd->map_shift, HTML_LEFT, h->pw, ph, h->bg);
+	for (k = 0; k <= MAP_BANDS; k += MAP_BANDS / 4) {
+		l = draw_fmt_bytes(lbl, sizeof lbl, ((uint64_t)k << rd->map_shift) * 512);
+		fprintf(f, "<text x=\"2\" y=\"%u\">%s</text>", k == MAP_BANDS ? 9 :
+		    ph - k * HTML_MAP_ROW + 3, html_trim(l));
+	}
+	for (i = 0; i < r->ncols; i++) {
+		fprintf(f, "\n<g class=\"col\"><title>%s</title>",
+		    html_time(h->b, r->col_start[i], 0, t, sizeof t));
+		for (o = 0; o < 2; o++)
+			for (k = 0; k < MAP_BANDS; k++) {
+				if ((v = rd->cols[i].band[o][k]) == 0)
+					continue;
+				fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				    "fill=\"%s\" fill-opacity=\"%.2f\"/>", HTML_LEFT + i * h->cw,
+				    ph - (k + 1) * HTML_MAP_ROW + o * HTML_MAP_ROW / 2, h->cw,
+				    HTML_MAP_ROW / 2, col[o],
+				    0.25 + 0.75 * log1p(v) / log1p(max));
+			}
+		fprintf(f, "</g>");
+	}
+	html_time_axis(h, ph);
+	fprintf(f, "</svg>\n<div class=\"dim\">requests by where they start on the device "
+	    "(bands of %s): reads in the upper half of a row, writes in the lower; a "
+	    "sequential stream is a diagonal, random I/O a spread</div>\n",
+	    html_trim(draw_fmt_bytes(lbl, sizeof lbl, (uint64_t)512 << rd->map_shift)));
+}
+
 /* One device: heatmap, IOPS, throughput, queue depth. */
 static void
 html_device(struct html *h, const struct report_dev *rd)
@@ -496,6 +551,7 @@ html_device(struct html *h, const struct report_dev *rd)
 	cols[0] = qc, cols[1] = ac;
 	names[0] = "peak", names[1] = "average (aqu-sz)";
 	html_chart(h, "Queue depth", "", 2, ser, cols, names);
+	html_map(h, rd);
 }
 
 /* The processes of the whole run, by the sort key. */

@@ -126,6 +126,10 @@ report_col_add(struct report_col *j, const struct report_col *k)
 		j->qd_max = k->qd_max;
 	for (i = 0; i < HIST_NBUCKETS; i++)
 		j->lat[i] = report_add32(j->lat[i], k->lat[i]);
+	for (i = 0; i < MAP_BANDS; i++) {
+		j->band[0][i] = report_add32(j->band[0][i], k->band[0][i]);
+		j->band[1][i] = report_add32(j->band[1][i], k->band[1][i]);
+	}
 }
 
 /* The columns are all taken: adjacent pairs become one, each column twice as long. */
@@ -199,6 +203,14 @@ report_tick(struct sink *s, uint64_t ts)
 			rd->qd_peak = t->qd_max;
 			rd->qd_peak_ts = t->start;
 		}
+		/* The device's map widened: so do the columns taken before. */
+		if (dw->map_shift > rd->map_shift) {
+			for (k = 0; k < r->ncols; k++) {
+				windows_band_merge(rd->cols[k].band[0], dw->map_shift - rd->map_shift);
+				windows_band_merge(rd->cols[k].band[1], dw->map_shift - rd->map_shift);
+			}
+			rd->map_shift = dw->map_shift;
+		}
 		c = &rd->cols[r->ncols - 1];
 		c->busy_ns += t->busy_ns;
 		c->wait_sum += t->wait_sum;
@@ -220,6 +232,9 @@ report_tick(struct sink *s, uint64_t ts)
 			for (k = 0; k < HIST_NBUCKETS; k++)
 				if (t->op[o].lat[k] != 0)
 					c->lat[k] = report_add32(c->lat[k], t->op[o].lat[k]);
+			for (k = 0; o != OPC_OTHER && k < MAP_BANDS; k++)
+				c->band[o == OPC_WRITE][k] = report_add32(c->band[o == OPC_WRITE][k],
+				    t->op[o].band[k]);
 		}
 	}
 	r->ticks++;
@@ -475,7 +490,19 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
 		    report_wall(b, r->col_start[sp[i].first]),
 		    report_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
-	fprintf(f, "],\"anomalies_total\":%u}", ns);
+	fprintf(f, "],\"anomalies_total\":%u", ns);
+	/* The offset map's numbers: per column, reads and writes by band. */
+	fprintf(f, ",\"offset_map\":{\"band_bytes\":%llu,\"bands\":%u,\"reads\":[",
+	    (unsigned long long)512 << rd->map_shift, MAP_BANDS);
+	for (o = 0; o < 2; o++) {
+		for (i = 0; i < r->ncols; i++) {
+			fprintf(f, "%s[", i ? "," : "");
+			for (ns = 0; ns < MAP_BANDS; ns++)
+				fprintf(f, "%s%u", ns ? "," : "", rd->cols[i].band[o][ns]);
+			fputc(']', f);
+		}
+		fprintf(f, o == 0 ? "],\"writes\":[" : "]}}");
+	}
 }
 
 /* The processes and files of the whole run, by the sort key (json.c), and all their calls. */

@@ -23,7 +23,7 @@ static const struct ui_key ui_keys_default[] = {
 	{ KEY_BACKSPACE, UI_BACK }, { '<', UI_SORT_LEFT }, { KEY_LEFT, UI_SORT_LEFT },
 	{ '>', UI_SORT_RIGHT }, { KEY_RIGHT, UI_SORT_RIGHT }, { 'I', UI_SORT_INVERT },
 	{ 'c', UI_GROUP }, { ' ', UI_PAUSE }, { '+', UI_ZOOM_OUT }, { '-', UI_ZOOM_IN },
-	{ 'o', UI_OPS }, { 'v', UI_DEV_VIEW }, { 't', UI_THEME }, { 'L' & 0x1f, UI_REDRAW },
+	{ 'o', UI_OPS }, { 'm', UI_MAP }, { 'v', UI_DEV_VIEW }, { 't', UI_THEME }, { 'L' & 0x1f, UI_REDRAW },
 	{ '/', UI_FILTER }, { 'r', UI_RECORD }, { 'W', UI_SAVE }, { '.', UI_STEP },
 	{ '[', UI_SEEK_BACK }, { ']', UI_SEEK_FWD }, { 'g', UI_SEEK_START },
 	{ 'G', UI_SEEK_END }, { 's', UI_SLOWER }, { 'S', UI_FASTER }, { 'i', UI_INSIGHTS },

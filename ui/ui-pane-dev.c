@@ -26,6 +26,7 @@ struct ui_dev_cache {
 	uint64_t	*qd;
 	uint64_t	*iops;
 	uint64_t	*p99;		/* ns, 0 where no request was timed */
+	unsigned	 shift;		/* the device's map_shift its map columns were summed at */
 };
 
 /* How devices are drawn: as the space allows, one line each, a heatmap each. */
@@ -143,13 +144,15 @@ ui_pane_dev_cache_check(struct ui_pane *p, unsigned ncols,
 	struct ui_state	*u = p->u;
 	struct ui_dev	*d = p->data;
 
+	unsigned	 mask = u->view.opmask | (u->view.map ? 1u << 8 : 0);
+
 	if (d->cache_cap == ncols && d->cache_ticks == u->view.col_ticks &&
-	    d->cache_mask == u->view.opmask && d->cache_nsub == nsub)
+	    d->cache_mask == mask && d->cache_nsub == nsub)
 		return;
 	ui_pane_dev_cache_free(d);
 	d->cache_cap = ncols;
 	d->cache_ticks = u->view.col_ticks;
-	d->cache_mask = u->view.opmask;
+	d->cache_mask = mask;
 	d->cache_nsub = nsub;
 }
 
@@ -171,6 +174,39 @@ ui_pane_dev_cache(struct ui_dev *d, unsigned i)
 		c->p99 = xcalloc(d->cache_cap, sizeof *c->p99);
 	}
 	return (c);
+}
+
+/*
+ * The offset map's column of group g: requests by where they start, the
+ * device's MAP_BANDS bands spread over nsub sub-rows (band 0 at the bottom).
+ */
+static void
+ui_pane_dev_map_column(const struct windows *w, const struct devwin *dw, uint64_t g,
+    uint64_t view, unsigned ct, unsigned mask, unsigned nsub, uint64_t *sub)
+{
+	uint64_t		 band[MAP_BANDS] = { 0 }, a;
+	const struct tick	*t;
+	unsigned		 o, i, s, lo, hi;
+
+	for (a = g * ct; a < (g + 1) * ct && a < view; a++) {
+		if ((t = windows_tick_at(w, dw, (unsigned)(w->nclosed - a))) == NULL)
+			continue;
+		for (o = 0; o < OPC_MAX; o++) {
+			if (!(mask & (1u << o)) || t->op[o].ios == 0)
+				continue;
+			for (i = 0; i < MAP_BANDS; i++)
+				band[i] += t->op[o].band[i];
+		}
+	}
+	for (s = 0; s < nsub; s++) {
+		lo = s * MAP_BANDS / nsub;
+		hi = (s + 1) * MAP_BANDS / nsub;
+		if (hi <= lo)
+			hi = lo + 1;
+		sub[s] = 0;
+		for (i = lo; i < hi && i < MAP_BANDS; i++)
+			sub[s] += band[i];
+	}
 }
 
 /* Sum the ticks of group g (view ticks closed) into cache slot s. */
@@ -212,8 +248,12 @@ ui_pane_dev_group(struct ui_pane *p, const struct devwin *dw,
 			timed += t->op[o].timed;
 		}
 	}
-	draw_heat_column(h, d->cache_nsub,
-	    cc->sub + (size_t)s * d->cache_nsub);
+	if (u->view.map)
+		ui_pane_dev_map_column(w, dw, g, view, ct, mask, d->cache_nsub,
+		    cc->sub + (size_t)s * d->cache_nsub);
+	else
+		draw_heat_column(h, d->cache_nsub,
+		    cc->sub + (size_t)s * d->cache_nsub);
 	cc->p99[s] = timed > 0 ? (uint64_t)hist_percentile(h, timed, 99, min, max) : 0;
 	cc->qd[s] = cc->iops[s] = 0;
 	if (dur > 0) {
@@ -244,6 +284,12 @@ ui_pane_dev_columns(struct ui_pane *p, unsigned di, unsigned ncols,
 
 	ui_pane_dev_cache_check(p, ncols, nsub);
 	cc = ui_pane_dev_cache(d, di);
+	/* The map widened: its columns were summed in narrower bands. */
+	if (u->view.map && cc->shift != dw->map_shift) {
+		for (s = 0; s < d->cache_cap; s++)
+			cc->group[s] = UI_DEV_NOGROUP;
+		cc->shift = dw->map_shift;
+	}
 	memset(d->qd, 0, ncols * sizeof *d->qd);
 	memset(d->iops, 0, ncols * sizeof *d->iops);
 	memset(d->p99, 0, ncols * sizeof *d->p99);
@@ -552,7 +598,8 @@ ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 		ui_pane_dev_overview(p, win, r, sel, view);
 		return;
 	}
-	snprintf(ops, sizeof ops, "  latency of %s", u->view.opmask == 0 ?
+	snprintf(ops, sizeof ops, "  %s of %s", u->view.map ? "offset map" : "latency",
+	    u->view.opmask == 0 ?
 	    "all" : u->view.opmask == 1u << OPC_READ ? "reads" : "writes");
 	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
 	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
@@ -593,7 +640,8 @@ ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 		ui_pane_dev_columns(p, d->shown_idx[i], ncols, 2 * heat,
 		    view);
 		ui_heatmap(u, win, y, r->x, heat, ncols, d->sub,
-		    ui_pane_dev_marks(p, d->marks, ncols, view, dw) ? d->marks : NULL);
+		    ui_pane_dev_marks(p, d->marks, ncols, view, dw) ? d->marks : NULL,
+		    u->view.map ? (int)dw->map_shift : -1);
 		y += (int)heat;
 		ui_pane_dev_spark(p, win, y, r->x, spark, ncols, d->qd, 100,
 		    "qd", THEME_QD_0);

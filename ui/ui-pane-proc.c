@@ -595,7 +595,7 @@ ui_pane_proc_draw_drill(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 			draw_heat_column(d->hist[(n - 1 - age) % UI_PROC_HISTORY],
 			    2 * heat, d->hcols + (size_t)c * 2 * heat);
 		}
-		ui_heatmap(u, win, r->y + 1, r->x, heat, ncols, d->hcols, NULL);
+		ui_heatmap(u, win, r->y + 1, r->x, heat, ncols, d->hcols, NULL, -1);
 	}
 	fr = *r;
 	fr.y = r->y + 1 + (int)heat;

@@ -58,12 +58,15 @@ ui_text(WINDOW *win, int y, int x, enum theme_colour fg, enum theme_colour bg,
  * Draw the heatmap axis labels and nrows x ncols cells from ncols columns of
  * 2 * nrows sub-row counts (draw_heat_column); a column with marks[c] set
  * (marks NULL: none) gets a triangle on its top row, a mark's place in time.
+ * With map_shift >= 0 it is an offset map, labelled in bytes from the start.
  */
 void
 ui_heatmap(struct ui_state *u, WINDOW *win, int y, int x, unsigned nrows,
-    unsigned ncols, const uint64_t *sub, const uint8_t *marks)
+    unsigned ncols, const uint64_t *sub, const uint8_t *marks, int map_shift)
 {
 	const char	*label;
+	char		 off[16];
+	uint64_t	 band;
 	size_t		 need = (size_t)nrows * ncols;
 	unsigned	 r;
 	char		 buf[DRAW_LABEL_WIDTH + 2];
@@ -72,6 +75,13 @@ ui_heatmap(struct ui_state *u, WINDOW *win, int y, int x, unsigned nrows,
 		return;
 	for (r = 0; r < nrows; r++) {
 		label = draw_heat_label(r, nrows);
+		/* An offset map: the bytes where the row's bands begin, on the same rows. */
+		if (map_shift >= 0 && label != NULL) {
+			band = (uint64_t)(2 * (nrows - 1 - r)) * MAP_BANDS / (2 * nrows);
+			label = draw_fmt_bytes(off, sizeof off, (band << map_shift) * 512);
+			while (*label == ' ')
+				label++;
+		}
 		snprintf(buf, sizeof buf, "%*s ", DRAW_LABEL_WIDTH,
 		    label != NULL ? label : "");
 		ui_text(win, y + (int)r, x, THEME_GRAPH_TEXT, THEME_MAIN_BG,

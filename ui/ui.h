@@ -70,6 +70,7 @@ enum ui_action {
 	UI_SAVE,			/* write the settings to the config file */
 	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
 	UI_INSIGHTS,			/* the insights, until the next key */
+	UI_MAP,				/* devices: offset map or latency heatmap */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
@@ -149,6 +150,7 @@ struct ui_view {
 	unsigned	 col_secs;	/* time per heatmap column, seconds */
 	unsigned	 col_ticks;	/* ticks per heatmap column */
 	unsigned	 opmask;	/* 1 << OPC_READ | ..., 0 for all */
+	int		 map;		/* devices: the offset map, not the latency heatmap */
 	int		 flags;		/* DRAW_UTF8, DRAW_MONO */
 	int		 heat_coarse;	/* 8/16 colours: heat levels as glyphs */
 	const char	*filter;	/* "" for none */
@@ -162,7 +164,7 @@ void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
 void		 ui_heatmap(struct ui_state *, struct _win_st *, int y, int x,
 		     unsigned nrows, unsigned ncols, const uint64_t *hists,
-		     const uint8_t *marks);
+		     const uint8_t *marks, int map_shift);
 int		 ui_filter_match(const struct ui_state *, const char *);
 unsigned	 ui_table(const struct ui_state *, struct _win_st *, const struct ui_rect *,
 		     const struct ui_col *, unsigned ncols, uint32_t hidden, unsigned nrows,
