@@ -4,13 +4,19 @@
  * benchmarks (BLKTOP=bench/bench-floor), so the kernel's own cost of a hook
  * is measured the same way as blktop's.
  *
- * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg [ignored options...]
+ * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk [ignored options...]
  * (min: a plain hash-based per-request tracer, its records drained every 10 ms;
  * vfs-parts: a clock read at a read()'s entry and exit, one 113-byte record;
  * vfs-clock: the clock reads only; vfs-file: vfs-parts plus the fd's struct file
  * and its inode pointer in the record; async-min: min plus one record and one latency
  * per io_uring call, by a hash of its request; async-agg: min plus the hash and
- * a per-CPU count, bytes and latency bucket per call, no record)
+ * a per-CPU count, bytes and latency bucket per call, no record; async-blk:
+ * one record per io_uring request, the call's file, offset and start handed
+ * from io_uring_submit_req to block_io_start in a per-CPU slot, no completion
+ * program; async-blk-c: async-blk and an io_uring_complete program that exits
+ * early for calls a block request carried; kio: block_io_start reads the
+ * kiocb through the request's bio, no async program; aio-blk: kio and a clock
+ * read at io_submit's entry, no user memory read. See floor.bpf.c.)
  * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
  */
 #include <errno.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 static volatile sig_atomic_t stop;
@@ -58,6 +65,14 @@ in_set(const char *name, const char *set)
 	static const char *const vfs_file[] = { "file_tp_enter_read", "file_tp_exit_read", NULL };
 	static const char *const async_agg[] = { "min_io_start", "min_rq_issue",
 	    "min_rq_complete", "min_uring_submit", "agg_uring_complete", NULL };
+	static const char *const async_blk[] = { "blk_io_start", "blk_rq_issue",
+	    "blk_rq_complete", "blk_uring_submit", NULL };
+	static const char *const async_blk_c[] = { "blk_io_start", "blk_rq_issue",
+	    "blk_rq_complete", "blk_uring_submit", "blk_uring_complete", NULL };
+	static const char *const kio[] = { "kio_io_start", "blk_rq_issue",
+	    "blk_rq_complete", NULL };
+	static const char *const aio_blk[] = { "aio_io_start", "blk_rq_issue",
+	    "blk_rq_complete", "blk_aio_submit", NULL };
 	const char *const *names;
 
 	if (strcmp(set, "block") == 0)
@@ -78,12 +93,51 @@ in_set(const char *name, const char *set)
 		names = vfs_file;
 	else if (strcmp(set, "async-agg") == 0)
 		names = async_agg;
+	else if (strcmp(set, "async-blk") == 0)
+		names = async_blk;
+	else if (strcmp(set, "async-blk-c") == 0)
+		names = async_blk_c;
+	else if (strcmp(set, "kio") == 0)
+		names = kio;
+	else if (strcmp(set, "aio-blk") == 0)
+		names = aio_blk;
 	else
 		return -1;
 	for (; *names; names++)
 		if (strcmp(*names, name) == 0)
 			return 1;
 	return 0;
+}
+
+/* The one-record-per-request sets' counters (floor.bpf.c's .bss), on stderr. */
+static void
+print_counts(struct bpf_object *obj)
+{
+	static const char *const names[] = { "blk_hit", "blk_miss", "blk_miss_pid", "blk_cont", "blk_spilled",
+	    "blk_cdone", "kio_uring", "kio_aio", "kio_none" };
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, ".bss");
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *v;
+	const struct btf_type *t;
+	unsigned char buf[4096];
+	__u32 zero = 0;
+	int id, i, j;
+
+	if (!m || !btf || bpf_map__value_size(m) > sizeof buf ||
+	    bpf_map__lookup_elem(m, &zero, sizeof zero, buf, bpf_map__value_size(m), 0) != 0)
+		return;
+	if ((id = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC)) < 0)
+		return;
+	t = btf__type_by_id(btf, id);
+	v = btf_var_secinfos(t);
+	for (i = 0; i < btf_vlen(t); i++, v++) {
+		const char *nm = btf__name_by_offset(btf, btf__type_by_id(btf, v->type)->name_off);
+
+		for (j = 0; j < (int)(sizeof names / sizeof *names); j++)
+			if (strcmp(nm, names[j]) == 0 && v->size == 8)
+				fprintf(stderr, "bench-floor: %s %llu\n", nm,
+				    *(unsigned long long *)(buf + v->offset));
+	}
 }
 
 int
@@ -96,7 +150,7 @@ main(int argc, char **argv)
 	int n = 0, err;
 
 	if (argc < 3 || in_set("", argv[2]) < 0) {
-		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg\n");
+		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk\n");
 		return 2;
 	}
 	libbpf_set_print(NULL);
@@ -127,7 +181,9 @@ main(int argc, char **argv)
 	fflush(stdout);
 	if ((strcmp(argv[2], "min") == 0 || strcmp(argv[2], "vfs-parts") == 0 ||
 	    strcmp(argv[2], "vfs-file") == 0 ||
-	    strcmp(argv[2], "async-min") == 0 || strcmp(argv[2], "async-agg") == 0) &&
+	    strcmp(argv[2], "async-min") == 0 || strcmp(argv[2], "async-agg") == 0 ||
+	    strcmp(argv[2], "async-blk") == 0 || strcmp(argv[2], "async-blk-c") == 0 ||
+	    strcmp(argv[2], "kio") == 0 || strcmp(argv[2], "aio-blk") == 0) &&
 	    !(rb = ring_buffer__new(
 	    bpf_map__fd(bpf_object__find_map_by_name(obj, "min_rb")), on_record, NULL, NULL))) {
 		fprintf(stderr, "bench-floor: ring buffer: %s\n", strerror(errno));
@@ -146,6 +202,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench-floor: %llu records\n", nrecords);
 		ring_buffer__free(rb);
 	}
+	print_counts(obj);
 	while (n > 0)
 		bpf_link__destroy(links[--n]);
 	bpf_object__close(obj);

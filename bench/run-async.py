@@ -12,7 +12,10 @@ The medians close the table; the floors of issue 28 are checked against them.
     bench/run-async.py [NAME=CMD ...]
     default tracers: none, biolatency, blktop (BLKTOP -J -d 1),
     blktop --no-vfs; BLKTOP=build/blktop, ROUNDS=3, SECS=4, ENGINES=libaio,io_uring,
-    OLD=path/to/another/blktop adds "old" and "old --no-vfs".
+    OLD=path/to/another/blktop adds "old" and "old --no-vfs";
+    FLOOR=SET,SET... adds bench-floor's sets (floor.bpf.c) as tracers beside the
+    defaults (FLOOR_BIN=build/bench/bench-floor, FLOOR_OBJ=build/bench/floor.bpf.o;
+    `make bench` builds them), e.g. FLOOR=min,async-blk.
 READLOOP=bench/bench-readloop also measures BPF ns per cached 4 KiB read()
 and pread() call (blktop -c bench-readloop), READLOOP_ROUNDS times each
 (default 5). ENGINES= (empty) measures only that.
@@ -43,6 +46,9 @@ def tracers():
         return [("none", "")] + [tuple(a.split("=", 1)) for a in sys.argv[1:]]
     t = [("none", ""), ("biolatency", "biolatency"),
          ("blktop", BLKTOP + " -J -d 1"), ("blktop --no-vfs", BLKTOP + " -J -d 1 --no-vfs")]
+    for st in [x for x in os.environ.get("FLOOR", "").split(",") if x]:
+        t.append(("floor " + st, "%s %s %s" % (os.environ.get("FLOOR_BIN", "build/bench/bench-floor"),
+                                               os.environ.get("FLOOR_OBJ", "build/bench/floor.bpf.o"), st)))
     if os.environ.get("OLD"):
         t += [("old", os.environ["OLD"] + " -J -d 1"),
               ("old --no-vfs", os.environ["OLD"] + " -J -d 1 --no-vfs")]
