@@ -4,7 +4,7 @@
  * benchmarks (BLKTOP=bench/bench-floor), so the kernel's own cost of a hook
  * is measured the same way as blktop's.
  *
- * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk [ignored options...]
+ * usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk|hooks-empty|async-blk-nc [ignored options...]
  * (min: a plain hash-based per-request tracer, its records drained every 10 ms;
  * vfs-parts: a clock read at a read()'s entry and exit, one 113-byte record;
  * vfs-clock: the clock reads only; vfs-file: vfs-parts plus the fd's struct file
@@ -16,7 +16,9 @@
  * program; async-blk-c: async-blk and an io_uring_complete program that exits
  * early for calls a block request carried; kio: block_io_start reads the
  * kiocb through the request's bio, no async program; aio-blk: kio and a clock
- * read at io_submit's entry, no user memory read. See floor.bpf.c.)
+ * read at io_submit's entry, no user memory read; hooks-empty: min and empty
+ * programs on io_uring_submit_req, io_uring_complete and io_submit's entry;
+ * async-blk-nc: async-blk without the submission's clock read. See floor.bpf.c.)
  * Prints one JSON line ({"lost": 0}) once attached, as blktop -J would.
  */
 #include <errno.h>
@@ -73,6 +75,10 @@ in_set(const char *name, const char *set)
 	    "blk_rq_complete", NULL };
 	static const char *const aio_blk[] = { "aio_io_start", "blk_rq_issue",
 	    "blk_rq_complete", "blk_aio_submit", NULL };
+	static const char *const hooks_empty[] = { "min_io_start", "min_rq_issue",
+	    "min_rq_complete", "floor_uring_submit", "floor_uring_complete", "floor_aio_submit", NULL };
+	static const char *const async_blk_nc[] = { "blk_io_start", "blk_rq_issue",
+	    "blk_rq_complete", "blk_uring_submit_nc", NULL };
 	const char *const *names;
 
 	if (strcmp(set, "block") == 0)
@@ -101,6 +107,10 @@ in_set(const char *name, const char *set)
 		names = kio;
 	else if (strcmp(set, "aio-blk") == 0)
 		names = aio_blk;
+	else if (strcmp(set, "hooks-empty") == 0)
+		names = hooks_empty;
+	else if (strcmp(set, "async-blk-nc") == 0)
+		names = async_blk_nc;
 	else
 		return -1;
 	for (; *names; names++)
@@ -150,7 +160,7 @@ main(int argc, char **argv)
 	int n = 0, err;
 
 	if (argc < 3 || in_set("", argv[2]) < 0) {
-		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk\n");
+		fprintf(stderr, "usage: bench-floor OBJ block|min|vfs-tp|vfs-btf|vfs-parts|vfs-clock|vfs-file|async-min|async-agg|async-blk|async-blk-c|kio|aio-blk|hooks-empty|async-blk-nc\n");
 		return 2;
 	}
 	libbpf_set_print(NULL);
@@ -183,7 +193,8 @@ main(int argc, char **argv)
 	    strcmp(argv[2], "vfs-file") == 0 ||
 	    strcmp(argv[2], "async-min") == 0 || strcmp(argv[2], "async-agg") == 0 ||
 	    strcmp(argv[2], "async-blk") == 0 || strcmp(argv[2], "async-blk-c") == 0 ||
-	    strcmp(argv[2], "kio") == 0 || strcmp(argv[2], "aio-blk") == 0) &&
+	    strcmp(argv[2], "kio") == 0 || strcmp(argv[2], "aio-blk") == 0 ||
+	    strcmp(argv[2], "hooks-empty") == 0 || strcmp(argv[2], "async-blk-nc") == 0) &&
 	    !(rb = ring_buffer__new(
 	    bpf_map__fd(bpf_object__find_map_by_name(obj, "min_rb")), on_record, NULL, NULL))) {
 		fprintf(stderr, "bench-floor: ring buffer: %s\n", strerror(errno));

@@ -664,3 +664,37 @@ int BPF_PROG(aio_io_start, struct request *rq)
 	bpf_map_update_elem(&blk_reqs, &rq, &r, BPF_ANY);
 	return 0;
 }
+
+/*
+ * Decomposition (set "hooks-empty": the min set and empty programs on the
+ * async hooks; set "async-blk-nc": async-blk with no clock read at the
+ * submission, the call's start taken as its request's).
+ */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(floor_uring_submit) { return 0; }
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(floor_uring_complete) { return 0; }
+SEC("tracepoint/syscalls/sys_enter_io_submit")
+int floor_aio_submit(void *ctx) { return 0; }
+
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(blk_uring_submit_nc, struct io_kiocb *req)
+{
+	const struct io_rw *rw = (const struct io_rw *)&req->file;
+	__u8 op = req->opcode;
+	__u32 zero = 0;
+	struct blk_call *c;
+
+	if (op != 22 && op != 1 && op != 4 && op != 23 && op != 2 && op != 5)
+		return 0;
+	if (!(c = bpf_map_lookup_elem(&blk_slot, &zero)))
+		return 0;
+	*(volatile const void **)&c->req = req;
+	*(volatile const void **)&c->file = req->file;
+	c->pos = rw->kiocb.ki_pos;
+	c->len = rw->len;
+	c->op = op;
+	c->pid = (__u32)bpf_get_current_pid_tgid();
+	c->taken = 0;
+	return 0;
+}
