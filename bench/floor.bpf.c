@@ -441,8 +441,8 @@ int BPF_PROG(blk_uring_submit, struct io_kiocb *req)
 			blk_spilled++;
 		}
 	}
+	/* req->file is not assigned yet here (io_assign_file, at the issue): blk_io_start reads it. */
 	*(volatile const void **)&c->req = req;
-	*(volatile const void **)&c->file = req->file;
 	c->pos = rw->kiocb.ki_pos;
 	c->len = rw->len;
 	c->op = op;
@@ -464,7 +464,7 @@ int BPF_PROG(blk_io_start, struct request *rq)
 	bpf_get_current_comm(r.comm, sizeof r.comm);
 	if ((c = bpf_map_lookup_elem(&blk_slot, &zero)) != NULL && c->req &&
 	    c->pid == (__u32)r.pid_tgid) {
-		r.file = c->file;
+		bpf_probe_read_kernel(&r.file, sizeof r.file, &((struct io_kiocb *)c->req)->file);
 		r.pos = c->pos;
 		r.call_ts = c->ts;
 		r.len = c->len;
@@ -690,7 +690,6 @@ int BPF_PROG(blk_uring_submit_nc, struct io_kiocb *req)
 	if (!(c = bpf_map_lookup_elem(&blk_slot, &zero)))
 		return 0;
 	*(volatile const void **)&c->req = req;
-	*(volatile const void **)&c->file = req->file;
 	c->pos = rw->kiocb.ki_pos;
 	c->len = rw->len;
 	c->op = op;
