@@ -1,0 +1,48 @@
+#!/bin/bash
+# with-switch.sh MAP VAR VALUE CMD...: run CMD (a blktop) with the u32 VAR of
+# its BPF object's .bss map MAP set to VALUE as soon as the map exists (and
+# again 2 s later), so that bench/run-async.py can measure a switch's
+# setting as a tracer of its own: e.g.
+#   bench/run-async.py "blktop kio=bench/with-switch.sh blktop_b.bss async_kio 1 build/blktop -J -d 1"
+# SIGINT and SIGTERM go on to CMD; its exit status is ours.
+set -u
+map=$1 var=$2 val=$3
+shift 3
+"$@" &
+pid=$!
+trap 'kill -INT $pid 2>/dev/null' INT TERM
+setvar() {
+	python3 - "$map" "$var" "$val" <<'PY'
+import json, subprocess, sys
+name, var, val = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ms = [x for x in json.loads(subprocess.check_output(["bpftool", "-j", "map", "show"])) if x.get("name") == name]
+if not ms:
+    sys.exit(1)
+m = ms[-1]
+types = json.loads(subprocess.check_output(["bpftool", "-j", "btf", "dump", "id", str(m["btf_id"])]))["types"]
+off = None
+for t in types:
+    if t.get("kind") == "DATASEC" and t.get("name") == ".bss":
+        for v in t["vars"]:
+            if types[v["type_id"] - 1].get("name") == var:
+                off = v["offset"]
+if off is None:
+    sys.exit("with-switch: no %s in %s" % (var, name))
+key = ["0", "0", "0", "0"]
+cur = [int(b, 16) for b in json.loads(subprocess.check_output(["bpftool", "-j", "map", "lookup", "id", str(m["id"]), "key", *key]))["value"]]
+cur[off:off + 4] = list(val.to_bytes(4, "little"))
+subprocess.check_call(["bpftool", "map", "update", "id", str(m["id"]), "key", *key, "value", *[str(b) for b in cur]])
+PY
+}
+for i in $(seq 100); do
+	kill -0 $pid 2>/dev/null || break
+	setvar 2>/dev/null && break
+	sleep 0.1
+done
+sleep 2
+setvar >&2 || echo "with-switch: could not set $var in $map" >&2
+wait $pid
+rc=$?
+# wait returns early when a trapped signal arrives: wait for the tracer itself
+while kill -0 $pid 2>/dev/null; do wait $pid; rc=$?; done
+exit $rc
