@@ -28,7 +28,7 @@ expect "bad hook plan" 2 "bad hook plan 'kprobe'" "$BLKTOP" -b --hooks kprobe
 expect "bad hook plan in the environment" 2 "bad hook plan" env BLKTOP_HOOKS=tp_btf:nope "$BLKTOP" -b
 expect "bad --listen port" 2 "--listen: '99999' is not a port" "$BLKTOP" --listen 99999
 expect "bad --listen" 2 "--listen: 'x' is not a port" "$BLKTOP" --listen 127.0.0.1:x
-expect "--headless alone" 2 "--headless needs --listen, -w or --report" "$BLKTOP" --headless
+expect "--headless alone" 2 "--headless needs --listen, -w, --report or --trace" "$BLKTOP" --headless
 expect "--headless with -J" 2 "--headless prints no reports" "$BLKTOP" --headless -J --listen 9
 check "--help exits 0 with usage" "$BLKTOP" --help
 check "--version" bash -c "'$BLKTOP' --version | grep -q '^blktop [0-9]'"
