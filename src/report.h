@@ -76,7 +76,32 @@ void		 report_json(FILE *, const struct blktop *, const struct report *);
 size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
 		     size_t);
 void		 report_html(FILE *, const struct blktop *, const struct report *);
+/* sink-report-html.c: the page; its parts share these. */
+#define HTML_NSUB	28	/* heatmap rows: 4 a decade from 1 us to 10 s */
+#define HTML_ROW_H	8	/* pixels of a heatmap row */
+#define HTML_LEFT	56	/* room for the y axis labels */
+#define HTML_BOTTOM	18	/* room for the time labels */
+#define HTML_CHART_H	90	/* plot height of a line chart */
+#define HTML_WIDTH	960	/* widest plot */
+#define HTML_LANE_H	14	/* a file's lane on the timeline */
+
+/* What every chart of one page shares: columns, their width, colours. */
+struct html {
+	FILE			*f;
+	const struct blktop	*b;
+	const struct report	*r;
+	unsigned		 cw;		/* pixels a column */
+	unsigned		 pw;		/* plot width */
+	char			 bg[8], fg[8], grid[8], dim[8];
+};
 void		 html_text(FILE *, const char *);
+void		 html_colour(const struct report *, enum theme_colour, const char *fallback, char *out);
+const char	*html_trim(const char *);
+/* sink-report-tables.c */
+void		 html_procs(struct html *);
+void		 html_files(struct html *);
+void		 html_pattern(struct html *);
+void		 html_timeline(struct html *);
 char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
 /* sink-report-phases.c */
 void		 report_html_phases(FILE *, const struct blktop *);

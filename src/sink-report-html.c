@@ -10,26 +10,9 @@
 #include "insight.h"
 #include "report.h"
 
-#define HTML_NSUB	28	/* heatmap rows: 4 a decade from 1 us to 10 s */
-#define HTML_ROW_H	8	/* pixels of a heatmap row */
-#define HTML_LEFT	56	/* room for the y axis labels */
-#define HTML_BOTTOM	18	/* room for the time labels */
-#define HTML_CHART_H	90	/* plot height of a line chart */
-#define HTML_WIDTH	960	/* widest plot */
-#define HTML_LANE_H	14	/* a file's lane on the timeline */
-
-/* What every chart of one page shares: columns, their width, colours. */
-struct html {
-	FILE			*f;
-	const struct blktop	*b;
-	const struct report	*r;
-	unsigned		 cw;		/* pixels a column */
-	unsigned		 pw;		/* plot width */
-	char			 bg[8], fg[8], grid[8], dim[8];
-};
 
 /* A theme colour as #rrggbb; the fallback where the theme leaves it to the terminal. */
-static void
+void
 html_colour(const struct report *r, enum theme_colour c, const char *fallback, char *out)
 {
 	int32_t	 rgb = r->theme.colour[c];
@@ -84,7 +67,7 @@ html_text(FILE *f, const char *s)
 }
 
 /* A number from draw.c's fixed-width formats, without the padding. */
-static const char *
+const char *
 html_trim(const char *s)
 {
 	while (*s == ' ')
@@ -294,6 +277,34 @@ html_time_axis(struct html *h, unsigned y0)
 		    y0 + 13, html_time(h->b, h->r->col_start[i], 0, t, sizeof t));
 }
 
+/* The marks (blktop --mark) as dashed lines down a plot of height ph, at their times, named. */
+static void
+html_marks(struct html *h, unsigned ph)
+{
+	const struct report	*r = h->r;
+	const struct mark	*m;
+	uint64_t		 first, d;
+	unsigned		 i, k, n, x;
+	char			 col[8];
+
+	n = h->b->phases != NULL ? phase_marks(h->b->phases, 0, &first) : 0;
+	html_colour(r, THEME_TITLE, "#eeeeee", col);
+	for (k = 0; k < n; k++) {
+		m = phase_mark(h->b->phases, first + k);
+		for (i = 0; i < r->ncols && !(m->ts >= r->col_start[i] && m->ts < r->col_end[i]); i++)
+			;
+		if (i == r->ncols)
+			continue;
+		d = r->col_end[i] - r->col_start[i];
+		x = HTML_LEFT + i * h->cw + (d > 0 ? (unsigned)((m->ts - r->col_start[i]) *
+		    h->cw / d) : 0);
+		fprintf(h->f, "<g class=\"mark\"><title>");
+		html_text(h->f, m->label);
+		fprintf(h->f, "</title><line x1=\"%u\" x2=\"%u\" y1=\"0\" y2=\"%u\" stroke=\"%s\" "
+		    "stroke-width=\"1\" stroke-dasharray=\"2 2\"/></g>", x, x, ph, col);
+	}
+}
+
 /* Height in a heatmap of a latency: log scale, 1 us at the bottom, 10 s at the top. */
 static double
 html_lat_y(uint64_t ns)
@@ -406,6 +417,7 @@ html_heatmap(struct html *h, const struct report_dev *rd)
 		    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",
 		    HTML_LEFT + sp[i].first * h->cw, (sp[i].last - sp[i].first + 1) * h->cw,
 		    ph - 1, col);
+	html_marks(h, ph);
 	html_time_axis(h, ph);
 	fprintf(f, "</svg>\n<div class=\"dim\">device time per column; colour: requests "
 	    "(log scale, the UI's palette)");
@@ -552,306 +564,6 @@ html_device(struct html *h, const struct report_dev *rd)
 	names[0] = "peak", names[1] = "average (aqu-sz)";
 	html_chart(h, "Queue depth", "", 2, ser, cols, names);
 	html_map(h, rd);
-}
-
-/* The processes of the whole run, by the sort key. */
-static void
-html_procs(struct html *h)
-{
-	const struct blktop	*b = h->b;
-	const struct proc_entry	*pe[REPORT_TOP];
-	const struct proc_counts *c;
-	FILE			*f = h->f;
-	char			 comm[BLKTOP_COMM_LEN], x[6][16];
-	unsigned		 n, i;
-
-	n = proc_top(b->procs, (enum proc_key)h->r->opts.sort_key, 1, pe, REPORT_TOP);
-	fprintf(f, "<h2>Top processes</h2>\n<p class=\"dim\">The whole run, by %s. Block: "
-	    "requests submitted; calls: read and write family calls; disk: bytes the device "
-	    "moved on its behalf (page cache fills, writeback of what it dirtied, direct "
-	    "I/O).</p>\n<table><tr><th>pid</th><th class=\"l\">command</th><th>block r</th>"
-	    "<th>block w</th><th>block read</th><th>block written</th><th>calls r</th>"
-	    "<th>calls w</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n", proc_key_name(h->r->opts.sort_key));
-	for (i = 0; i < n; i++) {
-		c = proc_entry_counts(b->procs, pe[i], 1);
-		batch_comm(comm, pe[i]->comm);
-		fprintf(f, "<tr><td>%u</td><td class=\"l\">", pe[i]->id);
-		html_text(f, comm);
-		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%llu</td>"
-		    "<td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%llu</td>"
-		    "</tr>\n", (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-		    html_trim(draw_fmt_bytes(x[0], 16, c->blk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[1], 16, c->blk_bytes[1])),
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    html_trim(draw_fmt_bytes(x[2], 16, c->vfs_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[3], 16, c->vfs_bytes[1])),
-		    html_trim(draw_fmt_bytes(x[4], 16, c->disk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[5], 16, c->disk_bytes[1])),
-		    (unsigned long long)c->opens);
-	}
-	fprintf(f, "</table>\n");
-}
-
-/* The files of the whole run, by the sort key. */
-static void
-html_files(struct html *h)
-{
-	const struct blktop	*b = h->b;
-	const struct file_entry	*fe[REPORT_TOP];
-	const struct proc_counts *c;
-	FILE			*f = h->f;
-	char			 path[4096], x[4][16];
-	unsigned		 n, i;
-
-	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
-	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">file</th><th>reads</th>"
-	    "<th>writes</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n");
-	for (i = 0; i < n; i++) {
-		c = proc_file_counts(b->procs, fe[i], 1);
-		model_file_path(b->procs, fe[i], path, sizeof path);
-		fprintf(f, "<tr><td class=\"l path\">");
-		html_text(f, path);
-		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td>"
-		    "<td>%sB</td><td>%llu</td></tr>\n",
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    html_trim(draw_fmt_bytes(x[0], 16, c->vfs_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[1], 16, c->vfs_bytes[1])),
-		    html_trim(draw_fmt_bytes(x[2], 16, c->disk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[3], 16, c->disk_bytes[1])),
-		    (unsigned long long)c->opens);
-	}
-	fprintf(f, "</table>\n");
-}
-
-/* Sum a file's size bins into the run's (proc_each_file). */
-static void
-html_sum_hist(void *ctx, const struct file_entry *fe)
-{
-	uint64_t	*sum = ctx;
-	unsigned	 d, i;
-
-	for (d = 0; d < 2; d++)
-		for (i = 0; i < PAT_BINS; i++)
-			sum[d * PAT_BINS + i] += fe->pat.side[d].hist[i];
-}
-
-/*
- * Two cells: a file's bytes touched ("~" before them when gaps were joined:
- * an upper bound) and its reads' bytes over them ("2.00x"); "-" without a
- * read with an offset.
- */
-static void
-html_touched(FILE *f, const struct pat_touched *t)
-{
-	char b[32];
-
-	if (t->bytes == 0) {
-		fprintf(f, "<td>-</td><td>-</td>");
-		return;
-	}
-	fprintf(f, "<td>%s%s</td><td>%.2fx</td>", t->over > 0 ? "~" : "",
-	    html_trim(draw_fmt_bytes(b, sizeof b, t->bytes)), (double)t->read / (double)t->bytes);
-}
-
-/* "v (n), v (n)": the commonest values of t, sizes as bytes, strides signed. */
-static void
-html_common(FILE *f, const struct pat_vals *t, int sizes)
-{
-	int64_t		 v[PAT_COMMON];
-	uint64_t	 n[PAT_COMMON];
-	unsigned	 i, k = pattern_common(t, v, n);
-	char		 x[16];
-
-	if (k == 0)
-		fprintf(f, "-");
-	for (i = 0; i < k; i++) {
-		if (sizes)
-			fprintf(f, "%s%sB&nbsp;(%llu)", i ? ", " : "",
-			    html_trim(draw_fmt_bytes(x, sizeof x, (uint64_t)v[i])),
-			    (unsigned long long)n[i]);
-		else
-			fprintf(f, "%s%lld&nbsp;(%llu)", i ? ", " : "", (long long)v[i],
-			    (unsigned long long)n[i]);
-	}
-}
-
-/*
- * Darshan's job summary, from the kernel: the access sizes of every file's
- * calls (its POSIX access size histogram), the access pattern and common
- * sizes of the busiest files, and the insights with their rules.
- */
-static void
-html_pattern(struct html *h)
-{
-	const struct blktop	*b = h->b;
-	const struct file_entry	*fe[REPORT_TOP];
-	struct insight		 in[INSIGHT_MAX];
-	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1, more;
-	struct pat_sum		 ps;
-	FILE			*f = h->f;
-	char			 path[4096], rc[8], wc[8], fig[160], rule[200];
-	unsigned		 n, i, d, bar;
-
-	if (!(b->have & HAVE_VFS))
-		return;
-	proc_each_file(b->procs, html_sum_hist, sum);
-	for (i = 0; i < 2 * PAT_BINS; i++)
-		if (sum[i] > max)
-			max = sum[i];
-	html_colour(h->r, THEME_READ, "#5fafd7", rc);
-	html_colour(h->r, THEME_WRITE, "#ffaf5f", wc);
-	fprintf(f, "<h2>Access sizes</h2>\n<p class=\"dim\">Read and write calls of every "
-	    "file by the bytes each moved, in Darshan's bins (a bin holds its upper edge), "
-	    "whoever made them: the process's own calls, libaio and io_uring, sendfile, "
-	    "splice and copy_file_range.</p>\n<table class=\"sizes\"><tr><th class=\"l\">"
-	    "size</th><th>reads</th><th>writes</th><th class=\"l\"></th></tr>\n");
-	for (i = 0; i < PAT_BINS; i++) {
-		fprintf(f, "<tr><td class=\"l\">%s</td><td>%llu</td><td>%llu</td><td class=\"l\">",
-		    pattern_bin_name(i), (unsigned long long)sum[i],
-		    (unsigned long long)sum[PAT_BINS + i]);
-		/* Reads over writes, one bar each, to the largest bin's length. */
-		fprintf(f, "<svg class=\"bar\" xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" "
-		    "height=\"12\">");
-		for (d = 0; d < 2; d++) {
-			bar = (unsigned)(300.0 * (double)sum[d * PAT_BINS + i] / (double)max);
-			fprintf(f, "<rect y=\"%u\" width=\"%u\" height=\"6\" fill=\"%s\"/>", d * 6,
-			    bar, d ? wc : rc);
-		}
-		fprintf(f, "</svg></td></tr>\n");
-	}
-	fprintf(f, "</table>\n");
-
-	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
-	fprintf(f, "<h2>Access pattern</h2>\n<p class=\"dim\">The busiest files: of their "
-	    "calls with an offset, judged against the previous call of the same process and "
-	    "direction (doc/json.md, Access pattern), those that were sequential (started "
-	    "at or after its end) and consecutive (right at it); the commonest sizes and "
-	    "strides; the bytes its reads touched (the union of their ranges) and how many "
-	    "times over they read them; the processes that used the file.</p>\n<table><tr>"
-	    "<th class=\"l\">file</th><th>calls</th><th>sequential</th><th>consecutive</th>"
-	    "<th>switches</th><th>touched</th><th>read over touched</th>"
-	    "<th class=\"l\">common sizes</th><th class=\"l\">common strides</th><th>procs"
-	    "</th></tr>\n");
-	for (i = 0; i < n; i++) {
-		const struct pattern *p = &fe[i]->pat;
-
-		pattern_sum(p, &ps);
-		model_file_path(b->procs, fe[i], path, sizeof path);
-		fprintf(f, "<tr><td class=\"l path\">");
-		html_text(f, path);
-		fprintf(f, "</td><td>%llu</td>", (unsigned long long)(p->side[0].accesses +
-		    p->side[1].accesses));
-		if (ps.judged > 0)
-			fprintf(f, "<td>%.0f%%</td><td>%.0f%%</td>", 100.0 * (double)ps.seq /
-			    (double)ps.judged, 100.0 * (double)ps.consec / (double)ps.judged);
-		else
-			fprintf(f, "<td>-</td><td>-</td>");
-		fprintf(f, "<td>%llu</td>", (unsigned long long)p->switches);
-		html_touched(f, &fe[i]->touched);
-		fprintf(f, "<td class=\"l\">");
-		html_common(f, &p->sizes, 1);
-		fprintf(f, "</td><td class=\"l\">");
-		html_common(f, &p->strides, 0);
-		fprintf(f, "</td><td>%u%s</td></tr>\n", fe[i]->npids, fe[i]->pids_more ? "+" : "");
-	}
-	fprintf(f, "</table>\n");
-
-	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
-	fprintf(f, "<h2>Insights</h2>\n<p class=\"dim\">What the rules of doc/insights.md "
-	    "found over every file and process of the run, highest level first; each with "
-	    "what it measured and the rule it applied.</p>\n");
-	if (n == 0) {
-		fprintf(f, "<p class=\"insights-none\">No rule fired.</p>\n");
-		return;
-	}
-	fprintf(f, "<table class=\"insights\"><tr><th class=\"l\">level</th><th class=\"l\">"
-	    "code</th><th class=\"l\">subject</th><th class=\"l\">measured</th>"
-	    "<th class=\"l\">rule</th><th class=\"l\">recommendation</th></tr>\n");
-	for (i = 0; i < n; i++) {
-		const struct insight_rule *ru = in[i].rule;
-
-		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		fprintf(f, "<tr class=\"insight\"><td class=\"l\">%s</td><td class=\"l\">%s</td>"
-		    "<td class=\"l path\">", insight_level_name(ru->level), ru->code);
-		batch_insight_name(b->procs, &in[i], path, sizeof path);
-		html_text(f, path);
-		fprintf(f, "</td><td class=\"l\">");
-		html_text(f, fig);
-		fprintf(f, "</td><td class=\"l\">");
-		html_text(f, rule);
-		fprintf(f, "</td><td class=\"l\">");
-		html_text(f, ru->advice);
-		fprintf(f, "</td></tr>\n");
-	}
-	if (more > 0)
-		fprintf(f, "<tr><td class=\"l\" colspan=\"6\">and %llu more</td></tr>\n",
-		    (unsigned long long)more);
-	fprintf(f, "</table>\n");
-}
-
-/* Order timeline files by bytes, most first. */
-static int
-html_cmp_files(const void *a, const void *b)
-{
-	const struct report_file *x = *(const struct report_file *const *)a;
-	const struct report_file *y = *(const struct report_file *const *)b;
-
-	return (x->total < y->total ? 1 : x->total > y->total ? -1 : 0);
-}
-
-/* When the busiest files were read (upper half of a lane) and written (lower half). */
-static void
-html_timeline(struct html *h)
-{
-	const struct report	*r = h->r;
-	const struct report_file *fl[REPORT_FILES];
-	FILE			*f = h->f;
-	uint64_t		 max = 0, v;
-	char			 rc[8], wc[8];
-	unsigned		 i, k, j, n = r->nfiles < REPORT_TOP ? r->nfiles : REPORT_TOP;
-	unsigned		 lh = HTML_LANE_H;
-
-	for (i = 0; i < r->nfiles; i++)
-		fl[i] = &r->files[i];
-	qsort(fl, r->nfiles, sizeof *fl, html_cmp_files);
-	for (i = 0; i < n; i++)
-		for (k = 0; k < 2 * r->ncols; k++)
-			if (fl[i]->rw[k] > max)
-				max = fl[i]->rw[k];
-	html_colour(r, THEME_READ, "#5fafd7", rc);
-	html_colour(r, THEME_WRITE, "#ffaf5f", wc);
-	fprintf(f, "<h2>When the busiest files were read and written</h2>\n<p class=\"dim\">"
-	    "Each lane a file, sampled every report interval from its %d busiest files; "
-	    "<span class=\"k\" style=\"background:%s\"></span>read (upper half) "
-	    "<span class=\"k\" style=\"background:%s\"></span>written (lower half): bytes by "
-	    "calls, or by the disk where that is more; opacity on a log scale.</p>\n",
-	    REPORT_TOP, rc, wc);
-	if (n == 0) {
-		fprintf(f, "<p>No file activity was seen.</p>\n");
-		return;
-	}
-	fprintf(f, "<table>\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "<tr><td class=\"l path\">");
-		html_text(f, fl[i]->path);
-		fprintf(f, "</td><td class=\"l\"><svg class=\"lane\" xmlns=\"http://www.w3.org/2000/svg\" "
-		    "width=\"%u\" height=\"%u\"><rect width=\"%u\" height=\"%u\" fill=\"none\" "
-		    "stroke=\"%s\"/>", h->pw, lh, h->pw, lh, h->grid);
-		for (j = 0; j < r->ncols; j++) {
-			for (k = 0; k < 2; k++) {
-				if ((v = fl[i]->rw[2 * j + k]) == 0)
-					continue;
-				fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				    "fill=\"%s\" fill-opacity=\"%.2f\"/>", j * h->cw, k * lh / 2,
-				    h->cw, lh / 2, k ? wc : rc,
-				    0.2 + 0.8 * draw_heat_level(v, max) / (THEME_LEVELS - 1));
-			}
-		}
-		fprintf(f, "</svg></td></tr>\n");
-	}
-	fprintf(f, "</table>\n");
 }
 
 /* The whole run as one HTML page. */

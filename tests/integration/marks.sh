@@ -150,6 +150,7 @@ out(rj["marks"] == marks and rj["phases"] == jp, "--report OUT.json has the same
 h = open(html, encoding="utf-8").read()
 out("<h2>Phases</h2>" in h and all(w in h for w in ("epoch 1", "époque 2 — écritures", "from python")),
     "the HTML report's Phases table names each phase")
+out(h.count('<g class="mark">') == 3, "the HTML report's heatmap has a line per mark (%d)" % h.count('<g class="mark">'))
 tr = json.load(open(trace))
 ti = [e for e in tr["traceEvents"] if e.get("cat") == "mark"]
 tp = [e for e in tr["traceEvents"] if e.get("cat") == "phase"]

@@ -42,6 +42,25 @@ check "--trace-max 1: stderr says what was left out ($(head -c 200 "$TEST_TMP/ma
 structure "the bounded trace" "$TM"
 python3 "$CHECK" bounded "$TM" "$TEST_TMP/dump.csv" "$T"
 
+# An imported log with no wall clock says so; a capture merged with a log has both.
+FX=$BLKTOP_SRCDIR/tests/fixtures
+"$BLKTOP" -r "$FX/import-issue.txt" --trace "$TEST_TMP/noclock.json" </dev/null >/dev/null 2>&1
+"$BLKTOP" -r "$CAP" "$FX/import-vfs.txt" --trace "$TEST_TMP/merged.json" </dev/null >/dev/null 2>&1
+python3 - "$TEST_TMP/noclock.json" "$TEST_TMP/merged.json" <<'PY'
+import json, sys
+a, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + "trace: " + what)
+o = a["otherData"]
+out(o["clock"] == "none" and "no wall clock" in o["ts"] and o["requests_seen"] > 0,
+    "a log without a clock: otherData says clock %s (%s)" % (o["clock"], o["ts"]))
+k = {}
+for e in m["traceEvents"]:
+    k[e.get("cat")] = k.get(e.get("cat"), 0) + 1
+out(m["otherData"]["clock"] == "wall" and k.get("block", 0) > 0 and k.get("io", 0) > 0,
+    "a capture merged with a vfs log: its requests and the log's calls (%s)" % k)
+PY
+
 # Shifted: every time by exactly the offset.
 TO=$TEST_TMP/off.json
 "$BLKTOP" -r "$CAP" --trace "$TO" --trace-offset -2.5 </dev/null >/dev/null 2>&1
