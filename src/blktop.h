@@ -527,6 +527,11 @@ struct blktop {
 	long			 reports;	/* printed by the batch view */
 	int			 exiting;
 	int			 ending;	/* the source has nothing more: its last report */
+	struct {				/* the capture sink's last recording started */
+		unsigned	 n;		/* since the start */
+		uint64_t	 ts;		/* stream time, within a tick */
+		const char	*why;		/* "-w", "r" (the UI), "trigger" */
+	}			 rec_start;
 	int			 status;	/* exit status: 1 once data was lost (a recording failed) */
 	int			 silent;	/* seeking: output sinks skip reports */
 	uint64_t		 last_tick;	/* stream time of the last tick taken */

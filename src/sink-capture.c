@@ -178,7 +178,8 @@ sink_capture_default_name(const char *dir, int n)
 
 /* Start writing to path (NULL: a default name); on error *msg says why. */
 static int
-sink_capture_start(struct recorder *r, const char *path, uint64_t created, char **msg)
+sink_capture_start(struct recorder *r, const char *path, uint64_t created, const char *why,
+    char **msg)
 {
 	struct blktop		*b = r->b;
 	struct capture_header	 hdr;
@@ -216,6 +217,10 @@ sink_capture_start(struct recorder *r, const char *path, uint64_t created, char 
 	r->path = name;
 	free(r->error);
 	r->error = NULL;
+	/* For what marks the run's time line (--trace). */
+	b->rec_start.n++;
+	b->rec_start.ts = b->last_tick;
+	b->rec_start.why = why;
 	xasprintf(msg, "recording to %s", name);
 	return (0);
 }
@@ -304,7 +309,7 @@ sink_capture_init(struct sink *s, char **errp)
 		sink_capture_parse_trigger(r);
 	if (r->opts.record_path != NULL) {
 		if (sink_capture_start(r, r->opts.record_path,
-		    (uint64_t)((int64_t)b->win.tick_start + b->mono_to_wall), &msg) != 0) {
+		    (uint64_t)((int64_t)b->win.tick_start + b->mono_to_wall), "-w", &msg) != 0) {
 			*errp = msg;
 			return (-1);
 		}
@@ -384,7 +389,7 @@ sink_capture_tick(struct sink *s, uint64_t ts)
 	if (!r->trigger_armed)
 		return;
 	r->trigger_armed = 0;
-	if (sink_capture_start(r, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall),
+	if (sink_capture_start(r, NULL, (uint64_t)((int64_t)ts + b->mono_to_wall), "trigger",
 	    &msg) != 0) {
 		free(r->error);
 		r->error = msg;
@@ -415,7 +420,7 @@ sink_capture_control(struct sink *s, enum sink_ctl what __unused, char **msg)
 	}
 	if (r->w == NULL)
 		return (sink_capture_start(r, NULL, (uint64_t)((int64_t)b->win.tick_start +
-		    b->mono_to_wall), msg));
+		    b->mono_to_wall), "r", msg));
 	capture_writer_stats(r->w, &recs, &chunks, &bytes);
 	failed = sink_capture_stop(r);
 	if (failed)

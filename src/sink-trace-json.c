@@ -9,7 +9,7 @@
 
 static const char *trace_kind_names[TR_KINDS] = {
 	"requests", "calls", "async_calls", "opens", "file_ops", "lost", "device_counters",
-	"process_counters", "marks"
+	"process_counters", "marks", "recordings"
 };
 
 /* Time for the file: microseconds of wall time, ns digits kept. */
@@ -301,6 +301,20 @@ trace_write_phase(FILE *f, const struct trace *t, const struct blktop *b,
 	fputs(",\"args\":{}}", f);
 }
 
+/* A recording started: a global instant, with what started it. */
+static void
+trace_write_rec(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
+{
+	const char	*why = trace_path_str(t, v->path);
+
+	trace_head(f, t, b, 'i', v->ts, 0, 0);
+	fprintf(f, ",\"s\":\"g\",\"cat\":\"capture\",\"name\":\"%s\",\"args\":{\"by\":",
+	    why != NULL && strcmp(why, "trigger") == 0 ? "trigger fired: recording started" :
+	    "recording started");
+	json_string(f, why != NULL ? why : "?");
+	fputs("}}", f);
+}
+
 /* A mark: a global instant named by its label. */
 static void
 trace_write_mark(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
@@ -365,6 +379,9 @@ trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
 			break;
 		case TR_LOST:
 			trace_write_lost(f, t, b, v);
+			break;
+		case TR_REC:
+			trace_write_rec(f, t, b, v);
 			break;
 		default:
 			trace_write_call(f, t, b, v);

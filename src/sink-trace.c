@@ -218,7 +218,7 @@ trace_keep(struct trace *t, uint32_t e)
 	v->prio = trace_rand(t);
 	t->seen[v->kind]++;
 	if ((v->kind == TR_DEVCNT || v->kind == TR_PROCCNT || v->kind == TR_LOST ||
-	    v->kind == TR_MARK) &&
+	    v->kind == TR_MARK || v->kind == TR_REC) &&
 	    t->fix_bytes + v->cost <= t->budget / 4) {
 		t->fix[t->nfix++] = e;
 		t->fix_bytes += v->cost;
@@ -598,6 +598,14 @@ trace_tick(struct sink *s, uint64_t ts)
 	memset(t->procs, 0, sizeof t->procs);
 	t->nprocs = 0;
 	t->tick_start = ts;
+	/* A recording started (-w, r, the trigger): an instant. */
+	if (b->rec_start.n != t->rec_seen && (v = trace_new(t, TR_REC, &e)) != NULL) {
+		v->ts = b->rec_start.ts;
+		v->path = trace_path(t, b->rec_start.why, strlen(b->rec_start.why));
+		v->cost = TRACE_COST_INSTANT;
+		trace_keep(t, e);
+	}
+	t->rec_seen = b->rec_start.n;
 }
 
 /* Write the file once: at the end of a replay, or when a live run stops. */

@@ -28,7 +28,7 @@
 #define TRACE_MIN_COST		TRACE_COST_INSTANT
 
 enum trace_kind { TR_REQ, TR_CALL, TR_ASYNC, TR_OPEN, TR_FOP, TR_LOST, TR_DEVCNT,
-	TR_PROCCNT, TR_MARK, TR_KINDS };
+	TR_PROCCNT, TR_MARK, TR_REC, TR_KINDS };
 #define TRACE_COST_MARK		420		/* a mark's instant and its phase's slice */
 
 struct trace_ev {
@@ -112,6 +112,7 @@ struct trace {
 	unsigned		 nshown;
 	uint64_t		 tick_start;
 	uint64_t		 run_start;	/* the windows opened: the first phase's start */
+	unsigned		 rec_seen;	/* blktop.rec_start.n taken */
 	int			 written;
 };
 

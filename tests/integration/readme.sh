@@ -108,7 +108,7 @@ while IFS= read -r ex; do
 	printf '%s\n' "$run" >"$dir/example.sh"
 	name="example $k: $ex$note"
 	code=$(echo "$run" | sed 's/[[:space:]]\{1,\}#.*$//')	# what bash runs of it
-	if echo "$code" | grep -qE -- '(^| )(-b|-J|--dump|--report|--probe)( |$)'; then
+	if echo "$code" | grep -qE -- '(^| )(-b|-J|--dump|--report|--trace|--probe)( |$)'; then
 		live=1
 		echo "$code" | grep -qE -- '(^| )-r ' && live=0
 		if [ $live = 1 ] && ! echo "$code" | grep -qE -- '(^| )(-n|--probe)( |$)'; then
@@ -134,7 +134,7 @@ while IFS= read -r ex; do
 		fi
 		# What it is for: a report, rows, a file it writes, or the plan.
 		made=$(echo "$code" | grep -oE '> *[^ ]+$' | tr -d '> ')
-		[ -n "$made" ] || made=$(echo "$code" | grep -oE -- '--report [^ ]+' | cut -c10-)
+		[ -n "$made" ] || made=$(echo "$code" | grep -oE -- '--(report|trace) [^ ]+' | sed 's/^--[a-z]* //')
 		if [ -n "$made" ]; then
 			[ -s "$dir/$made" ] || st="$st, $made empty"
 		else

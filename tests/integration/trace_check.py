@@ -231,6 +231,11 @@ def mode_live(trace, dump, jsonl, fio, workpid, mnt, dev, replay):
     rep = [b["ts"] for b in bl if any(p.get("pid") == pid for p in b.get("processes", []))]
     out(rep and first <= rep[0] and rep[0] - first < 3.0,
         "live: trwork's first call %.3f s before the first report that names it" % ((rep[0] - first) if rep else -1))
+    rec = [e for e in d["traceEvents"] if e.get("cat") == "capture"]
+    out(len(rec) == 1 and rec[0]["name"] == "recording started" and rec[0]["args"]["by"] == "-w"
+        and rec[0]["ts"] <= min(e["ts"] for e in d["traceEvents"] if e["ph"] == "C") + 1,
+        "live: the recording's start (-w) is an instant, before the first counters (%s)"
+        % [(e["name"], e["args"]) for e in rec])
     r = load(replay)
     rg, _ = requests(r)
     ra = sum(1 for e in r["traceEvents"] if e["ph"] == "b" and e.get("cat") == "async")
