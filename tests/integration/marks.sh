@@ -13,7 +13,7 @@ refused 2 "--mark of 128 bytes" --mark "$(printf 'x%.0s' $(seq 128))"
 refused 2 "--mark with -J" --mark x -J
 refused 2 "--mark with an argument" --mark x y
 if ! grep -q " @blktop-mark\." /proc/net/unix; then
-	bad 1 "--mark with no blktop running" --mark x
+	refused 1 "--mark with no blktop running" --mark x
 fi
 
 need_root
@@ -69,7 +69,7 @@ check "another user's mark refused, and said ($(grep -c 'mark refused' "$TEST_TM
 "$BLKTOP" -r "$C" -J -d 0.5 >"$TEST_TMP/replay.jsonl"
 "$BLKTOP" -r "$C" --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
 python3 - "$TEST_TMP/live.jsonl" "$TEST_TMP/dump.csv" "$TEST_TMP/replay.jsonl" "$T" "$R" \
-    "$TEST_TMP/r.html" "$TEST_TMP/sent" "$DEV" "$BLKTOP_SRCDIR/doc/blktop.schema.json" <<'PY'
+    "$TEST_TMP/r.html" "$TEST_TMP/sent" "$DEV" "$BLKTOP_SRCDIR/doc/blktop.schema.json" <<'PY' ||
 import csv, json, sys
 live, dump, replay, trace, rep, html, sent, dev, schema = sys.argv[1:]
 def out(ok, what):
@@ -110,7 +110,7 @@ def pct(v, p):
     k = (len(v) - 1) * p / 100.0
     lo = int(k)
     return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (k - lo)
-refused = []
+bad = []
 for i, (p, d) in enumerate(zip(jp, phases)):
     devs = {x["name"]: x for x in p["devices"]}
     rs = d["rows"]
@@ -167,7 +167,7 @@ try:
 except ImportError:
     out(False, "python3-jsonschema is missing")
 PY
-
+	fail "the checks of the live run stopped (a Python error above)"
 # ---- the UI shows where the marks fell: a triangle over their heatmap columns
 need_cmd tmux tmux
 tmux_setup

@@ -27,7 +27,7 @@ check "live: exit $st at SIGINT" [ "$st" = 0 ]
 "$BLKTOP" -r "$C" --report "$TEST_TMP/r.json" </dev/null >/dev/null 2>&1
 "$BLKTOP" -r "$C" --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
 "$BLKTOP" -r "$C" --dump >"$TEST_TMP/dump.csv"
-python3 - "$TEST_TMP/r.json" "$TEST_TMP/dump.csv" "$DEV" <<'PY'
+python3 - "$TEST_TMP/r.json" "$TEST_TMP/dump.csv" "$DEV" <<'PY' ||
 import csv, json, sys
 rep = json.load(open(sys.argv[1]))
 rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["type"] == "block" and r["device"] == sys.argv[3]]
@@ -64,6 +64,7 @@ spread = [c for c in cols if len(c[2]) >= 28]
 out(len(spread) >= 2, "random: spread, %d columns with reads in 28 or more of the 32 bands (%s)"
     % (len(spread), [len(c[2]) for c in cols]))
 PY
+	fail "the map's checks stopped (a Python error above)"
 check "the HTML report draws the map (an offsetmap SVG with rects)" \
     grep -q '<svg class="offsetmap".*data-bands="32"' "$TEST_TMP/r.html"
 if command -v chromium >/dev/null; then

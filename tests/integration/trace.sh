@@ -46,7 +46,7 @@ python3 "$CHECK" bounded "$TM" "$TEST_TMP/dump.csv" "$T"
 FX=$BLKTOP_SRCDIR/tests/fixtures
 "$BLKTOP" -r "$FX/import-issue.txt" --trace "$TEST_TMP/noclock.json" </dev/null >/dev/null 2>&1
 "$BLKTOP" -r "$CAP" "$FX/import-vfs.txt" --trace "$TEST_TMP/merged.json" </dev/null >/dev/null 2>&1
-python3 - "$TEST_TMP/noclock.json" "$TEST_TMP/merged.json" <<'PY'
+python3 - "$TEST_TMP/noclock.json" "$TEST_TMP/merged.json" <<'PY' ||
 import json, sys
 a, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 def out(ok, what):
@@ -60,7 +60,7 @@ for e in m["traceEvents"]:
 out(m["otherData"]["clock"] == "wall" and k.get("block", 0) > 0 and k.get("io", 0) > 0,
     "a capture merged with a vfs log: its requests and the log's calls (%s)" % k)
 PY
-
+	fail "the clock checks stopped (a Python error above)"
 # Shifted: every time by exactly the offset.
 TO=$TEST_TMP/off.json
 "$BLKTOP" -r "$CAP" --trace "$TO" --trace-offset -2.5 </dev/null >/dev/null 2>&1
