@@ -60,6 +60,7 @@ void		*xmalloc(size_t);
 void		*xcalloc(size_t, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
+uint64_t	 hash_bytes(const void *, size_t, uint64_t seed);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 
 /* name.c: names as text that is always valid UTF-8 (doc/blktop.8, NAMES). */
@@ -578,6 +579,13 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 	return (0);
 }
 
+/* Wall time, in seconds since the epoch, of stream time ts (the source's clock). */
+static inline double
+stream_wall(const struct blktop *b, uint64_t ts)
+{
+	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
+}
+
 /* sink-metrics.c: counters since start, served to Prometheus. */
 extern const struct sink_entry sink_metrics;
 int		 metrics_parse_listen(const char *, char *addr, size_t,
@@ -1024,6 +1032,7 @@ struct file_entry {
 	struct pat_touched	 touched;	/* the byte ranges its reads covered, since first seen */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
+	uint32_t		 map;		/* private to model-pattern.c: its offset map + 1, 0 none */
 	uint8_t			 npids;
 	uint8_t			 pids_more;	/* more than PROC_FILE_PIDS did */
 	uint16_t		 ftype;		/* enum blktop_vfs_ftype, last seen */
@@ -1041,6 +1050,7 @@ struct proc_stats {
 	uint64_t	 pairs_evicted;	/* (process, file) positions dropped for room (model-pattern.c) */
 	uint64_t	 pattern_early;	/* calls judged before their 0.3 s: the ring was full */
 	uint64_t	 pattern_gone;	/* calls not judged: their file left the table first */
+	uint64_t	 maps_reused;	/* files' offset maps given to another file (model-pattern.c) */
 	unsigned	 pairs;		/* positions the table holds */
 	int		 by_thread;
 };
@@ -1078,6 +1088,7 @@ void		 proc_stats(const struct proc_table *, struct proc_stats *);
 size_t		 model_pattern_size(unsigned max_files);
 void		 model_pattern_init(struct proc_table *, unsigned max_files);
 void		 model_pattern_free(struct proc_table *);
+const struct pat_map *model_file_map(const struct proc_table *, const struct file_entry *);
 void		 model_pattern_add(struct proc_table *, struct proc_entry *, struct file_entry *,
 		     const struct ev_rw *);
 void		 proc_pattern_flush(struct proc_table *, uint64_t upto);

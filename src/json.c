@@ -169,9 +169,9 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 	json_num(f, "rw_switches", known, 0, (double)p->switches);
 	/* When its calls began and ended, Unix time (one call's: from its entry to its exit). */
 	json_num(f, "first_access", known && p->first_ns != 0, 6,
-	    (double)((int64_t)p->first_ns + b->mono_to_wall) / 1e9);
+	    stream_wall(b, p->first_ns));
 	json_num(f, "last_access", known && p->last_ns != 0, 6,
-	    (double)((int64_t)p->last_ns + b->mono_to_wall) / 1e9);
+	    stream_wall(b, p->last_ns));
 	/* An imported log's calls carry no open flags: O_DIRECT not known. */
 	known = (b->have & (HAVE_VFS | HAVE_FILES)) == (HAVE_VFS | HAVE_FILES);
 	json_num(f, "direct_calls", known, 0, (double)p->direct);
@@ -236,6 +236,35 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 	fputc('}', f);
 }
 
+/*
+ * ,"offset_map":{...}: where in the file its calls went over time (struct
+ * pat_map), per column reads and writes by band; null when it has none (no
+ * call with an offset, or the map went to a busier file: model-pattern.c).
+ */
+static void
+json_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
+{
+	unsigned	 d, c, k;
+
+	if (m == NULL) {
+		fprintf(f, ",\"offset_map\":null");
+		return;
+	}
+	fprintf(f, ",\"offset_map\":{\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,"
+	    "\"band_bytes\":%llu,\"bands\":%u,\"no_offset\":%u,\"reads\":[", stream_wall(b, m->t0),
+	    (double)(1ULL << m->tshift) / 1e9, PAT_MAP_COLS, 1ULL << m->oshift, PAT_MAP_BANDS,
+	    m->nooff);
+	for (d = 0; d < 2; d++) {
+		for (c = 0; c < PAT_MAP_COLS; c++) {
+			fprintf(f, "%s[", c ? "," : "");
+			for (k = 0; k < PAT_MAP_BANDS; k++)
+				fprintf(f, "%s%u", k ? "," : "", m->n[d][c][k]);
+			fputc(']', f);
+		}
+		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
+	}
+}
+
 /* One file: its calls, the device requests that carried its pages, its lifecycle (whole: as json_proc). */
 void
 json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whole)
@@ -261,6 +290,8 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	json_pattern(f, b, &fe->pat);
 	json_touched(f, b, fe);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
+	if (whole)
+		json_file_map(f, b, model_file_map(b->procs, fe));
 	fputc('}', f);
 }
 
@@ -310,13 +341,6 @@ json_insights(FILE *f, const struct blktop *b)
 	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
 }
 
-/* Wall time in seconds of a stream time. */
-static double
-json_wall(const struct blktop *b, uint64_t ts)
-{
-	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
-}
-
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
 void
 json_marks(FILE *f, const struct blktop *b, int interval)
@@ -329,7 +353,7 @@ json_marks(FILE *f, const struct blktop *b, int interval)
 	n = b->phases != NULL ? phase_marks(b->phases, interval, &first) : 0;
 	for (i = 0; i < n; i++) {
 		m = phase_mark(b->phases, first + i);
-		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", json_wall(b, m->ts));
+		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", stream_wall(b, m->ts));
 		json_string(f, m->label);
 		fprintf(f, ",\"pid\":");
 		json_val(f, m->pid != 0, 0, m->pid);
@@ -362,7 +386,7 @@ json_phases(FILE *f, const struct blktop *b, int interval)
 		else
 			fprintf(f, "null");
 		fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"duration_s\":%.6f,\"devices\":[",
-		    json_wall(b, p->start), json_wall(b, p->end),
+		    stream_wall(b, p->start), stream_wall(b, p->end),
 		    (double)(p->end - p->start) / 1e9);
 		for (k = 0; k < p->ndevs; k++) {
 			d = &p->devs[k];

@@ -105,6 +105,21 @@ xreallocarray(void *old, size_t n, size_t size)
 	return (p);
 }
 
+/* 64-bit FNV-1a from a basis varied by seed, with a final mix: a table key. */
+uint64_t
+hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 0xcbf29ce484222325ULL ^ seed;
+
+	while (n-- > 0)
+		h = (h ^ *s++) * 0x100000001b3ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (h);
+}
+
 /* strdup that never returns NULL. */
 char *
 xstrdup(const char *s)

@@ -31,21 +31,11 @@ model_file_nchunks(unsigned max_files)
 	return n;
 }
 
-/* 64-bit FNV-1a with a final mix: the key of a path. */
+/* The key of a path. */
 static uint64_t
 model_file_hash(const char *s, size_t len)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL;
-	size_t		i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
+	return (hash_bytes(s, len, 0));
 }
 
 /* Sets of the by-inode table: PROC_INO_WAYS ways each, two slots per file. */

@@ -30,7 +30,7 @@ size_t
 model_pattern_size(unsigned max_files)
 {
 	return (size_t)model_pattern_nsets(max_files) * MODEL_PAIR_WAYS * sizeof(struct model_pair) +
-	    MODEL_PATTERN_PENDING * sizeof(struct model_pending);
+	    MODEL_PATTERN_PENDING * sizeof(struct model_pending) + MODEL_MAPS * sizeof(struct model_map);
 }
 
 void
@@ -40,6 +40,10 @@ model_pattern_init(struct proc_table *t, unsigned max_files)
 
 	t->pairs = xcalloc((size_t)n * MODEL_PAIR_WAYS, sizeof(*t->pairs));	/* stamp 0: free */
 	t->pending = xcalloc(MODEL_PATTERN_PENDING, sizeof(*t->pending));
+	t->maps = xcalloc(MODEL_MAPS, sizeof(*t->maps));
+	t->maps_fresh = 0;
+	t->map_hand = 0;
+	t->maps_reused = 0;
 	t->pair_mask = n - 1;
 	t->pair_stamp = 0;
 }
@@ -49,6 +53,76 @@ model_pattern_free(struct proc_table *t)
 {
 	free(t->pairs);
 	free(t->pending);
+	free(t->maps);
+}
+
+/* File f's offset map, or NULL: none given yet, or taken back for another file. */
+static struct model_map *
+model_map_of(const struct proc_table *t, const struct file_entry *f)
+{
+	struct model_map *m;
+
+	if (f->map == 0 || f->map > MODEL_MAPS)
+		return (NULL);
+	m = &t->maps[f->map - 1];
+	return (m->fhash == f->hash && m->file == (uint32_t)(f - t->files) ? m : NULL);
+}
+
+const struct pat_map *
+model_file_map(const struct proc_table *t, const struct file_entry *f)
+{
+	const struct model_map *m = model_map_of(t, f);
+
+	return (m != NULL ? &m->m : NULL);
+}
+
+/*
+ * A map for file e: a fresh one while the pool lasts, then the first the
+ * clock hand finds whose file made no call since it last passed (or left
+ * the table). Amortised O(1): each pass of the hand clears what it skips.
+ */
+static struct model_map *
+model_map_get(struct proc_table *t, uint32_t e, uint64_t ts)
+{
+	struct file_entry	*f = &t->files[e];
+	struct model_map	*m;
+	uint32_t		 i;
+
+	if (t->maps_fresh < MODEL_MAPS)
+		i = t->maps_fresh++;
+	else
+		for (;;) {
+			i = t->map_hand;
+			t->map_hand = (t->map_hand + 1) % MODEL_MAPS;
+			m = &t->maps[i];
+			if (t->files[m->file].hash != m->fhash || t->files[m->file].map != i + 1 ||
+			    t->files[m->file].chunk == MODEL_NIL)
+				break;		/* its file left the table */
+			if (!m->ref) {
+				t->maps_reused++;
+				break;
+			}
+			m->ref = 0;
+		}
+	m = &t->maps[i];
+	pattern_map_init(&m->m, ts);
+	m->fhash = f->hash;
+	m->file = e;
+	m->ref = 1;
+	f->map = i + 1;
+	return (m);
+}
+
+/* A call of file e, ended at ts, at offset off: into the file's offset map. */
+static void
+model_map_add(struct proc_table *t, uint32_t e, enum pat_dir dir, uint64_t ts, int64_t off)
+{
+	struct model_map *m = model_map_of(t, &t->files[e]);
+
+	if (m == NULL)
+		m = model_map_get(t, e, ts);
+	m->ref = 1;
+	pattern_map_add(&m->m, dir, ts, off);
 }
 
 /* The position of tgid on the file of path hash fhash: found, or a fresh one in place of the set's oldest. */
@@ -100,6 +174,7 @@ model_pattern_pop(struct proc_table *t)
 	pattern_count(&t->files[c->file].pat, &st);
 	if (c->dir == PAT_READ)
 		pattern_touch(&t->files[c->file].touched, c->off, c->bytes);
+	model_map_add(t, c->file, (enum pat_dir)c->dir, c->ts, c->off);
 	model_file_active(t, c->file);
 	if (t->procs[c->proc].id == c->proc_id) {
 		pattern_count(&t->procs[c->proc].pat, &st);

@@ -593,6 +593,7 @@ proc_stats(const struct proc_table *t, struct proc_stats *s)
 	s->pairs_evicted = t->pairs_evicted;
 	s->pattern_early = t->pattern_early;
 	s->pattern_gone = t->pattern_gone;
+	s->maps_reused = t->maps_reused;
 	s->pairs = (t->pair_mask + 1) * MODEL_PAIR_WAYS;
 	s->by_thread = t->by_thread;
 }

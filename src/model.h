@@ -59,6 +59,20 @@ struct model_pending {
 	uint8_t			 dir;
 };
 
+/*
+ * model-pattern.c: the files' offset maps, a pool of MODEL_MAPS (8.2 KiB each:
+ * 2.1 MiB) shared by the files, given out at a file's first mapped call and
+ * taken back, by a clock hand, from a file with no call since the hand last
+ * passed (maps_reused counts those).
+ */
+#define MODEL_MAPS		256
+struct model_map {
+	struct pat_map		 m;
+	uint64_t		 fhash;		/* its file's: the file holds it while both agree */
+	uint32_t		 file;		/* entry */
+	uint8_t			 ref;		/* a call since the hand last passed */
+};
+
 void		 model_file_active(struct proc_table *, uint32_t e);
 void		 model_proc_active(struct proc_table *, uint32_t e);
 
@@ -81,6 +95,10 @@ struct proc_table {
 	uint32_t		 pair_mask;	/* sets - 1 */
 	uint32_t		 pair_stamp;
 	uint64_t		 pairs_evicted;
+	struct model_map	*maps;		/* MODEL_MAPS */
+	uint32_t		 maps_fresh;	/* maps from here up never given */
+	uint32_t		 map_hand;
+	uint64_t		 maps_reused;
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */

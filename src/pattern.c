@@ -286,3 +286,70 @@ pattern_common(const struct pat_vals *t, int64_t val[PAT_COMMON], uint64_t count
 	}
 	return (n);
 }
+
+void
+pattern_map_init(struct pat_map *m, uint64_t t0)
+{
+	memset(m, 0, sizeof(*m));
+	m->t0 = t0;
+	m->tshift = PAT_MAP_TSHIFT;
+	m->oshift = PAT_MAP_OSHIFT;
+}
+
+/* Add counts a into b, saturating: a column or band merged past UINT32_MAX stays there. */
+static uint32_t
+pattern_map_sum(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+/* Merge the map's columns (ct 1) or bands (ck 1) in pairs, into the lower half. */
+static void
+pattern_map_halve(struct pat_map *m, unsigned ct, unsigned ck)
+{
+	unsigned	 d, c, k;
+	uint32_t	 v;
+
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < PAT_MAP_COLS; c++)
+			for (k = 0; k < PAT_MAP_BANDS; k++) {
+				v = m->n[d][c][k];
+				m->n[d][c][k] = 0;
+				m->n[d][c >> ct][k >> ck] = pattern_map_sum(m->n[d][c >> ct][k >> ck], v);
+			}
+}
+
+/*
+ * A call of direction dir that ended at stream time ts (before t0: in column
+ * 0) at offset off (-1: unknown, not mapped).
+ */
+void
+pattern_map_add(struct pat_map *m, enum pat_dir dir, uint64_t ts, int64_t off)
+{
+	uint64_t	 col = ts > m->t0 ? (ts - m->t0) >> m->tshift : 0;
+	uint64_t	 band;
+
+	if (off < 0) {
+		if (m->nooff < UINT32_MAX)
+			m->nooff++;
+		return;
+	}
+	/* Widen time: column pairs merge until ts fits. */
+	while (col >= PAT_MAP_COLS && m->tshift < 63) {
+		pattern_map_halve(m, 1, 0);
+		m->tshift++;
+		col = (ts - m->t0) >> m->tshift;
+	}
+	band = (uint64_t)off >> m->oshift;
+	/* Widen offsets: band pairs merge until off fits. */
+	while (band >= PAT_MAP_BANDS && m->oshift < 63) {
+		pattern_map_halve(m, 0, 1);
+		m->oshift++;
+		band = (uint64_t)off >> m->oshift;
+	}
+	if (col >= PAT_MAP_COLS)
+		col = PAT_MAP_COLS - 1;
+	if (band >= PAT_MAP_BANDS)
+		band = PAT_MAP_BANDS - 1;
+	m->n[dir][col][band] = pattern_map_sum(m->n[dir][col][band], 1);
+}

@@ -117,6 +117,31 @@ struct pat_touched {
  */
 #define PAT_ALIGN	4096
 
+/*
+ * Where in a file its calls went, over time (the file's offset map, iowatcher's
+ * I/O map of file offsets): calls counted by the time they ended and the offset
+ * they start at, reads and writes apart, in PAT_MAP_COLS columns of
+ * 1 << tshift ns from t0 and PAT_MAP_BANDS bands of 1 << oshift bytes from
+ * offset 0. A call past the last column merges the columns in pairs (tshift
+ * grows), one past the last band merges the bands in pairs (oshift grows):
+ * the map always covers the whole of the file's life and size, at a coarser
+ * grain as they grow. A call with no known offset is not mapped (nooff counts
+ * it). 2 x 32 x 32 x 4 + 24 = 8216 bytes.
+ */
+#define PAT_MAP_COLS	32
+#define PAT_MAP_BANDS	32
+#define PAT_MAP_TSHIFT	24	/* the first columns: 16.8 ms */
+#define PAT_MAP_OSHIFT	12	/* the first bands: 4 KiB */
+
+struct pat_map {
+	uint32_t	 n[2][PAT_MAP_COLS][PAT_MAP_BANDS];	/* calls by enum pat_dir, column, band */
+	uint64_t	 t0;		/* stream ns column 0 begins at */
+	uint32_t	 nooff;		/* calls without an offset, not mapped */
+	uint8_t		 tshift, oshift;
+};
+
+void		 pattern_map_init(struct pat_map *, uint64_t t0);
+void		 pattern_map_add(struct pat_map *, enum pat_dir, uint64_t ts, int64_t off);
 void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);
 void		 pattern_span(struct pattern *, uint64_t start, uint64_t end);
 void		 pattern_init(struct pattern *);

@@ -17,7 +17,7 @@ batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 	const struct batch_opts	*bo = s->opts;
 	double			 ts_wall;
 
-	ts_wall = (double)((int64_t)ts_mono + b->mono_to_wall) / 1e9;
+	ts_wall = stream_wall(b, ts_mono);
 	if (bo->json)
 		batch_print_json(bo, b, ts_wall, nticks);
 	else
@@ -309,7 +309,7 @@ batch_text_phases(FILE *f, const struct blktop *b)
 	n = phase_marks(b->phases, 1, &first);
 	for (i = 0; i < n; i++) {
 		m = phase_mark(b->phases, first + i);
-		fprintf(f, "mark %.6f ", (double)((int64_t)m->ts + b->mono_to_wall) / 1e9);
+		fprintf(f, "mark %.6f ", stream_wall(b, m->ts));
 		name_json(f, m->label, MARK_LABEL_MAX);
 		fprintf(f, " (pid %u)\n", m->pid);
 	}
@@ -616,11 +616,12 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
 	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"
 	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu,\"pattern_early\":%llu,"
-	    "\"pattern_gone\":%llu",
+	    "\"pattern_gone\":%llu,\"offset_maps_reused\":%llu",
 	    st.procs, st.max_procs, st.files, st.max_files,
 	    (unsigned long long)st.procs_evicted, (unsigned long long)st.files_evicted,
 	    st.pairs, (unsigned long long)st.pairs_evicted,
-	    (unsigned long long)st.pattern_early, (unsigned long long)st.pattern_gone);
+	    (unsigned long long)st.pattern_early, (unsigned long long)st.pattern_gone,
+	    (unsigned long long)st.maps_reused);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);

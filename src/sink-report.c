@@ -391,13 +391,6 @@ report_anomalies(const struct report *r, const struct report_dev *rd,
 	return (n);
 }
 
-/* Wall-clock seconds of a stream time. */
-static double
-report_wall(const struct blktop *b, uint64_t ts)
-{
-	return ((double)((int64_t)ts + b->mono_to_wall) / 1e9);
-}
-
 /*
  * {"p50":..,"p90":..,"p99":..,"p999":..,"min":..,"max":..,"avg":..} in
  * microseconds of a 64-bit histogram of n times between min and max; null
@@ -476,7 +469,7 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	json_val(f, dur, 3, (double)t->wait_sum / 1e9 / secs);
 	fprintf(f, ",\"max\":%u", rd->qd_peak);
 	/* No request ever in flight: no moment of the peak. */
-	json_num(f, "max_at", rd->qd_peak > 0, 3, report_wall(b, rd->qd_peak_ts));
+	json_num(f, "max_at", rd->qd_peak > 0, 3, stream_wall(b, rd->qd_peak_ts));
 	fputc('}', f);
 	json_num(f, "util_pct", dur, 2,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
@@ -488,8 +481,8 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	ns = report_anomalies(r, rd, sp, nitems(sp));
 	for (i = 0; i < ns && i < nitems(sp); i++)
 		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
-		    report_wall(b, r->col_start[sp[i].first]),
-		    report_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
+		    stream_wall(b, r->col_start[sp[i].first]),
+		    stream_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
 	fprintf(f, "],\"anomalies_total\":%u", ns);
 	/* The offset map's numbers: per column, reads and writes by band. */
 	fprintf(f, ",\"offset_map\":{\"band_bytes\":%llu,\"bands\":%u,\"reads\":[",
@@ -590,7 +583,7 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 	    "\"columns\":%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
 	    "\"anomaly_rule\":\"a column with at least %d timed requests whose p99 is over "
 	    "%.0fx the median column p99 of the device; adjacent ones form one span\","
-	    "\"devices\":[", report_wall(b, r->first_ts), report_wall(b, r->last_ts),
+	    "\"devices\":[", stream_wall(b, r->first_ts), stream_wall(b, r->last_ts),
 	    (double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->ticks,
 	    r->ncols, r->ticks_per_col, (unsigned long long)b->events,
 	    (unsigned long long)b->lost, REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);

@@ -28,12 +28,7 @@ trace_rand(struct trace *t)
 static uint32_t
 trace_hash(const void *p, size_t n, uint64_t seed)
 {
-	const unsigned char	*s = p;
-	uint64_t		 h = 1469598103934665603ULL ^ seed;
-
-	while (n-- > 0)
-		h = (h ^ *s++) * 1099511628211ULL;
-	return ((uint32_t)(h ^ (h >> 32)));
+	return ((uint32_t)hash_bytes(p, n, seed));
 }
 
 /* A path's id + 1, added the first time; 0 when the tables are full. */

@@ -118,13 +118,14 @@ ui_action_ops(struct ui_state *u, __unused enum ui_action a)
 	return (UI_DRAW_FRAME);
 }
 
-/* Devices: the offset map (where on the disk), or the latency heatmap. */
+/* Offset maps (where on the disk; a drilled file: where in it), or latency heatmaps. */
 static int
 ui_action_map(struct ui_state *u, __unused enum ui_action a)
 {
 	u->view.map = !u->view.map;
-	ui_status(u, "devices: %s", u->view.map ? "offset map (where requests start; o: "
-	    "reads, writes or both)" : "latency heatmap");
+	ui_status(u, "%s", u->view.map ? "offset maps: devices' requests and a file's calls by "
+	    "where they start (o: reads, writes or both)" : "latency heatmaps; a file's size "
+	    "histogram");
 	return (UI_DRAW_FRAME);
 }
 
@@ -334,8 +335,8 @@ const struct ui_action_info ui_actions[] = {
 	{ UI_ZOOM_IN, "zoom_in", "less time per heatmap column (down to 1 s)",
 	    ui_action_zoom, 0 },
 	{ UI_OPS, "ops", "heatmap of reads, writes or both", ui_action_ops, 0 },
-	{ UI_MAP, "devices_map", "devices: offset map (where on the disk) or latency "
-	    "heatmap", ui_action_map, 0 },
+	{ UI_MAP, "devices_map", "offset maps (where on the disk; a file's drill-down: where "
+	    "in the file) or latency heatmaps", ui_action_map, 0 },
 	{ UI_DEV_VIEW, "devices_view", "devices: one line each (overview), or a "
 	    "heatmap each", NULL, 0 },
 	{ UI_THEME, "theme", "next theme", ui_action_theme, 0 },

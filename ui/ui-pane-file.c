@@ -3,6 +3,7 @@
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blktop.h"
 #include "ui.h"
@@ -109,7 +110,13 @@ struct ui_file_drill {
 	uint8_t			 npids, pids_more;
 	unsigned		 nfind;
 	char			 find[UI_FILE_FINDINGS][2][256];	/* code and figure; the rule */
+	int			 have_map;	/* map holds its offset map (m shows it) */
+	double			 map_start;	/* the map's column 0, wall clock */
+	struct pat_map		 map;
 };
+
+/* The file map's bands are drawn by ui_heatmap, labelled as a device map's. */
+_Static_assert(PAT_MAP_BANDS == MAP_BANDS, "a file's offset map has a device map's bands");
 
 /* The files pane's rows, order and selection: its state in a UI (ui_pane's data). */
 struct ui_file {
@@ -202,6 +209,7 @@ ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 {
 	struct ui_file_drill	*dr = &d->drill;
 	const struct file_entry	*f = model_file_find(b->procs, dr->path);
+	const struct pat_map	*m;
 	struct insight		 in;
 	char			 fig[160];
 	unsigned		 i;
@@ -212,6 +220,11 @@ ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 		return;
 	dr->pat = f->pat;
 	dr->touched = f->touched;
+	if ((m = model_file_map(b->procs, f)) != NULL) {
+		dr->map = *m;
+		dr->map_start = stream_wall(b, m->t0);
+	}
+	dr->have_map = m != NULL;
 	dr->tot = f->tot;
 	memcpy(dr->pids, f->pids, sizeof dr->pids);
 	dr->npids = f->npids > PROC_FILE_PIDS ? PROC_FILE_PIDS : f->npids;
@@ -392,13 +405,85 @@ ui_pane_file_bytes(char *buf, size_t len, uint64_t v)
 }
 
 /*
+ * The drilled file's offset map (m, as the devices' maps; o: reads, writes
+ * or both), from y to at most bottom: a column per map column, stretched to
+ * the width, its 32 bands on up to 16 rows (offset 0 at the bottom). Returns
+ * the next free row.
+ */
+static int
+ui_pane_file_draw_map(struct ui_state *u, const struct ui_file_drill *dr, WINDOW *win,
+    const struct ui_rect *r, int y, int bottom)
+{
+	const struct pat_map	*m = &dr->map;
+	static uint64_t		 sub[PAT_MAP_COLS * 3 * 2 * 16];
+	char			 line[256], when[16], a[32];
+	uint64_t		 band[PAT_MAP_BANDS], nr = 0, nw = 0;
+	unsigned		 nrows, nsub, rep, col, s, k, lo, hi, d, dmask;
+	time_t			 t;
+	struct tm		 tm;
+
+	if (!dr->have_map) {
+		ui_text(win, y++, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, "offset map: none kept "
+		    "for this file (no call with an offset yet, or its map went to a busier file)");
+		return (y);
+	}
+	dmask = u->view.opmask == 1u << OPC_READ ? 1 : u->view.opmask == 1u << OPC_WRITE ? 2 : 3;
+	for (col = 0; col < PAT_MAP_COLS; col++)
+		for (k = 0; k < PAT_MAP_BANDS; k++) {
+			nr += m->n[PAT_READ][col][k];
+			nw += m->n[PAT_WRITE][col][k];
+		}
+	t = (time_t)dr->map_start;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	snprintf(line, sizeof line, "offset map (m: size histogram; o: %s): %llu reads, %llu writes "
+	    "by where they start, columns of %.3g s from %s, bands of %s",
+	    dmask == 1 ? "reads" : dmask == 2 ? "writes" : "both", (unsigned long long)nr,
+	    (unsigned long long)nw, (double)(1ULL << m->tshift) / 1e9, when,
+	    ui_pane_file_bytes(a, sizeof a, 1ULL << m->oshift));
+	if (m->nooff > 0)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "; %u without an offset",
+		    m->nooff);
+	ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, line);
+	if (bottom - y < 2)
+		return (y);
+	nrows = (unsigned)(bottom - y) > 16 ? 16 : (unsigned)(bottom - y);
+	nsub = 2 * nrows;
+	rep = r->w > DRAW_LABEL_WIDTH + 1 ? (unsigned)(r->w - DRAW_LABEL_WIDTH - 1) / PAT_MAP_COLS : 1;
+	rep = rep < 1 ? 1 : rep > 3 ? 3 : rep;
+	for (col = 0; col < PAT_MAP_COLS; col++) {
+		for (k = 0; k < PAT_MAP_BANDS; k++) {
+			band[k] = 0;
+			for (d = 0; d < 2; d++)
+				if (dmask & (1u << d))
+					band[k] += m->n[d][col][k];
+		}
+		for (s = 0; s < nsub; s++) {
+			lo = s * PAT_MAP_BANDS / nsub;
+			hi = (s + 1) * PAT_MAP_BANDS / nsub;
+			if (hi <= lo)
+				hi = lo + 1;
+			sub[(size_t)col * rep * nsub + s] = 0;
+			for (k = lo; k < hi && k < PAT_MAP_BANDS; k++)
+				sub[(size_t)col * rep * nsub + s] += band[k];
+		}
+		for (k = 1; k < rep; k++)
+			memcpy(&sub[((size_t)col * rep + k) * nsub], &sub[(size_t)col * rep * nsub],
+			    nsub * sizeof *sub);
+	}
+	ui_heatmap(u, win, y, r->x, nrows, PAT_MAP_COLS * rep, sub, NULL, (int)m->oshift - 9);
+	return (y + (int)nrows);
+}
+
+/*
  * The drilled file: its calls and bytes since first seen, the access
  * pattern (doc/json.md), the bytes touched and read again, the size
  * histogram in Darshan's bins (reads and writes, bars to the largest), and
  * the findings of the file rules (doc/insights.md).
  */
 static void
-ui_pane_file_draw_drill(const struct ui_file_drill *dr, WINDOW *win, const struct ui_rect *r)
+ui_pane_file_draw_drill(struct ui_state *u, const struct ui_file_drill *dr, WINDOW *win,
+    const struct ui_rect *r)
 {
 	const struct pattern	*p = &dr->pat;
 	const struct pat_touched *t = &dr->touched;
@@ -453,18 +538,21 @@ ui_pane_file_draw_drill(const struct ui_file_drill *dr, WINDOW *win, const struc
 			snprintf(line + off, sizeof line - off, " -");
 		ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
 	}
+	/* The offset map in place of the histogram (m), with room for two findings below. */
+	if (u->view.map)
+		y = ui_pane_file_draw_map(u, dr, win, r, y, bottom - (dr->nfind > 0 ? 3 : 1));
 	/* The size histogram: a row a bin, reads then writes, bars to the largest count. */
-	for (d = 0; d < 2; d++)
+	for (d = 0; d < 2 && !u->view.map; d++)
 		for (i = 0; i < PAT_BINS; i++)
 			if (p->side[d].hist[i] > max)
 				max = p->side[d].hist[i];
 	barw = r->w > 40 ? (unsigned)(r->w - 40) / 2 : 4;
 	if (barw > 40)
 		barw = 40;
-	if (y < bottom)
+	if (y < bottom && !u->view.map)
 		ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, "size histogram (Darshan's bins):"
-		    "  reads | writes");
-	for (i = 0; i < PAT_BINS && y < bottom - 1; i++) {
+		    "  reads | writes   (m: offset map)");
+	for (i = 0; i < PAT_BINS && y < bottom - 1 && !u->view.map; i++) {
 		off = (size_t)snprintf(line, sizeof line, "%9s ", pattern_bin_name(i));
 		for (d = 0; d < 2; d++) {
 			bar = (unsigned)((double)barw * (double)p->side[d].hist[i] / (double)max + 0.5);
@@ -500,7 +588,7 @@ ui_pane_file_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 	if (d->rows == NULL)
 		return;
 	if (d->drill.path != NULL) {
-		ui_pane_file_draw_drill(&d->drill, win, r);
+		ui_pane_file_draw_drill(u, &d->drill, win, r);
 		return;
 	}
 	ui_pane_file_order(p, 0);

@@ -70,7 +70,7 @@ enum ui_action {
 	UI_SAVE,			/* write the settings to the config file */
 	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
 	UI_INSIGHTS,			/* the insights, until the next key */
-	UI_MAP,				/* devices: offset map or latency heatmap */
+	UI_MAP,				/* offset maps (devices, a drilled file) or latency heatmaps */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */

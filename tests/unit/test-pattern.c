@@ -28,6 +28,74 @@ top(const struct pat_vals *t)
 	return (buf);
 }
 
+/* The calls a map holds of direction d: the sum of its cells. */
+static uint64_t
+map_total(const struct pat_map *m, unsigned d)
+{
+	uint64_t	 n = 0;
+	unsigned	 c, k;
+
+	for (c = 0; c < PAT_MAP_COLS; c++)
+		for (k = 0; k < PAT_MAP_BANDS; k++)
+			n += m->n[d][c][k];
+	return (n);
+}
+
+/* The offset map (pattern_map_*): exact cells, widening in time and offset, no call lost. */
+static void
+map_checks(void)
+{
+	static struct pat_map	 m;
+	uint64_t		 seed = 5, t0 = 1000000000ULL, col = 1ULL << PAT_MAP_TSHIFT, tmax = 0, omax = 0;
+	unsigned		 i, diag, bad, c, k;
+
+	/* 32 reads, one a column, each a band further: a diagonal at the finest grain. */
+	pattern_map_init(&m, t0);
+	for (i = 0; i < 32; i++)
+		pattern_map_add(&m, PAT_READ, t0 + i * col + col / 2, (int64_t)i << PAT_MAP_OSHIFT);
+	for (i = 0, diag = 0; i < 32; i++)
+		diag += m.n[PAT_READ][i][i] == 1;
+	CHECK("map: 32 sequential reads are the diagonal at the first grain",
+	    diag == 32 && map_total(&m, PAT_READ) == 32 && map_total(&m, PAT_WRITE) == 0 &&
+	    m.tshift == PAT_MAP_TSHIFT && m.oshift == PAT_MAP_OSHIFT);
+	/* The same file read again twice as far and twice as long: both axes double, still a diagonal. */
+	for (i = 32; i < 64; i++)
+		pattern_map_add(&m, PAT_READ, t0 + i * col + col / 2, (int64_t)i << PAT_MAP_OSHIFT);
+	for (i = 0, diag = 0; i < 32; i++)
+		diag += m.n[PAT_READ][i][i] == 2;
+	CHECK("map: 64 reads over twice the time and offsets: both grains doubled, 2 a cell on the diagonal",
+	    diag == 32 && map_total(&m, PAT_READ) == 64 && m.tshift == PAT_MAP_TSHIFT + 1 &&
+	    m.oshift == PAT_MAP_OSHIFT + 1);
+	/* Writes, calls with no offset and calls before t0. */
+	pattern_map_add(&m, PAT_WRITE, t0 - 5, 0);
+	pattern_map_add(&m, PAT_WRITE, t0 + 3, -1);
+	CHECK("map: a write before t0 lands in column 0, one without an offset is counted apart",
+	    m.n[PAT_WRITE][0][0] == 1 && map_total(&m, PAT_WRITE) == 1 && m.nooff == 1);
+	/* Random calls over 1 GiB and an hour: all kept, spread over many cells. */
+	pattern_map_init(&m, t0);
+	for (i = 0; i < 10000; i++) {
+		uint64_t dt = xorshift64(&seed) % (3600ULL * 1000000000ULL), off = xorshift64(&seed) % (1ULL << 30);
+
+		tmax = dt > tmax ? dt : tmax;
+		omax = off > omax ? off : omax;
+		pattern_map_add(&m, (enum pat_dir)(i & 1), t0 + dt, (int64_t)off);
+	}
+	for (c = 0, bad = 0, diag = 0; c < PAT_MAP_COLS; c++)
+		for (k = 0; k < PAT_MAP_BANDS; k++)
+			diag += m.n[0][c][k] + m.n[1][c][k] > 0;
+	bad = map_total(&m, 0) != 5000 || map_total(&m, 1) != 5000;
+	/* The grains are the finest that hold the latest call and the farthest offset. */
+	bad += (tmax >> m.tshift) >= PAT_MAP_COLS || (tmax >> (m.tshift - 1)) < PAT_MAP_COLS ||
+	    (omax >> m.oshift) >= PAT_MAP_BANDS || (omax >> (m.oshift - 1)) < PAT_MAP_BANDS;
+	printf("# random map: %u cells used, tshift %u, oshift %u\n", diag, m.tshift, m.oshift);
+	CHECK("map: 10000 random calls over an hour and 1 GiB: none lost, the grains the finest that "
+	    "fit, the calls spread over most cells", bad == 0 && diag > 800);
+	/* An offset at the top of the range: the bands widen to 2^63 and stop. */
+	pattern_map_add(&m, PAT_READ, t0, INT64_MAX);
+	CHECK("map: an offset of 2^63 - 1 fits in the last band", m.oshift <= 63 &&
+	    map_total(&m, 0) == 5001);
+}
+
 int
 main(void)
 {
@@ -221,5 +289,6 @@ main(void)
 	}
 	CHECK("touched: 200 random runs against a byte map: sorted ranges apart, "
 	    "bytes - over <= the truth <= bytes, exact when over is 0", bad == 0);
+	map_checks();
 	CHECK_EXIT();
 }
