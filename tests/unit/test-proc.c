@@ -504,6 +504,56 @@ test_million(void)
 	proc_free(t);
 }
 
+/* The calls a file's offset map holds, both directions; -1 without a map. */
+static long long
+map_calls(struct proc_table *t, const char *path)
+{
+	const struct file_entry	*f = find_file(t, path);
+	const struct pat_map	*m = f != NULL ? model_file_map(t, f) : NULL;
+	long long		 n = 0;
+	unsigned		 d, c, k;
+
+	if (m == NULL)
+		return (-1);
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < PAT_MAP_COLS; c++)
+			for (k = 0; k < PAT_MAP_BANDS; k++)
+				n += m->n[d][c][k];
+	return (n);
+}
+
+/*
+ * The offset maps' pool: 300 files read once each, a hot file read between
+ * each two. The pool runs out at the 256th file; the clock hand then takes
+ * maps back from the files not read since it last passed, never the hot one.
+ */
+static void
+test_maps(void)
+{
+	struct proc_table	*t = proc_create(0, 0, 0);
+	struct proc_stats	 s;
+	char			 path[64];
+	unsigned		 i, kept = 0;
+
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "/data/once-%03u", i);
+		add_rw(t, 7, 7, "reader", path, 0, 4096, 100);
+		add_rw(t, 7, 7, "reader", "/data/hot", i & 1, 4096, 100);
+	}
+	proc_pattern_flush(t, UINT64_MAX);
+	proc_stats(t, &s);
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "/data/once-%03u", i);
+		kept += map_calls(t, path) == 1;
+	}
+	CHECK("maps: the hot file keeps its map through the pool's turnover, all 300 calls in it",
+	    map_calls(t, "/data/hot") == 300);
+	CHECK("maps: 301 files, 256 maps: 45 taken back, 255 of the once-read files hold one",
+	    s.maps_reused == 45 && kept == 255 && map_calls(t, "/data/once-000") == -1 &&
+	    map_calls(t, "/data/once-299") == 1);
+	proc_free(t);
+}
+
 /* A block request carrying the pages of (fsdev, ino), submitted by pid. */
 static void
 add_file_block(struct proc_table *t, uint32_t pid, const char *comm, int write, uint32_t bytes,
@@ -647,5 +697,6 @@ main(void)
 	test_top();
 	test_kernel_and_bad();
 	test_million();
+	test_maps();
 	CHECK_EXIT();
 }
