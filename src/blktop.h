@@ -136,9 +136,19 @@ struct tick {
 	struct tick_op	*op;		/* OPC_MAX of them */
 };
 
+/* One device since the start of the run, for the device rules (src/insight.c). */
+struct devrun {
+	uint64_t	 ios;
+	uint64_t	 timed;		/* of ios, those with times */
+	uint64_t	 q_sum;		/* their queue time (start to issue), ns */
+	uint64_t	 wait_sum;	/* their await (start to done), ns */
+	uint64_t	 bytes[BLK_FC_MAX];	/* by whose pages they carried (enum blktop_fclass) */
+};
+
 /* The rolling window of one device: a fixed ring of ticks, in step with all others. */
 struct devwin {
 	uint32_t	 dev;		/* kernel dev_t, major << 20 | minor */
+	struct devrun	 run;
 	uint64_t	 last_busy;	/* highest cumulative busy_ns seen in an event */
 	int		 have_busy;
 	unsigned	 map_shift;	/* a band of the offset map is 1 << map_shift sectors */

@@ -308,6 +308,9 @@ static const struct {
 	{ "insight.misaligned_share", offsetof(struct insight_conf, misaligned_share), 0, 0, 1 },
 	{ "insight.fsync_calls", offsetof(struct insight_conf, fsync_calls), 1, 1, 1e12 },
 	{ "insight.fsync_ratio", offsetof(struct insight_conf, fsync_ratio), 0, 0, 1e6 },
+	{ "insight.min_requests", offsetof(struct insight_conf, min_requests), 1, 0, 1e12 },
+	{ "insight.queue_share", offsetof(struct insight_conf, queue_share), 0, 0, 1 },
+	{ "insight.meta_share", offsetof(struct insight_conf, meta_share), 0, 0, 1 },
 };
 
 /*

@@ -22,6 +22,9 @@ const struct insight_conf insight_defaults = {
 	.misaligned_share = 0.10,
 	.fsync_calls = 100,
 	.fsync_ratio = 0.25,
+	.min_requests = 1000,
+	.queue_share = 0.5,
+	.meta_share = 0.25,
 };
 
 /* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
@@ -302,6 +305,64 @@ insight_fsync_text(const struct insight_conf *c, const struct insight *in, char 
 	    "write call", (unsigned long long)c->fsync_calls, c->fsync_ratio);
 }
 
+/*
+ * queue-saturated: over queue_share of a device's await (start to done,
+ * summed over its timed requests) spent queued (start to issue: in the I/O
+ * scheduler, before the driver took them), over min_requests requests.
+ */
+static int
+insight_queue_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct devrun *r = &((const struct devwin *)entry)->run;
+
+	*n = r->timed;
+	*figure = r->wait_sum > 0 ? (double)r->q_sum / (double)r->wait_sum : 0;
+	return (*n > c->min_requests && *figure > c->queue_share);
+}
+
+static void
+insight_queue_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	const struct devrun *r = &in->dev->run;
+
+	snprintf(fig, flen, "%.0f%% of the await queued: %.0f us of %.0f us a request, over %llu "
+	    "requests", in->figure * 100, (double)r->q_sum / 1e3 / (double)r->timed,
+	    (double)r->wait_sum / 1e3 / (double)r->timed, (unsigned long long)in->n);
+	snprintf(rule, rlen, "over %.0f%% of a device's await spent queued before the driver took "
+	    "the requests, over %llu requests", c->queue_share * 100,
+	    (unsigned long long)c->min_requests);
+}
+
+/* metadata-heavy: over meta_share of a device's bytes metadata or journal, over min_requests requests. */
+static int
+insight_meta_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct devrun	*r = &((const struct devwin *)entry)->run;
+	uint64_t		 all = 0;
+	unsigned		 k;
+
+	for (k = 0; k < BLK_FC_MAX; k++)
+		all += r->bytes[k];
+	*n = r->ios;
+	*figure = all > 0 ? (double)r->bytes[BLK_FC_META] / (double)all : 0;
+	return (*n > c->min_requests && *figure > c->meta_share);
+}
+
+static void
+insight_meta_text(const struct insight_conf *c, const struct insight *in, char *fig,
+    size_t flen, char *rule, size_t rlen)
+{
+	char	 a[32];
+
+	snprintf(fig, flen, "%.0f%% of the bytes metadata or journal (%s), over %llu requests",
+	    in->figure * 100, insight_size(in->dev->run.bytes[BLK_FC_META], a, sizeof a),
+	    (unsigned long long)in->n);
+	snprintf(rule, rlen, "over %.0f%% of a device's bytes in requests for the filesystem's "
+	    "metadata and journal (the block device's own cache), over %llu requests",
+	    c->meta_share * 100, (unsigned long long)c->min_requests);
+}
+
 const struct insight_rule insight_rules[] = {
 	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
 	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
@@ -333,6 +394,14 @@ const struct insight_rule insight_rules[] = {
 	{ "open-storm", INSIGHT_WARN, INSIGHT_PROC, insight_storm_fire, insight_storm_text,
 	  "keep files open across uses, or pack many small files into one (a tar, "
 	  "WebDataset or TFRecord shard)" },
+	{ "queue-saturated", INSIGHT_WARN, INSIGHT_DEVICE, insight_queue_fire, insight_queue_text,
+	  "the device takes requests slower than they come: more in flight only adds "
+	  "latency; lower the queue depth the application keeps, spread the load over more "
+	  "devices, or move it to a faster one" },
+	{ "metadata-heavy", INSIGHT_WARN, INSIGHT_DEVICE, insight_meta_fire, insight_meta_text,
+	  "the filesystem's bookkeeping moves more bytes than the data: fewer, larger files "
+	  "(pack small ones), fewer creates, renames and fsyncs, or a larger journal and "
+	  "commit interval" },
 };
 const unsigned insight_nrules = nitems(insight_rules);
 
@@ -401,8 +470,10 @@ insight_entry(struct insight_scan *sc, enum insight_subject s, const void *entry
 		in.rule = &insight_rules[r];
 		if (s == INSIGHT_FILE)
 			in.file = entry;
-		else
+		else if (s == INSIGHT_PROC)
 			in.proc = entry;
+		else
+			in.dev = entry;
 		insight_keep(sc, &in);
 	}
 }
@@ -420,19 +491,22 @@ insight_proc(void *ctx, const struct proc_entry *p)
 }
 
 /*
- * The findings of every rule over the model's files and processes, at most
- * max of them into out, highest level first (then the larger figure);
- * *more: how many fired beyond those. Returns how many were stored.
+ * The findings of every rule over the run's devices, and its files and
+ * processes when calls are traced, at most max of them into out, highest
+ * level first (then the larger figure); *more: how many fired beyond those.
+ * Returns how many were stored.
  */
 unsigned
-insight_scan(const struct proc_table *t, const struct insight_conf *conf, struct insight *out,
-    unsigned max, uint64_t *more)
+insight_scan(const struct blktop *b, struct insight *out, unsigned max, uint64_t *more)
 {
-	struct insight_scan sc = { conf, out, 0, max, 0 };
+	struct insight_scan sc = { &b->insight, out, 0, max, 0 };
+	unsigned	    i;
 
-	if (t != NULL) {
-		proc_each_file(t, insight_file, &sc);
-		proc_each(t, insight_proc, &sc);
+	for (i = 0; i < b->win.ndevs; i++)
+		insight_entry(&sc, INSIGHT_DEVICE, b->win.devs[i]);
+	if (b->procs != NULL && (b->have & HAVE_VFS)) {
+		proc_each_file(b->procs, insight_file, &sc);
+		proc_each(b->procs, insight_proc, &sc);
 	}
 	qsort(out, sc.n, sizeof(*out), insight_cmp);
 	*more = sc.more;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 enum insight_level { INSIGHT_INFO, INSIGHT_WARN, INSIGHT_HIGH };
-enum insight_subject { INSIGHT_FILE, INSIGHT_PROC };
+enum insight_subject { INSIGHT_FILE, INSIGHT_PROC, INSIGHT_DEVICE };
 
 /* The thresholds (the config file's insight.* keys). */
 struct insight_conf {
@@ -26,8 +26,13 @@ struct insight_conf {
 	double		 misaligned_share;	/* misaligned-direct: share of a file's O_DIRECT calls misaligned, over it */
 	uint64_t	 fsync_calls;	/* fsync-heavy: fsyncs of a process, at least */
 	double		 fsync_ratio;	/* ...and fsyncs per write call, over it */
+	uint64_t	 min_requests;	/* a device's requests before the device rules judge it */
+	double		 queue_share;	/* queue-saturated: share of the await spent queued, over it */
+	double		 meta_share;	/* metadata-heavy: share of the bytes metadata or journal, over it */
 };
 
+struct blktop;
+struct devwin;
 struct file_entry;
 struct proc_entry;
 struct proc_table;
@@ -37,8 +42,9 @@ struct insight {
 	const struct insight_rule	*rule;
 	const struct file_entry		*file;	/* INSIGHT_FILE */
 	const struct proc_entry		*proc;	/* INSIGHT_PROC */
+	const struct devwin		*dev;	/* INSIGHT_DEVICE */
 	double				 figure;	/* the share or ratio measured */
-	uint64_t			 n;	/* the calls (opens) it was measured on */
+	uint64_t			 n;	/* the calls (opens, requests) it was measured on */
 };
 
 struct insight_rule {
@@ -60,8 +66,8 @@ extern const struct insight_conf insight_defaults;
 extern const struct insight_rule insight_rules[];
 extern const unsigned insight_nrules;
 
-unsigned	 insight_scan(const struct proc_table *, const struct insight_conf *,
-		     struct insight *, unsigned max, uint64_t *more);
+unsigned	 insight_scan(const struct blktop *, struct insight *, unsigned max,
+		     uint64_t *more);
 const char	*insight_level_name(enum insight_level);
 int		 insight_small_edge(uint64_t);
 

@@ -298,7 +298,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 /*
  * ,"insights":[...] (doc/insights.md): every rule over the whole tables,
  * highest level first, INSIGHT_MAX at most, and "insights_more" the number
- * past those; null without call records (nothing to judge).
+ * past those. Without call records only the device rules judge.
  */
 void
 json_insights(FILE *f, const struct blktop *b)
@@ -308,11 +308,7 @@ json_insights(FILE *f, const struct blktop *b)
 	uint64_t	 more = 0;
 	unsigned	 i, n;
 
-	if (!(b->have & HAVE_VFS) || b->procs == NULL) {
-		fprintf(f, ",\"insights\":null,\"insights_more\":null");
-		return;
-	}
-	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+	n = insight_scan(b, in, INSIGHT_MAX, &more);
 	fprintf(f, ",\"insights\":[");
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *r = in[i].rule;
@@ -320,8 +316,12 @@ json_insights(FILE *f, const struct blktop *b)
 		r->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\",\"name\":",
 		    i ? "," : "", r->code, insight_level_name(r->level),
-		    r->subject == INSIGHT_FILE ? "file" : "process");
-		if (in[i].file != NULL) {
+		    r->subject == INSIGHT_FILE ? "file" : r->subject == INSIGHT_PROC ? "process" :
+		    "device");
+		if (in[i].dev != NULL) {
+			json_string(f, device_name(in[i].dev->dev));
+			fprintf(f, ",\"pid\":null");
+		} else if (in[i].file != NULL) {
 			model_file_path(b->procs, in[i].file, path, sizeof path);
 			json_string(f, path);
 			fprintf(f, ",\"pid\":null");

@@ -266,6 +266,8 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 
 	to->ios++;
 	to->bytes += ev->bytes;
+	dw->run.ios++;
+	dw->run.bytes[ev->fclass < BLK_FC_MAX ? ev->fclass : BLK_FC_NONE] += ev->bytes;
 	if (ev->error != 0)
 		to->errors++;
 	to->size[size_bucket(ev->bytes)]++;
@@ -292,6 +294,9 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 		to->lat[hist_bucket(lat)]++;
 		to->q[hist_bucket(q)]++;
 		t->wait_sum += wait;
+		dw->run.timed++;
+		dw->run.q_sum += q;
+		dw->run.wait_sum += wait;
 	}
 	if (ev->inflight > t->qd_max)
 		t->qd_max = ev->inflight;

@@ -290,7 +290,14 @@ pattern_common(const struct pat_vals *t, int64_t val[PAT_COMMON], uint64_t count
 void
 pattern_map_init(struct pat_map *m, uint64_t t0)
 {
-	memset(m, 0, sizeof(*m));
+	unsigned	 c;
+
+	for (c = 0; m->used != 0; c++, m->used >>= 1)
+		if (m->used & 1) {
+			memset(m->n[PAT_READ][c], 0, sizeof(m->n[PAT_READ][c]));
+			memset(m->n[PAT_WRITE][c], 0, sizeof(m->n[PAT_WRITE][c]));
+		}
+	m->nooff = 0;
 	m->t0 = t0;
 	m->tshift = PAT_MAP_TSHIFT;
 	m->oshift = PAT_MAP_OSHIFT;
@@ -308,8 +315,13 @@ static void
 pattern_map_halve(struct pat_map *m, unsigned ct, unsigned ck)
 {
 	unsigned	 d, c, k;
-	uint32_t	 v;
+	uint32_t	 v, used = 0;
 
+	for (c = 0; ct && c < PAT_MAP_COLS; c++)
+		if (m->used & (1u << c))
+			used |= 1u << (c >> 1);
+	if (ct)
+		m->used = used;
 	for (d = 0; d < 2; d++)
 		for (c = 0; c < PAT_MAP_COLS; c++)
 			for (k = 0; k < PAT_MAP_BANDS; k++) {
@@ -352,4 +364,5 @@ pattern_map_add(struct pat_map *m, enum pat_dir dir, uint64_t ts, int64_t off)
 	if (band >= PAT_MAP_BANDS)
 		band = PAT_MAP_BANDS - 1;
 	m->n[dir][col][band] = pattern_map_sum(m->n[dir][col][band], 1);
+	m->used |= 1u << col;
 }

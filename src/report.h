@@ -101,6 +101,7 @@ const char	*html_trim(const char *);
 void		 html_procs(struct html *);
 void		 html_files(struct html *);
 void		 html_pattern(struct html *);
+void		 html_insights(struct html *);
 void		 html_timeline(struct html *);
 char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
 /* sink-report-phases.c */

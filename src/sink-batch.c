@@ -129,12 +129,16 @@ batch_comm(char *out, const char *comm)
 	out[i] = '\0';
 }
 
-/* A finding's subject as text: the file's path, or the process's comm and "(pid)". */
+/* A finding's subject as text: the device's name, the file's path, or the process's comm and "(pid)". */
 void
 batch_insight_name(const struct proc_table *t, const struct insight *in, char *buf, size_t len)
 {
 	char comm[BLKTOP_COMM_LEN];
 
+	if (in->dev != NULL) {
+		snprintf(buf, len, "%s", device_name(in->dev->dev));
+		return;
+	}
 	if (in->file != NULL) {
 		model_file_path(t, in->file, buf, len);
 		return;
@@ -197,8 +201,7 @@ batch_text_insights(FILE *f, const struct blktop *b)
 	uint64_t	 more = 0;
 	unsigned	 i, n;
 
-	if (!(b->have & HAVE_VFS) ||
-	    (n = insight_scan(b->procs, &b->insight, in, BATCH_INSIGHTS, &more)) == 0)
+	if ((n = insight_scan(b, in, BATCH_INSIGHTS, &more)) == 0)
 		return;
 	fprintf(f, "\ninsights since the start (doc/insights.md):\n");
 	for (i = 0; i < n; i++) {
@@ -290,7 +293,6 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
 		    pat, pids, path);
 	}
-	batch_text_insights(f, b);
 }
 
 /* The interval's marks, and the phases it closed, one line each. */
@@ -407,6 +409,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 	}
 	batch_text_phases(f, b);
 	batch_text_tables(f, bo, b);
+	batch_text_insights(f, b);
 	fputc('\n', f);
 }
 

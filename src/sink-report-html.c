@@ -599,6 +599,7 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 		html_pattern(&h);
 		html_timeline(&h);
 	}
+	html_insights(&h);
 	fprintf(f, "<p class=\"dim\">Written by blktop %s.</p>\n</body></html>\n",
 	    PACKAGE_VERSION);
 }

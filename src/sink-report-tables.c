@@ -143,11 +143,10 @@ html_pattern(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct file_entry	*fe[REPORT_TOP];
-	struct insight		 in[INSIGHT_MAX];
-	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1, more;
+	uint64_t		 sum[2 * PAT_BINS] = { 0 }, max = 1;
 	struct pat_sum		 ps;
 	FILE			*f = h->f;
-	char			 path[4096], rc[8], wc[8], fig[160], rule[200];
+	char			 path[4096], rc[8], wc[8];
 	unsigned		 n, i, d, bar;
 
 	if (!(b->have & HAVE_VFS))
@@ -213,10 +212,22 @@ html_pattern(struct html *h)
 		fprintf(f, "</td><td>%u%s</td></tr>\n", fe[i]->npids, fe[i]->pids_more ? "+" : "");
 	}
 	fprintf(f, "</table>\n");
+}
 
-	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+/* The insights of the run: every device's, and with calls traced every file's and process's. */
+void
+html_insights(struct html *h)
+{
+	const struct blktop	*b = h->b;
+	struct insight		 in[INSIGHT_MAX];
+	FILE			*f = h->f;
+	char			 path[4096], fig[160], rule[200];
+	uint64_t		 more;
+	unsigned		 n, i;
+
+	n = insight_scan(b, in, INSIGHT_MAX, &more);
 	fprintf(f, "<h2>Insights</h2>\n<p class=\"dim\">What the rules of doc/insights.md "
-	    "found over every file and process of the run, highest level first; each with "
+	    "found over every device, file and process of the run, highest level first; each with "
 	    "what it measured and the rule it applied.</p>\n");
 	if (n == 0) {
 		fprintf(f, "<p class=\"insights-none\">No rule fired.</p>\n");

@@ -226,12 +226,10 @@ ui_draw_insights(const struct ui_state *u, const struct ui_rect *r)
 
 	ui_put(r->y, r->x, THEME_TITLE, "Insights since the start (any key closes them; "
 	    "doc/insights.md has the rules)");
-	if (b->procs == NULL || !(b->have & HAVE_VFS)) {
-		ui_text(stdscr, y, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG,
-		    "no read/write calls are traced: nothing to judge");
-		return;
-	}
-	n = insight_scan(b->procs, &b->insight, in, INSIGHT_MAX, &more);
+	n = insight_scan(b, in, INSIGHT_MAX, &more);
+	if (b->procs == NULL || !(b->have & HAVE_VFS))
+		ui_text(stdscr, y++, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG,
+		    "no read/write calls are traced: only the device rules judge");
 	if (n == 0)
 		ui_text(stdscr, y, r->x, THEME_INACTIVE_FG, THEME_MAIN_BG, "no rule fired");
 	/* Three lines each: what and where, the figure and rule, the advice. */

@@ -207,4 +207,4 @@ check "UI: the map's axis is in bytes of the file (a label of 8M or more)" \
 key m
 check "UI: m again brings back the size histogram" wait_screen 5 "size histogram \\(Darshan"
 check "UI: nothing on stderr" [ ! -s "$TEST_TMP/ui2.err" ]
-[ -n "$BLKTOP_KEEP_SCREEN" ] && cp "$TEST_TMP/drill.txt" "$BLKTOP_KEEP_SCREEN"
+if [ -n "$BLKTOP_KEEP_SCREEN" ]; then cp "$TEST_TMP/drill.txt" "$BLKTOP_KEEP_SCREEN"; fi

@@ -94,6 +94,11 @@ map_checks(void)
 	pattern_map_add(&m, PAT_READ, t0, INT64_MAX);
 	CHECK("map: an offset of 2^63 - 1 fits in the last band", m.oshift <= 63 &&
 	    map_total(&m, 0) == 5001);
+	/* Given to another file: the columns it used are cleared, no cell left. */
+	pattern_map_init(&m, t0 + 5);
+	CHECK("map: a map given again holds nothing of its last file", map_total(&m, 0) == 0 &&
+	    map_total(&m, 1) == 0 && m.nooff == 0 && m.used == 0 && m.t0 == t0 + 5 &&
+	    m.tshift == PAT_MAP_TSHIFT && m.oshift == PAT_MAP_OSHIFT);
 }
 
 int
