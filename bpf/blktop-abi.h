@@ -22,6 +22,7 @@ enum blktop_ev_type {
 	EV_PAGE = 4,		/* a page-cache page dirtied, or a file mapping faulted */
 	EV_FOP = 5,		/* a file's lifecycle: mknod, unlink, rename, mkdir, rmdir, close, mmap, munmap */
 	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
+	EV_THROTTLE = 7,	/* a task that dirties pages paused by the kernel (balance_dirty_pages) */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 	EV_MARK = 18,		/* user space only: a mark (blktop --mark LABEL) */
@@ -314,6 +315,24 @@ struct ev_page {
 	__u32 tgid;
 	__u16 kind;		/* enum blktop_page_kind */
 	__u16 pad;
+	char comm[BLKTOP_COMM_LEN];
+};
+
+/*
+ * A task paused for dirtying pages faster than writeback cleans them (bpf/
+ * vfs-pages.h, writeback:balance_dirty_pages, in that task, just before it
+ * sleeps): the kernel's own throttling of a dirtier, emitted only for a
+ * pause (pause_ms > 0), not for the calls that let it go on.
+ */
+struct ev_throttle {
+	__u32 type;		/* EV_THROTTLE */
+	__u32 pid;
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u64 cgroup;
+	__u32 tgid;
+	__u32 pause_ms;		/* the sleep it is about to take, ms (the tracepoint's unit) */
+	__u64 dirty;		/* pages dirty in the system, and the limit it is throttled toward */
+	__u64 limit;
 	char comm[BLKTOP_COMM_LEN];
 };
 

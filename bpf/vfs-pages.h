@@ -13,6 +13,19 @@
  * or a mapping faulted is charged to the task it happens in: the writer of a
  * write(), the task storing through or touching a shared mapping.
  */
+/* A record of size bytes in the ring, the batch of this CPU sent first (its order kept); NULL: counted lost. */
+static __always_inline void *page_reserve(__u64 size, __u64 *now)
+{
+	void *ev;
+
+	*now = bpf_ktime_get_ns();
+	batch_drain(*now);
+	ev = bpf_ringbuf_reserve(&events, size, 0);
+	if (!ev)
+		count(&counters, CNT_LOST);
+	return ev;
+}
+
 static __always_inline int page_event(struct address_space *m, __u16 kind, __u32 bytes)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
@@ -28,13 +41,8 @@ static __always_inline int page_event(struct address_space *m, __u16 kind, __u32
 	mode = host->i_mode;
 	if ((mode & S_IFMT) == S_IFBLK)
 		return 0;	/* the block device's cache: metadata, charged nowhere */
-	now = bpf_ktime_get_ns();
-	batch_drain(now);
-	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
-	if (!ev) {
-		count(&counters, CNT_LOST);
+	if (!(ev = page_reserve(sizeof(*ev), &now)))
 		return 0;
-	}
 	ev->type = EV_PAGE;
 	ev->dev = host->i_sb->s_dev;
 	ev->ts = now;
@@ -72,6 +80,34 @@ SEC("tp_btf/writeback_dirty_page")
 int BPF_PROG(page_dirty_page, struct page *page, struct address_space *mapping)
 {
 	return page_event(mapping, PAGE_DIRTY, 4096);
+}
+
+/*
+ * A dirtier about to be paused (the classic tracepoint: its fields hold the
+ * pause in ms on every kernel; the typed one's arguments changed in 6.11 and
+ * are in jiffies). Only pauses are sent: pause <= 0 lets the task go on.
+ */
+SEC("tp/writeback/balance_dirty_pages")
+int page_throttle(struct trace_event_raw_balance_dirty_pages *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now;
+	struct ev_throttle *ev;
+	long pause = ctx->pause;
+
+	if (!trace_throttle || pause <= 0 || !wanted(id >> 32))
+		return 0;
+	if (!(ev = page_reserve(sizeof(*ev), &now)))
+		return 0;
+	ev->type = EV_THROTTLE;
+	ev->pid = (__u32)id;
+	ev->ts = now;
+	ev->tgid = id >> 32;
+	ev->pause_ms = pause > 0x7fffffff ? 0x7fffffff : (__u32)pause;
+	ev->dirty = ctx->dirty;
+	ev->limit = ctx->limit;
+	task_owner(cg_cache_cpu(), &ev->cgroup, ev->comm, now);
+	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
+	return 0;
 }
 
 SEC("tp_btf/mm_filemap_fault")

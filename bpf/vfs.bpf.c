@@ -62,6 +62,7 @@ const volatile __u64 filter_cgroup = 0;		/* only this cgroup v2 id when != 0 */
 const volatile __u32 self_tgid = 0;		/* never trace blktop itself */
 const volatile __u64 wakeup_ns = 0;		/* 0: wake the consumer for every record */
 const volatile bool trace_pages = false;	/* the page_* programs are loaded */
+const volatile bool trace_throttle = false;	/* page_throttle is loaded */
 const volatile bool trace_uring = false;	/* the uring_* programs are loaded */
 const volatile bool trace_aio = false;		/* the aio_* programs are loaded */
 const volatile bool path_cache = true;		/* send a path once per open file (vfs_pslots) */

@@ -485,7 +485,7 @@ struct ui_opts {
 };
 
 /* Everything one run of blktop knows. */
-#define HAVE_NBITS	9		/* the HAVE_* bits (below) */
+#define HAVE_NBITS	10		/* the HAVE_* bits (below) */
 
 struct blktop {
 	struct event_base	*base;
@@ -824,6 +824,7 @@ extern const struct sink_entry sink_ui;
 #define HAVE_LIFE	0x40		/* lifecycle records (EV_FOP) and created opens */
 #define HAVE_MUNMAP	0x80		/* munmaps among them (bpf_find_vma: 5.17) */
 #define HAVE_FSYNC	0x100		/* fsync and fdatasync among them (live, captures since fsyncs were traced) */
+#define HAVE_THROTTLE	0x200		/* dirtiers' pauses (VFS_PAGES_THROTTLE loaded) */
 /* A HAVE_* bit's name and what it tells (source.c). */
 struct have_entry {
 	unsigned	 bit;
@@ -997,6 +998,8 @@ struct proc_counts {
 	uint64_t	 wb_bytes;	/* processes: writeback others did for it (of disk_bytes[1]) */
 	uint64_t	 dirtied_bytes;	/* page-cache bytes it dirtied */
 	uint64_t	 mmap_faults;	/* faults served by a file mapping */
+	uint64_t	 throttles;	/* processes: pauses the kernel made it take for dirtying pages */
+	uint64_t	 throttle_ms;	/* ... and their length, ms */
 	uint64_t	 uring_calls[2];	/* of vfs_calls: io_uring reads, writes */
 	uint64_t	 aio_calls[2];	/* of vfs_calls: libaio reads, writes */
 	/* Lifecycle (EV_FOP; creates also from opens that made their file). */

@@ -311,6 +311,8 @@ static const struct {
 	{ "insight.min_requests", offsetof(struct insight_conf, min_requests), 1, 0, 1e12 },
 	{ "insight.queue_share", offsetof(struct insight_conf, queue_share), 0, 0, 1 },
 	{ "insight.meta_share", offsetof(struct insight_conf, meta_share), 0, 0, 1 },
+	{ "insight.wb_pause_ms", offsetof(struct insight_conf, wb_pause_ms), 1, 0, 1e12 },
+	{ "insight.wb_pause_share", offsetof(struct insight_conf, wb_pause_share), 0, 0, 1 },
 };
 
 /*

@@ -25,6 +25,8 @@ const struct insight_conf insight_defaults = {
 	.min_requests = 1000,
 	.queue_share = 0.5,
 	.meta_share = 0.25,
+	.wb_pause_ms = 1000,
+	.wb_pause_share = 0.10,
 };
 
 /* The upper edges of Darshan's bins (pattern.c's), for small_bytes. */
@@ -363,45 +365,79 @@ insight_meta_text(const struct insight_conf *c, const struct insight *in, char *
 	    c->meta_share * 100, (unsigned long long)c->min_requests);
 }
 
+/*
+ * writeback-storm: a process paused by the kernel for dirtying pages faster
+ * than writeback cleaned them, wb_pause_ms at least and over wb_pause_share
+ * of its time (first to last record of it).
+ */
+static int
+insight_wb_fire(const struct insight_conf *c, const void *entry, double *figure, uint64_t *n)
+{
+	const struct proc_entry	*p = entry;
+	double			 ms = (double)(p->last_ts - p->first_ts) / 1e6;
+
+	*n = p->tot.throttles;
+	*figure = ms > 0 ? (double)p->tot.throttle_ms / ms : 0;
+	if (*figure > 1)
+		*figure = 1;	/* paused from its first record on */
+	return (p->tot.throttle_ms >= c->wb_pause_ms && *figure > c->wb_pause_share);
+}
+
+static void
+insight_wb_text(const struct insight_conf *c, const struct insight *in, char *fig, size_t flen,
+    char *rule, size_t rlen)
+{
+	snprintf(fig, flen, "paused %llu times for %.1f s, %.0f%% of its time, for dirtying "
+	    "pages faster than writeback cleaned them", (unsigned long long)in->n,
+	    (double)in->proc->tot.throttle_ms / 1e3, in->figure * 100);
+	snprintf(rule, rlen, "a process paused by the kernel's writeback throttling "
+	    "(balance_dirty_pages) for at least %llu ms and over %.0f%% of its time",
+	    (unsigned long long)c->wb_pause_ms, c->wb_pause_share * 100);
+}
+
 const struct insight_rule insight_rules[] = {
 	{ "small-io", INSIGHT_HIGH, INSIGHT_FILE, insight_small_fire, insight_small_text,
 	  "make the calls larger (a bigger buffer or block size, or gather them: readv, "
-	  "a buffered stream) or read the file whole" },
+	  "a buffered stream) or read the file whole", HAVE_VFS },
 	{ "random-io", INSIGHT_HIGH, INSIGHT_FILE, insight_random_fire, insight_random_text,
 	  "read in offset order where the format allows it (sort the indices, larger "
 	  "contiguous records), or give the kernel a hint (posix_fadvise RANDOM, or "
-	  "prefetch with readahead)" },
+	  "prefetch with readahead)", HAVE_VFS },
 	{ "misaligned-direct", INSIGHT_HIGH, INSIGHT_FILE, insight_misaligned_fire,
 	  insight_misaligned_text,
 	  "align O_DIRECT offsets, lengths and buffers to 4 KiB (posix_memalign, a block-sized "
 	  "record layout); misaligned direct writes are serialised, refused ones (EINVAL) never "
-	  "reached the device" },
+	  "reached the device", HAVE_VFS },
 	{ "re-read-from-disk", INSIGHT_HIGH, INSIGHT_FILE, insight_fromdisk_fire,
 	  insight_fromdisk_text,
 	  "the page cache did not keep the file between its reads: give it the memory (a "
 	  "cgroup's memory.max, other readers evicting it), read it in one pass, or keep the "
-	  "parts read again in the application (O_DIRECT readers must)" },
+	  "parts read again in the application (O_DIRECT readers must)", HAVE_VFS | HAVE_FILES },
 	{ "re-read", INSIGHT_WARN, INSIGHT_FILE, insight_reread_fire, insight_reread_text,
 	  "keep what is read again in the application (a buffer, a cache of records), or read "
-	  "each part once" },
+	  "each part once", HAVE_VFS },
 	{ "cache-served", INSIGHT_INFO, INSIGHT_FILE, insight_cached_fire, insight_cached_text,
 	  "the page cache served the reads again: a benchmark's later passes measure memory, "
 	  "not the device (drop the caches between passes, use O_DIRECT, or size the data past "
-	  "the memory)" },
+	  "the memory)", HAVE_VFS | HAVE_FILES },
 	{ "fsync-heavy", INSIGHT_WARN, INSIGHT_PROC, insight_fsync_fire, insight_fsync_text,
 	  "sync less often: batch writes between fsyncs (group commit), fdatasync where the "
-	  "metadata need not be durable, or sync_file_range for writeback without waiting" },
+	  "metadata need not be durable, or sync_file_range for writeback without waiting", HAVE_FSYNC },
 	{ "open-storm", INSIGHT_WARN, INSIGHT_PROC, insight_storm_fire, insight_storm_text,
 	  "keep files open across uses, or pack many small files into one (a tar, "
-	  "WebDataset or TFRecord shard)" },
+	  "WebDataset or TFRecord shard)", HAVE_VFS },
+	{ "writeback-storm", INSIGHT_WARN, INSIGHT_PROC, insight_wb_fire, insight_wb_text,
+	  "the device cannot write back as fast as the process dirties: write less or "
+	  "compress, spread writes over more devices, or write with O_DIRECT or "
+	  "sync_file_range in step with the device instead of through the page cache", HAVE_THROTTLE },
 	{ "queue-saturated", INSIGHT_WARN, INSIGHT_DEVICE, insight_queue_fire, insight_queue_text,
 	  "the device takes requests slower than they come: more in flight only adds "
 	  "latency; lower the queue depth the application keeps, spread the load over more "
-	  "devices, or move it to a faster one" },
+	  "devices, or move it to a faster one", 0 },
 	{ "metadata-heavy", INSIGHT_WARN, INSIGHT_DEVICE, insight_meta_fire, insight_meta_text,
 	  "the filesystem's bookkeeping moves more bytes than the data: fewer, larger files "
 	  "(pack small ones), fewer creates, renames and fsyncs, or a larger journal and "
-	  "commit interval" },
+	  "commit interval", HAVE_FILES },
 };
 const unsigned insight_nrules = nitems(insight_rules);
 
@@ -414,6 +450,7 @@ insight_level_name(enum insight_level l)
 /* A scan in progress: the findings kept, the highest first once sorted. */
 struct insight_scan {
 	const struct insight_conf	*conf;
+	unsigned			 have;		/* the source's HAVE_* bits */
 	struct insight			*out;
 	unsigned			 n, max;
 	uint64_t			 more;
@@ -462,7 +499,8 @@ insight_entry(struct insight_scan *sc, enum insight_subject s, const void *entry
 	unsigned	 r;
 
 	for (r = 0; r < insight_nrules; r++) {
-		if (insight_rules[r].subject != s)
+		if (insight_rules[r].subject != s ||
+		    (insight_rules[r].need & sc->have) != insight_rules[r].need)
 			continue;
 		memset(&in, 0, sizeof in);
 		if (!insight_rules[r].fire(sc->conf, entry, &in.figure, &in.n))
@@ -499,7 +537,7 @@ insight_proc(void *ctx, const struct proc_entry *p)
 unsigned
 insight_scan(const struct blktop *b, struct insight *out, unsigned max, uint64_t *more)
 {
-	struct insight_scan sc = { &b->insight, out, 0, max, 0 };
+	struct insight_scan sc = { &b->insight, b->have, out, 0, max, 0 };
 	unsigned	    i;
 
 	for (i = 0; i < b->win.ndevs; i++)

@@ -29,6 +29,8 @@ struct insight_conf {
 	uint64_t	 min_requests;	/* a device's requests before the device rules judge it */
 	double		 queue_share;	/* queue-saturated: share of the await spent queued, over it */
 	double		 meta_share;	/* metadata-heavy: share of the bytes metadata or journal, over it */
+	uint64_t	 wb_pause_ms;	/* writeback-storm: a process's pauses for dirtying, ms, at least */
+	double		 wb_pause_share;	/* ...and over this share of its time */
 };
 
 struct blktop;
@@ -58,6 +60,7 @@ struct insight_rule {
 	void			(*text)(const struct insight_conf *, const struct insight *,
 				    char *figure, size_t, char *rule, size_t);
 	const char		*advice;
+	unsigned		 need;	/* HAVE_* bits the source must have for it to judge */
 };
 
 #define INSIGHT_MAX	64	/* findings one scan reports at most, highest level first */

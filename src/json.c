@@ -233,6 +233,8 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 	json_disk(f, b, c, 0);
 	json_life(f, b, c);
 	json_pattern(f, b, &pe->pat);
+	json_num(f, "throttles", b->have & HAVE_THROTTLE, 0, (double)c->throttles);
+	json_num(f, "throttled_ms", b->have & HAVE_THROTTLE, 0, (double)c->throttle_ms);
 	fputc('}', f);
 }
 

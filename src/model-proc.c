@@ -278,6 +278,18 @@ proc_add_page(struct proc_table *t, const void *rec)
 	}
 }
 
+/* A dirtier paused by the kernel: on the task it happened to. */
+static void
+proc_add_throttle(struct proc_table *t, const void *rec)
+{
+	const struct ev_throttle	*ev = rec;
+	struct proc_entry		*p;
+
+	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
+	COUNT2(p, throttles, += 1);
+	COUNT2(p, throttle_ms, += ev->pause_ms);
+}
+
 /* One open: counted on the process and on the file (failed ones under the path asked for). */
 void
 proc_add_open(struct proc_table *t, const void *rec)
@@ -416,6 +428,7 @@ static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 	[EV_OPEN] = proc_add_open,
 	[EV_RW] = proc_add_rw,
 	[EV_PAGE] = proc_add_page,
+	[EV_THROTTLE] = proc_add_throttle,
 	[EV_FOP] = proc_add_fop,
 };
 

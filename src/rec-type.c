@@ -37,6 +37,13 @@ rec_type_valid_page(const void *rec, size_t len __unused)
 	return (((const struct ev_page *)rec)->kind <= PAGE_FAULT);
 }
 
+/* A dirtier's pause: one taken (the kernel sends no others). */
+static int
+rec_type_valid_throttle(const void *rec, size_t len __unused)
+{
+	return (((const struct ev_throttle *)rec)->pause_ms > 0);
+}
+
 /* A file operation: an op there is, both paths fit and end in their NULs. */
 static int
 rec_type_valid_fop(const void *rec, size_t len)
@@ -91,6 +98,11 @@ const struct rec_type rec_types[EV_MAX] = {
 		.name = "page", .min_len = sizeof(struct ev_page), .event = 1,
 		.ts_off = offsetof(struct ev_page, ts), REC_CHARGES(ev_page),
 		.dev_off = { offsetof(struct ev_page, dev) }, .valid = rec_type_valid_page,
+	},
+	[EV_THROTTLE] = {
+		.name = "throttle", .min_len = sizeof(struct ev_throttle), .event = 1,
+		.ts_off = offsetof(struct ev_throttle, ts), REC_CHARGES(ev_throttle),
+		.valid = rec_type_valid_throttle,
 	},
 	[EV_FOP] = {
 		.name = "fop", .min_len = sizeof(struct ev_fop), .event = 1,

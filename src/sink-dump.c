@@ -221,6 +221,23 @@ sink_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused,
 	return (1);
 }
 
+/* A dirtier paused: its pause as the latency, the system's dirty pages as the count. */
+static int
+sink_dump_throttle(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct dump_row *r)
+{
+	const struct ev_throttle *e = rec;
+
+	r->ts = e->ts;
+	r->lat = (uint64_t)e->pause_ms * 1000000;
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->comm = e->comm;
+	r->cgroup = e->cgroup;
+	r->count = e->dirty;
+	return (1);
+}
+
 /* A tick: its time. */
 static int
 sink_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused,
@@ -325,6 +342,7 @@ static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, siz
     struct dump_row *) = {
 	[EV_BLOCK] = sink_dump_block,
 	[EV_PAGE] = sink_dump_page,
+	[EV_THROTTLE] = sink_dump_throttle,
 	[EV_TICK] = sink_dump_tick,
 	[EV_LOST] = sink_dump_lost,
 	[EV_OPEN] = sink_dump_open,

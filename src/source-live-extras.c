@@ -12,7 +12,7 @@
 #include "blktop.h"
 #include "source-live.h"
 
-#define LIVE_EXTRAS_NGROUPS	5
+#define LIVE_EXTRAS_NGROUPS	6
 static unsigned	 live_extras_on;		/* VFS_PAGES_* of the last plan */
 /* Why a group is not on; why the verifier refused one, in its words (kept across loads). */
 static char	 live_extras_why_not[LIVE_EXTRAS_NGROUPS][160];
@@ -41,6 +41,8 @@ static const struct live_extras_prog {
 	    "dirtied bytes, writeback charged to the dirtier (pages, to 5.17)" },
 	{ "page_fault", "mm_filemap_fault", VFS_PAGES_FAULT, "fault", 0, 0, 1,
 	    "mmap faults per file and process" },
+	{ "page_throttle", "writeback/balance_dirty_pages", VFS_PAGES_THROTTLE, "throttle", 0, 0, 1,
+	    "dirtiers paused by the kernel (balance_dirty_pages)" },
 	{ "uring_submit", "io_uring_submit_req", VFS_PAGES_URING, "submit", 1, 1, 1,
 	    "io_uring reads/writes: submission (6.4+)" },
 	{ "uring_submit_sqe", "io_uring_submit_sqe", VFS_PAGES_URING, "submit", 2, 1, 1,
@@ -78,7 +80,7 @@ static const struct {
 	const char	*name;
 } live_extras_groups[] = {
 	{ VFS_PAGES_DIRTY, "dirty" }, { VFS_PAGES_FAULT, "fault" }, { VFS_PAGES_URING, "uring" },
-	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" },
+	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" }, { VFS_PAGES_THROTTLE, "throttle" },
 };
 _Static_assert(nitems(live_extras_groups) == LIVE_EXTRAS_NGROUPS, "live_extras_groups");
 
@@ -107,12 +109,18 @@ static bool
 live_extras_fits(const struct btf *vmlinux, unsigned i, const char **why)
 {
 	const struct live_extras_prog	*e = &live_extras_progs[i];
+	const char			*slash;
 	int				 n;
 
-	if (strncmp(e->tp, "syscalls/", 9) == 0) {
+	if ((slash = strchr(e->tp, '/')) != NULL) {
+		char	 cat[32];
+		size_t	 k = (size_t)(slash - e->tp);
+
+		memcpy(cat, e->tp, k < sizeof cat - 1 ? k : sizeof cat - 1);
+		cat[k < sizeof cat - 1 ? k : sizeof cat - 1] = '\0';
 		if (why != NULL)
 			*why = "not in this kernel";
-		return live_probe_tp_classic("syscalls", e->tp + 9);
+		return live_probe_tp_classic(cat, slash + 1);
 	}
 	n = live_extras_tp_nargs(vmlinux, e->tp);
 	if (why != NULL)
@@ -286,7 +294,7 @@ live_extras_probe(FILE *fp)
 	for (i = 0; i < nitems(live_extras_progs); i++) {
 		const char	*why;
 		bool		 ok = live_extras_fits(vmlinux, i, &why);
-		bool		 classic = strncmp(live_extras_progs[i].tp, "syscalls/", 9) == 0;
+		bool		 classic = strchr(live_extras_progs[i].tp, '/') != NULL;
 
 		fprintf(fp, "extra: %-11s%-33s %-58s %s%s\n", classic ? "tracepoint/" : "tp_btf/",
 		    live_extras_progs[i].tp, live_extras_progs[i].what,

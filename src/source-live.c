@@ -538,6 +538,7 @@ live_start_vfs(struct live *l)
 	} groups[] = {
 		{ VFS_PAGES_DIRTY, HAVE_DIRTY, "dirty" }, { VFS_PAGES_FAULT, HAVE_FAULT, "fault" },
 		{ VFS_PAGES_AIO, HAVE_AIO, "aio" }, { VFS_PAGES_URING, HAVE_URING, "uring" },
+		{ VFS_PAGES_THROTTLE, HAVE_THROTTLE, "throttle" },
 	};
 	struct live_vfs_opts	 vo;
 	unsigned		 pages, i;

@@ -70,6 +70,7 @@ const char	*live_vfs_hook(void);
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 #define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
+#define VFS_PAGES_THROTTLE 0x20		/* writeback:balance_dirty_pages: ev_throttle */
 unsigned	 live_vfs_pages_loaded(void);
 int		 live_vfs_have_munmap(void);
 int		 live_vfs_hook_lookup(const char *);

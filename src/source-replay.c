@@ -394,6 +394,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			nomunmap = 1;
 		else if (k == 5 && strncmp(p, "fsync", 5) == 0)
 			fsync = 1;
+		else if (k == 8 && strncmp(p, "throttle", 8) == 0)
+			have |= HAVE_THROTTLE;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}
@@ -486,6 +488,11 @@ replay_start(struct source *src, char **errp)
 	}
 	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && have_na(b, HAVE_FSYNC)[0] == '\0')
 		have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
+	/* Calls recorded, pauses neither recorded nor said why: an older blktop's. */
+	if ((b->have & HAVE_VFS) && !(b->have & HAVE_THROTTLE) &&
+	    have_na(b, HAVE_THROTTLE)[0] == '\0')
+		have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
+		    "dirtiers' pauses yet");
 	replay_interval(r);
 
 	/*

@@ -56,6 +56,7 @@ const struct have_entry have_table[HAVE_NBITS] = {
 	{ HAVE_LIFE, "life", "opens, closes, mmaps, unlinks, renames, mkdirs" },
 	{ HAVE_MUNMAP, "munmap", "munmaps per process and file" },
 	{ HAVE_FSYNC, "fsync", "fsyncs per process and file" },
+	{ HAVE_THROTTLE, "throttle", "dirtiers paused by the kernel (writeback throttling)" },
 };
 
 /* Bit's index in have_table. */

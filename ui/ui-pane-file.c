@@ -234,7 +234,8 @@ ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 		const struct insight_rule *ru = &insight_rules[i];
 
 		memset(&in, 0, sizeof in);
-		if (ru->subject != INSIGHT_FILE || !ru->fire(&b->insight, f, &in.figure, &in.n))
+		if (ru->subject != INSIGHT_FILE || (ru->need & b->have) != ru->need ||
+		    !ru->fire(&b->insight, f, &in.figure, &in.n))
 			continue;
 		in.rule = ru;
 		in.file = f;

@@ -56,6 +56,7 @@ FEATURES = [
     ("xfer", "sendfile, splice, copy_file_range per file and process (xferwork)"),
     ("io_uring", "io_uring reads/writes per file (fio), their offsets from 5.19"),
     ("libaio", "libaio reads/writes per file (fio)"),
+    ("throttle", "a dirtier's pauses (balance_dirty_pages) against tracefs"),
     ("files-replay", "-w then -r of the files run: the same reports"),
 ]
 verdict = {name: {"status": "works", "detail": ""} for name, _ in FEATURES}
@@ -218,7 +219,7 @@ else:
 frc = rc("files.rc")
 fr = reports("files.jsonl")
 FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "munmap", "xfer", "io_uring",
-                 "libaio", "files-replay"]
+                 "libaio", "throttle", "files-replay"]
 vfs_err = None
 if frc != 0 or not fr or any("_bad" in r for r in fr):
     vfs_err = "blktop -J --all-files: exit %s, %d reports: %s" % (frc, len(fr), first_error("files.err"))
@@ -232,7 +233,7 @@ else:
             "disk_read_bytes", "disk_write_bytes", "dirtied_bytes", "mmap_faults",
             "uring_reads", "uring_writes", "aio_reads", "aio_writes", "creates", "closes",
             "mmaps", "munmaps", "fsyncs", "unlinks", "renames", "mkdirs", "rmdirs", "mknods",
-            "lifecycle_errors", "writeback_bytes")
+            "lifecycle_errors", "writeback_bytes", "throttles", "throttled_ms")
 
     def tally(rs):
         """Files by path and processes by tgid, summed over every report;
@@ -353,6 +354,26 @@ else:
              (w1.get("dirtied_bytes"), "; probe: " + why if why else ""))
         v = P.get(wpid, {}).get("dirtied_bytes")
         line(v is not None and v >= 262144, "dirtied", "the writer is charged as dirtier (got %s)" % v)
+
+    # a dirtier's pauses, against the tracepoint's own lines (pause > 0: a sleep)
+    tpid = pid_of("throttle.pid")
+    why = unavailable("throttle")
+    tn = tms = 0
+    for l in read("throttle-trace.txt").splitlines():
+        m = re.search(r"-(\d+)\s+\[.*balance_dirty_pages:.* pause=(-?\d+)", l)
+        if m and int(m.group(1)) == tpid and int(m.group(2)) > 0:
+            tn += 1
+            tms += int(m.group(2))
+    tp = P.get(tpid, {})
+    if why and tp.get("throttles") is None:
+        na("throttle", why)
+    else:
+        line(tn >= 1 and rc("throttle.rc") == 0, "throttle",
+             "the workload: dd (pid %s, exit %s) paused %d times for %d ms by tracefs (%s)" %
+             (tpid, rc("throttle.rc"), tn, tms, first_error("throttle.err") or "no error"))
+        ok, note = exact((tp.get("throttles"), tp.get("throttled_ms")), (tn, tms), byte_keys=(1,))
+        line(ok, "throttle", "dd's throttles and throttled_ms are tracefs's %d and %d (%s)" %
+             (tn, tms, note))
 
     # mmap
     m1 = F.get("/mnt/m1", {})

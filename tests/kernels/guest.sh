@@ -26,6 +26,8 @@
 #   stress.{jsonl,err,rc,pids}     another such run around ten lifecycle runs
 #                                  beside a CPU hog and a dd loop (their pids)
 #   iowork.json kw-*.txt lifecycle.pid xfer.json fio-*.{pid,rc}   what each phase did
+#   throttle.{pid,rc,err} throttle-trace.txt  dd paused for dirtying, and
+#                                  the balance_dirty_pages lines of tracefs
 export PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin
 O=/out
 BLKTOP=${BLKTOP:-blktop}
@@ -150,6 +152,30 @@ if started "$pid" "$O/files.jsonl" "$START"; then
 		done
 	done
 	step files-fio
+	# A dirtier paused: 8 MiB through the page cache with a 1 MiB dirty
+	# limit, the device's writes slowed to 4 MB/s where cgroup v1's blkio
+	# throttle mounts; the tracepoint's own lines beside blktop's.
+	T=/sys/kernel/tracing
+	[ -d $T/events ] || T=/sys/kernel/debug/tracing
+	echo >$T/trace 2>/dev/null
+	echo 1 >$T/events/writeback/balance_dirty_pages/enable 2>"$O/throttle.err"
+	r=$(cat /proc/sys/vm/dirty_ratio) br=$(cat /proc/sys/vm/dirty_background_ratio)
+	echo 1048576 >/proc/sys/vm/dirty_bytes
+	echo 262144 >/proc/sys/vm/dirty_background_bytes
+	mkdir -p /cg && mount -t cgroup -o blkio none /cg 2>>"$O/throttle.err" &&
+	    echo "$(cat /sys/block/${L#/dev/}/dev) 4194304" >/cg/blkio.throttle.write_bps_device
+	dd if=/dev/zero of=/mnt/th bs=64k count=128 2>/dev/null &
+	echo $! >"$O/throttle.pid"
+	wait $!
+	echo $? >"$O/throttle.rc"
+	echo 0 >$T/events/writeback/balance_dirty_pages/enable 2>/dev/null
+	cp $T/trace "$O/throttle-trace.txt" 2>>"$O/throttle.err"
+	echo "$(cat /sys/block/${L#/dev/}/dev) 0" >/cg/blkio.throttle.write_bps_device 2>/dev/null
+	umount /cg 2>/dev/null
+	echo "$r" >/proc/sys/vm/dirty_ratio
+	echo "$br" >/proc/sys/vm/dirty_background_ratio
+	sync
+	step files-throttle
 	sleep 1.2
 fi
 stop "$pid" "$O/files.rc"
