@@ -22,6 +22,13 @@ struct cost_batch {
 int		 cost_batch_start(struct cost_batch *, int prog_fd, int ts_fd, uint64_t age_ns);
 void		 cost_batch_flush(struct cost_batch *, int force);
 
+/* source-live-plan.c: the block hooks this kernel offers, the plan chosen from them. */
+struct blktop_bpf;
+struct blktop_bpf *live_open(void);
+void		 live_set_autoload(struct blktop_bpf *, const struct hook_plan *);
+int		 live_choose(struct hook_plan *, char **errp);
+void		 live_plan_text(const struct hook_plan *, char *, size_t);
+
 /* source-live-probe.c: tracepoints this kernel has, tracefs, the BPF build it takes. */
 struct btf;
 int		 live_probe_tp_btf(const struct btf *, const char *tp);
