@@ -56,27 +56,14 @@ else
 fi
 sleep 1
 map=${MAP:-$map}
-python3 - "$map" "$VAR" "$PHASES" "$SECS" "$per" $progs <<'PY'
-import json, statistics, subprocess, sys, time
+PYTHONPATH="$(dirname "$0")" python3 - "$map" "$VAR" "$PHASES" "$SECS" "$per" $progs <<'PY'
+import statistics, sys, time
+from bss_switch import BssVar, bpftool as bt
 mapname, var, phases, secs, per, progs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], set(sys.argv[6:])
-def bt(*a):
-    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
-m = [x for x in bt("map", "show") if x.get("name") == mapname][-1]
-types = bt("btf", "dump", "id", str(m["btf_id"]))["types"]
-off = None
-for t in types:
-    if t.get("kind") == "DATASEC" and t.get("name") == ".bss":
-        for v in t["vars"]:
-            if types[v["type_id"] - 1].get("name") == var:
-                off = v["offset"]
-if off is None:
-    sys.exit("run-ab: no %s in %s" % (var, mapname))
-key = ["0", "0", "0", "0"]
-def setv(val):
-    cur = [int(b, 16) for b in bt("map", "lookup", "id", str(m["id"]), "key", *key)["value"]]
-    cur[off:off + 4] = list(val.to_bytes(4, "little"))
-    subprocess.check_call(["bpftool", "map", "update", "id", str(m["id"]), "key", *key,
-                           "value", *[str(b) for b in cur]])
+try:
+    setv = BssVar(mapname, var).set
+except LookupError as e:
+    sys.exit("run-ab: %s" % e)
 def snap():
     return {p["name"]: (p.get("run_time_ns", 0), p.get("run_cnt", 0))
             for p in bt("prog", "show") if p.get("name") in progs}

@@ -11,29 +11,7 @@ shift 3
 "$@" &
 pid=$!
 trap 'kill -INT $pid 2>/dev/null' INT TERM
-setvar() {
-	python3 - "$map" "$var" "$val" <<'PY'
-import json, subprocess, sys
-name, var, val = sys.argv[1], sys.argv[2], int(sys.argv[3])
-ms = [x for x in json.loads(subprocess.check_output(["bpftool", "-j", "map", "show"])) if x.get("name") == name]
-if not ms:
-    sys.exit(1)
-m = ms[-1]
-types = json.loads(subprocess.check_output(["bpftool", "-j", "btf", "dump", "id", str(m["btf_id"])]))["types"]
-off = None
-for t in types:
-    if t.get("kind") == "DATASEC" and t.get("name") == ".bss":
-        for v in t["vars"]:
-            if types[v["type_id"] - 1].get("name") == var:
-                off = v["offset"]
-if off is None:
-    sys.exit("with-switch: no %s in %s" % (var, name))
-key = ["0", "0", "0", "0"]
-cur = [int(b, 16) for b in json.loads(subprocess.check_output(["bpftool", "-j", "map", "lookup", "id", str(m["id"]), "key", *key]))["value"]]
-cur[off:off + 4] = list(val.to_bytes(4, "little"))
-subprocess.check_call(["bpftool", "map", "update", "id", str(m["id"]), "key", *key, "value", *[str(b) for b in cur]])
-PY
-}
+setvar() { python3 "$(dirname "$0")/bss_switch.py" "$map" "$var" "$val"; }
 for i in $(seq 100); do
 	kill -0 $pid 2>/dev/null || break
 	setvar 2>/dev/null && break

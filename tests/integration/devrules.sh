@@ -100,8 +100,22 @@ out(same(low.get(("queue-saturated", q)), tq["queue"], tq["timed"]) and
 high = findings(tmp + "/high.jsonl")
 out(high == {}, "--insight queue_share=0.99 meta_share=0.99 min_requests=0: no device rule fires (%s)"
     % sorted(high))
-b = open(tmp + "/b.txt").read()
-out("metadata-heavy" in b and m in b, "-b: the insights block names the device finding")
+# -b prints the 8 highest findings (level, then figure): those of the
+# report's list, device ones among them where they rank there (the run's other
+# processes' file findings can outrank them: fio's reads of /dev/loopN).
+rep = json.load(open(tmp + "/r2.json"))["insights"]
+def bname(i):
+    return "%s (%d)" % (i["name"], i["pid"]) if i["subject"] == "process" else i["name"]
+text = open(tmp + "/b.txt").read().split("insights since the start")[-1].splitlines()[1:]
+got = [l for l in text if l[:4].strip() in ("high", "warn", "info")]
+line = lambda i: "%-4s %-17s %s: %s" % (i["level"], i["code"], bname(i), i["measured"])
+rank = lambda i: ({"high": 2, "warn": 1, "info": 0}[i["level"]], i["figure"])
+top = sorted(rep, key=rank, reverse=True)
+cut = rank(top[min(8, len(top)) - 1]) if top else None
+must = [line(i) for i in rep if rank(i) > cut]
+out(len(got) == min(8, len(rep)) and set(got) <= set(map(line, rep)) and set(must) <= set(got),
+    "-b: the insights block is the report's 8 highest (%d of %d: %s)"
+    % (len(got), len(rep), [l[5:22].strip() for l in got]))
 PY
 refused 2 "--insight queue_share=2" -r "$C" -J --insight queue_share=2
 

@@ -115,7 +115,7 @@ umount "$TEST_TMP/mnt"
 check "live: reports with processes and files" python3 -c '
 import json, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
-print(len(rs), sum(len(r.get("processes", [])) for r in rs), sum(len(r.get("files", [])) for r in rs))
+print("# %d reports, %d process rows, %d file rows" % (len(rs), sum(len(r.get("processes", [])) for r in rs), sum(len(r.get("files", [])) for r in rs)))
 assert len(rs) >= 4 and any(r.get("files") for r in rs) and any(r.get("processes") for r in rs)' "$OUT/live.jsonl"
 validate "live: -J" "$OUT/live.jsonl" "$OUT/replay.jsonl"
 validate "live: --report OUT.json" "$OUT/live.json"
