@@ -119,6 +119,8 @@ model_map_add(struct proc_table *t, uint32_t e, enum pat_dir dir, uint64_t ts, i
 {
 	struct model_map *m = model_map_of(t, &t->files[e]);
 
+	if (m == NULL && off < 0)
+		return;		/* no map for a file of calls without an offset */
 	if (m == NULL)
 		m = model_map_get(t, e, ts);
 	m->ref = 1;

@@ -552,6 +552,21 @@ test_maps(void)
 	    s.maps_reused == 45 && kept == 255 && map_calls(t, "/data/once-000") == -1 &&
 	    map_calls(t, "/data/once-299") == 1);
 	proc_free(t);
+
+	/* Calls without an offset (io_uring before 5.19): the file takes no map from the pool. */
+	t = proc_create(0, 0, 0);
+	for (i = 0; i < 3; i++) {
+		union rec	r;
+		size_t		len = rw_rec(&r, 8, 8, "ring", "/data/nooff", 0, 4096, 100);
+
+		r.rw.pos = -1;
+		proc_add(t, &r, len);
+	}
+	proc_pattern_flush(t, UINT64_MAX);
+	proc_stats(t, &s);
+	CHECK("maps: a file of calls without an offset has no map", find_file(t, "/data/nooff") != NULL &&
+	    map_calls(t, "/data/nooff") == -1);
+	proc_free(t);
 }
 
 /* A block request carrying the pages of (fsdev, ino), submitted by pid. */
