@@ -95,7 +95,7 @@ model_map_get(struct proc_table *t, uint32_t e, uint64_t ts)
 			i = t->map_hand;
 			t->map_hand = (t->map_hand + 1) % MODEL_MAPS;
 			m = &t->maps[i];
-			if (t->files[m->file].hash != m->fhash || t->files[m->file].map != i + 1 ||
+			if (model_map_of(t, &t->files[m->file]) != m ||
 			    t->files[m->file].chunk == MODEL_NIL)
 				break;		/* its file left the table */
 			if (!m->ref) {
