@@ -405,15 +405,7 @@ req_find(__u64 key, struct slot **sp)
 	return bpf_map_lookup_elem(&overflow, &key);
 }
 
-/* Wake the consumer only past wakeup_bytes of backlog: it drains on a timer anyway. */
-static __always_inline __u64
-block_wake(void)
-{
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-	    BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-}
-
-#define BATCH_WAKE(now)	block_wake()
+#define BATCH_WAKE(now)	ring_wake(now, wakeup_bytes, 0)
 #define BATCH_STRIDE	EV_BATCH_STRIDE(sizeof(struct ev_block))
 #define BATCH_LOST	CNT_LOST_REQS
 #include "batch.h"
@@ -463,7 +455,8 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 	ev->fsdev = ri->fsdev;
 	ev->fclass = ri->fclass;
 	ev->pad2 = 0;
-	if (!batch_add(u.b, now) && bpf_ringbuf_output(&events, ev, sizeof(*ev), block_wake())) {
+	if (!batch_add(u.b, now) &&
+	    bpf_ringbuf_output(&events, ev, sizeof(*ev), ring_wake(now, wakeup_bytes, 0))) {
 		count(CNT_LOST_REQS);
 		return;
 	}

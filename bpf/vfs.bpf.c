@@ -68,7 +68,6 @@ const volatile bool trace_aio = false;		/* the aio_* programs are loaded */
 const volatile bool path_cache = true;		/* send a path once per open file (vfs_pslots) */
 
 #define WAKEUP_BYTES	(1 << 20)	/* with wakeup_ns: wake anyway past this backlog */
-__u64 last_wakeup = 0;
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -472,19 +471,13 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 /*
  * Waking the consumer costs more than the rest of the event (measured ~1.2 us
  * per record on 6.18 in a VM). With wakeup_ns set, wake it at most once per
- * wakeup_ns, or when the backlog passes WAKEUP_BYTES; the consumer must then
- * also drain on a timer, else a last record can wait for the next wakeup.
+ * wakeup_ns, or when the backlog passes WAKEUP_BYTES, and never twice within
+ * RING_WAKE_GAP_NS (shared-maps.h); the consumer must then also drain on a
+ * timer, else a last record can wait for the next wakeup.
  */
 static __always_inline __u64 wake_flags(__u64 now)
 {
-	if (!wakeup_ns)
-		return 0;
-	if (now - last_wakeup >= wakeup_ns ||
-	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES) {
-		last_wakeup = now;
-		return BPF_RB_FORCE_WAKEUP;
-	}
-	return BPF_RB_NO_WAKEUP;
+	return wakeup_ns ? ring_wake(now, WAKEUP_BYTES, wakeup_ns) : 0;
 }
 
 #define BATCH_WAKE(now)	wake_flags(now)
