@@ -21,12 +21,12 @@ struct {
  * to the APIC's MSR that exits to the hypervisor. Under fio's io_uring job it
  * was 58% of tb_rq_complete's samples (perf, 6.18 VM: every batch sent past
  * the backlog threshold woke a consumer that was already draining on its
- * 10 ms timer). So a wakeup goes out at most once per RING_WAKE_GAP_NS, and
- * only past bytes of backlog, or every_ns (if not 0) after the last one; the
- * consumer drains on a timer while records flow and waits on the ring only
- * when idle, with a timeout (src/source-live.c).
+ * 10 ms timer). So a wakeup goes out at most once per RING_WAKE_GAP_NS (that
+ * timer's period, LIVE_BUSY_USEC), and only past bytes of backlog, or every_ns
+ * (if not 0) after the last one; the consumer drains on a timer while records
+ * flow and waits on the ring only when idle, with a timeout (src/source-live.c).
  */
-#define RING_WAKE_GAP_NS	(1000 * 1000)
+#define RING_WAKE_GAP_NS	(10 * 1000 * 1000)
 __u64 ring_last_wake = 0;
 
 static __always_inline __u64 ring_wake(__u64 now, __u64 bytes, __u64 every_ns)
