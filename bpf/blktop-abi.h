@@ -316,7 +316,11 @@ struct ev_page {
 	__u16 kind;		/* enum blktop_page_kind */
 	__u16 pad;
 	char comm[BLKTOP_COMM_LEN];
+	__u64 index1;		/* PAGE_FAULT: the faulted page's index in the file, plus 1; 0: not
+				 * known (a page dirtied, or a capture older than this field, whose
+				 * records end before it: EV_PAGE_OLD_SIZE) */
 };
+#define EV_PAGE_OLD_SIZE	offsetof(struct ev_page, index1)
 
 /*
  * A task paused for dirtying pages faster than writeback cleans them (bpf/

@@ -26,7 +26,8 @@ static __always_inline void *page_reserve(__u64 size, __u64 *now)
 	return ev;
 }
 
-static __always_inline int page_event(struct address_space *m, __u16 kind, __u32 bytes)
+static __always_inline int page_event(struct address_space *m, __u16 kind, __u32 bytes,
+    __u64 index1)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
 	struct inode *host;
@@ -52,6 +53,7 @@ static __always_inline int page_event(struct address_space *m, __u16 kind, __u32
 	ev->tgid = id >> 32;
 	ev->kind = kind;
 	ev->pad = 0;
+	ev->index1 = index1;
 	task_owner(cg_cache_cpu(), &ev->cgroup, ev->comm, now);
 	bpf_ringbuf_submit(ev, wake_flags(ev->ts));
 	return 0;
@@ -72,14 +74,14 @@ static __always_inline __u32 folio_bytes(struct folio *folio)
 SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(page_dirty, struct folio *folio, struct address_space *mapping)
 {
-	return page_event(mapping, PAGE_DIRTY, folio_bytes(folio));
+	return page_event(mapping, PAGE_DIRTY, folio_bytes(folio), 0);
 }
 
 /* Before folios (5.10 to 5.17): writeback_dirty_page, one page. */
 SEC("tp_btf/writeback_dirty_page")
 int BPF_PROG(page_dirty_page, struct page *page, struct address_space *mapping)
 {
-	return page_event(mapping, PAGE_DIRTY, 4096);
+	return page_event(mapping, PAGE_DIRTY, 4096, 0);
 }
 
 /*
@@ -113,7 +115,7 @@ int page_throttle(struct trace_event_raw_balance_dirty_pages *ctx)
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(page_fault, struct address_space *mapping, unsigned long index)
 {
-	return page_event(mapping, PAGE_FAULT, 4096);
+	return page_event(mapping, PAGE_FAULT, 4096, (__u64)index + 1);
 }
 
 #endif

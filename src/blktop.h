@@ -675,6 +675,7 @@ void		 self_sample(struct blktop *);
 struct rec_type {
 	const char	*name;		/* "block", "open", ...: --dump's type column */
 	size_t		 min_len;	/* its fixed part: a shorter record is malformed */
+	size_t		 full_len;	/* 0, or a fixed size it grew to: shorter ones are zero-filled */
 	size_t		 ts_off;	/* where its CLOCK_MONOTONIC ns time (uint64_t) is */
 	int		 event;		/* counted as an event (ticks and losses are not) */
 	int		 charges;	/* has a process, command and cgroup to charge */
@@ -1104,6 +1105,9 @@ void		 model_pattern_free(struct proc_table *);
 const struct pat_map *model_file_map(const struct proc_table *, const struct file_entry *);
 void		 model_pattern_add(struct proc_table *, struct proc_entry *, struct file_entry *,
 		     const struct ev_rw *);
+void		 model_pattern_access(struct proc_table *, struct proc_entry *, struct file_entry *,
+		     uint64_t ts, uint64_t lat_ns, int64_t off, uint64_t bytes, enum pat_dir);
+int64_t		 model_fault_offset(const struct ev_page *);
 void		 proc_pattern_flush(struct proc_table *, uint64_t upto);
 #define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
 

@@ -200,30 +200,54 @@ void
 model_pattern_add(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
     const struct ev_rw *ev)
 {
+	if (ev->error != 0)
+		return;
+	model_pattern_access(t, p, f, ev->ts, ev->lat_ns, ev->pos, ev->done,
+	    ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ);
+}
+
+/*
+ * Where a fault record's page starts in its file, -1 if not known (a dirtied
+ * page, an older capture's record, an index no offset can hold).
+ */
+int64_t
+model_fault_offset(const struct ev_page *ev)
+{
+	if (ev->kind != PAGE_FAULT || ev->index1 == 0 || ev->index1 - 1 > (uint64_t)INT64_MAX >> 12)
+		return (-1);
+	return ((int64_t)((ev->index1 - 1) << 12));
+}
+
+/*
+ * An access of process p to file f that ended at ts after lat_ns: bytes at
+ * off (-1: not known) in direction dir; a call, or a page faulted in.
+ */
+void
+model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
+    uint64_t ts, uint64_t lat_ns, int64_t off, uint64_t bytes, enum pat_dir dir)
+{
 	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
 	struct model_pending	 c;
 	uint64_t		 start;
 	uint32_t		 i, prev;
 
-	if (ev->error != 0)
-		return;
 	/* Its time: from its entry (the record's time less its latency) to its exit. */
-	start = ev->lat_ns < ev->ts ? ev->ts - ev->lat_ns : 0;
-	pattern_span(&f->pat, start, ev->ts);
-	pattern_span(&p->pat, start, ev->ts);
+	start = lat_ns < ts ? ts - lat_ns : 0;
+	pattern_span(&f->pat, start, ts);
+	pattern_span(&p->pat, start, ts);
 	if (t->npending == MODEL_PATTERN_PENDING) {
 		model_pattern_pop(t);
 		t->pattern_early++;
 	}
-	c.ts = ev->ts;
-	c.off = ev->pos;
-	c.bytes = ev->done;
+	c.ts = ts;
+	c.off = off;
+	c.bytes = bytes;
 	c.fhash = f->hash;
-	c.tgid = ev->tgid;
+	c.tgid = p->tgid;
 	c.file = (uint32_t)(f - t->files);
 	c.proc = (uint32_t)(p - t->procs);
 	c.proc_id = p->id;
-	c.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
+	c.dir = (uint8_t)dir;
 	i = (t->pending_head + t->npending) & mask;
 	/* Later calls move up one; equal times keep their arrival order. */
 	while (i != t->pending_head && t->pending[prev = (i - 1) & mask].ts > c.ts) {

@@ -275,6 +275,10 @@ proc_add_page(struct proc_table *t, const void *rec)
 	} else {
 		COUNT2(p, mmap_faults, += 1);
 		COUNT2(f, mmap_faults, += 1);
+		/* A page read in through a mapping: an access of a page, at its offset. */
+		if (model_fault_offset(ev) >= 0)
+			model_pattern_access(t, p, f, ev->ts, 0, model_fault_offset(ev), ev->bytes,
+			    PAT_READ);
 	}
 }
 

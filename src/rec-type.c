@@ -95,7 +95,8 @@ const struct rec_type rec_types[EV_MAX] = {
 		.valid = rec_type_valid_rw,
 	},
 	[EV_PAGE] = {
-		.name = "page", .min_len = sizeof(struct ev_page), .event = 1,
+		.name = "page", .min_len = EV_PAGE_OLD_SIZE, .full_len = sizeof(struct ev_page),
+		.event = 1,
 		.ts_off = offsetof(struct ev_page, ts), REC_CHARGES(ev_page),
 		.dev_off = { offsetof(struct ev_page, dev) }, .valid = rec_type_valid_page,
 	},

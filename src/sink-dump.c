@@ -216,6 +216,7 @@ sink_dump_page(struct blktop *b __unused, const void *rec, size_t len __unused,
 	r->comm = e->comm;
 	r->cgroup = e->cgroup;
 	r->class = e->kind == PAGE_DIRTY ? "dirty" : e->kind == PAGE_FAULT ? "fault" : "?";
+	r->offset = model_fault_offset(e);
 	r->fsdev = e->dev;
 	r->ino = e->ino;
 	return (1);

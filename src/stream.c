@@ -266,6 +266,21 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		b->bad_records++;
 		return (-1);
 	}
+	if (rt != NULL && len < rt->full_len) {
+		/* An older blktop's record of a type that grew: the new fields 0, "not known". */
+		static union {
+			struct ev_page	 page;
+		} grown;
+
+		if (rt->full_len > sizeof grown) {
+			b->bad_records++;
+			return (-1);
+		}
+		memset(&grown, 0, rt->full_len);
+		memcpy(&grown, rec, len);
+		rec = &grown;
+		len = rt->full_len;
+	}
 	if (rt != NULL && rt->event)
 		b->events++;	/* not a block request: those took the short way */
 	if (type == EV_LOST) {

@@ -146,6 +146,58 @@ name_unescape_test(char *out, const char *s)
 	*out = '\0';
 }
 
+/* What the sinks got of the last page record. */
+static size_t		 page_len;
+static uint64_t		 page_index1 = 99;
+
+static void
+page_event(struct sink *s __unused, const struct rec_type *rt __unused, const void *rec,
+    size_t len)
+{
+	const struct ev_page *p = rec;
+
+	if (p->type != EV_PAGE)
+		return;
+	page_len = len;
+	page_index1 = p->index1;
+}
+
+static const struct sink_entry page_sink = { .name = "page", .event = page_event };
+
+/* A record of a type that grew (ev_page.index1), as an older blktop wrote it. */
+static void
+test_grown(struct blktop *b, uint64_t now)
+{
+	uint64_t	 bad = b->bad_records;
+	unsigned char	 old[sizeof(struct ev_page)];
+	struct ev_page	 pg;
+
+	/* A page record of a blktop before ev_page.index1: taken, index1 0 ("not known"). */
+	stream_add_sink(b, &page_sink, NULL);
+	memset(&pg, 0, sizeof pg);
+	pg.type = EV_PAGE;
+	pg.kind = PAGE_FAULT;
+	pg.bytes = 4096;
+	pg.ts = now + 2000;
+	pg.index1 = 12;
+	memset(old, 0xff, sizeof old);
+	memcpy(old, &pg, EV_PAGE_OLD_SIZE);
+	CHECK("an older, shorter page record is taken",
+	    stream_event(b, old, EV_PAGE_OLD_SIZE) == 0 && b->bad_records == bad);
+	CHECK("and reaches the sinks at the new size, index1 0 (not known)",
+	    page_len == sizeof pg && page_index1 == 0);
+	CHECK("a page record shorter than the old size is refused",
+	    stream_event(b, old, EV_PAGE_OLD_SIZE - 1) == -1 && b->bad_records == bad + 1);
+	CHECK("a full one keeps its index",
+	    stream_event(b, &pg, sizeof pg) == 0 && page_index1 == 12);
+	CHECK("its offset: page 11", model_fault_offset(&pg) == 11 * 4096);
+	pg.index1 = UINT64_MAX;
+	CHECK("an index past any offset: not known", model_fault_offset(&pg) == -1);
+	pg.kind = PAGE_DIRTY;
+	pg.index1 = 5;
+	CHECK("a dirtied page: no offset", model_fault_offset(&pg) == -1);
+}
+
 int
 main(void)
 {
@@ -343,5 +395,6 @@ main(void)
 		}
 		CHECK("escape: 20000 random names valid UTF-8 and round-trip", bad == 0 && valid == 20000);
 	}
+	test_grown(b, now);
 	CHECK_EXIT();
 }
