@@ -771,6 +771,7 @@ main(int argc, char **argv)
 	if (b->procs != NULL)
 		proc_free(b->procs);
 	phase_free(b->phases);
+	reqpat_free(b->reqpat);
 	event_base_free(b->base);
 	if (b->lost > 0)
 		log_warnx("%llu events lost in the kernel%s: %llu block requests, %llu "

@@ -152,6 +152,7 @@ struct devwin {
 	uint64_t	 last_busy;	/* highest cumulative busy_ns seen in an event */
 	int		 have_busy;
 	unsigned	 map_shift;	/* a band of the offset map is 1 << map_shift sectors */
+	struct req_pattern rpat;	/* its requests' access pattern, since first seen (model-reqpat.c) */
 	struct tick	*ring;		/* nticks entries */
 };
 
@@ -248,6 +249,7 @@ struct devwin	*windows_find(struct windows *, uint32_t dev);
 void		 windows_add_block(struct windows *, const struct ev_block *);
 void		 windows_band_merge(uint32_t *band, unsigned k);
 void		 windows_tick(struct windows *, uint64_t now);
+const struct devwin *windows_get(const struct windows *, uint32_t dev);
 const struct tick *windows_tick_at(const struct windows *, const struct devwin *,
 		     unsigned ago);
 void		 windows_sum(const struct windows *, const struct devwin *,
@@ -552,6 +554,7 @@ struct blktop {
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct phase_table	*phases;	/* marks and phases (model-phase.c) */
+	struct reqpat		*reqpat;	/* requests waiting to be judged in start order (model-reqpat.c) */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
 
@@ -1044,6 +1047,7 @@ struct file_entry {
 	struct proc_hist	 blk_lat;	/* interval: device latency of its requests */
 	struct pattern		 pat;		/* its calls' access pattern, since first seen */
 	struct pat_touched	 touched;	/* the byte ranges its reads covered, since first seen */
+	struct req_pattern	 rpat;		/* the requests that carried its pages, since first seen */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */
 	uint32_t		 map;		/* private to model-pattern.c: its offset map + 1, 0 none */
@@ -1098,6 +1102,14 @@ uint64_t	 proc_file_blk_lat(const struct proc_table *, const struct file_entry *
 double		 proc_cache_hit_pct(unsigned have, const struct proc_counts *);
 void		 proc_stats(const struct proc_table *, struct proc_stats *);
 
+/* model-reqpat.c */
+struct reqpat	*reqpat_create(void);
+void		 reqpat_free(struct reqpat *);
+void		 reqpat_reset(struct reqpat *);
+void		 reqpat_stats(const struct reqpat *, uint64_t *early, uint64_t *late);
+void		 reqpat_add(struct blktop *, const struct ev_block *, uint32_t file, uint64_t fhash);
+void		 reqpat_flush(struct blktop *, uint64_t upto);
+
 /* model-pattern.c */
 size_t		 model_pattern_size(unsigned max_files);
 void		 model_pattern_init(struct proc_table *, unsigned max_files);
@@ -1108,6 +1120,9 @@ void		 model_pattern_add(struct proc_table *, struct proc_entry *, struct file_e
 void		 model_pattern_access(struct proc_table *, struct proc_entry *, struct file_entry *,
 		     uint64_t ts, uint64_t lat_ns, int64_t off, uint64_t bytes, enum pat_dir);
 int64_t		 model_fault_offset(const struct ev_page *);
+void		 proc_file_req_add(struct proc_table *, uint32_t file, uint64_t fhash, enum pat_dir,
+		     uint64_t off, uint64_t bytes);
+uint32_t	 proc_block_file_last(const struct proc_table *, uint64_t *fhash);
 void		 proc_pattern_flush(struct proc_table *, uint64_t upto);
 #define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
 
@@ -1144,6 +1159,7 @@ void		 json_string(FILE *, const char *);
 void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
+void		 json_req_pattern(FILE *, const struct req_pattern *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_marks(FILE *, const struct blktop *, int interval);

@@ -179,6 +179,33 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 }
 
 /*
+ * ,"request_pattern": the requests of a device or file since first seen,
+ * judged at the request level (src/pattern.h, struct req_pattern); null
+ * without one.
+ */
+void
+json_req_pattern(FILE *f, const struct req_pattern *r)
+{
+	static const char	*dir[2] = { "read", "write" };
+	unsigned		 d, i;
+
+	fprintf(f, ",\"request_pattern\":");
+	if (r->n[0] + r->n[1] == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	for (d = 0; d < 2; d++) {
+		fprintf(f, "%c\"%ss\":%llu,\"%s_size_hist\":", d ? ',' : '{', dir[d],
+		    (unsigned long long)r->n[d], dir[d]);
+		for (i = 0; i < PAT_BINS; i++)
+			fprintf(f, "%c%llu", i ? ',' : '[', (unsigned long long)r->hist[d][i]);
+		fprintf(f, "],\"consec_%ss\":%llu,\"seq_%ss\":%llu", dir[d],
+		    (unsigned long long)r->consec[d], dir[d], (unsigned long long)r->seq[d]);
+	}
+	fputc('}', f);
+}
+
+/*
  * A file's bytes touched (the union of the ranges its reads with an offset
  * covered), re-read (read again: those reads' bytes less the union) and
  * touched_over (src/pattern.h: bytes of gaps joined at the cap, 0 when
@@ -291,6 +318,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	json_life(f, b, c);
 	json_pattern(f, b, &fe->pat);
 	json_touched(f, b, fe);
+	json_req_pattern(f, &fe->rpat);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	if (whole)
 		json_file_map(f, b, model_file_map(b->procs, fe));

@@ -60,6 +60,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	t = xcalloc(1, sizeof(*t));
 	t->by_thread = by_thread;
 	t->epoch = 1;
+	t->blk_file = MODEL_NIL;
 	model_index_init(&t->pi, max_procs, t);
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
 	model_file_table_init(t, max_files);
@@ -219,6 +220,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 	unsigned		 d;
 	int			 haslat = !(ev->flags & BLK_F_NOLAT);
 
+	t->blk_file = MODEL_NIL;
 	if (ev->op == BLK_OP_READ)
 		d = 0;
 	else if (ev->op == BLK_OP_WRITE)
@@ -238,6 +240,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 	}
 	owner = p;
 	if ((f = proc_block_file(t, ev)) != NULL) {
+		t->blk_file = (uint32_t)(f - t->files);
 		COUNT2(f, disk_ios[d], += 1);
 		COUNT2(f, disk_bytes[d], += ev->bytes);
 		if (haslat) {
@@ -255,6 +258,26 @@ proc_add_block(struct proc_table *t, const void *rec)
 	COUNT2(owner, disk_bytes[d], += ev->bytes);
 	if (ev->fclass == BLK_FC_FILE && d == 0)
 		COUNT2(owner, fill_bytes, += ev->bytes);
+}
+
+/* The file entry the last block request was charged to (MODEL_NIL: none), and its hash. */
+uint32_t
+proc_block_file_last(const struct proc_table *t, uint64_t *fhash)
+{
+	*fhash = t->blk_file != MODEL_NIL ? t->files[t->blk_file].hash : 0;
+	return (t->blk_file);
+}
+
+/* A request judged (model-reqpat.c) into its file's pattern, if the entry still holds that file. */
+void
+proc_file_req_add(struct proc_table *t, uint32_t file, uint64_t fhash, enum pat_dir d,
+    uint64_t off, uint64_t bytes)
+{
+	struct file_entry *f = &t->files[file];
+
+	if (f->hash != fhash || f->chunk == MODEL_NIL)
+		return;		/* the file left the table meanwhile */
+	pattern_req_add(&f->rpat, d, off, bytes);
 }
 
 /* A page dirtied or a file mapping faulted: on the task it happened in, and on the file. */

@@ -208,6 +208,19 @@ windows_find(struct windows *w, uint32_t dev)
 	return (w->last = dw);
 }
 
+/* The window of a device if it has one, else NULL; nothing changes (a report's lookup). */
+const struct devwin *
+windows_get(const struct windows *w, uint32_t dev)
+{
+	unsigned h;
+
+	for (h = windows_hash(dev); w->slot[h] != 0; h = (h + 1) & (WINDOWS_HASH - 1)) {
+		if (w->devs[w->slot[h] - 1]->dev == dev)
+			return (w->devs[w->slot[h] - 1]);
+	}
+	return (NULL);
+}
+
 /* Account one completed block request to the open tick of its device. */
 /* Merge bands in groups of 1 << k: the map covers 2^k times the sectors. */
 void

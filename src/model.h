@@ -99,6 +99,7 @@ struct proc_table {
 	uint32_t		 maps_fresh;	/* maps from here up never given */
 	uint32_t		 map_hand;
 	uint64_t		 maps_reused;
+	uint32_t		 blk_file;	/* the file entry proc_add_block charged last, MODEL_NIL: none */
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */

@@ -234,6 +234,23 @@ pattern_count(struct pattern *p, const struct pat_step *st)
 		s->first++;
 }
 
+/* One request of r's device or file: bytes at device offset off, in direction d. */
+void
+pattern_req_add(struct req_pattern *r, enum pat_dir d, uint64_t off, uint64_t bytes)
+{
+	unsigned	 i = d & 1;
+
+	if (r->n[i] == 0)
+		r->first[i]++;
+	else {
+		r->consec[i] += off == r->end[i];
+		r->seq[i] += off >= r->end[i];
+	}
+	r->n[i]++;
+	r->hist[i][pattern_bin(bytes)]++;
+	r->end[i] = bytes > UINT64_MAX - off ? UINT64_MAX : off + bytes;
+}
+
 /* One access of one pair: judged by pos, counted into p. */
 void
 pattern_add(struct pattern *p, struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes)

@@ -143,6 +143,26 @@ struct pat_map {
 	uint8_t		 tshift, oshift;
 };
 
+/*
+ * Block requests judged as accesses (the request level, beside the calls'):
+ * of a device, or of the file whose pages they carried. An access is a read
+ * or write request that completed, of its bytes, at its device offset
+ * (sector x 512), judged in the order the requests started; consecutive and
+ * sequential as above, by the previous request of that direction of the
+ * device (or file), whoever made it: what the disk saw, where the calls'
+ * pattern is what each process asked. Zeroed memory is an empty one.
+ * 2 x 15 x 8 = 240 bytes.
+ */
+struct req_pattern {
+	uint64_t	 n[2];			/* requests by enum pat_dir */
+	uint64_t	 hist[2][PAT_BINS];
+	uint64_t	 consec[2];
+	uint64_t	 seq[2];
+	uint64_t	 first[2];		/* with no previous request of the direction */
+	uint64_t	 end[2];		/* byte after that previous request (if n) */
+};
+
+void		 pattern_req_add(struct req_pattern *, enum pat_dir, uint64_t off, uint64_t bytes);
 void		 pattern_map_init(struct pat_map *, uint64_t t0);	/* zeroed memory, or a map */
 void		 pattern_map_add(struct pat_map *, enum pat_dir, uint64_t ts, int64_t off);
 void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);

@@ -335,7 +335,20 @@ batch_text_phases(FILE *f, const struct blktop *b)
 	}
 }
 
-/* One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util. */
+/* The share of a device's requests judged sequential since it was first seen (-1: none judged). */
+static double
+batch_req_seq(const struct req_pattern *r)
+{
+	uint64_t judged = r->n[0] + r->n[1] - r->first[0] - r->first[1];
+
+	return (judged > 0 ? 100.0 * (double)(r->seq[0] + r->seq[1]) / (double)judged : -1);
+}
+
+/*
+ * One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util, and
+ * seq%: of its requests since first seen, those sequential (the request
+ * pattern: doc/json.md, Access pattern).
+ */
 void
 batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_wall,
     unsigned nticks)
@@ -344,7 +357,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 	const struct sum_op	*r, *w;
 	struct sum		 s;
 	const struct devwin	*dw;
-	char			 when[32], cut[1024], v[13][24];
+	char			 when[32], cut[1024], v[14][24];
 	time_t			 t = (time_t)ts_wall;
 	struct tm		 tm;
 	double			 secs;
@@ -374,9 +387,9 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 			    (double)b->self.bpf_ns / (double)b->self.events);
 	}
 	fprintf(f, "\n");
-	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %7s %6s\n",
+	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %7s %6s %5s\n",
 	    "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
-	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util");
+	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util", "seq%");
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev))
@@ -386,7 +399,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		dur = s.dur_ns > 0;	/* rates need the time they cover */
 		r = &s.op[OPC_READ];
 		w = &s.op[OPC_WRITE];
-		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s\n",
+		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s %s\n",
 		    device_name(dw->dev),
 		    batch_text_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
 		    batch_text_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
@@ -405,7 +418,9 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		    batch_text_num(v[11], sizeof v[11], 8, 2, dur, (double)s.wait_sum / 1e9 / secs),
 		    s.qd_max,
 		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
-		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)));
+		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)),
+		    batch_text_num(v[13], sizeof v[13], 5, 0, batch_req_seq(&dw->rpat) >= 0,
+		    batch_req_seq(&dw->rpat)));
 	}
 	batch_text_phases(f, b);
 	batch_text_tables(f, bo, b);
@@ -598,6 +613,7 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	const struct file_entry	*fe[256];
 	struct proc_stats	 st;
 	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
+	uint64_t		 early, late;
 
 	if (b->procs == NULL)
 		return;
@@ -625,6 +641,9 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	    st.pairs, (unsigned long long)st.pairs_evicted,
 	    (unsigned long long)st.pattern_early, (unsigned long long)st.pattern_gone,
 	    (unsigned long long)st.maps_reused);
+	reqpat_stats(b->reqpat, &early, &late);
+	fprintf(f, ",\"requests_judged_early\":%llu,\"requests_judged_late\":%llu",
+	    (unsigned long long)early, (unsigned long long)late);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);
@@ -676,6 +695,7 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 		fprintf(f, ",\"max\":%u}", s.qd_max);
 		json_num(f, "util_pct", s.dur_ns != 0, 2,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
+		json_req_pattern(f, &dw->rpat);
 		fputc('}', f);
 		first = 0;
 	}

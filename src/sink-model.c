@@ -18,6 +18,10 @@ model_begin(struct sink *s, uint64_t ts)
 		b->phases = phase_create(ts);
 	else
 		phase_reset(b->phases, ts);
+	if (b->reqpat == NULL)
+		b->reqpat = reqpat_create();
+	else
+		reqpat_reset(b->reqpat);
 }
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
@@ -42,14 +46,19 @@ model_block(struct sink *s, const void *rec)
 {
 	struct blktop		*b = s->b;
 	const struct ev_block	*ev = rec;
+	uint32_t		 file = UINT32_MAX;	/* MODEL_NIL: none */
+	uint64_t		 fhash = 0;
 
 	if (!stream_dev_wanted(b, ev->dev))
 		return;
 	windows_add_block(&b->win, ev);
 	if (b->phases != NULL)
 		phase_add_block(b->phases, ev);
-	if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup))
+	if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup)) {
 		proc_add_block(b->procs, ev);
+		file = proc_block_file_last(b->procs, &fhash);
+	}
+	reqpat_add(b, ev, file, fhash);
 }
 
 /* A tick: the windows move on; the calls old enough are judged for their access pattern. */
@@ -57,6 +66,8 @@ static void
 model_tick(struct blktop *b, uint64_t ts)
 {
 	windows_tick(&b->win, ts);
+	if (ts > MODEL_PATTERN_DELAY_NS)
+		reqpat_flush(b, ts - MODEL_PATTERN_DELAY_NS);
 	if (b->procs != NULL && ts > MODEL_PATTERN_DELAY_NS)
 		proc_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
 }
@@ -70,6 +81,7 @@ model_tick(struct blktop *b, uint64_t ts)
 static void
 model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 {
+	reqpat_flush(s->b, ts);
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, ts);
 	/* The run's last report: the phase after the last mark ends with it. */
@@ -81,6 +93,7 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 static void
 model_end(struct sink *s)
 {
+	reqpat_flush(s->b, UINT64_MAX);
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, UINT64_MAX);
 	if (s->b->phases != NULL)

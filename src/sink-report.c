@@ -433,6 +433,7 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	struct report_span	 sp[64];
 	const struct sum	*t = &rd->tot;
 	const struct sum_op	*so;
+	const struct devwin	*dw;
 	uint64_t		 h[HIST_NBUCKETS], n = 0, min = 0, max = 0, sum = 0, med;
 	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
 	unsigned		 o, i, ns;
@@ -473,6 +474,10 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	fputc('}', f);
 	json_num(f, "util_pct", dur, 2,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
+	if ((dw = windows_get(&b->win, rd->dev)) != NULL)
+		json_req_pattern(f, &dw->rpat);
+	else
+		fprintf(f, ",\"request_pattern\":null");
 	/* No column with enough timed requests: no median to judge by. */
 	med = report_median_p99(r, rd);
 	json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,

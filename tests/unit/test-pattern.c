@@ -295,5 +295,28 @@ main(void)
 	CHECK("touched: 200 random runs against a byte map: sorted ranges apart, "
 	    "bytes - over <= the truth <= bytes, exact when over is 0", bad == 0);
 	map_checks();
+	{
+		/* The request level: by the previous request of the direction, whoever made it. */
+		struct req_pattern	 rq;
+		uint64_t		 k;
+
+		memset(&rq, 0, sizeof rq);
+		for (k = 0; k < 16; k++)
+			pattern_req_add(&rq, PAT_READ, (1 << 20) + k * 65536, 65536);
+		pattern_req_add(&rq, PAT_WRITE, 0, 4096);
+		pattern_req_add(&rq, PAT_READ, 1 << 30, 4096);	/* a jump forward */
+		pattern_req_add(&rq, PAT_READ, 0, 512);		/* a step back */
+		CHECK("requests: 16 sequential 64 KiB reads: 15 consecutive, then a jump and a step back",
+		    rq.n[PAT_READ] == 18 && rq.first[PAT_READ] == 1 &&
+		    rq.consec[PAT_READ] == 15 && rq.seq[PAT_READ] == 16);
+		CHECK("requests: the bins", rq.hist[PAT_READ][3] == 16 && rq.hist[PAT_READ][2] == 1 &&
+		    rq.hist[PAT_READ][1] == 1 && rq.hist[PAT_WRITE][2] == 1);
+		CHECK("requests: a write is judged apart: the first of its direction",
+		    rq.n[PAT_WRITE] == 1 && rq.first[PAT_WRITE] == 1 && rq.seq[PAT_WRITE] == 0);
+		pattern_req_add(&rq, PAT_WRITE, UINT64_MAX - 10, 4096);	/* ends past 2^64: held at the top */
+		pattern_req_add(&rq, PAT_WRITE, UINT64_MAX, 4096);
+		CHECK("requests: an end past 2^64 stops at the top, no wrap",
+		    rq.end[PAT_WRITE] == UINT64_MAX && rq.consec[PAT_WRITE] == 1);
+	}
 	CHECK_EXIT();
 }
