@@ -175,8 +175,9 @@ static void
 html_summary_row(struct html *h, const struct report_dev *rd)
 {
 	const struct sum	*t = &rd->tot;
+	const struct devwin	*dw;
 	FILE			*f = h->f;
-	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0;
+	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0, judged;
 	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
 	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
 	unsigned		 o, i;
@@ -213,11 +214,20 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 		    html_trim(draw_fmt_lat(g, sizeof g,
 		    (uint64_t)hist_percentile(hist, n, 99.9, min, max))),
 		    html_trim(draw_fmt_lat(w, sizeof w, max)));
-	fprintf(f, "<td>%u</td><td class=\"l\">%s</td><td>%.2f</td><td>%.1f</td><td>%llu</td></tr>\n",
+	fprintf(f, "<td>%u</td><td class=\"l\">%s</td><td>%.2f</td><td>%.1f</td><td>%llu</td>",
 	    rd->qd_peak, rd->qd_peak > 0 ? html_time(h->b, rd->qd_peak_ts, 0, at, sizeof at) : "-",
 	    (double)t->wait_sum / 1e9 / secs,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0),
 	    (unsigned long long)(t->op[0].errors + t->op[1].errors + t->op[2].errors));
+	/* The request level: of its requests judged against a previous one, the sequential. */
+	dw = windows_get(&h->b->win, rd->dev);
+	judged = dw == NULL ? 0 : dw->rpat.n[0] + dw->rpat.n[1] - dw->rpat.first[0] -
+	    dw->rpat.first[1];
+	if (judged == 0)
+		fprintf(f, "<td>-</td></tr>\n");
+	else
+		fprintf(f, "<td>%.0f</td></tr>\n",
+		    100.0 * (double)(dw->rpat.seq[0] + dw->rpat.seq[1]) / (double)judged);
 }
 
 /* The summary: a row per device, then the spans where p99 jumped and the rule that found them. */
@@ -233,12 +243,14 @@ html_summary(struct html *h)
 	fprintf(f, "<h2>Summary</h2>\n<table><tr><th class=\"l\">device</th><th>reads</th>"
 	    "<th>writes</th><th>other</th><th>read</th><th>written</th><th>r/s</th><th>w/s</th>"
 	    "<th>MB/s</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>peak qd</th>"
-	    "<th class=\"l\">at</th><th>avg qd</th><th>util %%</th><th>errors</th></tr>\n");
+	    "<th class=\"l\">at</th><th>avg qd</th><th>util %%</th><th>errors</th>"
+	    "<th>seq %%</th></tr>\n");
 	for (d = 0; d < r->ndevs; d++)
 		html_summary_row(h, r->devs[d]);
 	fprintf(f, "</table>\n<p class=\"dim\">Latency is device time, issue to completion, "
 	    "of every operation; avg qd is iostat's aqu-sz; util is the time with a request "
-	    "in flight.</p>\n<h2>Where p99 jumped</h2>\n<p class=\"dim\">Rule: a column with "
+	    "in flight; seq is the share of its read and write requests that started at or "
+	    "after the previous one's end, in the order they started.</p>\n<h2>Where p99 jumped</h2>\n<p class=\"dim\">Rule: a column with "
 	    "at least %d timed requests whose p99 is over %.0f&#215; the median p99 of the "
 	    "device's columns; adjacent columns form one span. Spans are outlined on the "
 	    "heatmaps.</p>\n", REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);

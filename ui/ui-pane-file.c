@@ -105,6 +105,7 @@ struct ui_file_drill {
 	int			 have;		/* the source's HAVE_* bits */
 	struct pattern		 pat;
 	struct pat_touched	 touched;
+	struct req_pattern	 rpat;
 	struct proc_counts	 tot;
 	uint32_t		 pids[PROC_FILE_PIDS];
 	uint8_t			 npids, pids_more;
@@ -220,6 +221,7 @@ ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 		return;
 	dr->pat = f->pat;
 	dr->touched = f->touched;
+	dr->rpat = f->rpat;
 	if ((m = model_file_map(b->procs, f)) != NULL) {
 		dr->map = *m;
 		dr->map_start = stream_wall(b, m->t0);
@@ -297,6 +299,28 @@ static double
 ui_pane_file_hit(__unused const struct ui_col *c, const void *row)
 {
 	return (((const struct ui_file_row *)row)->hit);
+}
+
+/*
+ * The requests that carried the file's pages, at the request level (doc/json.md,
+ * Access pattern): how many, and how sequential on the device.
+ */
+static void
+ui_pane_file_requests(char *line, size_t size, const struct req_pattern *q)
+{
+	uint64_t judged = q->n[0] + q->n[1] - q->first[0] - q->first[1];
+
+	if (q->n[0] + q->n[1] == 0)
+		snprintf(line, size, "requests: none carried its pages");
+	else if (judged == 0)
+		snprintf(line, size, "requests: %llu reads, %llu writes on the device",
+		    (unsigned long long)q->n[0], (unsigned long long)q->n[1]);
+	else
+		snprintf(line, size, "requests: %llu reads, %llu writes on the device, %.0f%% "
+		    "sequential, %.0f%% consecutive there", (unsigned long long)q->n[0],
+		    (unsigned long long)q->n[1],
+		    100.0 * (double)(q->seq[0] + q->seq[1]) / (double)judged,
+		    100.0 * (double)(q->consec[0] + q->consec[1]) / (double)judged);
 }
 
 /* A double of the row at the column's offset (seq%, size). */
@@ -528,6 +552,8 @@ ui_pane_file_draw_drill(struct ui_state *u, const struct ui_file_drill *dr, WIND
 		    t->over > 0 ? "; ~: gaps joined, an upper bound" : "");
 	else
 		snprintf(line, sizeof line, "touched: no read with an offset");
+	ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
+	ui_pane_file_requests(line, sizeof line, &dr->rpat);
 	ui_text(win, y++, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
 	for (k = 0; k < 2; k++) {
 		cnt = pattern_common(k ? &p->strides : &p->sizes, v, n);
