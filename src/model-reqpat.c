@@ -21,6 +21,13 @@
 #include "model.h"
 
 #define REQPAT_MAX	65536
+/*
+ * A request moves back past this many at most (more than the requests in
+ * flight on all devices at once): a capture in reverse time order, read from
+ * a file and not trusted, would otherwise cost a ring's length a record. One
+ * that would go further is left there, judged out of order (late).
+ */
+#define REQPAT_REORDER	4096
 
 struct reqpat_ent {
 	uint64_t	 ts;		/* started */
@@ -109,7 +116,7 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 {
 	struct reqpat		*r = b->reqpat;
 	struct reqpat_ent	 e;
-	uint32_t		 i, p;
+	uint32_t		 i, p, moved;
 
 	if (r == NULL || ev->bytes == 0 || (ev->op != BLK_OP_READ && ev->op != BLK_OP_WRITE))
 		return;
@@ -127,7 +134,12 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	e.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
 	/* Later-started requests move up one; the same start keeps offset order. */
 	i = (r->head + r->n) & (REQPAT_MAX - 1);
-	while (i != r->head && reqpat_before(&e, &r->h[p = (i - 1) & (REQPAT_MAX - 1)])) {
+	for (moved = 0; i != r->head &&
+	    reqpat_before(&e, &r->h[p = (i - 1) & (REQPAT_MAX - 1)]); moved++) {
+		if (moved == REQPAT_REORDER) {
+			r->late++;
+			break;
+		}
 		r->h[i] = r->h[p];
 		i = p;
 	}

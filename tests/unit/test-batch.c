@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blktop.h"
 #include "check.h"
@@ -196,6 +197,33 @@ test_grown(struct blktop *b, uint64_t now)
 	pg.kind = PAGE_DIRTY;
 	pg.index1 = 5;
 	CHECK("a dirtied page: no offset", model_fault_offset(&pg) == -1);
+}
+
+/* Requests in reverse start order, as a hostile capture could have them: bounded work, counted late. */
+static void
+test_reverse(struct blktop *b, uint64_t now)
+{
+	struct ev_block	 e;
+	uint64_t	 early, late;
+	clock_t		 c0 = clock();
+	unsigned	 i;
+
+	memset(&e, 0, sizeof e);
+	e.type = EV_BLOCK;
+	e.dev = DEV_MKDEV(7, 0);
+	e.op = BLK_OP_READ;
+	e.bytes = 4096;
+	for (i = 0; i < 60000; i++) {
+		e.ts_start = e.ts_issue = now + 3000000000ULL - i * 1000ULL;
+		e.ts_done = now + 3000000000ULL;
+		e.sector = i * 8;
+		stream_event(b, &e, sizeof e);
+	}
+	reqpat_stats(b->reqpat, &early, &late);
+	CHECK("60000 requests in reverse start order: those past 4096 places judged late",
+	    late >= 60000 - 4097 - 1);
+	CHECK("and in bounded time (under 5 s of CPU)",
+	    (double)(clock() - c0) / CLOCKS_PER_SEC < 5.0);
 }
 
 int
@@ -396,5 +424,6 @@ main(void)
 		CHECK("escape: 20000 random names valid UTF-8 and round-trip", bad == 0 && valid == 20000);
 	}
 	test_grown(b, now);
+	test_reverse(b, now);
 	CHECK_EXIT();
 }
