@@ -153,6 +153,7 @@ struct devwin {
 	int		 have_busy;
 	unsigned	 map_shift;	/* a band of the offset map is 1 << map_shift sectors */
 	struct req_pattern rpat;	/* its requests' access pattern, since first seen (model-reqpat.c) */
+	struct req_extra rx;		/* and their commonest sizes and strides, switches */
 	struct tick	*ring;		/* nticks entries */
 };
 
@@ -1159,7 +1160,7 @@ void		 json_string(FILE *, const char *);
 void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
-void		 json_req_pattern(FILE *, const struct req_pattern *);
+void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_extra *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_marks(FILE *, const struct blktop *, int interval);

@@ -184,7 +184,7 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
  * without one.
  */
 void
-json_req_pattern(FILE *f, const struct req_pattern *r)
+json_req_pattern(FILE *f, const struct req_pattern *r, const struct req_extra *x)
 {
 	static const char	*dir[2] = { "read", "write" };
 	unsigned		 d, i;
@@ -201,6 +201,11 @@ json_req_pattern(FILE *f, const struct req_pattern *r)
 			fprintf(f, "%c%llu", i ? ',' : '[', (unsigned long long)r->hist[d][i]);
 		fprintf(f, "],\"consec_%ss\":%llu,\"seq_%ss\":%llu", dir[d],
 		    (unsigned long long)r->consec[d], dir[d], (unsigned long long)r->seq[d]);
+	}
+	if (x != NULL) {	/* a device's */
+		json_common(f, "common_sizes", &x->sizes);
+		json_common(f, "common_strides", &x->strides);
+		fprintf(f, ",\"rw_switches\":%llu", (unsigned long long)x->switches);
 	}
 	fputc('}', f);
 }
@@ -318,7 +323,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	json_life(f, b, c);
 	json_pattern(f, b, &fe->pat);
 	json_touched(f, b, fe);
-	json_req_pattern(f, &fe->rpat);
+	json_req_pattern(f, &fe->rpat, NULL);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	if (whole)
 		json_file_map(f, b, model_file_map(b->procs, fe));

@@ -277,7 +277,7 @@ proc_file_req_add(struct proc_table *t, uint32_t file, uint64_t fhash, enum pat_
 
 	if (f->hash != fhash || f->chunk == MODEL_NIL)
 		return;		/* the file left the table meanwhile */
-	pattern_req_add(&f->rpat, d, off, bytes);
+	pattern_req_add(&f->rpat, NULL, d, off, bytes);
 }
 
 /* A page dirtied or a file mapping faulted: on the task it happened in, and on the file. */

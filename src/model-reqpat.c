@@ -101,7 +101,7 @@ reqpat_pop(struct blktop *b, struct reqpat *r)
 	else
 		r->judged = e->ts;
 	if ((dw = windows_find(&b->win, e->dev)) != NULL)
-		pattern_req_add(&dw->rpat, (enum pat_dir)e->dir, e->off, e->bytes);
+		pattern_req_add(&dw->rpat, &dw->rx, (enum pat_dir)e->dir, e->off, e->bytes);
 	if (e->file != MODEL_NIL && b->procs != NULL)
 		proc_file_req_add(b->procs, e->file, e->fhash, (enum pat_dir)e->dir, e->off, e->bytes);
 }

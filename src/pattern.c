@@ -234,12 +234,23 @@ pattern_count(struct pattern *p, const struct pat_step *st)
 		s->first++;
 }
 
-/* One request of r's device or file: bytes at device offset off, in direction d. */
+/*
+ * One request of r's device or file: bytes at device offset off, in
+ * direction d; x (a device's, or NULL) takes its size, stride and switch.
+ */
 void
-pattern_req_add(struct req_pattern *r, enum pat_dir d, uint64_t off, uint64_t bytes)
+pattern_req_add(struct req_pattern *r, struct req_extra *x, enum pat_dir d, uint64_t off,
+    uint64_t bytes)
 {
 	unsigned	 i = d & 1;
 
+	if (x != NULL) {
+		pattern_val(&x->sizes, bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes);
+		if (r->n[i] > 0)	/* start less the previous end: wraps only past 2^63 */
+			pattern_val(&x->strides, (int64_t)(off - r->end[i]));
+		x->switches += x->last1 != 0 && x->last1 != i + 1;
+		x->last1 = (uint8_t)(i + 1);
+	}
 	if (r->n[i] == 0)
 		r->first[i]++;
 	else {

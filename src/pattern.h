@@ -162,7 +162,19 @@ struct req_pattern {
 	uint64_t	 end[2];		/* byte after that previous request (if n) */
 };
 
-void		 pattern_req_add(struct req_pattern *, enum pat_dir, uint64_t off, uint64_t bytes);
+/*
+ * A device's requests also keep their commonest sizes and strides and their
+ * read/write switches (a file's do not: 576 bytes more a file). 576 bytes.
+ */
+struct req_extra {
+	struct pat_vals	 sizes;
+	struct pat_vals	 strides;
+	uint64_t	 switches;
+	uint8_t		 last1;		/* the previous request's enum pat_dir + 1, 0: none */
+};
+
+void		 pattern_req_add(struct req_pattern *, struct req_extra *, enum pat_dir,
+		     uint64_t off, uint64_t bytes);
 void		 pattern_map_init(struct pat_map *, uint64_t t0);	/* zeroed memory, or a map */
 void		 pattern_map_add(struct pat_map *, enum pat_dir, uint64_t ts, int64_t off);
 void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);

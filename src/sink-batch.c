@@ -695,7 +695,7 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 		fprintf(f, ",\"max\":%u}", s.qd_max);
 		json_num(f, "util_pct", s.dur_ns != 0, 2,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
-		json_req_pattern(f, &dw->rpat);
+		json_req_pattern(f, &dw->rpat, &dw->rx);
 		fputc('}', f);
 		first = 0;
 	}

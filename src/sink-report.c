@@ -475,7 +475,7 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	json_num(f, "util_pct", dur, 2,
 	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
 	if ((dw = windows_get(&b->win, rd->dev)) != NULL)
-		json_req_pattern(f, &dw->rpat);
+		json_req_pattern(f, &dw->rpat, &dw->rx);
 	else
 		fprintf(f, ",\"request_pattern\":null");
 	/* No column with enough timed requests: no median to judge by. */

@@ -6,7 +6,8 @@
 # cold through the page cache (readahead: its requests). Every count equals
 # the same definitions computed here from the capture's own rows (--dump:
 # each request's start, offset, size), and the sequential run's equals fio's
-# own; -J's last report, the live --report and the replay's agree.
+# own; -J's last report, the live --report and the replay's agree. A device's
+# also has its commonest request sizes and strides and read/write switches.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd fio fio
@@ -46,7 +47,14 @@ tmp, raw, fsdev_name, path = sys.argv[1:5]
 def out(ok, what):
     print(("PASS: " if ok else "FAIL: ") + "reqpattern: " + what)
 BINS = [100, 1 << 10, 10 << 10, 100 << 10, 1 << 20, 4 << 20, 10 << 20, 100 << 20, 1 << 30]
-def pattern(rows):
+def common(vals):
+    """pattern.h's common values: the first 16 distinct ones counted, the top 4."""
+    t = {}
+    for v in vals:
+        if v in t or len(t) < 16:
+            t[v] = t.get(v, 0) + 1
+    return [[v, c] for v, c in sorted(t.items(), key=lambda x: (-x[1], x[0]))[:4]]
+def pattern(rows, device):
     """The request pattern of rows, by pattern.h's definitions: in start order."""
     rows = sorted(rows, key=lambda r: (r[0], r[1]))
     p = {}
@@ -54,14 +62,20 @@ def pattern(rows):
         p[d + "s"] = 0
         p[d + "_size_hist"] = [0] * 10
         p["consec_" + d + "s"] = p["seq_" + d + "s"] = 0
-    end = {}
+    end, sizes, strides, switches, last = {}, [], [], 0, None
     for ts, off, n, d in rows:
+        sizes.append(n)
         if d in end:
+            strides.append(off - end[d])
             p["consec_" + d + "s"] += off == end[d]
             p["seq_" + d + "s"] += off >= end[d]
+        switches += last is not None and last != d
+        last = d
         p[d + "s"] += 1
         p[d + "_size_hist"][sum(n > b for b in BINS)] += 1
         end[d] = off + n
+    if device:	# a device's only: 576 bytes more a file
+        p.update(common_sizes=common(sizes), common_strides=common(strides), rw_switches=switches)
     return p if rows else None
 ino = str(os.stat(path).st_ino)
 by_dev, by_file = {}, []
@@ -74,8 +88,8 @@ for r in csv.DictReader(open(tmp + "/dump.csv")):
     by_dev.setdefault(r["device"], []).append(row)
     if r["class"] == "file" and r["ino"] == ino:
         by_file.append(row)
-want_dev = {d: pattern(rows) for d, rows in by_dev.items()}
-want_file = pattern(by_file)
+want_dev = {d: pattern(rows, True) for d, rows in by_dev.items()}
+want_file = pattern(by_file, False)
 last_dev, last_file = {}, None
 for line in open(tmp + "/live.jsonl"):
     j = json.loads(line)

@@ -298,14 +298,17 @@ main(void)
 	{
 		/* The request level: by the previous request of the direction, whoever made it. */
 		struct req_pattern	 rq;
-		uint64_t		 k;
+		struct req_extra	 rx;
+		int64_t			 v[PAT_COMMON];
+		uint64_t		 k, c[PAT_COMMON];
 
 		memset(&rq, 0, sizeof rq);
+		memset(&rx, 0, sizeof rx);
 		for (k = 0; k < 16; k++)
-			pattern_req_add(&rq, PAT_READ, (1 << 20) + k * 65536, 65536);
-		pattern_req_add(&rq, PAT_WRITE, 0, 4096);
-		pattern_req_add(&rq, PAT_READ, 1 << 30, 4096);	/* a jump forward */
-		pattern_req_add(&rq, PAT_READ, 0, 512);		/* a step back */
+			pattern_req_add(&rq, &rx, PAT_READ, (1 << 20) + k * 65536, 65536);
+		pattern_req_add(&rq, &rx, PAT_WRITE, 0, 4096);
+		pattern_req_add(&rq, &rx, PAT_READ, 1 << 30, 4096);	/* a jump forward */
+		pattern_req_add(&rq, &rx, PAT_READ, 0, 512);		/* a step back */
 		CHECK("requests: 16 sequential 64 KiB reads: 15 consecutive, then a jump and a step back",
 		    rq.n[PAT_READ] == 18 && rq.first[PAT_READ] == 1 &&
 		    rq.consec[PAT_READ] == 15 && rq.seq[PAT_READ] == 16);
@@ -313,8 +316,12 @@ main(void)
 		    rq.hist[PAT_READ][1] == 1 && rq.hist[PAT_WRITE][2] == 1);
 		CHECK("requests: a write is judged apart: the first of its direction",
 		    rq.n[PAT_WRITE] == 1 && rq.first[PAT_WRITE] == 1 && rq.seq[PAT_WRITE] == 0);
-		pattern_req_add(&rq, PAT_WRITE, UINT64_MAX - 10, 4096);	/* ends past 2^64: held at the top */
-		pattern_req_add(&rq, PAT_WRITE, UINT64_MAX, 4096);
+		CHECK("requests, a device's extras: sizes 64 KiB x16 first, 2 switches, strides",
+		    pattern_common(&rx.sizes, v, c) == 3 && v[0] == 65536 && c[0] == 16 &&
+		    rx.switches == 2 && pattern_common(&rx.strides, v, c) == 3 && v[0] == 0 &&
+		    c[0] == 15 && (v[1] == -(1 << 30) - 4096 || v[2] == -(1 << 30) - 4096));
+		pattern_req_add(&rq, &rx, PAT_WRITE, UINT64_MAX - 10, 4096);	/* ends past 2^64: held at the top */
+		pattern_req_add(&rq, &rx, PAT_WRITE, UINT64_MAX, 4096);
 		CHECK("requests: an end past 2^64 stops at the top, no wrap",
 		    rq.end[PAT_WRITE] == UINT64_MAX && rq.consec[PAT_WRITE] == 1);
 	}
