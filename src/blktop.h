@@ -1068,6 +1068,7 @@ struct proc_stats {
 	uint64_t	 bad;		/* malformed records refused by proc_add(_typed) */
 	uint64_t	 pairs_evicted;	/* (process, file) positions dropped for room (model-pattern.c) */
 	uint64_t	 pattern_early;	/* calls judged before their 0.3 s: the ring was full */
+	uint64_t	 pattern_late;	/* calls judged out of order: past MODEL_PATTERN_REORDER */
 	uint64_t	 pattern_gone;	/* calls not judged: their file left the table first */
 	uint64_t	 maps_reused;	/* files' offset maps given to another file (model-pattern.c) */
 	unsigned	 pairs;		/* positions the table holds */
@@ -1126,6 +1127,7 @@ void		 proc_file_req_add(struct proc_table *, uint32_t file, uint64_t fhash, enu
 uint32_t	 proc_block_file_last(const struct proc_table *, uint64_t *fhash);
 void		 proc_pattern_flush(struct proc_table *, uint64_t upto);
 #define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
+#define MODEL_PATTERN_REORDER	4096	/* a call moves back past this many later ones at most */
 
 /* model-file.c */
 size_t		 model_file_table_size(unsigned max_files);

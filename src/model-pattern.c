@@ -229,7 +229,7 @@ model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_ent
 	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
 	struct model_pending	 c;
 	uint64_t		 start;
-	uint32_t		 i, prev;
+	uint32_t		 i, prev, moved;
 
 	/* Its time: from its entry (the record's time less its latency) to its exit. */
 	start = lat_ns < ts ? ts - lat_ns : 0;
@@ -249,8 +249,18 @@ model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_ent
 	c.proc_id = p->id;
 	c.dir = (uint8_t)dir;
 	i = (t->pending_head + t->npending) & mask;
-	/* Later calls move up one; equal times keep their arrival order. */
-	while (i != t->pending_head && t->pending[prev = (i - 1) & mask].ts > c.ts) {
+	/*
+	 * Later calls move up one; equal times keep their arrival order. At
+	 * most MODEL_PATTERN_REORDER of them: a capture's calls in reverse
+	 * time order (a file, not trusted) would cost the ring's length a
+	 * call. One that would go further stays there, judged out of order.
+	 */
+	for (moved = 0; i != t->pending_head && t->pending[prev = (i - 1) & mask].ts > c.ts;
+	    moved++) {
+		if (moved == MODEL_PATTERN_REORDER) {
+			t->pattern_late++;
+			break;
+		}
 		t->pending[i] = t->pending[prev];
 		i = prev;
 	}

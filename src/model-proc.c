@@ -632,6 +632,7 @@ proc_stats(const struct proc_table *t, struct proc_stats *s)
 	s->bad = t->bad;
 	s->pairs_evicted = t->pairs_evicted;
 	s->pattern_early = t->pattern_early;
+	s->pattern_late = t->pattern_late;
 	s->pattern_gone = t->pattern_gone;
 	s->maps_reused = t->maps_reused;
 	s->pairs = (t->pair_mask + 1) * MODEL_PAIR_WAYS;

@@ -22,12 +22,12 @@
 
 #define REQPAT_MAX	65536
 /*
- * A request moves back past this many at most (more than the requests in
- * flight on all devices at once): a capture in reverse time order, read from
- * a file and not trusted, would otherwise cost a ring's length a record. One
- * that would go further is left there, judged out of order (late).
+ * A request moves back past MODEL_PATTERN_REORDER at most (more than the
+ * requests in flight on all devices at once): a capture in reverse time
+ * order, read from a file and not trusted, would otherwise cost a ring's
+ * length a record. One that would go further is left there, judged out of
+ * order (late).
  */
-#define REQPAT_REORDER	4096
 
 struct reqpat_ent {
 	uint64_t	 ts;		/* started */
@@ -136,7 +136,7 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	i = (r->head + r->n) & (REQPAT_MAX - 1);
 	for (moved = 0; i != r->head &&
 	    reqpat_before(&e, &r->h[p = (i - 1) & (REQPAT_MAX - 1)]); moved++) {
-		if (moved == REQPAT_REORDER) {
+		if (moved == MODEL_PATTERN_REORDER) {
 			r->late++;
 			break;
 		}

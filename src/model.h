@@ -103,6 +103,7 @@ struct proc_table {
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
+	uint64_t		 pattern_late;	/* left out of order: past MODEL_PATTERN_REORDER */
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */

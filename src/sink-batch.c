@@ -642,7 +642,8 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	    (unsigned long long)st.pattern_early, (unsigned long long)st.pattern_gone,
 	    (unsigned long long)st.maps_reused);
 	reqpat_stats(b->reqpat, &early, &late);
-	fprintf(f, ",\"requests_judged_early\":%llu,\"requests_judged_late\":%llu",
+	fprintf(f, ",\"pattern_late\":%llu,\"requests_judged_early\":%llu,"
+	    "\"requests_judged_late\":%llu", (unsigned long long)st.pattern_late,
 	    (unsigned long long)early, (unsigned long long)late);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));

@@ -222,8 +222,8 @@ test_reverse(struct blktop *b, uint64_t now)
 	reqpat_stats(b->reqpat, &early, &late);
 	CHECK("60000 requests in reverse start order: those past 4096 places judged late",
 	    late >= 60000 - 4097 - 1);
-	CHECK("and in bounded time (under 5 s of CPU)",
-	    (double)(clock() - c0) / CLOCKS_PER_SEC < 5.0);
+	CHECK("and in bounded time (under 20 s of CPU; unbounded, minutes)",
+	    (double)(clock() - c0) / CLOCKS_PER_SEC < 20.0);
 }
 
 int

@@ -1,6 +1,7 @@
 /* test-proc.c: the model's tables and their index: folding, caps, eviction, top-N, memory bound. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blktop.h"
@@ -527,6 +528,29 @@ map_calls(struct proc_table *t, const char *path)
  * each two. The pool runs out at the 256th file; the clock hand then takes
  * maps back from the files not read since it last passed, never the hot one.
  */
+/* Calls in reverse time order, as a hostile capture could have them: bounded work, counted late. */
+static void
+test_reverse(void)
+{
+	struct proc_table	*t = proc_create(0, 0, 0);
+	struct proc_stats	 s;
+	uint64_t		 base = now + 1000000;
+	clock_t			 c0 = clock();
+	unsigned		 i;
+
+	for (i = 0; i < 60000; i++) {
+		now = base - i;
+		add_rw(t, 7, 7, "reader", "/data/rev", 0, 4096, 1);
+	}
+	now = base + 1;
+	proc_stats(t, &s);
+	CHECK("60000 calls in reverse time order: those past 4096 places judged late",
+	    s.pattern_late >= 60000 - 4097 - 1);
+	CHECK("and in bounded time (under 20 s of CPU; unbounded, minutes)",
+	    (double)(clock() - c0) / CLOCKS_PER_SEC < 20.0);
+	proc_free(t);
+}
+
 static void
 test_maps(void)
 {
@@ -713,5 +737,6 @@ main(void)
 	test_kernel_and_bad();
 	test_million();
 	test_maps();
+	test_reverse();
 	CHECK_EXIT();
 }
