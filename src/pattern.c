@@ -262,6 +262,21 @@ pattern_req_add(struct req_pattern *r, struct req_extra *x, enum pat_dir d, uint
 	r->end[i] = bytes > UINT64_MAX - off ? UINT64_MAX : off + bytes;
 }
 
+/*
+ * Of r's requests judged against a previous one (both directions), the
+ * share sequential (consec: consecutive), in percent; -1 if none was judged.
+ */
+double
+pattern_req_pct(const struct req_pattern *r, int consec)
+{
+	uint64_t judged = r->n[0] + r->n[1] - r->first[0] - r->first[1];
+
+	if (judged == 0)
+		return (-1);
+	return (100.0 * (double)(consec ? r->consec[0] + r->consec[1] : r->seq[0] + r->seq[1]) /
+	    (double)judged);
+}
+
 /* One access of one pair: judged by pos, counted into p. */
 void
 pattern_add(struct pattern *p, struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes)

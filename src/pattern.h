@@ -175,6 +175,7 @@ struct req_extra {
 
 void		 pattern_req_add(struct req_pattern *, struct req_extra *, enum pat_dir,
 		     uint64_t off, uint64_t bytes);
+double		 pattern_req_pct(const struct req_pattern *, int consec);
 void		 pattern_map_init(struct pat_map *, uint64_t t0);	/* zeroed memory, or a map */
 void		 pattern_map_add(struct pat_map *, enum pat_dir, uint64_t ts, int64_t off);
 void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t error);

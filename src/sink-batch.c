@@ -335,15 +335,6 @@ batch_text_phases(FILE *f, const struct blktop *b)
 	}
 }
 
-/* The share of a device's requests judged sequential since it was first seen (-1: none judged). */
-static double
-batch_req_seq(const struct req_pattern *r)
-{
-	uint64_t judged = r->n[0] + r->n[1] - r->first[0] - r->first[1];
-
-	return (judged > 0 ? 100.0 * (double)(r->seq[0] + r->seq[1]) / (double)judged : -1);
-}
-
 /*
  * One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util, and
  * seq%: of its requests since first seen, those sequential (the request
@@ -419,8 +410,8 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		    s.qd_max,
 		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)),
-		    batch_text_num(v[13], sizeof v[13], 5, 0, batch_req_seq(&dw->rpat) >= 0,
-		    batch_req_seq(&dw->rpat)));
+		    batch_text_num(v[13], sizeof v[13], 5, 0, pattern_req_pct(&dw->rpat, 0) >= 0,
+		    pattern_req_pct(&dw->rpat, 0)));
 	}
 	batch_text_phases(f, b);
 	batch_text_tables(f, bo, b);

@@ -177,8 +177,8 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 	const struct sum	*t = &rd->tot;
 	const struct devwin	*dw;
 	FILE			*f = h->f;
-	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0, judged;
-	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
+	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0;
+	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9, seq;
 	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
 	unsigned		 o, i;
 
@@ -221,13 +221,11 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 	    (unsigned long long)(t->op[0].errors + t->op[1].errors + t->op[2].errors));
 	/* The request level: of its requests judged against a previous one, the sequential. */
 	dw = windows_get(&h->b->win, rd->dev);
-	judged = dw == NULL ? 0 : dw->rpat.n[0] + dw->rpat.n[1] - dw->rpat.first[0] -
-	    dw->rpat.first[1];
-	if (judged == 0)
+	seq = dw != NULL ? pattern_req_pct(&dw->rpat, 0) : -1;
+	if (seq < 0)
 		fprintf(f, "<td>-</td></tr>\n");
 	else
-		fprintf(f, "<td>%.0f</td></tr>\n",
-		    100.0 * (double)(dw->rpat.seq[0] + dw->rpat.seq[1]) / (double)judged);
+		fprintf(f, "<td>%.0f</td></tr>\n", seq);
 }
 
 /* The summary: a row per device, then the spans where p99 jumped and the rule that found them. */

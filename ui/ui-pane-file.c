@@ -308,19 +308,15 @@ ui_pane_file_hit(__unused const struct ui_col *c, const void *row)
 static void
 ui_pane_file_requests(char *line, size_t size, const struct req_pattern *q)
 {
-	uint64_t judged = q->n[0] + q->n[1] - q->first[0] - q->first[1];
-
 	if (q->n[0] + q->n[1] == 0)
 		snprintf(line, size, "requests: none carried its pages");
-	else if (judged == 0)
+	else if (pattern_req_pct(q, 0) < 0)
 		snprintf(line, size, "requests: %llu reads, %llu writes on the device",
 		    (unsigned long long)q->n[0], (unsigned long long)q->n[1]);
 	else
 		snprintf(line, size, "requests: %llu reads, %llu writes on the device, %.0f%% "
 		    "sequential, %.0f%% consecutive there", (unsigned long long)q->n[0],
-		    (unsigned long long)q->n[1],
-		    100.0 * (double)(q->seq[0] + q->seq[1]) / (double)judged,
-		    100.0 * (double)(q->consec[0] + q->consec[1]) / (double)judged);
+		    (unsigned long long)q->n[1], pattern_req_pct(q, 0), pattern_req_pct(q, 1));
 }
 
 /* A double of the row at the column's offset (seq%, size). */
