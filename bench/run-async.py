@@ -6,7 +6,10 @@ a /dev/shm loop device, with libaio and with io_uring; each tracer started (all 
 programs loaded, at least 3 s) before fio and stopped after; ROUNDS rounds, the tracers in a rotated order
 each round. Per tracer and engine it prints IOPS as a share of the untraced
 run of the same round, BPF run time of the tracer's programs (bpf_stats) per
-request the device completed, each program's part, and blktop's lost events.
+request the device completed, each program's part, the CPU time of the tracer's
+own process per request (/proc/PID/stat, clock ticks: what draining and
+counting the records costs in user space and system calls), and blktop's lost
+events.
 The medians close the table; the floors of issue 28 are checked against them.
 
     bench/run-async.py [NAME=CMD ...]
@@ -89,6 +92,21 @@ def start(cmd, out):
     return p, ids
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_s(p):
+    """CPU time of process p and all its threads so far, in seconds (0 if none)."""
+    if p is None:
+        return 0.0
+    try:
+        with open("/proc/%d/stat" % p.pid) as f:
+            w = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(w[11]) + int(w[12])) / TICK	# utime, stime: fields 14 and 15
+
+
 def stop(p):
     p.send_signal(signal.SIGINT)
     try:
@@ -130,9 +148,11 @@ def run_one(loop, dev, engine, name, cmd, tmp):
             p, ids = start(cmd, out)
         try:
             a = progs()
+            c0 = cpu_s(p)
             r0 = diskstats(dev)
             iops = fio(loop, engine)
             r1 = diskstats(dev)
+            c1 = cpu_s(p)
             b = progs()
         finally:
             if p:
@@ -144,7 +164,7 @@ def run_one(loop, dev, engine, name, cmd, tmp):
             nm = b[i][0]
             per[nm] = per.get(nm, 0) + (b[i][1] - a[i][1]) / reqs
     lost = lost_of(out_path) if cmd and "blktop" in cmd else None
-    return iops, reqs, per, lost
+    return iops, reqs, per, lost, (c1 - c0) * 1e9 / reqs
 
 
 def med(v):
@@ -212,33 +232,36 @@ def main():
                 base = None
                 rows = []
                 for name, cmd in order:
-                    iops, reqs, per, lost = run_one(loop, dev, engine, name, cmd, tmp)
-                    rows.append((name, iops, reqs, per, lost))
+                    iops, reqs, per, lost, cpu = run_one(loop, dev, engine, name, cmd, tmp)
+                    rows.append((name, iops, reqs, per, lost, cpu))
                     if name == "none":
                         base = iops
-                for name, iops, reqs, per, lost in rows:
+                for name, iops, reqs, per, lost, cpu in rows:
                     ns = sum(per.values())
                     share = iops / base if base else float("nan")
-                    d = res.setdefault((engine, name), {"share": [], "ns": [], "per": {}, "lost": []})
+                    d = res.setdefault((engine, name), {"share": [], "ns": [], "per": {}, "lost": [],
+                                                        "cpu": []})
                     d["share"].append(share)
                     if name != "none":
                         d["ns"].append(ns)
+                        d["cpu"].append(cpu)
                     for k, v in per.items():
                         d["per"].setdefault(k, []).append(v)
                     if lost is not None:
                         d["lost"].append(lost)
-                    print("round %d %-8s %-16s %7.0f IOPS  share %.2f  %6.0f ns BPF/request%s" % (
-                        r + 1, engine, name, iops, share, ns,
+                    print("round %d %-8s %-16s %7.0f IOPS  share %.2f  %6.0f ns BPF/request  %5.0f ns CPU/request%s" % (
+                        r + 1, engine, name, iops, share, ns, cpu,
                         "" if lost is None else "  lost %d" % lost), flush=True)
         print()
-        print("| tracer | engine | IOPS share (median; runs) | BPF ns/request (median; runs) | lost |")
-        print("|---|---|---|---|---|")
+        print("| tracer | engine | IOPS share (median; runs) | BPF ns/request (median; runs) | process CPU ns/request (median; runs) | lost |")
+        print("|---|---|---|---|---|---|")
         for engine in ENGINES:
             for name, _ in ts:
                 d = res[(engine, name)]
-                print("| %s | %s | %.2f (%s) | %s | %s |" % (
+                print("| %s | %s | %.2f (%s) | %s | %s | %s |" % (
                     name, engine, med(d["share"]), " ".join("%.2f" % x for x in d["share"]),
                     "%.0f (%s)" % (med(d["ns"]), " ".join("%.0f" % x for x in d["ns"])) if d["ns"] else "-",
+                    "%.0f (%s)" % (med(d["cpu"]), " ".join("%.0f" % x for x in d["cpu"])) if d["cpu"] else "-",
                     sum(d["lost"]) if d["lost"] else "-"))
         print()
         print("Per program, median BPF ns per request:")
