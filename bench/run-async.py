@@ -7,7 +7,7 @@ programs loaded, at least 3 s) before fio and stopped after; ROUNDS rounds, the 
 each round. Per tracer and engine it prints IOPS as a share of the untraced
 run of the same round, BPF run time of the tracer's programs (bpf_stats) per
 request the device completed, each program's part, the CPU time of the tracer's
-own process per request (/proc/PID/stat, clock ticks: what draining and
+own process per request (its threads' run time, /proc/PID/task/*/sched: what draining and
 counting the records costs in user space and system calls), and blktop's lost
 events.
 The medians close the table; the floors of issue 28 are checked against them.
@@ -96,9 +96,23 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_s(p):
-    """CPU time of process p and all its threads so far, in seconds (0 if none)."""
+    """CPU time of process p and all its threads so far, in seconds (0 if none):
+    their se.sum_exec_runtime (ns, in ms) where /proc/PID/task/*/sched has it,
+    else utime + stime in clock ticks."""
     if p is None:
         return 0.0
+    try:
+        total, seen = 0.0, False
+        for tid in os.listdir("/proc/%d/task" % p.pid):
+            with open("/proc/%d/task/%s/sched" % (p.pid, tid)) as f:
+                for line in f:
+                    if line.startswith("se.sum_exec_runtime"):
+                        total += float(line.split(":")[1]) / 1e3
+                        seen = True
+        if seen:
+            return total
+    except OSError:
+        pass
     try:
         with open("/proc/%d/stat" % p.pid) as f:
             w = f.read().rsplit(")", 1)[1].split()
