@@ -61,6 +61,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	t->by_thread = by_thread;
 	t->epoch = 1;
 	t->blk_file = MODEL_NIL;
+	t->file_hint = MODEL_NIL;
 	model_index_init(&t->pi, max_procs, t);
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
 	model_file_table_init(t, max_files);

@@ -100,6 +100,8 @@ struct proc_table {
 	uint32_t		 map_hand;
 	uint64_t		 maps_reused;
 	uint32_t		 blk_file;	/* the file entry proc_add_block charged last, MODEL_NIL: none */
+	uint32_t		 file_hint;	/* the file entry model_file_get found last, MODEL_NIL: none */
+	uint64_t		 file_hint_tail;	/* its path's model_file_tail */
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */

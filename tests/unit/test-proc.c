@@ -725,6 +725,46 @@ test_disk(void)
 	proc_free(t);
 }
 
+/*
+ * The file found last is tried first (model_file_get's hint): paths of one
+ * length and one tail are still told apart, alternating or in runs, and an
+ * evicted file whose entry another path of that length and tail took comes
+ * back as a fresh entry.
+ */
+static void
+test_hint(void)
+{
+	struct proc_table	*t = proc_create(4, 2, 0);
+	const struct file_entry	*a, *b;
+	char			 path[32];
+	unsigned		 i;
+
+	for (i = 0; i < 3; i++) {
+		add_rw(t, 1, 1, "p", "/data/a/file.bin", 0, 10, 1);
+		add_rw(t, 1, 1, "p", "/data/b/file.bin", 0, 20, 1);
+	}
+	add_rw(t, 1, 1, "p", "/data/b/file.bin", 0, 20, 1);
+	a = find_file(t, "/data/a/file.bin");
+	b = find_file(t, "/data/b/file.bin");
+	CHECK("hint: same length and tail, two files", a && b && a != b &&
+	    proc_file_counts(t, a, 1)->vfs_calls[0] == 3 &&
+	    proc_file_counts(t, b, 1)->vfs_calls[0] == 4);
+	/* Two files fit: a third evicts a (least recent); b stays hinted. */
+	add_rw(t, 1, 1, "p", "/data/c/file.bin", 0, 30, 1);
+	add_rw(t, 1, 1, "p", "/data/a/file.bin", 0, 10, 1);	/* evicts b, takes its entry */
+	a = find_file(t, "/data/a/file.bin");
+	CHECK("hint: an evicted file comes back fresh", a && find_file(t, "/data/b/file.bin") == NULL &&
+	    proc_file_counts(t, a, 1)->vfs_calls[0] == 1);
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof path, "/data/%c/file.bin", 'd' + i % 2);
+		add_rw(t, 1, 1, "p", path, 0, 1, 1);
+	}
+	CHECK("hint: alternating files each counted", find_file(t, "/data/d/file.bin") &&
+	    proc_file_counts(t, find_file(t, "/data/d/file.bin"), 1)->vfs_calls[0] == 3 &&
+	    proc_file_counts(t, find_file(t, "/data/e/file.bin"), 1)->vfs_calls[0] == 3);
+	proc_free(t);
+}
+
 int
 main(void)
 {
@@ -738,5 +778,6 @@ main(void)
 	test_million();
 	test_maps();
 	test_reverse();
+	test_hint();
 	CHECK_EXIT();
 }
