@@ -218,14 +218,9 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	 */
 	e = t->file_hint;
 	tail = model_file_tail(path, len);
-	if (e != MODEL_NIL && t->file_hint_tail == tail && t->files[e].chunk != MODEL_NIL &&
-	    t->files[e].path_len == len) {
-		key.hash = t->files[e].hash;
-		if (!model_file_same(t, e, &key))
-			e = MODEL_NIL;
-	} else
-		e = MODEL_NIL;
-	if (e == MODEL_NIL) {
+	key.hash = e != MODEL_NIL ? t->files[e].hash : 0;
+	if (e == MODEL_NIL || t->file_hint_tail != tail || t->files[e].chunk == MODEL_NIL ||
+	    !model_file_same(t, e, &key)) {
 		key.hash = model_file_hash(path, len);
 		e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
 	}

@@ -96,7 +96,7 @@ reqpat_pop(struct blktop *b, struct reqpat *r)
 
 	r->head = (r->head + 1) & (REQPAT_MAX - 1);
 	r->n--;
-	/* PREFETCH_PENDING */
+	/* Old entries come from memory: ask 8 ahead, as model_pattern_pop does. */
 	__builtin_prefetch(&r->h[(r->head + 8) & (REQPAT_MAX - 1)]);
 	if (e->ts < r->judged)
 		r->late++;
