@@ -352,6 +352,34 @@ blktop_signal_cb(__unused int sig, __unused short what, void *arg)
 	event_base_loopbreak(b->base);
 }
 
+/* Drop privileges (privs_drop) or end the run with its one line. */
+static void
+blktop_drop(struct blktop *b)
+{
+	char	*err;
+
+	if (privs_drop(&b->uid, &err) != 0)
+		fatalx("%s", err);
+}
+
+/*
+ * A replay needs no privilege and reads files the user named: started
+ * through sudo, it becomes that user before it opens one, so that root never
+ * reads for the user (nor quotes in an error) what the user may not. 1 if it
+ * did; else the drop comes after the start (root from a root shell reads
+ * what root may, then keeps no capability).
+ */
+static int
+blktop_drop_early(struct blktop *b)
+{
+	uid_t	 su;
+
+	if (b->replay_path == NULL || privs_sudo_uid(&su) != 0)
+		return (0);
+	blktop_drop(b);
+	return (1);
+}
+
 /*
  * --dump: the replay's files through the stream to the dump sink alone, as
  * fast as they are read; the exit status. Nothing else of a run is set up:
@@ -362,6 +390,7 @@ static int
 blktop_dump(struct blktop *b)
 {
 	char	*err;
+	int	 dropped;
 
 	b->speed = 0;
 	stream_set_ticks(b, 0);
@@ -369,8 +398,11 @@ blktop_dump(struct blktop *b)
 		fatalx("cannot create the event loop");
 	b->src = source_create(b, &source_replay);
 	stream_add_sink(b, &sink_dump, &b->dump_opts);
+	dropped = blktop_drop_early(b);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
+	if (!dropped)
+		blktop_drop(b);
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);
 	event_base_dispatch(b->base);
@@ -392,7 +424,7 @@ main(int argc, char **argv)
 	char		*err;
 	const char	*env;
 	const char	*config_path = NULL, *theme = NULL, *mark_label = NULL;
-	int		 ch, probe = 0, no_config = 0, headless = 0, i, nopts = 0;
+	int		 ch, probe = 0, no_config = 0, headless = 0, i, nopts = 0, dropped;
 	int		 sort_key = PROC_KEY_LAT;
 	unsigned	 d;
 
@@ -738,11 +770,12 @@ main(int argc, char **argv)
 		stream_add_sink(b, &sink_report, &b->report_opts);
 	if (b->trace_opts.path != NULL)
 		stream_add_sink(b, &sink_trace, &b->trace_opts);
+	dropped = blktop_drop_early(b);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */
-	if (privs_drop(&b->uid, &err) != 0)
-		fatalx("%s", err);
+	if (!dropped)
+		blktop_drop(b);
 	if (b->replay_path == NULL)
 		mark_listen(b);
 	if (stream_start(b, &err) != 0)
