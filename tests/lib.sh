@@ -11,6 +11,10 @@ fail() { echo "FAIL: $TEST_NAME: $*"; }
 skip() { echo "SKIP: $TEST_NAME: $*"; }
 # check NAME CMD...: PASS if the command succeeds, else FAIL.
 check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+# check_status STATUS NAME: PASS if STATUS (a compound test's $?) is 0, else FAIL.
+# `check NAME [ A ] && B` would judge [ A ] alone; write `[ A ] && B; check_status $? NAME`
+# (the status first: a $(...) in NAME would overwrite $?). testlint.sh finds the former.
+check_status() { if [ "$1" = 0 ]; then pass "$2"; else fail "$2"; fi; }
 
 # blktop started through sudo becomes the user who ran sudo: tests run as
 # whatever root they were started as, and privs.sh sets these itself.

@@ -118,8 +118,8 @@ print(len(names), d["requests_total"], sum(ours.get(n, 0) for n in names),
       int(all(n in ours for n in names) and d["others_requests_total"] == 0))
 PY
 )
-check "cap 40: at most 40 devices shown ($kept of ours), the rest of ours named in \"dropped\" ($named)" \
-    [ "$kept" -le 40 ] && [ "$named" -ge $((NLOOP - 40)) ] && [ $((kept + named)) -ge $NLOOP ]
+[ "$kept" -le 40 ] && [ "$named" -ge $((NLOOP - 40)) ] && [ $((kept + named)) -ge $NLOOP ]
+check_status $? "cap 40: at most 40 devices shown ($kept of ours), the rest of ours named in \"dropped\" ($named)"
 check "cap 40: $LAST named in \"dropped\"" python3 -c '
 import json, sys
 sys.exit(sys.argv[2] not in json.loads(sys.argv[1])["devices"]["names"])' "$drop" "$LAST"
@@ -128,11 +128,11 @@ import json, sys
 sys.exit(json.loads(sys.argv[1])["devices"]["max"] != 40)' "$drop"
 # Another device of the machine (its disk) may be among the dropped: then at least ours.
 if [ "$all_ours" = 1 ]; then
-	check "cap 40: dropped requests_total $total = /proc/diskstats' requests of those devices $disk_dropped" \
-	    [ "$total" = "$disk_dropped" ] && [ "$disk_dropped" -ge $((NLOOP - 40 + 300)) ]
+	[ "$total" = "$disk_dropped" ] && [ "$disk_dropped" -ge $((NLOOP - 40 + 300)) ]
+	check_status $? "cap 40: dropped requests_total $total = /proc/diskstats' requests of those devices $disk_dropped"
 else
-	check "cap 40: dropped requests_total $total >= /proc/diskstats' requests of ours among them $disk_dropped" \
-	    [ -n "$total" ] && [ "$total" -ge "$disk_dropped" ] && [ "$disk_dropped" -ge $((NLOOP - 40 + 300)) ]
+	[ -n "$total" ] && [ "$total" -ge "$disk_dropped" ] && [ "$disk_dropped" -ge $((NLOOP - 40 + 300)) ]
+	check_status $? "cap 40: dropped requests_total $total >= /proc/diskstats' requests of ours among them $disk_dropped"
 fi
 check "cap 40: the reports' \"requests\" add up to \"requests_total\" ($ivs = $total)" [ "$ivs" = "$total" ]
 bad=$(awk '$1 != "dropped" && $2 + $4 > 0 && ($2 != $3 || $4 != $5)' "$out.judge" | head -3)

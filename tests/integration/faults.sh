@@ -41,8 +41,8 @@ done
 "$BLKTOP" -r "$FIX" -b --trigger-p99 0.001 --record-dir "$TEST_TMP/taken" > /dev/null 2> "$TEST_TMP/taken.err"
 st=$?
 made=$(ls "$TEST_TMP/taken" | grep -- '-2\.blkcap$')
-check "trigger, names taken: exit 0, recorded to the next free name (${made:-none}: $(head -c 200 "$TEST_TMP/taken.err"))" \
-    [ "$st" = 0 -a -n "$made" ] && "$BLKTOP" -r "$TEST_TMP/taken/$made" -J -n 1 >/dev/null 2>&1
+[ "$st" = 0 -a -n "$made" ] && "$BLKTOP" -r "$TEST_TMP/taken/$made" -J -n 1 >/dev/null 2>&1
+check_status $? "trigger, names taken: exit 0, recorded to the next free name (${made:-none}: $(head -c 200 "$TEST_TMP/taken.err"))"
 theirs=$(find "$TEST_TMP/taken" -type f -user 65534 -name '*[0-9][0-9][0-9][0-9][0-9][0-9].blkcap' \
     -exec cat {} + | sort | uniq -c | awk '{ print $1, $2 }')
 check "trigger, names taken: the other user's 10 files untouched ($theirs), the symlinks not followed" \

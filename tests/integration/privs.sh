@@ -70,8 +70,8 @@ check "sudo: -w in a directory the user cannot write: exit 1, one line ($(head -
     [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/ro.err")" = 1 -a ! -e "$TEST_TMP/rootonly/x.blkcap" ]
 env SUDO_UID=abc SUDO_GID=$NOB "$BLKTOP" -J -n 1 -D "$DEV" >/dev/null 2>"$TEST_TMP/bad.err"
 st=$?
-check "sudo: a SUDO_UID that is no id: refused, not run as root ($(head -c 160 "$TEST_TMP/bad.err"))" \
-    [ "$st" = 1 ] && grep -q 'SUDO_UID' "$TEST_TMP/bad.err"
+[ "$st" = 1 ] && grep -q 'SUDO_UID' "$TEST_TMP/bad.err"
+check_status $? "sudo: a SUDO_UID that is no id: refused, not run as root ($(head -c 160 "$TEST_TMP/bad.err"))"
 
 # SUDO_UID as sudo writes it, of a user that exists; else one line, exit 1,
 # before anything loads (issue 27, item 11). 01001 is not 1001 to every
@@ -84,14 +84,14 @@ for su in 01001 4294967294 99999 +65534 " 65534" 65534x; do
 	env SUDO_UID="$su" SUDO_GID=$NOB "$BLKTOP" -J -n 1 -D "$DEV" >"$TEST_TMP/su.out" 2>"$TEST_TMP/su.err"
 	st=$?
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	check "SUDO_UID '$su': refused, exit 1, one line, no report, in ${ms} ms ($(head -c 160 "$TEST_TMP/su.err"))" \
-	    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/su.err")" = 1 -a ! -s "$TEST_TMP/su.out" ] &&
+	[ "$st" = 1 -a "$(wc -l <"$TEST_TMP/su.err")" = 1 -a ! -s "$TEST_TMP/su.out" ] &&
 	    grep -q "SUDO_UID '$su'" "$TEST_TMP/su.err"
+	check_status $? "SUDO_UID '$su': refused, exit 1, one line, no report, in ${ms} ms ($(head -c 160 "$TEST_TMP/su.err"))"
 done
 env SUDO_UID=$NOB SUDO_GID=0$NOB "$BLKTOP" -J -n 1 -D "$DEV" >/dev/null 2>"$TEST_TMP/sg.err"
 st=$?
-check "SUDO_GID '0$NOB': refused the same ($(head -c 120 "$TEST_TMP/sg.err"))" \
-    [ "$st" = 1 ] && grep -q "SUDO_GID '0$NOB'" "$TEST_TMP/sg.err"
+[ "$st" = 1 ] && grep -q "SUDO_GID '0$NOB'" "$TEST_TMP/sg.err"
+check_status $? "SUDO_GID '0$NOB': refused the same ($(head -c 120 "$TEST_TMP/sg.err"))"
 
 # sudo from a root shell (SUDO_UID=0): it starts and stays root, without capabilities.
 out=$TEST_TMP/root.jsonl
@@ -115,8 +115,8 @@ printf 'SECRET-%s\n' "$$" >"$TEST_TMP/secret.theme" && chmod 600 "$TEST_TMP/secr
 env SUDO_UID=$NOB SUDO_GID=$NOB "$BLKTOP" -t "$TEST_TMP/secret.theme" -r \
     "$BLKTOP_SRCDIR/tests/fixtures/small.blkcap" -b -n 1 >/dev/null 2>"$TEST_TMP/theme.err"
 st=$?
-check "sudo: -t FILE the user may not read: exit 2, 'Permission denied', none of it shown ($(head -c 160 "$TEST_TMP/theme.err"))" \
-    [ "$st" = 2 ] && grep -q 'Permission denied' "$TEST_TMP/theme.err" && ! grep -q SECRET "$TEST_TMP/theme.err"
+[ "$st" = 2 ] && grep -q 'Permission denied' "$TEST_TMP/theme.err" && ! grep -q SECRET "$TEST_TMP/theme.err"
+check_status $? "sudo: -t FILE the user may not read: exit 2, 'Permission denied', none of it shown ($(head -c 160 "$TEST_TMP/theme.err"))"
 
 # ---- replay inputs through sudo (issue 41, item 10): every file of -r, of a
 # merge and every imported log is opened as the user, who may not read what
@@ -194,8 +194,8 @@ check "ui: r again stops" wait_screen 5 "recorded [0-9]+ events to"
 i=0; while [ ! -s "$TEST_TMP/ui.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "ui: exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]
 f=$(ls "$TEST_TMP/user"/blktop-*.blkcap 2>/dev/null | head -1)
-check "ui: the r capture belongs to $NOB, mode 600 (${f:+$(stat -c '%u:%g %a' "$f")})" \
-    [ -n "$f" ] && [ "$(stat -c '%u:%g %a' "$f")" = "$NOB:$NOB 600" ]
+[ -n "$f" ] && [ "$(stat -c '%u:%g %a' "$f")" = "$NOB:$NOB 600" ]
+check_status $? "ui: the r capture belongs to $NOB, mode 600 (${f:+$(stat -c '%u:%g %a' "$f")})"
 check "ui: the user replays it" as_nobody "$BLKTOP" -r "$f" -J -n 1 -o read_bytes
 
 # ---- an ordinary user, no sudo: file capabilities on a copy of the binary.
@@ -227,8 +227,8 @@ if setcap cap_bpf,cap_perfmon,cap_sys_admin+ep "$TEST_TMP/bin/blktop" 2>"$TEST_T
 	cp "$BLKTOP" "$TEST_TMP/bin/plain" && chmod 755 "$TEST_TMP/bin/plain"
 	as_nobody "$TEST_TMP/bin/plain" -J -n 1 >/dev/null 2>"$TEST_TMP/plain.err"
 	st=$?
-	check "no capabilities: exit 1, says CAP_BPF and CAP_PERFMON ($(head -c 160 "$TEST_TMP/plain.err"))" \
-	    [ "$st" = 1 ] && grep -q 'CAP_BPF, CAP_PERFMON' "$TEST_TMP/plain.err"
+	[ "$st" = 1 ] && grep -q 'CAP_BPF, CAP_PERFMON' "$TEST_TMP/plain.err"
+	check_status $? "no capabilities: exit 1, says CAP_BPF and CAP_PERFMON ($(head -c 160 "$TEST_TMP/plain.err"))"
 else
 	fail "setcap on $TEST_TMP: $(cat "$TEST_TMP/setcap.err")"
 fi

@@ -59,9 +59,9 @@ pane() {
 shot() { "${TMUX_CMD[@]}" capture-pane -p -t "$1" 2>/dev/null; }
 pane dumb dumb
 i=0; while [ ! -s "$TEST_TMP/exit.dumb" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "TERM=dumb: exit 1 at once, one line that says why ($(cat "$TEST_TMP/err.dumb"))" \
-    [ "$(cat "$TEST_TMP/exit.dumb" 2>/dev/null)" = 1 -a "$(wc -l <"$TEST_TMP/err.dumb")" = 1 ] &&
+[ "$(cat "$TEST_TMP/exit.dumb" 2>/dev/null)" = 1 -a "$(wc -l <"$TEST_TMP/err.dumb")" = 1 ] &&
     grep -q "cannot move the cursor" "$TEST_TMP/err.dumb"
+check_status $? "TERM=dumb: exit 1 at once, one line that says why ($(cat "$TEST_TMP/err.dumb"))"
 # (the pane must be there to be looked at: a failed capture is no pass)
 dumb_clean() { local s; s=$("${TMUX_CMD[@]}" capture-pane -p -t dumb) || return 1; ! grep -q 'Devices' <<<"$s"; }
 check "TERM=dumb: nothing of the UI on the terminal" dumb_clean
