@@ -137,7 +137,7 @@ blktop_usage(FILE *f)
 "      --all-files    also pipes, sockets, ttys (default: files and block devices)\n"
 "      --no-vfs       trace block requests only, no opens, reads, writes\n"
 "      --threads      one row per thread instead of per process\n"
-"      --top N        rows of the process and file tables (default 10)\n"
+"      --top N        rows of the process and file tables (default 10, at most 1024)\n"
 "  -o, --sort KEY     order of the tables: read_bytes write_bytes read_ios write_ios\n"
 "                     vfs_read_bytes vfs_write_bytes vfs_reads vfs_writes opens lat\n"
 "                     disk_read_bytes disk_write_bytes\n"
@@ -477,8 +477,9 @@ main(int argc, char **argv)
 			b->by_thread = 1;
 			break;
 		case OPT_TOP:
+			/* Refused past what one top call returns: no row is cut unsaid. */
 			b->batch_opts.top = (unsigned)blktop_parse_long("--top", optarg, 1,
-			    10000);
+			    PROC_TOP_MAX);
 			break;
 		case 'o':
 			if ((sort_key = proc_key_parse(optarg)) < 0)

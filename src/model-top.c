@@ -5,7 +5,7 @@
 #include "blktop.h"
 #include "model.h"
 
-#define MODEL_TOP_MAX	1024	/* most entries one top call returns */
+#define MODEL_TOP_MAX	PROC_TOP_MAX
 
 /* One candidate of a top-N selection. */
 struct model_top_cand {

@@ -221,14 +221,14 @@ batch_text_insights(FILE *f, const struct blktop *b)
 static void
 batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
-	const struct proc_entry	*pe[256];
-	const struct file_entry	*fe[256];
+	const struct proc_entry	*pe[PROC_TOP_MAX];
+	const struct file_entry	*fe[PROC_TOP_MAX];
 	const struct proc_counts *c;
 	const struct proc_hist	*h;
 	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
 	char			 p50[16], p99[16], pat[24];
 	size_t			 k;
-	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
+	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 
 	if (b->procs == NULL)
 		return;
@@ -600,10 +600,10 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 static void
 batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
-	const struct proc_entry	*pe[256];
-	const struct file_entry	*fe[256];
+	const struct proc_entry	*pe[PROC_TOP_MAX];
+	const struct file_entry	*fe[PROC_TOP_MAX];
 	struct proc_stats	 st;
-	unsigned		 n, i, top = bo->top < 256 ? bo->top : 256;
+	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 	uint64_t		 early, late;
 
 	if (b->procs == NULL)

@@ -1,0 +1,144 @@
+/* test-caps.c: no output cuts rows without saying so (issue 41, item 3). */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "check.h"
+
+struct blktop bt;
+
+/* An event record with room for its path or label. */
+union rec {
+	struct ev_rw	 rw;
+	char		 raw[sizeof(struct ev_rw) + VFS_PATH_MAX];
+};
+
+/* How many times needle occurs in s. */
+static unsigned
+count_of(const char *s, const char *needle)
+{
+	unsigned	 n = 0;
+
+	while ((s = strstr(s, needle)) != NULL) {
+		n++;
+		s += strlen(needle);
+	}
+	return (n);
+}
+
+/* The text between "key":[ and its closing ] (rows hold no nested array of objects here). */
+static char *
+array_of(const char *buf, const char *key)
+{
+	char		 pat[64];
+	const char	*p;
+	int		 depth = 0;
+	size_t		 i;
+
+	snprintf(pat, sizeof pat, "\"%s\":[", key);
+	if ((p = strstr(buf, pat)) == NULL)
+		return (NULL);
+	p += strlen(pat) - 1;
+	for (i = 0; p[i] != '\0'; i++) {
+		if (p[i] == '[')
+			depth++;
+		else if (p[i] == ']' && --depth == 0)
+			return (strndup(p, i + 1));
+	}
+	return (NULL);
+}
+
+/* Feed one read call of pid on path. */
+static void
+add_read(struct blktop *b, uint64_t ts, uint32_t pid, const char *path)
+{
+	union rec	 r;
+	size_t		 len = strlen(path);
+
+	memset(&r, 0, sizeof r.rw);
+	r.rw.type = EV_RW;
+	r.rw.ts = ts;
+	r.rw.lat_ns = 1000;
+	r.rw.pid = r.rw.tgid = pid;
+	r.rw.op = BLK_OP_READ;
+	r.rw.sys = VFS_SYS_READ;
+	r.rw.ftype = VFS_FT_REG;
+	r.rw.asked = r.rw.done = 4096;
+	r.rw.pos = -1;
+	strcpy(r.rw.comm, "reader");
+	r.rw.path_len = (uint16_t)len;
+	memcpy(r.rw.path, path, len + 1);
+	stream_event(b, &r, EV_RW_SIZE(len));
+}
+
+/* One report: two ticks from ts; its output alone in *buf. */
+static void
+report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
+{
+	struct ev_tick	 t = { .type = EV_TICK };
+
+	fclose(b->batch_opts.out);
+	free(*buf);
+	*buf = NULL;
+	b->batch_opts.out = open_memstream(buf, len);
+	t.ts = ts;
+	stream_event(b, &t, sizeof t);
+	t.ts = ts + NSEC_PER_SEC;
+	stream_event(b, &t, sizeof t);
+	fflush(b->batch_opts.out);
+}
+
+int
+main(void)
+{
+	struct blktop	*b = &bt;
+	char		*buf = NULL, *rows, path[64];
+	size_t		 len = 0;
+	uint64_t	 now = 5000 * NSEC_PER_SEC, ts;
+	unsigned	 i, n;
+
+	b->batch = b->batch_opts.json = 1;
+	b->tick_ns = NSEC_PER_SEC;
+	b->ticks_per_report = 2;
+	b->nticks = 10;
+	b->have = HAVE_VFS;
+	b->batch_opts.top = 300;
+	b->batch_opts.out = open_memstream(&buf, &len);
+	b->procs = proc_create(4096, 4096, 0);
+	stream_add_sink(b, &sink_model, NULL);
+	stream_add_sink(b, &sink_batch, &b->batch_opts);
+	stream_begin(b, now);
+
+	/* Item 3: --top 300 over 400 files read by 400 processes lists 300 of each. */
+	for (i = 0; i < 400; i++) {
+		snprintf(path, sizeof path, "/data/f%03u", i);
+		add_read(b, now + 1000 + i, 1000 + i, path);
+	}
+	report(b, now + NSEC_PER_SEC, &buf, &len);
+	rows = array_of(buf, "files");
+	n = rows != NULL ? count_of(rows, "\"path\":") : 0;
+	CHECK("-J --top 300, 400 files read: 300 file rows (was 256)", n == 300);
+	free(rows);
+	rows = array_of(buf, "processes");
+	n = rows != NULL ? count_of(rows, "\"comm\":") : 0;
+	CHECK("-J --top 300, 400 processes: 300 process rows (was 256)", n == 300);
+	free(rows);
+
+	b->batch_opts.json = 0;
+	ts = now + 3 * NSEC_PER_SEC;
+	for (i = 0; i < 400; i++) {
+		snprintf(path, sizeof path, "/data/f%03u", i);
+		add_read(b, ts + 1000 + i, 1000 + i, path);
+	}
+	report(b, ts, &buf, &len);
+	CHECK("-b --top 300: 300 file rows (was 256)", count_of(buf, " /data/f") == 300);
+	CHECK("-b --top 300: 300 process rows (was 256)", count_of(buf, " reader ") == 300);
+
+	fclose(b->batch_opts.out);
+	free(buf);
+	proc_free(b->procs);
+	phase_free(b->phases);
+	windows_free(&b->win);
+	CHECK_EXIT();
+}
