@@ -295,8 +295,10 @@ void		 phase_interval(struct phase_table *);
 unsigned	 phase_count(const struct phase_table *, int interval, uint64_t *first);
 const struct phase *phase_get(const struct phase_table *, uint64_t seq);
 uint64_t	 phase_dropped(const struct phase_table *);
+uint64_t	 phase_unlisted(const struct phase_table *, int interval);
 unsigned	 phase_marks(const struct phase_table *, int interval, uint64_t *first);
 const struct mark *phase_mark(const struct phase_table *, uint64_t seq);
+uint64_t	 phase_marks_unlisted(const struct phase_table *, int interval);
 
 /* Hook variants for block requests, chosen by probing or forced. */
 enum hook_attach { ATTACH_TP_BTF, ATTACH_RAW_TP, ATTACH_MAX };

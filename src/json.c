@@ -394,7 +394,8 @@ json_marks(FILE *f, const struct blktop *b, int interval)
 		json_val(f, m->pid != 0, 0, m->pid);
 		fputc('}', f);
 	}
-	fputc(']', f);
+	fprintf(f, "],\"marks_not_listed\":%llu", (unsigned long long)(b->phases != NULL ?
+	    phase_marks_unlisted(b->phases, interval) : 0));
 }
 
 /*
@@ -443,6 +444,7 @@ json_phases(FILE *f, const struct blktop *b, int interval)
 		}
 		fprintf(f, "],\"devices_dropped\":%llu}", (unsigned long long)p->devs_dropped);
 	}
-	fprintf(f, "],\"phases_dropped\":%llu", (unsigned long long)(b->phases != NULL ?
-	    phase_dropped(b->phases) : 0));
+	fprintf(f, "],\"phases_dropped\":%llu,\"phases_not_listed\":%llu",
+	    (unsigned long long)(b->phases != NULL ? phase_dropped(b->phases) : 0),
+	    (unsigned long long)(b->phases != NULL ? phase_unlisted(b->phases, interval) : 0));
 }

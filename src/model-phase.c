@@ -196,6 +196,19 @@ phase_ring(uint64_t n, uint64_t size, uint64_t reported, int interval, uint64_t 
 	return ((unsigned)(n - lo));
 }
 
+/*
+ * Of n items in a ring of size, those that phase_ring does not give because
+ * the ring no longer has them: since the last report if interval, else since
+ * the start (a flood of marks in one interval outruns the ring; said, not cut).
+ */
+static uint64_t
+phase_ring_gone(uint64_t n, uint64_t size, uint64_t reported, int interval)
+{
+	uint64_t	 lo = n > size ? n - size : 0, base = interval ? reported : 0;
+
+	return (lo > base ? lo - base : 0);
+}
+
 /* Closed phases: the first's number (phase_get) and how many; since the last report if interval. */
 unsigned
 phase_count(const struct phase_table *t, int interval, uint64_t *first)
@@ -207,6 +220,13 @@ const struct phase *
 phase_get(const struct phase_table *t, uint64_t seq)
 {
 	return (&t->done[seq % PHASE_MAX]);
+}
+
+/* Closed phases since the last report (interval) or the start that phase_count cannot give. */
+uint64_t
+phase_unlisted(const struct phase_table *t, int interval)
+{
+	return (phase_ring_gone(t->nclosed, PHASE_MAX, t->reported, interval));
 }
 
 /* Closed phases no longer in the ring. */
@@ -221,6 +241,13 @@ unsigned
 phase_marks(const struct phase_table *t, int interval, uint64_t *first)
 {
 	return (phase_ring(t->nmarks, MARK_RING, t->marks_reported, interval, first));
+}
+
+/* Marks since the last report (interval) or the start that phase_marks cannot give. */
+uint64_t
+phase_marks_unlisted(const struct phase_table *t, int interval)
+{
+	return (phase_ring_gone(t->nmarks, MARK_RING, t->marks_reported, interval));
 }
 
 const struct mark *

@@ -302,13 +302,16 @@ batch_text_phases(FILE *f, const struct blktop *b)
 	const struct mark	*m;
 	const struct phase	*p;
 	const struct phase_dev	*d;
-	uint64_t		 first;
+	uint64_t		 first, gone;
 	unsigned		 i, k, n;
 	char			 v[5][24];
 
 	if (b->phases == NULL)
 		return;
 	n = phase_marks(b->phases, 1, &first);
+	if ((gone = phase_marks_unlisted(b->phases, 1)) > 0)
+		fprintf(f, "marks: %llu more in this interval not listed (the last %u kept)\n",
+		    (unsigned long long)gone, MARK_RING);
 	for (i = 0; i < n; i++) {
 		m = phase_mark(b->phases, first + i);
 		fprintf(f, "mark %.6f ", stream_wall(b, m->ts));
@@ -316,6 +319,9 @@ batch_text_phases(FILE *f, const struct blktop *b)
 		fprintf(f, " (pid %u)\n", m->pid);
 	}
 	n = phase_count(b->phases, 1, &first);
+	if ((gone = phase_unlisted(b->phases, 1)) > 0)
+		fprintf(f, "phases: %llu more closed in this interval not listed (the last %u kept)\n",
+		    (unsigned long long)gone, PHASE_MAX);
 	for (i = 0; i < n; i++) {
 		p = phase_get(b->phases, first + i);
 		fprintf(f, "phase ");

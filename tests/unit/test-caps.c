@@ -1,4 +1,4 @@
-/* test-caps.c: no output cuts rows without saying so (issue 41, item 3). */
+/* test-caps.c: no output cuts rows or marks without saying so (issue 41, items 3 and 15). */
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@ struct blktop bt;
 /* An event record with room for its path or label. */
 union rec {
 	struct ev_rw	 rw;
+	struct ev_mark	 mark;
 	char		 raw[sizeof(struct ev_rw) + VFS_PATH_MAX];
 };
 
@@ -72,6 +73,22 @@ add_read(struct blktop *b, uint64_t ts, uint32_t pid, const char *path)
 	stream_event(b, &r, EV_RW_SIZE(len));
 }
 
+/* Feed one mark. */
+static void
+add_mark(struct blktop *b, uint64_t ts, const char *label)
+{
+	union rec	 r;
+	size_t		 len = strlen(label);
+
+	memset(&r, 0, sizeof r.mark + len + 1);
+	r.mark.type = EV_MARK;
+	r.mark.ts = ts;
+	r.mark.pid = 42;
+	r.mark.label_len = (uint16_t)len;
+	memcpy(r.mark.label, label, len + 1);
+	stream_event(b, &r, EV_MARK_SIZE(len));
+}
+
 /* One report: two ticks from ts; its output alone in *buf. */
 static void
 report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
@@ -89,11 +106,26 @@ report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
 	fflush(b->batch_opts.out);
 }
 
+/* count marks labelled prefix0, prefix1, ... in one interval from ts, then its report. */
+static void
+marks_report(struct blktop *b, uint64_t ts, char prefix, unsigned count, char **buf,
+    size_t *len)
+{
+	char		 label[32];
+	unsigned	 i;
+
+	for (i = 0; i < count; i++) {
+		snprintf(label, sizeof label, "%c%u", prefix, i);
+		add_mark(b, ts + 1000 + i, label);
+	}
+	report(b, ts, buf, len);
+}
+
 int
 main(void)
 {
 	struct blktop	*b = &bt;
-	char		*buf = NULL, *rows, path[64];
+	char		*buf = NULL, *rows, path[64], line[128], *p;
 	size_t		 len = 0;
 	uint64_t	 now = 5000 * NSEC_PER_SEC, ts;
 	unsigned	 i, n;
@@ -134,6 +166,43 @@ main(void)
 	report(b, ts, &buf, &len);
 	CHECK("-b --top 300: 300 file rows (was 256)", count_of(buf, " /data/f") == 300);
 	CHECK("-b --top 300: 300 process rows (was 256)", count_of(buf, " reader ") == 300);
+
+	/* Item 15: 1000 marks in one interval, more than the 256 kept. */
+	b->batch_opts.json = 1;
+	marks_report(b, now + 5 * NSEC_PER_SEC, 'm', 1000, &buf, &len);
+	rows = array_of(buf, "marks");
+	n = rows != NULL ? count_of(rows, "\"label\":") : 0;
+	CHECK("-J: 1000 marks in an interval: those listed and marks_not_listed sum to 1000",
+	    n > 0 && (p = strstr(buf, "\"marks_not_listed\":")) != NULL &&
+	    n + strtoul(p + strlen("\"marks_not_listed\":"), NULL, 10) == 1000);
+	CHECK("-J: the last mark is listed", rows != NULL && strstr(rows, "\"m999\"") != NULL);
+	free(rows);
+	CHECK("-J: phases: those listed and phases_not_listed sum to the 1000 closed",
+	    (rows = array_of(buf, "phases")) != NULL &&
+	    (p = strstr(buf, "\"phases_not_listed\":")) != NULL &&
+	    count_of(rows, "\"duration_s\":") +
+	    strtoul(p + strlen("\"phases_not_listed\":"), NULL, 10) == 1000);
+	free(rows);
+
+	/* The next interval: 10 marks, all listed, none dropped. */
+	marks_report(b, now + 7 * NSEC_PER_SEC, 'n', 10, &buf, &len);
+	rows = array_of(buf, "marks");
+	CHECK("-J: 10 marks in the next interval: 10 listed, marks_not_listed 0",
+	    rows != NULL && count_of(rows, "\"label\":") == 10 &&
+	    strstr(buf, "\"marks_not_listed\":0,") != NULL &&
+	    strstr(buf, "\"phases_not_listed\":0") != NULL);
+	free(rows);
+
+	b->batch_opts.json = 0;
+	marks_report(b, now + 9 * NSEC_PER_SEC, 't', 1000, &buf, &len);
+	n = count_of(buf, "\nmark ");
+	snprintf(line, sizeof line, "\nmarks: %u more in this interval not listed", 1000 - n);
+	CHECK("-b: 1000 marks: a line says how many are not listed", n > 0 && n < 1000 &&
+	    strstr(buf, line) != NULL);
+	n = count_of(buf, "\nphase ");
+	snprintf(line, sizeof line, "\nphases: %u more closed in this interval not listed",
+	    1000 - n);
+	CHECK("-b: and how many phases", n > 0 && n < 1000 && strstr(buf, line) != NULL);
 
 	fclose(b->batch_opts.out);
 	free(buf);
