@@ -158,8 +158,8 @@ blktop_usage(FILE *f)
 "      --mark LABEL   put a mark into every running blktop (a new phase of its run)\n"
 "      --trace-offset SECS\n"
 "                     add SECS (may be negative) to the trace's times\n"
-"      --trace-max MB the trace's bound (default 256): past it the slowest requests\n"
-"                     and a uniform sample of the rest\n"
+"      --trace-max MB the trace's bound (default 256, at most 4096): past it\n"
+"                     the slowest requests and a uniform sample of the rest\n"
 "      --config FILE  the UI's settings from FILE, not\n"
 "                     $XDG_CONFIG_HOME/blktop/blktoprc (~/.config/blktop/blktoprc)\n"
 "      --no-config    the UI's defaults, no config file read or written\n");
@@ -246,6 +246,32 @@ blktop_parse_long(const char *opt, const char *s, long min, long max)
 		blktop_usage_error("%s: '%s' is not a whole number from %ld to %ld",
 		    opt, s, min, max);
 	return (v);
+}
+
+/*
+ * --trace-max MB, 1 to TRACE_MAX_MB, in bytes: refused here, not after the
+ * programs loaded, where its events' pool would not fit in half of this
+ * machine's memory (they are held to the end of the run).
+ */
+static uint64_t
+blktop_parse_trace_max(const char *s)
+{
+	long		 mb = blktop_parse_long("--trace-max", s, 1, TRACE_MAX_MB), most;
+	long		 pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t	 half;
+
+	if (pages <= 0 || psize <= 0)
+		return ((uint64_t)mb << 20);
+	half = (uint64_t)pages * (uint64_t)psize / 2;
+	if (trace_pool_bytes((uint64_t)mb << 20) <= half)
+		return ((uint64_t)mb << 20);
+	for (most = mb - 1; most > 1 && trace_pool_bytes((uint64_t)most << 20) > half; most--)
+		;
+	blktop_usage_error("--trace-max: %ld MB holds up to %llu MiB of events in memory, over "
+	    "half of this machine's %llu MiB: at most %ld here", mb,
+	    (unsigned long long)(trace_pool_bytes((uint64_t)mb << 20) >> 20),
+	    (unsigned long long)(half >> 19), most);
+	return (0);
 }
 
 /* Parse a replay speed from REPLAY_SPEED_MIN to REPLAY_SPEED_MAX. */
@@ -576,8 +602,7 @@ main(int argc, char **argv)
 			    blktop_parse_secs("--trace-offset", optarg, -86400, 86400));
 			break;
 		case OPT_TRACE_MAX:
-			b->trace_opts.max_bytes = (uint64_t)blktop_parse_long("--trace-max",
-			    optarg, 1, 1 << 20) << 20;
+			b->trace_opts.max_bytes = blktop_parse_trace_max(optarg);
 			break;
 		case OPT_CONFIG:
 			config_path = optarg;

@@ -470,6 +470,7 @@ struct report_opts {
 };
 /* sink-trace.c */
 #define TRACE_MAX_DEFAULT_MB	256
+#define TRACE_MAX_MB		4096	/* --trace-max's bound: a 4 GiB file, its events held to the end */
 struct trace_opts {
 	const char	*path;		/* --trace: the Chrome Trace Event file */
 	int64_t		 offset_ns;	/* --trace-offset: added to every ts */
@@ -815,6 +816,7 @@ const char	*mark_label_bad(const char *, size_t);
 
 /* sink-trace.c: --trace, a Chrome Trace Event file for Perfetto. */
 extern const struct sink_entry sink_trace;
+uint64_t	 trace_pool_bytes(uint64_t max_bytes);
 
 /* sink-report.c: --report (report.h: its own declarations). */
 extern const struct sink_entry sink_report;

@@ -638,6 +638,31 @@ trace_write(struct sink *s)
 	t->f = NULL;
 }
 
+/* The events' budget for a bound of max_bytes, the pool's entries and the paths' arena: trace_start's sizes. */
+static void
+trace_sizes(uint64_t max_bytes, uint64_t *budget, uint64_t *cap, size_t *arena_cap)
+{
+	*budget = max_bytes > 2 * TRACE_FRAME ? max_bytes - TRACE_FRAME : max_bytes / 2;
+	*cap = *budget / TRACE_MIN_COST + 2;
+	*arena_cap = *budget / 4 < (64u << 20) ? *budget / 4 : (64u << 20);
+}
+
+/*
+ * Bytes trace_start reserves for a bound of max_bytes: the memory a trace
+ * can hold by its end, which --trace-max is checked against at parse.
+ */
+uint64_t
+trace_pool_bytes(uint64_t max_bytes)
+{
+	uint64_t	 budget, cap;
+	size_t		 arena_cap;
+
+	trace_sizes(max_bytes, &budget, &cap, &arena_cap);
+	return (cap * (sizeof(struct trace_ev) + 4 * sizeof(uint32_t)) + arena_cap + 1 +
+	    TRACE_PATHS * 3 * sizeof(uint32_t) + TRACE_INODES * sizeof(struct trace_inode) +
+	    TRACE_THREADS * sizeof(struct trace_thread) + sizeof(struct trace));
+}
+
 /*
  * Open the file now, so that a bad name fails at once (0600, never over a
  * file or through a link), and reserve the pool: its pages are touched only
@@ -647,6 +672,7 @@ static int
 trace_start(struct sink *s, char **errp)
 {
 	struct trace	*t;
+	uint64_t	 cap;
 	int		 fd;
 
 	*errp = NULL;
@@ -655,15 +681,14 @@ trace_start(struct sink *s, char **errp)
 	t->b = s->b;
 	t->tick_start = t->run_start = s->b->last_tick;
 	t->rng = 0x9e3779b97f4a7c15ULL;
-	t->budget = t->opts.max_bytes > 2 * TRACE_FRAME ? t->opts.max_bytes - TRACE_FRAME :
-	    t->opts.max_bytes / 2;
-	t->cap = (uint32_t)(t->budget / TRACE_MIN_COST + 2);
+	/* --trace-max's bound (TRACE_MAX_MB) keeps cap far below 2^32. */
+	trace_sizes(t->opts.max_bytes, &t->budget, &cap, &t->arena_cap);
+	t->cap = (uint32_t)cap;
 	t->ev = xcalloc(t->cap, sizeof *t->ev);
 	t->freel = xcalloc(t->cap, sizeof *t->freel);
 	t->slow = xcalloc(t->cap, sizeof *t->slow);
 	t->fix = xcalloc(t->cap, sizeof *t->fix);
 	t->samp = xcalloc(t->cap, sizeof *t->samp);
-	t->arena_cap = t->budget / 4 < (64u << 20) ? t->budget / 4 : (64u << 20);
 	t->arena = xcalloc(1, t->arena_cap + 1);
 	t->path_off = xcalloc(TRACE_PATHS, sizeof *t->path_off);
 	t->path_slot = xcalloc(TRACE_PATHS * 2, sizeof *t->path_slot);

@@ -76,6 +76,34 @@ check "--trace through a link: nothing at the link's target" [ ! -e "$TEST_TMP/t
 refused 1 "--trace in no directory" -r "$CAP" --trace "$TEST_TMP/none/x.json"
 refused 2 "--trace-max 0" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 0
 refused 2 "--trace-max 1x" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max 1x
+# Past the bound: refused at parse (655361 wrapped the pool's count, 25000 failed
+# calloc after the programs loaded).
+for mb in 4097 25000 655361; do
+	refused 2 "--trace-max $mb" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-max $mb
+	check "--trace-max $mb: the line names the bound" \
+	    grep -q "^blktop: --trace-max: '$mb' is not a whole number from 1 to 4096" \
+	    "$TEST_TMP/refused.out"
+done
+# Within 4096 but over half of the memory (a 2 GiB machine, made so by an
+# LD_PRELOAD of sysconf): refused with the largest that fits; that one is taken.
+if ${CC:-cc} -shared -fPIC -o "$TEST_TMP/physmem.so" "$BLKTOP_SRCDIR/tests/integration/physmem.c" \
+    -ldl 2>"$TEST_TMP/cc.err"; then
+	asan_was=${ASAN_OPTIONS-}
+	export FAKE_PHYS_MB=2048 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	LD_PRELOAD=$TEST_TMP/physmem.so refused 2 "--trace-max 2000 on 2 GiB" -r "$CAP" \
+	    --trace "$TEST_TMP/a.json" --trace-max 2000
+	most=$(sed -n 's/.*over half of this machine.s 2048 MiB: at most \([0-9]*\) here.*/\1/p' \
+	    "$TEST_TMP/refused.out")
+	check "--trace-max 2000 on 2 GiB: the line says the most that fits (${most:-none})" \
+	    [ "${most:-0}" -gt 1 -a "${most:-0}" -lt 2000 ]
+	check "--trace-max ${most:-none} on 2 GiB: taken" bash -c 'LD_PRELOAD="$1" "$2" -r "$3" \
+	    --trace "$4" --trace-max "$5" </dev/null >/dev/null 2>&1' - "$TEST_TMP/physmem.so" \
+	    "$BLKTOP" "$CAP" "$TEST_TMP/most.json" "${most:-0}"
+	unset FAKE_PHYS_MB
+	ASAN_OPTIONS=$asan_was
+else
+	skip "--trace-max over half of the memory: no C compiler ($(head -c 100 "$TEST_TMP/cc.err"))"
+fi
 refused 2 "--trace-offset abc" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset abc
 refused 2 "--trace-offset 1e9" -r "$CAP" --trace "$TEST_TMP/a.json" --trace-offset 1e9
 refused 2 "--trace-offset without --trace" -r "$CAP" --trace-offset 1
