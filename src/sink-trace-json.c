@@ -356,10 +356,11 @@ trace_json(FILE *f, struct trace *t, const struct blktop *b, uint64_t dropped)
 		fprintf(f, ",\"%s_seen\":%" PRIu64 ",\"%s_dropped\":%" PRIu64,
 		    trace_kind_names[k], t->seen[k], trace_kind_names[k], t->dropped[k]);
 	fprintf(f, ",\"requests_past_device_cap\":%" PRIu64 ",\"paths_unnamed\":%" PRIu64
-	    ",\"threads_unnamed\":%" PRIu64 ",\"lost_in_kernel\":%" PRIu64 "},\n"
+	    ",\"labels_unnamed\":%" PRIu64 ",\"threads_unnamed\":%" PRIu64
+	    ",\"lost_in_kernel\":%" PRIu64 "},\n"
 	    "\"traceEvents\":[\n{\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":0,\"name\":"
 	    "\"process_name\",\"args\":{\"name\":\"blktop\"}}", t->devs_dropped,
-	    t->paths_unnamed, t->threads_unnamed, b->lost);
+	    t->paths_unnamed, t->labels_unnamed, t->threads_unnamed, b->lost);
 	trace_write_names(f, t);
 	for (i = 0; i < n; i++) {
 		const struct trace_ev *v = &t->ev[order[i]];

@@ -31,9 +31,13 @@ trace_hash(const void *p, size_t n, uint64_t seed)
 	return ((uint32_t)hash_bytes(p, n, seed));
 }
 
-/* A path's id + 1, added the first time; 0 when the tables are full. */
+/*
+ * A path's id + 1, added the first time; 0 when the tables are full. A mark's
+ * label (label) shares the tables but takes at most TRACE_LABELS names and an
+ * eighth of the arena, so that a flood of labels leaves the files their paths.
+ */
 static uint32_t
-trace_path(struct trace *t, const char *s, size_t n)
+trace_path(struct trace *t, const char *s, size_t n, int label)
 {
 	uint32_t	 h, i, id;
 
@@ -47,9 +51,20 @@ trace_path(struct trace *t, const char *s, size_t n)
 		    t->arena[t->path_off[id - 1] + n] == '\0')
 			return (id);
 	}
-	if (t->npaths == TRACE_PATHS || t->arena_cap - t->arena_used < n + 1) {
-		t->paths_unnamed++;
+	if (label && (t->nlabels == TRACE_LABELS || t->label_bytes + n + 1 > t->arena_cap / 8)) {
+		t->labels_unnamed++;
 		return (0);
+	}
+	if (t->npaths == TRACE_PATHS || t->arena_cap - t->arena_used < n + 1) {
+		if (label)
+			t->labels_unnamed++;
+		else
+			t->paths_unnamed++;
+		return (0);
+	}
+	if (label) {
+		t->nlabels++;
+		t->label_bytes += n + 1;
 	}
 	memcpy(t->arena + t->arena_used, s, n);
 	t->arena[t->arena_used + n] = '\0';
@@ -361,7 +376,7 @@ trace_call(struct trace *t, enum trace_kind kind, uint32_t *ep, uint64_t ts, uin
 	v->tgid = tgid;
 	v->dev = dev;
 	v->error = error;
-	v->path = trace_path(t, path, path_len);
+	v->path = trace_path(t, path, path_len, 0);
 	trace_inode_learn(t, dev, ino, v->path);
 	v->cost = (v->path ? (uint32_t)path_len : 0);
 	return (v);
@@ -457,7 +472,7 @@ trace_mark(struct trace *t, const struct ev_mark *r, size_t len)
 		return;
 	v->ts = r->ts;
 	v->pid = v->tgid = r->pid;
-	v->path = trace_path(t, r->label, r->label_len);
+	v->path = trace_path(t, r->label, r->label_len, 1);
 	v->cost = TRACE_COST_MARK + r->label_len;
 	trace_keep(t, e);
 }
@@ -596,7 +611,7 @@ trace_tick(struct sink *s, uint64_t ts)
 	/* A recording started (-w, r, the trigger): an instant. */
 	if (b->rec_start.n != t->rec_seen && (v = trace_new(t, TR_REC, &e)) != NULL) {
 		v->ts = b->rec_start.ts;
-		v->path = trace_path(t, b->rec_start.why, strlen(b->rec_start.why));
+		v->path = trace_path(t, b->rec_start.why, strlen(b->rec_start.why), 0);
 		v->cost = TRACE_COST_INSTANT;
 		trace_keep(t, e);
 	}

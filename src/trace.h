@@ -10,6 +10,7 @@
  * the events with the lowest keys stay, whatever order they came in.
  */
 #define TRACE_PATHS		(1u << 17)	/* distinct paths named, at most */
+#define TRACE_LABELS		(TRACE_PATHS / 8)	/* of them mark labels, at most (and 1/8 of the arena) */
 #define TRACE_INODES		(1u << 18)	/* (dev, ino) -> path slots */
 #define TRACE_THREADS		(1u << 16)	/* threads named, at most: slots of the table */
 #define TRACE_DEVS		256		/* devices with tracks of their own */
@@ -98,6 +99,9 @@ struct trace {
 	uint32_t		*path_slot;	/* hash of the path -> id + 1 */
 	uint32_t		 npaths;
 	uint64_t		 paths_unnamed;	/* events whose path did not fit */
+	uint32_t		 nlabels;	/* of the names, mark labels */
+	size_t			 label_bytes;	/* their bytes in the arena */
+	uint64_t		 labels_unnamed;	/* marks whose label was refused a name */
 	struct trace_inode	*inodes;	/* (dev, ino) -> path */
 	struct trace_thread	*threads;
 	uint32_t		 nthreads;

@@ -5,15 +5,9 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "feed.h"
 
 struct blktop bt;
-
-/* An event record with room for its path or label. */
-union rec {
-	struct ev_rw	 rw;
-	struct ev_mark	 mark;
-	char		 raw[sizeof(struct ev_rw) + VFS_PATH_MAX];
-};
 
 /* How many times needle occurs in s. */
 static unsigned
@@ -50,45 +44,6 @@ array_of(const char *buf, const char *key)
 	return (NULL);
 }
 
-/* Feed one read call of pid on path. */
-static void
-add_read(struct blktop *b, uint64_t ts, uint32_t pid, const char *path)
-{
-	union rec	 r;
-	size_t		 len = strlen(path);
-
-	memset(&r, 0, sizeof r.rw);
-	r.rw.type = EV_RW;
-	r.rw.ts = ts;
-	r.rw.lat_ns = 1000;
-	r.rw.pid = r.rw.tgid = pid;
-	r.rw.op = BLK_OP_READ;
-	r.rw.sys = VFS_SYS_READ;
-	r.rw.ftype = VFS_FT_REG;
-	r.rw.asked = r.rw.done = 4096;
-	r.rw.pos = -1;
-	strcpy(r.rw.comm, "reader");
-	r.rw.path_len = (uint16_t)len;
-	memcpy(r.rw.path, path, len + 1);
-	stream_event(b, &r, EV_RW_SIZE(len));
-}
-
-/* Feed one mark. */
-static void
-add_mark(struct blktop *b, uint64_t ts, const char *label)
-{
-	union rec	 r;
-	size_t		 len = strlen(label);
-
-	memset(&r, 0, sizeof r.mark + len + 1);
-	r.mark.type = EV_MARK;
-	r.mark.ts = ts;
-	r.mark.pid = 42;
-	r.mark.label_len = (uint16_t)len;
-	memcpy(r.mark.label, label, len + 1);
-	stream_event(b, &r, EV_MARK_SIZE(len));
-}
-
 /* One report: two ticks from ts; its output alone in *buf. */
 static void
 report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
@@ -116,7 +71,7 @@ marks_report(struct blktop *b, uint64_t ts, char prefix, unsigned count, char **
 
 	for (i = 0; i < count; i++) {
 		snprintf(label, sizeof label, "%c%u", prefix, i);
-		add_mark(b, ts + 1000 + i, label);
+		feed_mark(b, ts + 1000 + i, label);
 	}
 	report(b, ts, buf, len);
 }
@@ -145,7 +100,7 @@ main(void)
 	/* Item 3: --top 300 over 400 files read by 400 processes lists 300 of each. */
 	for (i = 0; i < 400; i++) {
 		snprintf(path, sizeof path, "/data/f%03u", i);
-		add_read(b, now + 1000 + i, 1000 + i, path);
+		feed_read(b, now + 1000 + i, 1000 + i, path);
 	}
 	report(b, now + NSEC_PER_SEC, &buf, &len);
 	rows = array_of(buf, "files");
@@ -161,7 +116,7 @@ main(void)
 	ts = now + 3 * NSEC_PER_SEC;
 	for (i = 0; i < 400; i++) {
 		snprintf(path, sizeof path, "/data/f%03u", i);
-		add_read(b, ts + 1000 + i, 1000 + i, path);
+		feed_read(b, ts + 1000 + i, 1000 + i, path);
 	}
 	report(b, ts, &buf, &len);
 	CHECK("-b --top 300: 300 file rows (was 256)", count_of(buf, " /data/f") == 300);
