@@ -22,7 +22,7 @@ report_html_phases(FILE *f, const struct blktop *b)
 {
 	const struct phase	*p;
 	const struct phase_dev	*d;
-	uint64_t		 first, gone;
+	uint64_t		 first, gone, marks;
 	unsigned		 i, k, n;
 	char			 t0[32];
 
@@ -40,6 +40,9 @@ report_html_phases(FILE *f, const struct blktop *b)
 	if (gone)
 		fprintf(f, "<tr><td class=\"l\" colspan=\"12\">%llu earlier phases not kept</td>"
 		    "</tr>\n", (unsigned long long)gone);
+	if ((marks = phase_marks_unlisted(b->phases, 0)) > 0)
+		fprintf(f, "<tr><td class=\"l\" colspan=\"12\">%llu earlier marks not drawn on "
+		    "the charts (the last %u are)</td></tr>\n", (unsigned long long)marks, MARK_RING);
 	for (i = 0; i < n; i++) {
 		p = phase_get(b->phases, first + i);
 		for (k = 0; k == 0 || k < p->ndevs; k++) {

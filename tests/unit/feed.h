@@ -1,7 +1,9 @@
-/* feed.h: records for the unit tests that drive the stream: a read call, a mark. */
+/* feed.h: for the unit tests that drive the stream: records to feed (a read call, a mark), and reading what the sinks wrote. */
 #ifndef BLKTOP_TEST_FEED_H
 #define BLKTOP_TEST_FEED_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An event record with room for its path or label. */
@@ -49,6 +51,53 @@ feed_mark(struct blktop *b, uint64_t ts, const char *label)
 	r.mark.label_len = (uint16_t)len;
 	memcpy(r.mark.label, label, len + 1);
 	stream_event(b, &r, EV_MARK_SIZE(len));
+}
+
+/* How many times needle occurs in s. */
+static inline unsigned
+feed_count(const char *s, const char *needle)
+{
+	unsigned	 n = 0;
+
+	while ((s = strstr(s, needle)) != NULL) {
+		n++;
+		s += strlen(needle);
+	}
+	return (n);
+}
+
+/* The number after the first "key": in buf, or -1 if it is not there. */
+static inline long long
+feed_field(const char *buf, const char *key)
+{
+	char		 pat[64];
+	const char	*p;
+
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	if ((p = strstr(buf, pat)) == NULL)
+		return (-1);
+	return (strtoll(p + strlen(pat), NULL, 10));
+}
+
+/* The whole file at path, NUL-terminated; NULL if it cannot be opened. */
+static inline char *
+feed_slurp(const char *path)
+{
+	FILE	*f = fopen(path, "r");
+	char	*buf;
+	size_t	 len = 0, n;
+
+	if (f == NULL)
+		return (NULL);
+	buf = xmalloc(1);
+	do {
+		buf = xreallocarray(buf, len + 65537, 1);
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n > 0);
+	buf[len] = '\0';
+	fclose(f);
+	return (buf);
 }
 
 #endif

@@ -9,19 +9,6 @@
 
 struct blktop bt;
 
-/* How many times needle occurs in s. */
-static unsigned
-count_of(const char *s, const char *needle)
-{
-	unsigned	 n = 0;
-
-	while ((s = strstr(s, needle)) != NULL) {
-		n++;
-		s += strlen(needle);
-	}
-	return (n);
-}
-
 /* The text between "key":[ and its closing ] (rows hold no nested array of objects here). */
 static char *
 array_of(const char *buf, const char *key)
@@ -104,11 +91,11 @@ main(void)
 	}
 	report(b, now + NSEC_PER_SEC, &buf, &len);
 	rows = array_of(buf, "files");
-	n = rows != NULL ? count_of(rows, "\"path\":") : 0;
+	n = rows != NULL ? feed_count(rows, "\"path\":") : 0;
 	CHECK("-J --top 300, 400 files read: 300 file rows (was 256)", n == 300);
 	free(rows);
 	rows = array_of(buf, "processes");
-	n = rows != NULL ? count_of(rows, "\"comm\":") : 0;
+	n = rows != NULL ? feed_count(rows, "\"comm\":") : 0;
 	CHECK("-J --top 300, 400 processes: 300 process rows (was 256)", n == 300);
 	free(rows);
 
@@ -119,14 +106,14 @@ main(void)
 		feed_read(b, ts + 1000 + i, 1000 + i, path);
 	}
 	report(b, ts, &buf, &len);
-	CHECK("-b --top 300: 300 file rows (was 256)", count_of(buf, " /data/f") == 300);
-	CHECK("-b --top 300: 300 process rows (was 256)", count_of(buf, " reader ") == 300);
+	CHECK("-b --top 300: 300 file rows (was 256)", feed_count(buf, " /data/f") == 300);
+	CHECK("-b --top 300: 300 process rows (was 256)", feed_count(buf, " reader ") == 300);
 
 	/* Item 15: 1000 marks in one interval, more than the 256 kept. */
 	b->batch_opts.json = 1;
 	marks_report(b, now + 5 * NSEC_PER_SEC, 'm', 1000, &buf, &len);
 	rows = array_of(buf, "marks");
-	n = rows != NULL ? count_of(rows, "\"label\":") : 0;
+	n = rows != NULL ? feed_count(rows, "\"label\":") : 0;
 	CHECK("-J: 1000 marks in an interval: those listed and marks_not_listed sum to 1000",
 	    n > 0 && (p = strstr(buf, "\"marks_not_listed\":")) != NULL &&
 	    n + strtoul(p + strlen("\"marks_not_listed\":"), NULL, 10) == 1000);
@@ -135,7 +122,7 @@ main(void)
 	CHECK("-J: phases: those listed and phases_not_listed sum to the 1000 closed",
 	    (rows = array_of(buf, "phases")) != NULL &&
 	    (p = strstr(buf, "\"phases_not_listed\":")) != NULL &&
-	    count_of(rows, "\"duration_s\":") +
+	    feed_count(rows, "\"duration_s\":") +
 	    strtoul(p + strlen("\"phases_not_listed\":"), NULL, 10) == 1000);
 	free(rows);
 
@@ -143,18 +130,18 @@ main(void)
 	marks_report(b, now + 7 * NSEC_PER_SEC, 'n', 10, &buf, &len);
 	rows = array_of(buf, "marks");
 	CHECK("-J: 10 marks in the next interval: 10 listed, marks_not_listed 0",
-	    rows != NULL && count_of(rows, "\"label\":") == 10 &&
+	    rows != NULL && feed_count(rows, "\"label\":") == 10 &&
 	    strstr(buf, "\"marks_not_listed\":0,") != NULL &&
 	    strstr(buf, "\"phases_not_listed\":0") != NULL);
 	free(rows);
 
 	b->batch_opts.json = 0;
 	marks_report(b, now + 9 * NSEC_PER_SEC, 't', 1000, &buf, &len);
-	n = count_of(buf, "\nmark ");
+	n = feed_count(buf, "\nmark ");
 	snprintf(line, sizeof line, "\nmarks: %u more in this interval not listed", 1000 - n);
 	CHECK("-b: 1000 marks: a line says how many are not listed", n > 0 && n < 1000 &&
 	    strstr(buf, line) != NULL);
-	n = count_of(buf, "\nphase ");
+	n = feed_count(buf, "\nphase ");
 	snprintf(line, sizeof line, "\nphases: %u more closed in this interval not listed",
 	    1000 - n);
 	CHECK("-b: and how many phases", n > 0 && n < 1000 && strstr(buf, line) != NULL);

@@ -10,41 +10,6 @@
 
 struct blktop bt;
 
-/* The whole file at path, NUL-terminated; NULL if it cannot be read. */
-static char *
-slurp(const char *path)
-{
-	FILE	*f = fopen(path, "r");
-	char	*buf = NULL;
-	long	 n;
-
-	if (f == NULL)
-		return (NULL);
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) != NULL) {
-		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else
-			buf[n] = '\0';
-	}
-	fclose(f);
-	return (buf);
-}
-
-/* The number after "key": in buf, or -1 if it is not there. */
-static long long
-field(const char *buf, const char *key)
-{
-	char		 pat[64];
-	const char	*p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	if ((p = strstr(buf, pat)) == NULL)
-		return (-1);
-	return (strtoll(p + strlen(pat), NULL, 10));
-}
-
 int
 main(void)
 {
@@ -81,7 +46,7 @@ main(void)
 	stream_end(b);
 	stream_stop(b);
 
-	out = slurp(path);
+	out = feed_slurp(path);
 	CHECK("the trace is written", out != NULL);
 	if (out != NULL) {
 		for (i = 0; i < 50; i++) {
@@ -91,11 +56,11 @@ main(void)
 	}
 	CHECK("after 140,000 distinct labels the 50 file calls keep their paths (0 before)",
 	    named == 50);
-	CHECK("no path left unnamed", out != NULL && field(out, "paths_unnamed") == 0);
+	CHECK("no path left unnamed", out != NULL && feed_field(out, "paths_unnamed") == 0);
 	CHECK("the labels past their share counted in otherData: labels_unnamed",
-	    out != NULL && field(out, "labels_unnamed") == 140000 - 16384);
+	    out != NULL && feed_field(out, "labels_unnamed") == 140000 - 16384);
 	CHECK("every mark is in the trace, past its share as '(a label not kept)'",
-	    out != NULL && field(out, "marks_seen") == 140000 && field(out, "marks_dropped") == 0 &&
+	    out != NULL && feed_field(out, "marks_seen") == 140000 && feed_field(out, "marks_dropped") == 0 &&
 	    strstr(out, "\"label-016383\"") != NULL && strstr(out, "\"label-016384\"") == NULL &&
 	    strstr(out, "(a label not kept)") != NULL);
 	free(out);
