@@ -23,42 +23,60 @@
  * Open captures are mapped: a file cut short by someone else while it is read
  * would kill blktop with SIGBUS at the first page past its new end. The
  * handler puts a page of zeros there instead, which the reader then meets as
- * damage (a chunk whose CRC fails, bytes lost at the end), and notes it.
+ * damage (a chunk whose CRC fails, bytes lost at the end), and notes it in
+ * that mapping alone. Every open mapping is watched (a merge opens up to
+ * MERGE_MAX_FILES at once): each reader carries its own entry in a list the
+ * handler walks, changed only with SIGBUS blocked.
  */
-#define CAPTURE_MAPS		8
-static struct {
-	uintptr_t	 lo, hi;
-} capture_maps[CAPTURE_MAPS];
-static volatile sig_atomic_t capture_shrunk;
+struct capture_map {
+	uintptr_t		 lo, hi;
+	volatile sig_atomic_t	 shrunk;	/* a page past its end was touched */
+	struct capture_map	*next;
+};
+static struct capture_map *volatile capture_maps;
 static uintptr_t capture_pagesize;
 
 /* SIGBUS: a page past the end of a mapped capture reads as zeros; any other is fatal as before. */
 static void
 capture_sigbus(int sig, siginfo_t *si, void *uc __unused)
 {
-	uintptr_t	 a = (uintptr_t)si->si_addr, pg;
-	unsigned	 i;
+	uintptr_t		 a = (uintptr_t)si->si_addr, pg;
+	struct capture_map	*m;
 
-	for (i = 0; i < CAPTURE_MAPS; i++) {
-		if (a < capture_maps[i].lo || a >= capture_maps[i].hi)
+	for (m = capture_maps; m != NULL; m = m->next) {
+		if (a < m->lo || a >= m->hi)
 			continue;
 		pg = a & ~(capture_pagesize - 1);
 		if (mmap((void *)pg, capture_pagesize, PROT_READ,
 		    MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) != MAP_FAILED) {
-			capture_shrunk = 1;
+			m->shrunk = 1;
 			return;
 		}
 	}
 	signal(sig, SIG_DFL);
 }
 
-/* Watch a mapping for SIGBUS (the handler is set once); a full table leaves it unwatched. */
+/* Block (how SIG_BLOCK) or restore SIGBUS around a change to the list the handler walks. */
 static void
-capture_map_watch(const void *base, size_t len)
+capture_map_mask(int how, sigset_t *old)
+{
+	sigset_t	 set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGBUS);
+	if (how == SIG_BLOCK)
+		sigprocmask(SIG_BLOCK, &set, old);
+	else
+		sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Watch a mapping for SIGBUS through its entry m (the handler is set once). */
+static void
+capture_map_watch(struct capture_map *m, const void *base, size_t len)
 {
 	static int		 installed;
 	struct sigaction	 sa;
-	unsigned		 i;
+	sigset_t		 old;
 
 	if (!installed) {
 		capture_pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -69,25 +87,30 @@ capture_map_watch(const void *base, size_t len)
 		sigaction(SIGBUS, &sa, NULL);
 		installed = 1;
 	}
-	for (i = 0; i < CAPTURE_MAPS; i++) {
-		if (capture_maps[i].lo == 0) {
-			capture_maps[i].hi = (uintptr_t)base + len;
-			capture_maps[i].lo = (uintptr_t)base;
-			return;
-		}
-	}
+	m->lo = (uintptr_t)base;
+	m->hi = (uintptr_t)base + len;
+	m->shrunk = 0;
+	capture_map_mask(SIG_BLOCK, &old);
+	m->next = capture_maps;
+	capture_maps = m;
+	capture_map_mask(SIG_SETMASK, &old);
 }
 
-/* A mapping goes away: no longer watched. */
+/* A mapping goes away: its entry leaves the list. */
 static void
-capture_map_unwatch(const void *base)
+capture_map_unwatch(struct capture_map *m)
 {
-	unsigned	 i;
+	struct capture_map	*volatile *pp;
+	sigset_t		 old;
 
-	for (i = 0; i < CAPTURE_MAPS; i++) {
-		if (capture_maps[i].lo == (uintptr_t)base)
-			capture_maps[i].lo = capture_maps[i].hi = 0;
+	capture_map_mask(SIG_BLOCK, &old);
+	for (pp = &capture_maps; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
 	}
+	capture_map_mask(SIG_SETMASK, &old);
 }
 
 /* The reader. */
@@ -95,6 +118,7 @@ struct capture_reader {
 	const u_char		*base;
 	size_t			 size;
 	size_t			 mapped;	/* bytes to munmap, 0 for memory */
+	struct capture_map	 map;		/* its SIGBUS watch, if mapped */
 	size_t			 off;		/* next chunk candidate */
 	size_t			 pending;	/* garbage bytes not yet accounted */
 	struct capture_header	 hdr;
@@ -625,6 +649,8 @@ capture_open_common(const void *base, size_t size, size_t mapped,
 	r->base = base;
 	r->size = size;
 	r->mapped = mapped;
+	if (mapped != 0)
+		capture_map_watch(&r->map, base, mapped);
 	if (inflateInit(&r->z) != Z_OK)
 		fatalx("inflateInit failed");
 	if ((err = capture_header_parse(&r->hdr, r->base, r->size, &r->off)) != NULL &&
@@ -679,8 +705,6 @@ capture_open(const char *path, char **errp)
 		}
 	}
 	close(fd);
-	if (base != NULL)
-		capture_map_watch(base, sb.st_size);
 	return (capture_open_common(base, sb.st_size, sb.st_size, path, errp));
 }
 
@@ -702,7 +726,7 @@ capture_reader_header(struct capture_reader *r)
 const struct capture_stats *
 capture_reader_stats(struct capture_reader *r)
 {
-	if (capture_shrunk && r->mapped != 0)
+	if (r->mapped != 0 && r->map.shrunk)
 		r->stats.shrunk = 1;
 	return (&r->stats);
 }
@@ -712,7 +736,7 @@ void
 capture_reader_close(struct capture_reader *r)
 {
 	if (r->mapped != 0) {
-		capture_map_unwatch(r->base);
+		capture_map_unwatch(&r->map);
 		munmap((void *)r->base, r->mapped);
 	}
 	inflateEnd(&r->z);

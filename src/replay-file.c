@@ -27,8 +27,9 @@ struct replay_file_reader {
 			    const struct capture_header **hdrp, char **errp);
 	/* The next record: 1, 0 at the end, -1 for one too long for buf. */
 	int		 (*next)(void *data, void *buf, size_t size, size_t *lenp);
-	/* Close it, adding what it skipped and lost to the counts. */
-	void		 (*close)(void *data, uint64_t *skipped, uint64_t *tail_lost);
+	/* Close it (path: its file, for what it says), adding what it skipped and lost to the counts. */
+	void		 (*close)(void *data, const char *path, uint64_t *skipped,
+			    uint64_t *tail_lost);
 };
 
 /* An open file of records and the reader of its kind. */
@@ -36,6 +37,7 @@ struct replay_file {
 	const struct replay_file_reader *reader;
 	void			*data;
 	const struct capture_header *hdr;
+	char			*path;		/* named in what its reader says at close */
 };
 
 /* A capture by its magic; one a few bits from it may be a capture with a damaged header. */
@@ -73,17 +75,18 @@ replay_file_capture_next(void *data, void *buf, size_t size, size_t *lenp)
 	return (capture_next(data, buf, size, lenp));
 }
 
-/* Close a capture, adding what its reader skipped and lost to the counts. */
+/* Close a capture, adding what its reader skipped and lost to the counts; a shrink is said of this file alone. */
 static void
-replay_file_capture_close(void *data, uint64_t *skipped, uint64_t *tail_lost)
+replay_file_capture_close(void *data, const char *path, uint64_t *skipped,
+    uint64_t *tail_lost)
 {
 	const struct capture_stats	*st = capture_reader_stats(data);
 
 	*skipped += st->skipped;
 	*tail_lost += st->tail_lost;
 	if (st->shrunk)
-		log_warnx("the capture file shrank while it was read: what was "
-		    "cut off is counted as skipped or lost");
+		log_warnx("%s: the capture file shrank while it was read: what "
+		    "was cut off is counted as skipped or lost", path);
 	capture_reader_close(data);
 }
 
@@ -116,8 +119,8 @@ replay_file_import_next(void *data, void *buf, size_t size, size_t *lenp)
 
 /* Close a text log (what it skipped import_open counted and said). */
 static void
-replay_file_import_close(void *data, __unused uint64_t *skipped,
-    __unused uint64_t *tail_lost)
+replay_file_import_close(void *data, __unused const char *path,
+    __unused uint64_t *skipped, __unused uint64_t *tail_lost)
 {
 	import_close(data);
 }
@@ -182,6 +185,7 @@ replay_file_open(const char *path, int quiet, char **errp)
 		err = NULL;
 		if ((f->data = rd->open(path, quiet, &f->hdr, &err)) != NULL) {
 			f->reader = rd;
+			f->path = xstrdup(path);
 			return (f);
 		}
 		if (probe == REPLAY_FILE_PROBE_YES)
@@ -219,6 +223,7 @@ replay_file_close(struct replay_file *f, uint64_t *skipped, uint64_t *tail_lost)
 {
 	if (f == NULL)
 		return;
-	f->reader->close(f->data, skipped, tail_lost);
+	f->reader->close(f->data, f->path, skipped, tail_lost);
+	free(f->path);
 	free(f);
 }
