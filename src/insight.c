@@ -93,30 +93,72 @@ insight_small_text(const struct insight_conf *c, const struct insight *in, char 
 }
 
 /*
- * random-io: over random_share of a file's calls with an offset neither
- * sequential nor the first of their process and direction, over min_calls.
+ * random-io, Drishti's rule (check_random_operation) per direction: a file's
+ * calls of one direction with an offset, of which more than min_calls and over
+ * random_share were random (neither sequential nor the first of their process
+ * and direction). Pooling the two directions fired where neither had enough.
+ * The direction judged is the one with the larger share; its random calls in
+ * *random. 1 if it fires.
  */
+static int
+insight_random_dir(const struct insight_conf *c, const struct pattern *p, enum pat_dir *dirp,
+    double *figure, uint64_t *n, uint64_t *random)
+{
+	const struct pat_side	*s;
+	uint64_t		 with, judged, rnd;
+	double			 share;
+	int			 d, fires, best = -1;
+
+	*figure = 0;
+	*n = *random = 0;
+	*dirp = PAT_READ;
+	for (d = PAT_READ; d <= PAT_WRITE; d++) {
+		s = &p->side[d];
+		with = s->accesses - s->no_offset;
+		judged = with - s->first;
+		rnd = judged > s->seq ? judged - s->seq : 0;
+		share = with > 0 ? (double)rnd / (double)with : 0;
+		fires = rnd > c->min_calls && share > c->random_share;
+		/* A direction that fires wins over one that does not, then the larger share. */
+		if (best == -1 || fires > best || (fires == best && share > *figure)) {
+			best = fires;
+			*dirp = (enum pat_dir)d;
+			*figure = share;
+			*n = with;
+			*random = rnd;
+		}
+	}
+	return (best);
+}
+
+/* random-io: the file's calls of one direction, judged as insight_random_dir says. */
 static int
 insight_random_fire(const struct insight_conf *c, const void *entry, double *figure,
     uint64_t *n)
 {
-	struct pat_sum	 sum;
+	enum pat_dir	 d;
+	uint64_t	 rnd;
 
-	pattern_sum(&((const struct file_entry *)entry)->pat, &sum);
-	*n = sum.with_offset;
-	*figure = *n > 0 ? (double)(sum.judged - sum.seq) / (double)*n : 0;
-	return (*n > c->min_calls && *figure > c->random_share);
+	return (insight_random_dir(c, &((const struct file_entry *)entry)->pat, &d, figure, n,
+	    &rnd));
 }
 
+/* random-io's figure names the direction judged and its random calls. */
 static void
 insight_random_text(const struct insight_conf *c, const struct insight *in, char *fig,
     size_t flen, char *rule, size_t rlen)
 {
-	snprintf(fig, flen, "%.0f%% of %llu calls not sequential", in->figure * 100,
-	    (unsigned long long)in->n);
-	snprintf(rule, rlen, "over %.0f%% of a file's calls with an offset not sequential "
-	    "(less each process's first), over %llu calls", c->random_share * 100,
-	    (unsigned long long)c->min_calls);
+	enum pat_dir	 d;
+	double		 share;
+	uint64_t	 n, rnd;
+
+	insight_random_dir(c, &in->file->pat, &d, &share, &n, &rnd);
+	snprintf(fig, flen, "%.0f%% of %llu %s not sequential: %llu random", in->figure * 100,
+	    (unsigned long long)in->n, d == PAT_READ ? "reads" : "writes",
+	    (unsigned long long)rnd);
+	snprintf(rule, rlen, "over %llu of a file's reads or of its writes with an offset not "
+	    "sequential (less each process's first), over %.0f%% of them",
+	    (unsigned long long)c->min_calls, c->random_share * 100);
 }
 
 /* open-storm: a process's opens, at least storm_opens, over storm_ratio per read/write call. */

@@ -15,7 +15,7 @@ enum insight_subject { INSIGHT_FILE, INSIGHT_PROC, INSIGHT_DEVICE };
 
 /* The thresholds (the config file's insight.* keys). */
 struct insight_conf {
-	uint64_t	 min_calls;	/* a file's calls before small-io and random-io judge it */
+	uint64_t	 min_calls;	/* small-io: a file's calls, over it; random-io: its random calls of one direction, over it */
 	uint64_t	 small_bytes;	/* a Darshan bin edge: calls up to it are small */
 	double		 small_share;	/* small-io: share of the calls that are small, over it */
 	double		 random_share;	/* random-io: share of the calls with an offset not sequential, over it */
