@@ -1004,6 +1004,7 @@ struct proc_counts {
 	uint64_t	 disk_bytes[2];
 	uint64_t	 disk_ios[2];	/* files: block requests that carried its pages */
 	uint64_t	 fill_bytes;	/* disk reads into the page cache (of disk_bytes[0]) */
+	uint64_t	 direct_read_bytes;	/* of vfs_bytes[0]: what O_DIRECT reads returned, from the device */
 	uint64_t	 wb_bytes;	/* processes: writeback others did for it (of disk_bytes[1]) */
 	uint64_t	 dirtied_bytes;	/* page-cache bytes it dirtied */
 	uint64_t	 mmap_faults;	/* faults served by a file mapping */

@@ -405,6 +405,8 @@ proc_count_rw(struct proc_counts *c, const struct ev_rw *ev, unsigned d)
 	else if (ev->sys == VFS_SYS_AIO_READ || ev->sys == VFS_SYS_AIO_WRITE)
 		c->aio_calls[d] += 1;
 	c->vfs_bytes[d] += ev->done;
+	if (d == 0 && (ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
+		c->direct_read_bytes += ev->done;
 	c->vfs_asked[d] += ev->asked;
 	c->vfs_lat_sum += ev->lat_ns;
 	if (ev->error != 0)
@@ -588,8 +590,11 @@ proc_file_lat(const struct proc_table *t, const struct file_entry *f, double p)
 
 /*
  * Share of the bytes read by calls that the page cache served: 100 less the
- * disk reads into the cache per byte read (readahead can outrun the calls:
- * floored at 0); -1 when nothing was read by calls, or fills are not known.
+ * bytes that came from the device per byte read, those being the disk reads
+ * into the cache and what O_DIRECT reads returned, which bypass it (counted
+ * as the device's: a file read only with O_DIRECT is 0, not 100; readahead
+ * can outrun the calls: floored at 0); -1 when nothing was read by calls, or
+ * fills are not known.
  */
 double
 proc_cache_hit_pct(unsigned have, const struct proc_counts *c)
@@ -598,7 +603,7 @@ proc_cache_hit_pct(unsigned have, const struct proc_counts *c)
 
 	if (!(have & HAVE_FILES) || !(have & HAVE_VFS) || c->vfs_bytes[0] == 0)
 		return -1;
-	miss = (double)c->fill_bytes / (double)c->vfs_bytes[0];
+	miss = (double)(c->fill_bytes + c->direct_read_bytes) / (double)c->vfs_bytes[0];
 	return miss >= 1 ? 0 : 100 * (1 - miss);
 }
 

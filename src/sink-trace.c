@@ -397,6 +397,9 @@ trace_rw(struct trace *t, const struct ev_rw *r, size_t len)
 			p->rd += r->done;
 		else
 			p->wr += r->done;
+		/* O_DIRECT reads came from the device, not the cache: the hit share's miss side. */
+		if (r->op == BLK_OP_READ && (r->path_flags & VFS_PF_DIRECT) && r->error == 0)
+			p->fill += r->done;
 	}
 	if ((v = trace_call(t, async ? TR_ASYNC : TR_CALL, &e, r->ts, r->lat_ns, r->pid,
 	    r->tgid, r->comm, r->dev, r->ino, r->path, r->path_len, r->error)) == NULL)

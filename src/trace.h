@@ -62,7 +62,7 @@ struct trace_thread {
 
 struct trace_proc {			/* one process in the open tick */
 	uint32_t	 tgid;		/* 0: free */
-	uint64_t	 rd, wr, fill;
+	uint64_t	 rd, wr, fill;	/* fill: read bytes from the device (cache fills, O_DIRECT reads) */
 };
 
 struct trace_inode {
