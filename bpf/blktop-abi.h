@@ -259,8 +259,9 @@ struct ev_rw {
 	__u64 done;		/* bytes transferred, 0 on error */
 	__s64 pos;		/* offset passed to the p* calls (sendfile, splice, copy_file_range: this
 				 * side's offset if a pointer was passed); read, write, readv,
-				 * writev: the file position the call started at; -1 if not known
-				 * (nothing done, or a capture older than this field) */
+				 * writev: the file position the call started at (for one that
+				 * moved 0 bytes, the position at its exit); -1 if not known
+				 * (such a call failed, or a capture older than this field) */
 	__u32 pid;
 	__u32 tgid;
 	__s32 error;		/* negative errno, 0 on success */

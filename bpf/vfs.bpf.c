@@ -724,6 +724,8 @@ static __always_inline bool rw_file(struct scratch *s, struct inflight *in)
 
 	if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
 		return false;
+	if (ft != VFS_FT_REG && ft != VFS_FT_BLK)
+		s->fpos = -1;	/* a pipe's or socket's f_pos (0) is no offset, even at a 0-byte read */
 	in->file = (__u64)f;
 	return true;
 }
@@ -781,10 +783,12 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 	/*
 	 * read, write, readv, writev: where the call started, the position
 	 * rw_file found after it less the bytes done (an O_APPEND write's too);
-	 * -1 if nothing was done. Another thread's call on the same open file
-	 * between this one's end and its exit hook would move it (a known limit).
+	 * a call that moved nothing (a read at end of file) started at that
+	 * position itself, an offset Darshan judges too. Another thread's call
+	 * on the same open file between this one's end and its exit hook would
+	 * move it (a known limit).
 	 */
-	if (ret > 0 && s->fpos >= ret && (in->sys == VFS_SYS_READ || in->sys == VFS_SYS_WRITE ||
+	if (ret >= 0 && s->fpos >= ret && (in->sys == VFS_SYS_READ || in->sys == VFS_SYS_WRITE ||
 	    in->sys == VFS_SYS_READV || in->sys == VFS_SYS_WRITEV))
 		e->pos = s->fpos - ret;
 

@@ -22,9 +22,11 @@
  *   records the gap of sequential accesses and 0 for the others; a step back
  *   is worth telling apart.
  * - An access with no known offset (-1: a call whose offset the source did
- *   not carry) counts in its size bin and the common sizes, not in the rest,
- *   and the previous end is forgotten, unless it moved no bytes (a read at
- *   end of file, whose offset the kernel side does not know).
+ *   not carry, doc/json.md no_offset_reads) counts in its size bin and the
+ *   common sizes, not in the rest, and the previous end is forgotten, unless
+ *   it moved no bytes: then wherever it was, the end stands. (A read at end
+ *   of file has its offset, the file's position at the call's exit, as any
+ *   0-byte read, write, readv or writev has since issue 41.)
  * - A switch: an access in the other direction than the one before it.
  */
 #ifndef BLKTOP_PATTERN_H
