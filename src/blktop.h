@@ -1126,6 +1126,8 @@ void		 model_pattern_add(struct proc_table *, struct proc_entry *, struct file_e
 		     const struct ev_rw *);
 void		 model_pattern_access(struct proc_table *, struct proc_entry *, struct file_entry *,
 		     uint64_t ts, uint64_t lat_ns, int64_t off, uint64_t bytes, enum pat_dir);
+void		 model_pattern_open(struct proc_table *, struct proc_entry *, struct file_entry *,
+		     uint64_t ts);
 int64_t		 model_fault_offset(const struct ev_page *);
 void		 proc_file_req_add(struct proc_table *, uint32_t file, uint64_t fhash, enum pat_dir,
 		     uint64_t off, uint64_t bytes);

@@ -18,6 +18,12 @@
 #include "blktop.h"
 #include "model.h"
 
+/* A pending entry that is an open, not an access (struct model_pending's dir). */
+#define MODEL_PENDING_OPEN	2
+
+static void	model_pattern_queue(struct proc_table *, struct proc_entry *, struct file_entry *,
+		    uint64_t, int64_t, uint64_t, uint8_t);
+
 /* Sets in the pair table: a power of two, two pairs per file at least. */
 static uint32_t
 model_pattern_nsets(unsigned max_files)
@@ -175,7 +181,11 @@ model_pattern_pop(struct proc_table *t)
 	__builtin_prefetch(&t->pending[(t->pending_head + 8) & (MODEL_PATTERN_PENDING - 1)]);
 	/* The file (or process) left the table meanwhile, its slot maybe reused: not counted. */
 	if (t->files[c->file].hash != c->fhash || t->files[c->file].chunk == MODEL_NIL) {
-		t->pattern_gone++;
+		t->pattern_gone += c->dir != MODEL_PENDING_OPEN;
+		return;
+	}
+	if (c->dir == MODEL_PENDING_OPEN) {
+		pattern_pos_open(model_pattern_pos(t, c->tgid, c->fhash));
 		return;
 	}
 	pattern_step(model_pattern_pos(t, c->tgid, c->fhash), c->dir, c->off, c->bytes, &st);
@@ -213,6 +223,17 @@ model_pattern_add(struct proc_table *t, struct proc_entry *p, struct file_entry 
 }
 
 /*
+ * An open of file f by process p at ts: its pair's position starts again
+ * from Darshan's origin (pattern_pos_open) once the calls made before ts
+ * have been judged, so it waits in the ring as they do.
+ */
+void
+model_pattern_open(struct proc_table *t, struct proc_entry *p, struct file_entry *f, uint64_t ts)
+{
+	model_pattern_queue(t, p, f, ts, -1, 0, MODEL_PENDING_OPEN);
+}
+
+/*
  * Where a fault record's page starts in its file, -1 if not known (a dirtied
  * page, an older capture's record, an index no offset can hold).
  */
@@ -232,15 +253,27 @@ void
 model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
     uint64_t ts, uint64_t lat_ns, int64_t off, uint64_t bytes, enum pat_dir dir)
 {
-	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
-	struct model_pending	 c;
 	uint64_t		 start;
-	uint32_t		 i, prev, moved;
 
 	/* Its time: from its entry (the record's time less its latency) to its exit. */
 	start = lat_ns < ts ? ts - lat_ns : 0;
 	pattern_span(&f->pat, start, ts);
 	pattern_span(&p->pat, start, ts);
+	model_pattern_queue(t, p, f, ts, off, bytes, (uint8_t)dir);
+}
+
+/*
+ * Into the ring, in time order: an access (dir an enum pat_dir) or an open
+ * (MODEL_PENDING_OPEN) of process p on file f at ts.
+ */
+static void
+model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
+    uint64_t ts, int64_t off, uint64_t bytes, uint8_t dir)
+{
+	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
+	struct model_pending	 c;
+	uint32_t		 i, prev, moved;
+
 	if (t->npending == MODEL_PATTERN_PENDING) {
 		model_pattern_pop(t);
 		t->pattern_early++;
@@ -253,7 +286,7 @@ model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_ent
 	c.file = (uint32_t)(f - t->files);
 	c.proc = (uint32_t)(p - t->procs);
 	c.proc_id = p->id;
-	c.dir = (uint8_t)dir;
+	c.dir = dir;
 	i = (t->pending_head + t->npending) & mask;
 	/*
 	 * Later calls move up one; equal times keep their arrival order. At

@@ -339,6 +339,7 @@ proc_add_open(struct proc_table *t, const void *rec)
 			COUNT2(f, creates, += 1);
 		}
 		model_file_set_ino(t, f, ev->dev, ev->ino);
+		model_pattern_open(t, p, f, ev->ts);
 	} else {
 		COUNT2(p, open_fails, += 1);
 		t->sum.open_fails++;

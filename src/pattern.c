@@ -123,6 +123,20 @@ pattern_pos_init(struct pat_pos *pos)
 {
 	pos->end[PAT_READ] = pos->end[PAT_WRITE] = -1;
 	pos->last = -1;
+	pos->fresh = 0;
+}
+
+/*
+ * An open of the file by the pair's process: both directions start again
+ * from Darshan's origin, an end at byte 1 (_POSIX_RECORD_OPEN sets
+ * last_byte_read and last_byte_written to 0); the last direction stays, as
+ * Darshan's last_io_type does, for the switches.
+ */
+void
+pattern_pos_open(struct pat_pos *pos)
+{
+	pos->end[PAT_READ] = pos->end[PAT_WRITE] = 1;
+	pos->fresh = 1u << PAT_READ | 1u << PAT_WRITE;
 }
 
 /* The bin of an access of n bytes. */
@@ -190,6 +204,7 @@ void
 pattern_step(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes, struct pat_step *st)
 {
 	int64_t		*end = &pos->end[d & 1];
+	uint8_t		 bit = (uint8_t)(1u << (d & 1));
 
 	memset(st, 0, sizeof(*st));
 	st->dir = (uint8_t)(d & 1);
@@ -197,15 +212,18 @@ pattern_step(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes, s
 	st->off = off < 0 ? -1 : off;
 	st->switched = pos->last >= 0 && pos->last != (int8_t)st->dir;
 	pos->last = (int8_t)st->dir;
+	st->first = *end < 0 || (pos->fresh & bit);
+	pos->fresh &= (uint8_t)~bit;
 	if (off < 0) {
 		if (bytes > 0)
-			*end = -1;	/* moved somewhere unknown; a 0-byte read at EOF moved nothing */
+			*end = -1;	/* moved somewhere unknown; 0 bytes moved nothing */
 		return;
 	}
 	if (*end >= 0) {
 		st->consec = off == *end;
 		st->seq = off >= *end;
-		st->has_stride = 1;
+		/* Darshan's stride: a forward gap, none from its origin (last_byte 0, end 1). */
+		st->has_stride = off > *end && *end != 1;
 		st->stride = off - *end;
 	}
 	/* A size past what an offset can hold ends at the largest one. */
@@ -220,7 +238,8 @@ pattern_count(struct pattern *p, const struct pat_step *st)
 
 	s->accesses++;
 	s->hist[pattern_bin(st->bytes)]++;
-	pattern_val(&p->sizes, (int64_t)st->bytes);
+	if (st->bytes > 0)	/* Darshan never lists a size 0 (DARSHAN_UPDATE_COMMON_VAL_COUNTERS) */
+		pattern_val(&p->sizes, st->bytes > INT64_MAX ? INT64_MAX : (int64_t)st->bytes);
 	p->switches += st->switched;
 	if (st->off < 0) {
 		s->no_offset++;
@@ -228,10 +247,13 @@ pattern_count(struct pattern *p, const struct pat_step *st)
 	}
 	s->consec += st->consec;
 	s->seq += st->seq;
+	if (st->first) {
+		s->first++;
+		s->first_seq += st->seq;
+		s->first_consec += st->consec;
+	}
 	if (st->has_stride)
 		pattern_val(&p->strides, st->stride);
-	else
-		s->first++;
 }
 
 /*
@@ -297,14 +319,15 @@ pattern_sum(const struct pattern *p, struct pat_sum *sum)
 	for (d = 0; d < 2; d++) {
 		sum->with_offset += p->side[d].accesses - p->side[d].no_offset;
 		sum->judged += p->side[d].accesses - p->side[d].no_offset - p->side[d].first;
-		sum->seq += p->side[d].seq;
-		sum->consec += p->side[d].consec;
+		sum->seq += p->side[d].seq - p->side[d].first_seq;
+		sum->consec += p->side[d].consec - p->side[d].first_consec;
 	}
 }
 
 /*
  * The commonest values of t, at most PAT_COMMON, into val[] and count[]:
- * most frequent first, equal counts the smaller value first. Returns how many.
+ * most frequent first, equal counts the larger value first (Darshan's order,
+ * DARSHAN_UPDATE_COMMON_VAL_COUNTERS). Returns how many.
  */
 unsigned
 pattern_common(const struct pat_vals *t, int64_t val[PAT_COMMON], uint64_t count[PAT_COMMON])
@@ -314,7 +337,7 @@ pattern_common(const struct pat_vals *t, int64_t val[PAT_COMMON], uint64_t count
 	for (i = 0; i < t->n; i++) {
 		/* Insertion into the sorted top list, which holds n entries. */
 		for (j = 0; j < n; j++)
-			if (t->count[i] > count[j] || (t->count[i] == count[j] && t->val[i] < val[j]))
+			if (t->count[i] > count[j] || (t->count[i] == count[j] && t->val[i] > val[j]))
 				break;
 		if (j == PAT_COMMON)
 			continue;

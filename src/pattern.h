@@ -9,18 +9,25 @@
  * and adds each access to its file's counts and to its process's.
  *
  * Definitions (Darshan's POSIX module, darshan-runtime/lib/darshan-posix.c,
- * keeps the same counters per rank and file; where blktop differs it says so):
+ * keeps the same counters per rank and file: POSIX_RECORD_OPEN, _READ and
+ * _WRITE; where blktop differs it says so, and doc/json.md):
  * - An access is one call's transfer of `bytes` (the bytes done) at offset
  *   `off`, in one direction (read or write), each direction on its own.
+ * - Each open of the file by the process starts both directions again from
+ *   Darshan's origin, an end at byte 1 (its last_byte_read/written = 0):
+ *   the open's first access is judged against it, so one at offset 0 is
+ *   neither consecutive nor sequential, one at 1 is both, one past 1
+ *   sequential. A process whose open was not seen (made before blktop
+ *   started) has no end to judge its first access by: neither.
  * - consecutive: it starts where the previous access of that direction ended.
  * - sequential: it starts at or after that end (consecutive included).
- *   The first access of a direction has no previous one: neither (Darshan
- *   starts from byte 0 instead, which makes a first read at offset 1
- *   "consecutive" and one at 0 not sequential).
- * - stride: start minus the previous end, for every access after the first
- *   of its direction, signed: 0 consecutive, negative a step back. Darshan
- *   records the gap of sequential accesses and 0 for the others; a step back
- *   is worth telling apart.
+ * - stride: start minus the previous end, of a forward jump only (start past
+ *   the end), as Darshan keeps them; and as Darshan, none from the open's
+ *   origin (nor from an access that ended at byte 1: the same state there).
+ *   Darshan records 0 for every other access and never lists 0: the table
+ *   holds the forward gaps only.
+ * - Sizes: an access of 0 bytes (a read at end of file) is counted in its
+ *   bin, not in the common sizes, which Darshan never lists 0 in either.
  * - An access with no known offset (-1: a call whose offset the source did
  *   not carry, doc/json.md no_offset_reads) counts in its size bin and the
  *   common sizes, not in the rest, and the previous end is forgotten, unless
@@ -57,12 +64,14 @@ struct pat_side {
 	uint64_t	 consec;
 	uint64_t	 seq;
 	uint64_t	 no_offset;	/* accesses whose offset was not known */
-	uint64_t	 first;		/* accesses with an offset and no previous end to judge by */
+	uint64_t	 first;		/* accesses with an offset, first of their open or with no previous end */
+	uint64_t	 first_seq;	/* of those, judged sequential against the open's origin */
+	uint64_t	 first_consec;	/* and consecutive (at offset 1) */
 };
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 120 + 2 x 280 + 40 = 840 bytes.
+ * pairs that fed it. 2 x 136 + 2 x 280 + 40 = 872 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
@@ -79,6 +88,7 @@ struct pattern {
 struct pat_pos {
 	int64_t		 end[2];	/* by enum pat_dir: offset after the last access; -1: none known */
 	int8_t		 last;		/* direction of the last access, -1 before the first */
+	uint8_t		 fresh;		/* a bit per direction: no access of it since the open */
 };
 
 /* What one access was, judged by its pair's position (pattern_step). */
@@ -88,6 +98,7 @@ struct pat_step {
 	int64_t		 off;
 	uint8_t		 dir;
 	uint8_t		 consec, seq, has_stride, switched;
+	uint8_t		 first;		/* the first of its open, or no previous end to judge by */
 };
 
 /*
@@ -188,11 +199,17 @@ uint64_t	 pattern_reread(const struct pat_touched *);
 unsigned	 pattern_bin(uint64_t);
 const char	*pattern_bin_name(unsigned);
 void		 pattern_pos_init(struct pat_pos *);
+void		 pattern_pos_open(struct pat_pos *);
 void		 pattern_step(struct pat_pos *, enum pat_dir, int64_t, uint64_t,
 		     struct pat_step *);
 void		 pattern_count(struct pattern *, const struct pat_step *);
 void		 pattern_add(struct pattern *, struct pat_pos *, enum pat_dir, int64_t, uint64_t);
-/* Both directions summed: calls with an offset, of those judged against a previous one (not a first), sequential, consecutive. */
+/*
+ * Both directions summed: calls with an offset, of those judged against a
+ * previous access of their open (not a first), sequential, consecutive: the
+ * shares blktop shows (-b, insights) leave each open's first access out,
+ * where Darshan's counters judge it against byte 1.
+ */
 struct pat_sum {
 	uint64_t	 with_offset, judged, seq, consec;
 };

@@ -94,21 +94,38 @@ want = {
         "consec_reads": 257,			# all but the first: at 0, 0 != last_byte 0 + 1
         "seq_reads": 257,			# all but the first: 0 > 0 is false
         "no_offset_reads": 0,			# the read at EOF has its offset, 1049076
+        "common_sizes": [[4096, 256], [500, 1]],	# 0 not listed
+        "common_strides": [],			# every stride 0: not listed
         "opens": 1,
     },
     "rv": {
         "call_reads": 4, "read_size_hist": H(1, 0, 3),	# 4096, 4096, 1808, 0
         "consec_reads": 3, "seq_reads": 3, "no_offset_reads": 0,
+        "common_sizes": [[4096, 2], [1808, 1]], "common_strides": [],
     },
     "zero": {
         "call_writes": 5, "write_size_hist": H(1, 0, 4),
         "consec_writes": 4,			# 4096, 8192, 12288 (the 0 bytes), 12288: each at last_byte + 1
         "seq_writes": 4, "no_offset_writes": 0,
+        "common_sizes": [[4096, 4]], "common_strides": [],
     },
     "dup": {
         "call_reads": 17,			# through fd 100: 16 x 4096 and the 0 at EOF
         "consec_reads": 16, "seq_reads": 16, "no_offset_reads": 0,
+        "common_sizes": [[4096, 16]], "common_strides": [],
         "opens": 1,				# Darshan: 2 (dup2 is a POSIX_RECORD_REFOPEN); doc/json.md says why not
+    },
+    "stride": {
+        "call_reads": 20, "read_size_hist": H(0, 0, 20),
+        # open 1: at 4096 seq (4096 > 0); 15 more seq, each 8192 on; at 0 not.
+        # open 2: at 2048 seq (2048 > 0, judged from the open, not from
+        # open 1's end at 4096); at 6656 seq; at 0 not. 16 + 2.
+        "seq_reads": 18, "consec_reads": 0, "no_offset_reads": 0,
+        "common_sizes": [[4096, 20]],
+        # 4096 (8192 - 4096) x15; 512 (6656 - 6143 - 1) x1; the opens'
+        # first reads and the steps back are 0: not listed.
+        "common_strides": [[4096, 15], [512, 1]],
+        "rw_switches": 0, "opens": 2,
     },
 }
 SUMMED = ("call_reads", "call_writes", "opens")

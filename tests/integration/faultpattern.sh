@@ -48,7 +48,8 @@ want = {"mmap_faults": 31, "call_reads": 0,
         "read_size_hist": [0, 0, 31, 0, 0, 0, 0, 0, 0, 0],
         "consec_reads": 15, "seq_reads": 30,
         "common_sizes": [[4 * KiB, 31]],
-        "common_strides": [[0, 15], [4 * KiB, 14], [48 * 4 * KiB, 1]],
+        # Forward gaps only, 0 never listed (Darshan's: pattern.h): the 15 consecutive faults have none.
+        "common_strides": [[4 * KiB, 14], [48 * 4 * KiB, 1]],
         "bytes_touched": 31 * 4 * KiB, "bytes_touched_over": 0, "bytes_reread": 0}
 # -J: the last report has the pattern (since the file was first seen); faults summed.
 rows, faults = None, 0

@@ -253,7 +253,7 @@ def no_faults(k, v):
         return v[:2] + [v[2] - faults] + v[3:]
     if k == "common_sizes" and v is not None:
         c = [[s, n - faults if s == 4096 else n] for s, n in v]
-        return sorted([x for x in c if x[1] > 0], key=lambda x: (-x[1], x[0]))
+        return sorted([x for x in c if x[1] > 0], key=lambda x: (-x[1], -x[0]))	# equal counts: the larger first
     return v
 diff = [(k, mp.get(k), lp.get(k)) for k in PROC_EQ
         if (mp.get(k) + plus[k] if k in plus and mp.get(k) is not None else mp.get(k)) !=

@@ -48,12 +48,13 @@ def out(ok, what):
     print(("PASS: " if ok else "FAIL: ") + "reqpattern: " + what)
 BINS = [100, 1 << 10, 10 << 10, 100 << 10, 1 << 20, 4 << 20, 10 << 20, 100 << 20, 1 << 30]
 def common(vals):
-    """pattern.h's common values: the first 16 distinct ones counted, the top 4."""
+    """pattern.h's common values: the first 16 distinct ones counted, the top 4,
+    equal counts the larger value first (Darshan's order)."""
     t = {}
     for v in vals:
         if v in t or len(t) < 16:
             t[v] = t.get(v, 0) + 1
-    return [[v, c] for v, c in sorted(t.items(), key=lambda x: (-x[1], x[0]))[:4]]
+    return [[v, c] for v, c in sorted(t.items(), key=lambda x: (-x[1], -x[0]))[:4]]
 def pattern(rows, device):
     """The request pattern of rows, by pattern.h's definitions: in start order."""
     rows = sorted(rows, key=lambda r: (r[0], r[1]))

@@ -131,7 +131,8 @@ main(void)
 	CHECK("sequential: 15 consecutive, 15 sequential (the first has no previous)",
 	    p.side[PAT_READ].consec == 15 && p.side[PAT_READ].seq == 15);
 	CHECK("sequential: common size 1 MiB x16", strcmp(top(&p.sizes), "1048576:16") == 0);
-	CHECK("sequential: common stride 0 x15", strcmp(top(&p.strides), "0:15") == 0);
+	/* Darshan lists no stride 0 (DARSHAN_UPDATE_COMMON_VAL_COUNTERS: a value 0 breaks out). */
+	CHECK("sequential: no stride listed (every one 0)", strcmp(top(&p.strides), "") == 0);
 	CHECK("sequential: no writes, no switches", p.side[PAT_WRITE].accesses == 0 &&
 	    p.switches == 0);
 
@@ -155,8 +156,9 @@ main(void)
 	pattern_add(&p, &pos, PAT_READ, 12 * KiB, 4 * KiB);	/* consec, seq, stride 0 */
 	CHECK("by hand: 2 consecutive, 3 sequential",
 	    p.side[PAT_READ].consec == 2 && p.side[PAT_READ].seq == 3);
-	CHECK("by hand: strides 0 x2, then -8192 and 4096 once (smaller first)",
-	    strcmp(top(&p.strides), "0:2 -8192:1 4096:1") == 0);
+	/* Darshan's stride: the forward gap only (POSIX_RECORD_READ: 0 for a step back or consecutive). */
+	CHECK("by hand: the forward gap 4096 once; the step back and the consecutive ones not listed",
+	    strcmp(top(&p.strides), "4096:1") == 0);
 
 	/* 256 random 4 KiB reads: a permutation of a 1 MiB file's blocks. */
 	for (i = 0; i < 256; i++)
@@ -210,7 +212,7 @@ main(void)
 	CHECK("no offset: counted in its bin, not judged; the next one has no previous",
 	    p.side[PAT_READ].accesses == 4 && p.side[PAT_READ].no_offset == 1 &&
 	    p.side[PAT_READ].hist[2] == 4 && p.side[PAT_READ].consec == 1 &&
-	    p.side[PAT_READ].seq == 1 && strcmp(top(&p.strides), "0:1") == 0);
+	    p.side[PAT_READ].seq == 1 && strcmp(top(&p.strides), "") == 0);
 
 	/* Sizes past the table; ties. */
 	pattern_init(&p);
@@ -226,7 +228,84 @@ main(void)
 	pattern_add(&p, &pos, PAT_READ, -1, 7);
 	pattern_add(&p, &pos, PAT_READ, -1, 3);
 	pattern_add(&p, &pos, PAT_READ, -1, 5);
-	CHECK("equal counts: the smaller value first", strcmp(top(&p.sizes), "3:1 5:1 7:1") == 0);
+	/* Darshan's order: equal counts, the larger value first (DARSHAN_UPDATE_COMMON_VAL_COUNTERS). */
+	CHECK("equal counts: the larger value first", strcmp(top(&p.sizes), "7:1 5:1 3:1") == 0);
+
+	/*
+	 * Darshan's numbers, by its rules (darshan-posix.c): an open sets
+	 * last_byte_read to 0 (_POSIX_RECORD_OPEN); a read at off is sequential
+	 * if off > last_byte, consecutive if off == last_byte + 1; then
+	 * last_byte = off + ret - 1 (POSIX_RECORD_READ).
+	 */
+	/* A 1 MiB + 500 B file read in 4 KiB calls to EOF: 256 x 4096, 500, 0 at 1049076. */
+	pattern_init(&p);
+	pattern_pos_init(&pos);
+	pattern_pos_open(&pos);
+	for (i = 0; i < 256; i++)
+		pattern_add(&p, &pos, PAT_READ, (int64_t)i * 4 * KiB, 4 * KiB);
+	pattern_add(&p, &pos, PAT_READ, MiB, 500);
+	pattern_add(&p, &pos, PAT_READ, MiB + 500, 0);
+	{
+		struct pat_sum	 sum;
+
+		pattern_sum(&p, &sum);
+		/* Darshan: 257 each (the first at 0: 0 > 0 and 0 == 1 false); the 0 in SIZE_READ_0_100. */
+		CHECK("read to EOF after an open: 257 consecutive and sequential, as Darshan's",
+		    p.side[PAT_READ].accesses == 258 && p.side[PAT_READ].consec == 257 &&
+		    p.side[PAT_READ].seq == 257 && p.side[PAT_READ].hist[0] == 1 &&
+		    p.side[PAT_READ].hist[1] == 1 && p.side[PAT_READ].hist[2] == 256);
+		/* Darshan never lists a common value 0: sizes 4096 and 500, no stride. */
+		CHECK("read to EOF: common sizes 4096 x256, 500 x1 (no 0), no stride",
+		    strcmp(top(&p.sizes), "4096:256 500:1") == 0 && strcmp(top(&p.strides), "") == 0);
+		CHECK("read to EOF: blktop's share judges the 257 after the open's first: all sequential",
+		    p.side[PAT_READ].first == 1 && sum.judged == 257 && sum.seq == 257 &&
+		    sum.consec == 257);
+	}
+	/* The open's first access against Darshan's origin (last_byte 0): at 0, at 1, past 1. */
+	pattern_init(&p);
+	pattern_pos_init(&pos);
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_READ, 0, 100);		/* neither */
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_READ, 1, 100);		/* 1 == 0 + 1: both */
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_READ, 4096, 100);		/* 4096 > 0: sequential; stride 0 (last_byte 0) */
+	pattern_add(&p, &pos, PAT_READ, 4296, 100);		/* 4296 > 4195: stride 4296 - 4195 - 1 = 100 */
+	CHECK("each open's first read judged from byte 1: at 0 neither, at 1 both, at 4096 sequential",
+	    p.side[PAT_READ].consec == 1 && p.side[PAT_READ].seq == 3 &&
+	    p.side[PAT_READ].first == 3 && p.side[PAT_READ].first_seq == 2 &&
+	    p.side[PAT_READ].first_consec == 1);
+	CHECK("no stride from the open's origin; the forward gap after it: 100 x1",
+	    strcmp(top(&p.strides), "100:1") == 0);
+	/* Across opens: the second open's first read is judged from byte 1, not from the first open's end. */
+	pattern_init(&p);
+	pattern_pos_init(&pos);
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_READ, 0, 4096);
+	pattern_add(&p, &pos, PAT_WRITE, 8192, 4096);	/* a write's first: 8192 > 0, sequential */
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_READ, 2048, 4096);	/* 2048 > 0: sequential (not a step back from 4096) */
+	CHECK("a second open: its first read sequential from byte 1; the switch across it counted",
+	    p.side[PAT_READ].seq == 1 && p.side[PAT_WRITE].seq == 1 && p.switches == 2 &&
+	    strcmp(top(&p.strides), "") == 0);
+	/* A 1-byte read at 0 leaves Darshan's last_byte at 0: the next gap is no stride either. */
+	pattern_init(&p);
+	pattern_pos_init(&pos);
+	pattern_add(&p, &pos, PAT_READ, 0, 1);
+	pattern_add(&p, &pos, PAT_READ, 10, 1);
+	CHECK("no open seen: the first not judged; after a read ending at byte 1, no stride (Darshan's last_byte 0)",
+	    p.side[PAT_READ].first == 1 && p.side[PAT_READ].seq == 1 &&
+	    strcmp(top(&p.strides), "") == 0);
+	/* A 0-byte write between writes: it has its offset, consecutive, and the next one too. */
+	pattern_init(&p);
+	pattern_pos_init(&pos);
+	pattern_pos_open(&pos);
+	pattern_add(&p, &pos, PAT_WRITE, 0, 4096);
+	pattern_add(&p, &pos, PAT_WRITE, 4096, 0);
+	pattern_add(&p, &pos, PAT_WRITE, 4096, 4096);
+	CHECK("a 0-byte write: consecutive, and the next at the same offset too; size 0 not listed",
+	    p.side[PAT_WRITE].consec == 2 && p.side[PAT_WRITE].seq == 2 &&
+	    strcmp(top(&p.sizes), "4096:2") == 0);
 
 	/* An end past INT64_MAX stops there. */
 	pattern_init(&p);
