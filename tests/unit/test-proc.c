@@ -551,6 +551,49 @@ test_reverse(void)
 	proc_free(t);
 }
 
+/* A read of 4096 bytes at off on path by tgid 9, its record's time ts. */
+static void
+add_read_at(struct proc_table *t, const char *path, uint64_t ts, int64_t off)
+{
+	union rec	r;
+	size_t		len;
+
+	now = ts;
+	len = rw_rec(&r, 9, 9, "opener", path, 0, 4096, 1);
+	r.rw.pos = off;
+	proc_add(t, &r, len);
+}
+
+/*
+ * Each open starts the file's pattern again from Darshan's origin (byte 1,
+ * darshan-posix.c _POSIX_RECORD_OPEN), in time order with the calls: an
+ * open whose record comes after a later call's is applied before that call.
+ */
+static void
+test_open_pattern(void)
+{
+	struct proc_table	*t = proc_create(0, 0, 0);
+	const struct file_entry	*f;
+
+	now = 100;
+	add_open(t, 9, "/data/opened", 3);	/* ts 100 */
+	add_read_at(t, "/data/opened", 101, 0);	/* the open's first, at 0: neither (Darshan) */
+	add_read_at(t, "/data/opened", 102, 4096);
+	add_read_at(t, "/data/opened", 103, 8192);
+	add_read_at(t, "/data/opened", 104, 12288);
+	add_read_at(t, "/data/opened", 106, 2048);	/* after the second open: sequential from byte 1 */
+	now = 105;
+	add_open(t, 9, "/data/opened", 3);	/* ts 105, its record after the read at 106 */
+	now = 200;
+	proc_pattern_flush(t, UINT64_MAX);
+	f = find_file(t, "/data/opened");
+	CHECK("opens: 3 consecutive after the first open's read at 0; the second open's read at 2048 "
+	    "sequential (Darshan's 4), not a step back from 16384",
+	    f != NULL && f->pat.side[PAT_READ].consec == 3 && f->pat.side[PAT_READ].seq == 4 &&
+	    f->pat.side[PAT_READ].first == 2 && f->pat.side[PAT_READ].first_seq == 1);
+	proc_free(t);
+}
+
 static void
 test_maps(void)
 {
@@ -777,6 +820,7 @@ main(void)
 	test_kernel_and_bad();
 	test_million();
 	test_maps();
+	test_open_pattern();
 	test_reverse();
 	test_hint();
 	CHECK_EXIT();
