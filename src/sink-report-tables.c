@@ -111,7 +111,7 @@ html_touched(FILE *f, const struct pat_touched *t)
 	    html_trim(draw_fmt_bytes(b, sizeof b, t->bytes)), (double)t->read / (double)t->bytes);
 }
 
-/* "v (n), v (n)": the commonest values of t, sizes as bytes, strides signed. */
+/* "v (n), v (n)": the commonest values of t, sizes as bytes, strides (forward gaps) as numbers. */
 static void
 html_common(FILE *f, const struct pat_vals *t, int sizes)
 {
@@ -180,7 +180,7 @@ html_pattern(struct html *h)
 
 	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "<h2>Access pattern</h2>\n<p class=\"dim\">The busiest files: of their "
-	    "calls with an offset, judged against the previous call of the same process and "
+	    "calls with an offset, judged against the previous call of the same process, open and "
 	    "direction (doc/json.md, Access pattern), those that were sequential (started "
 	    "at or after its end) and consecutive (right at it); the commonest sizes and "
 	    "strides; the bytes its reads touched (the union of their ranges) and how many "
