@@ -1,16 +1,18 @@
 /*
  * model-pattern.c: the access pattern of the model's files and processes
  * (src/pattern.h): each read/write call judged by where the previous one of
- * its process on its file ended, and counted into the file's and the
- * process's struct pattern.
+ * its process on its file ended since the process's last open of it (an
+ * open starts the pair's position again, as Darshan's does), and counted
+ * into the file's and the process's struct pattern.
  *
  * The positions, one per (process, file) pair, live in a table of
  * MODEL_PAIR_WAYS-way sets, 2 x max_files pairs (40 bytes each: 1.3 MiB at
- * the default 16384 files). A set full of live pairs drops its least
- * recently used; that pair's next access is judged as a first one (neither
- * consecutive nor sequential, no stride), and proc_stats counts the drop.
- * The calls wait MODEL_PATTERN_DELAY_NS to be judged in time order, in a
- * ring of MODEL_PATTERN_PENDING in time order (56 bytes each: 3.5 MiB).
+ * the default 16384 files), taken by a pair's first open or call. A set
+ * full of live pairs drops its least recently used; that pair's next access
+ * is judged as a first one (neither consecutive nor sequential, no stride),
+ * and proc_stats counts the drop. The calls and opens wait
+ * MODEL_PATTERN_DELAY_NS to be judged in time order, in a ring of
+ * MODEL_PATTERN_PENDING in time order (56 bytes each: 3.5 MiB).
  */
 #include <stdlib.h>
 #include <string.h>
