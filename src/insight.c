@@ -95,8 +95,10 @@ insight_small_text(const struct insight_conf *c, const struct insight *in, char 
 /*
  * random-io, Drishti's rule (check_random_operation) per direction: a file's
  * calls of one direction with an offset, of which more than min_calls and over
- * random_share were random (neither sequential nor the first of their process
- * and direction). Pooling the two directions fired where neither had enough.
+ * random_share were random (neither sequential nor the first of their open and
+ * direction: seq counts the firsts judged against the open's origin too, as
+ * Darshan does, first_seq of them). Pooling the two directions fired where
+ * neither had enough.
  * The direction judged is the one with the larger share; its random calls in
  * *random. 1 if it fires.
  */
@@ -105,7 +107,7 @@ insight_random_dir(const struct insight_conf *c, const struct pattern *p, enum p
     double *figure, uint64_t *n, uint64_t *random)
 {
 	const struct pat_side	*s;
-	uint64_t		 with, judged, rnd;
+	uint64_t		 with, judged, seq, rnd;
 	double			 share;
 	int			 d, fires, best = -1;
 
@@ -116,7 +118,8 @@ insight_random_dir(const struct insight_conf *c, const struct pattern *p, enum p
 		s = &p->side[d];
 		with = s->accesses - s->no_offset;
 		judged = with - s->first;
-		rnd = judged > s->seq ? judged - s->seq : 0;
+		seq = s->seq - s->first_seq;
+		rnd = judged > seq ? judged - seq : 0;
 		share = with > 0 ? (double)rnd / (double)with : 0;
 		fires = rnd > c->min_calls && share > c->random_share;
 		/* A direction that fires wins over one that does not, then the larger share. */

@@ -110,6 +110,32 @@ random_checks(void)
 	    fig > (double)rnd[0] / 2600 - 1e-9 && fig < (double)rnd[0] / 2600 + 1e-9 &&
 	    strstr(text, " of 2600 reads not sequential") != NULL);
 
+	/*
+	 * 1100 opens, each a read at a block past 0 (its first: sequential
+	 * against the open's origin, as Darshan judges it) and then one at 0
+	 * (random): 1100 random reads of 2200. A first judged sequential is
+	 * still a first, not a sequential call that offsets a random one.
+	 */
+	{
+		struct pat_pos	 pos;
+		unsigned	 i;
+
+		memset(&f, 0, sizeof f);
+		pattern_init(&f.pat);
+		pattern_pos_init(&pos);
+		for (i = 0; i < 1100; i++) {
+			pattern_pos_open(&pos);
+			pattern_add(&f.pat, &pos, PAT_READ, (int64_t)(i % 64 + 1) * 4096, 4096);
+			pattern_add(&f.pat, &pos, PAT_READ, 0, 4096);
+		}
+		fired = r->fire(c, &f, &fig, &n);
+		printf("1100 opens of 2 reads: first_seq %llu; fired %d at %.3f of %llu\n",
+		    (unsigned long long)f.pat.side[PAT_READ].first_seq, fired, fig,
+		    (unsigned long long)n);
+		CHECK("random-io: 1100 opens, each a first read then a random one: fired, "
+		    "1100 random of 2200", fired && n == 2200 && fig > 0.5 - 1e-9 && fig < 0.5 + 1e-9);
+	}
+
 	/* The same writes alone: 400 calls, under 1000 random. */
 	calls(&f, 0, 400, 12, rnd);
 	CHECK("random-io: 400 random writes alone: not fired", !r->fire(c, &f, &fig, &n));
