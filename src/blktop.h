@@ -67,8 +67,10 @@ int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 size_t		 utf8_char(const char *, size_t, uint32_t *cp);
 int		 utf8_invisible(uint32_t cp);
 size_t		 utf8_printable(const char *, size_t);
+size_t		 name_text(char *out, size_t outlen, const char *in, size_t n);
 size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);
 char		*name_escape_dup(const char *in, size_t n);
+char		*name_escape_strict_dup(const char *in, size_t n);
 void		 name_json(FILE *, const char *, size_t n);
 
 /* device.c: kernel dev_t <-> names; resolved from sysfs when live, set by replay. */
@@ -78,6 +80,7 @@ void		 name_json(FILE *, const char *, size_t n);
 #define DEV_MKDEV(ma, mi) (((uint32_t)(ma) << 20) | (uint32_t)(mi))
 void		 device_set_sysfs(const char *root);
 const char	*device_name(uint32_t dev);
+const char	*device_text(uint32_t dev);
 void		 device_set_name(uint32_t dev, const char *name);
 int		 device_parse(const char *arg, uint32_t *dev, char **errp);
 int		 device_whole_disk(uint32_t dev, uint32_t *disk);

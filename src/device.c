@@ -16,6 +16,7 @@ struct device_entry {
 	uint32_t	 dev;
 	int		 used;
 	char		 name[DEVNAME_MAX];
+	char		 text[DEVNAME_MAX];	/* name_text's: the name for text outputs */
 };
 
 static struct device_entry	 device_cache[DEVICE_CACHE];
@@ -97,6 +98,7 @@ device_set_name(uint32_t dev, const char *name)
 	e->used = 1;
 	e->dev = dev;
 	snprintf(e->name, sizeof e->name, "%s", name);
+	name_text(e->text, sizeof e->text, e->name, sizeof e->name);
 }
 
 /* The name of a device: from the cache, else sysfs, else "MAJ:MIN". */
@@ -117,6 +119,24 @@ device_name(uint32_t dev)
 	}
 	device_set_name(dev, name);
 	return (e->name);
+}
+
+/*
+ * The name of a device as text (name_text: '?' for a control, an invisible
+ * character or a bad byte), for -b, the UI and every other text output: a
+ * replayed capture or an imported log names its devices as it likes.
+ */
+const char *
+device_text(uint32_t dev)
+{
+	struct device_entry	*e;
+	static char		 fallback[DEVNAME_MAX];
+	const char		*name = device_name(dev);
+
+	if ((e = device_slot(dev)) != NULL && e->used && e->dev == dev)
+		return (e->text);
+	name_text(fallback, sizeof fallback, name, DEVNAME_MAX);
+	return (fallback);
 }
 
 /* Parse "MAJ:MIN" strictly; 0 on success. */

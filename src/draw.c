@@ -515,7 +515,6 @@ draw_path(char *out, size_t outlen, const char *path, unsigned width,
 	const unsigned char	*p = (const unsigned char *)path;
 	size_t			 n = strlen(path), l, *at, nch = 0, used = 0;
 	size_t			 i, head, tail, ncol;
-	uint32_t		 cp;
 	char			*s;
 	int			 grow;
 
@@ -528,15 +527,14 @@ draw_path(char *out, size_t outlen, const char *path, unsigned width,
 	at = xcalloc(n + 1, sizeof *at);
 	for (i = 0; n > 0; nch++) {
 		at[nch] = i;
-		l = draw_utf8_decode(p, n, &cp);
+		l = draw_utf8_decode(p, n, NULL);
 		/*
-		 * C0, DEL and C1 (U+0080..U+009F) controls can drive the
-		 * terminal; bidi overrides and zero-width characters would
-		 * make one name read as another.
+		 * The one test of every text output (name_text's): controls
+		 * can drive the terminal, bidi overrides and zero-width
+		 * characters would make one name read as another.
 		 */
 		if (l == 0 || (l > 1 && !(flags & DRAW_UTF8)) ||
-		    (l == 1 && (*p < 0x20 || *p == 0x7f)) ||
-		    (l == 2 && p[0] == 0xc2 && p[1] < 0xa0) || utf8_invisible(cp)) {
+		    utf8_printable((const char *)p, n) == 0) {
 			s[i++] = '?';
 			l = l == 0 ? 1 : l;
 		} else {

@@ -56,13 +56,15 @@ done:
  * Whether a code point changes how the text around it reads without showing
  * itself: bidirectional overrides, embeddings and isolates (U+202E turns
  * "x\u202Etxt.exe" into "xexe.txt"), zero-width spaces and joiners, the
- * byte order mark. Text outputs show them as '?'; JSON as \uXXXX.
+ * byte order mark, and the line and paragraph separators U+2028/U+2029
+ * (valid in JSON, but a reader that splits lines as Unicode does breaks a
+ * JSON line at them). Text outputs show them as '?'; JSON as \uXXXX.
  */
 int
 utf8_invisible(uint32_t cp)
 {
 	return (cp == 0x061c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) ||
-	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) ||
+	    (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) ||
 	    cp == 0xfeff);
 }
 
@@ -86,6 +88,43 @@ utf8_printable(const char *s, size_t n)
 	return (k);
 }
 
+/*
+ * A name (n bytes at most, up to a NUL) as text for a terminal or a text
+ * file (-b, the UI, CSV, HTML): each printable character (utf8_printable)
+ * kept, each control, invisible character or byte of no character shown as
+ * one '?', so that no name can move the cursor, retitle a terminal or read
+ * as another (doc/blktop.8, NAMES). Into out, NUL-terminated, cut to outlen
+ * at a character's end; out may be in itself (the text is never longer).
+ * Returns the length written.
+ */
+size_t
+name_text(char *out, size_t outlen, const char *in, size_t n)
+{
+	size_t	 i = 0, k, used = 0;
+
+	if (outlen == 0)
+		return (0);
+	n = strnlen(in, n);
+	while (i < n) {
+		if ((k = utf8_printable(in + i, n - i)) == 0) {
+			if (used + 1 >= outlen)
+				break;
+			out[used++] = '?';
+			/* A whole invisible character is one '?'; a bad byte is one too. */
+			if ((k = utf8_char(in + i, n - i, NULL)) == 0)
+				k = 1;
+		} else {
+			if (used + k >= outlen)
+				break;
+			memmove(out + used, in + i, k);
+			used += k;
+		}
+		i += k;
+	}
+	out[used] = '\0';
+	return (used);
+}
+
 /* Put one byte into out if it fits (room kept for the NUL). */
 static void
 name_put(char *out, size_t outlen, size_t *used, char c)
@@ -101,11 +140,14 @@ name_put(char *out, size_t outlen, size_t *used, char c)
  * byte that is no part of a well-formed character becomes \XHH (uppercase X,
  * two uppercase hex digits); and so that this can be undone, a run of
  * backslashes just before an X (or before such an escape) is written twice
- * as long. Nothing else changes: systemd's "\x2d" stays "\x2d". Into out,
- * NUL-terminated and cut to outlen; returns the length the whole needs.
+ * as long. Nothing else changes: systemd's "\x2d" stays "\x2d". With
+ * strict, each byte of a character that is not printable (utf8_printable: a
+ * control, an invisible character) is escaped as well, for a format that has
+ * no escape of its own for them. Into out, NUL-terminated and cut to outlen;
+ * returns the length the whole needs.
  */
-size_t
-name_escape(char *out, size_t outlen, const char *in, size_t n)
+static size_t
+name_escape_how(char *out, size_t outlen, const char *in, size_t n, int strict)
 {
 	static const char	 hex[] = "0123456789ABCDEF";
 	size_t			 i = 0, j, k, used = 0, run;
@@ -117,19 +159,24 @@ name_escape(char *out, size_t outlen, const char *in, size_t n)
 			for (j = i; j < n && in[j] == '\\'; j++)
 				;
 			run = j - i;
-			if (j < n && (in[j] == 'X' || utf8_char(in + j, n - j, NULL) == 0))
+			if (j < n && (in[j] == 'X' || (strict ? utf8_printable(in + j, n - j) :
+			    utf8_char(in + j, n - j, NULL)) == 0))
 				run *= 2;
 			for (k = 0; k < run; k++)
 				name_put(out, outlen, &used, '\\');
 			i = j;
 			continue;
 		}
-		if ((k = utf8_char(in + i, n - i, NULL)) == 0) {
-			c = (unsigned char)in[i++];
-			name_put(out, outlen, &used, '\\');
-			name_put(out, outlen, &used, 'X');
-			name_put(out, outlen, &used, hex[c >> 4]);
-			name_put(out, outlen, &used, hex[c & 0xf]);
+		if ((k = utf8_char(in + i, n - i, NULL)) == 0 ||
+		    (strict && utf8_printable(in + i, n - i) == 0)) {
+			for (j = 0; j < (k == 0 ? 1 : k); j++) {
+				c = (unsigned char)in[i + j];
+				name_put(out, outlen, &used, '\\');
+				name_put(out, outlen, &used, 'X');
+				name_put(out, outlen, &used, hex[c >> 4]);
+				name_put(out, outlen, &used, hex[c & 0xf]);
+			}
+			i += k == 0 ? 1 : k;
 			continue;
 		}
 		for (j = 0; j < k; j++)
@@ -139,6 +186,13 @@ name_escape(char *out, size_t outlen, const char *in, size_t n)
 	if (outlen > 0)
 		out[used < outlen ? used : outlen - 1] = '\0';
 	return (used);
+}
+
+/* name_escape_how, leaving printable and unprintable characters as they are (JSON escapes the latter itself). */
+size_t
+name_escape(char *out, size_t outlen, const char *in, size_t n)
+{
+	return (name_escape_how(out, outlen, in, n, 0));
 }
 
 /* name_escape into a new string, freed by the caller. */
@@ -151,6 +205,23 @@ name_escape_dup(const char *in, size_t n)
 	len = name_escape(NULL, 0, in, n);
 	out = xmalloc(len + 1);
 	name_escape(out, len + 1, in, n);
+	return (out);
+}
+
+/*
+ * name_escape_how with strict into a new string, freed by the caller: for
+ * the metrics' label values, whose format escapes only \, " and newline
+ * (an ESC in a cgroup's name went raw to whoever reads /metrics).
+ */
+char *
+name_escape_strict_dup(const char *in, size_t n)
+{
+	size_t	 len;
+	char	*out;
+
+	len = name_escape_how(NULL, 0, in, n, 1);
+	out = xmalloc(len + 1);
+	name_escape_how(out, len + 1, in, n, 1);
 	return (out);
 }
 

@@ -117,16 +117,11 @@ batch_dropped_text(const struct blktop *b, int interval, char *buf, size_t size)
 	return (n < size ? n : size > 0 ? size - 1 : 0);
 }
 
-/* A command name as printable text (comm is 16 bytes from the kernel). */
+/* A command name as printable text (comm is 16 bytes from the kernel): name_text's. */
 void
 batch_comm(char *out, const char *comm)
 {
-	unsigned	 i;
-
-	for (i = 0; i < BLKTOP_COMM_LEN - 1 && comm[i] != '\0'; i++)
-		out[i] = (unsigned char)comm[i] < 0x20 || (unsigned char)comm[i] >= 0x7f ?
-		    '?' : comm[i];
-	out[i] = '\0';
+	name_text(out, BLKTOP_COMM_LEN, comm, BLKTOP_COMM_LEN - 1);
 }
 
 /* A finding's subject as text: the device's name, the file's path, or the process's comm and "(pid)". */
@@ -136,11 +131,13 @@ batch_insight_name(const struct proc_table *t, const struct insight *in, char *b
 	char comm[BLKTOP_COMM_LEN];
 
 	if (in->dev != NULL) {
-		snprintf(buf, len, "%s", device_name(in->dev->dev));
+		snprintf(buf, len, "%s", device_text(in->dev->dev));
 		return;
 	}
 	if (in->file != NULL) {
+		/* A file's name is anyone's: no raw ESC, BEL or U+202E in -b, the UI or HTML. */
 		model_file_path(t, in->file, buf, len);
+		name_text(buf, len, buf, len);
 		return;
 	}
 	batch_comm(comm, in->proc->comm);
@@ -225,9 +222,8 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	const struct file_entry	*fe[PROC_TOP_MAX];
 	const struct proc_counts *c;
 	const struct proc_hist	*h;
-	char			 comm[BLKTOP_COMM_LEN], path[4096], *p, pids[24], disk[32];
+	char			 comm[BLKTOP_COMM_LEN], path[4096], pids[24], disk[32];
 	char			 p50[16], p99[16], pat[24];
-	size_t			 k;
 	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 
 	if (b->procs == NULL)
@@ -270,12 +266,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		model_file_path(b->procs, fe[i], path, sizeof path);
-		for (p = path; *p != '\0'; p += k) {
-			if ((k = utf8_printable(p, strlen(p))) == 0) {
-				*p = '?';	/* a control, or a byte of no character */
-				k = 1;
-			}
-		}
+		name_text(path, sizeof path, path, sizeof path);
 		batch_pids(pids, sizeof pids, fe[i]);
 		if (b->have & HAVE_FILES)
 			snprintf(disk, sizeof disk, "%10llu %10llu",
@@ -331,7 +322,7 @@ batch_text_phases(FILE *f, const struct blktop *b)
 		for (k = 0; k < p->ndevs; k++) {
 			d = &p->devs[k];
 			fprintf(f, "  %-12s %9llu ios %s MB/s  aqu-sz %s  await us p50 %s p99 %s max %s\n",
-			    device_name(d->dev), (unsigned long long)d->ios,
+			    device_text(d->dev), (unsigned long long)d->ios,
 			    batch_text_num(v[0], sizeof v[0], 8, 2, !isnan(d->mb_s), d->mb_s),
 			    batch_text_num(v[1], sizeof v[1], 6, 2, !isnan(d->aqu), d->aqu),
 			    batch_text_num(v[2], sizeof v[2], 8, 1, d->timed != 0, d->p50_us),
@@ -397,7 +388,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		r = &s.op[OPC_READ];
 		w = &s.op[OPC_WRITE];
 		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s %s\n",
-		    device_name(dw->dev),
+		    device_text(dw->dev),
 		    batch_text_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
 		    batch_text_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
 		    batch_text_num(v[2], sizeof v[2], 8, 2, dur, (double)r->bytes / secs / 1e6),

@@ -206,21 +206,21 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 }
 
 /*
- * A label value: the name as valid UTF-8 (name_escape: an invalid byte as
- * \XHH, reversibly), then the format's escapes of backslash, double quote
- * and newline. One bad name must not make Prometheus refuse the scrape.
+ * A label value: the name as valid UTF-8 (name_escape_strict_dup: an invalid
+ * byte, and each byte of a control or invisible character, a newline among
+ * them, as \XHH, reversibly), then the format's escapes of backslash and
+ * double quote. One bad name must not make Prometheus refuse the scrape, nor
+ * put a raw ESC on the terminal of whoever curls it.
  */
 static void
 metrics_label(struct evbuffer *out, const char *name)
 {
 	char	*e, *s;
 
-	e = name_escape_dup(name, strlen(name));
+	e = name_escape_strict_dup(name, strlen(name));
 	for (s = e; *s != '\0'; s++) {
 		if (*s == '\\' || *s == '"')
 			evbuffer_add_printf(out, "\\%c", *s);
-		else if (*s == '\n')
-			evbuffer_add(out, "\\n", 2);
 		else
 			evbuffer_add(out, s, 1);
 	}

@@ -184,8 +184,11 @@ trace_write_counter(FILE *f, const struct trace *t, const struct blktop *b,
 		uint32_t pid = TRACE_DEV_PID + (uint32_t)trace_dev_find(t, v->dev);
 
 		trace_head(f, t, b, 'C', v->ts, pid, pid);
-		fprintf(f, ",\"name\":\"%s\",\"args\":{\"IOPS\":%.1f,\"read MB/s\":%.3f,"
-		    "\"write MB/s\":%.3f,\"aqu-sz\":%.2f", device_name(v->dev),
+		/* A capture's or a log's device name is anyone's: the one escaper (issue 41, item 12). */
+		fputs(",\"name\":", f);
+		json_string(f, device_name(v->dev));
+		fprintf(f, ",\"args\":{\"IOPS\":%.1f,\"read MB/s\":%.3f,"
+		    "\"write MB/s\":%.3f,\"aqu-sz\":%.2f",
 		    (double)v->seq / secs, (double)v->bytes / secs / 1e6,
 		    (double)v->asked / secs / 1e6, (double)v->extra / (double)v->mid);
 		if (v->p99_us != UINT32_MAX)

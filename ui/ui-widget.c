@@ -28,17 +28,24 @@ ui_filter_match(const struct ui_state *u, const char *s)
 	return (ui_layout_match(s, u->filter));
 }
 
-/* Draw text at y, x cut to the window's right edge (ui_draw_text would wrap). */
+/*
+ * Draw text at y, x cut to the window's right edge (ui_draw_text would wrap).
+ * Every string the UI shows comes here, names from the kernel, a capture or
+ * a log among them (mark labels, the plan, n/a reasons): name_text makes each
+ * control (a CR would move the cursor) and invisible character one '?'.
+ */
 void
 ui_text(WINDOW *win, int y, int x, enum theme_colour fg, enum theme_colour bg,
-    const char *s)
+    const char *text)
 {
-	char	 buf[1024];
+	char	 buf[1024], safe[1024];
 	int	 avail = getmaxx(win) - x, n = 0;
 	size_t	 i = 0;
+	const char *s = safe;
 
 	if (avail <= 0 || y < 0 || y >= getmaxy(win))
 		return;
+	name_text(safe, sizeof safe, text, strlen(text));
 	if ((int)strlen(s) <= avail) {
 		ui_draw_text(win, y, x, fg, bg, s);
 		return;

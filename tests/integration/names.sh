@@ -10,32 +10,12 @@
 
 NAMES="$TEST_TMP/names.py"
 cat >"$NAMES" <<'PY'
-# The hostile names, as bytes; and the decoder of doc/blktop.8, NAMES.
+# The hostile names, as bytes; tests/common/unescape.py adds the decoder of doc/blktop.8, NAMES.
 NAMES = [b"caf\xc3\xa9.npy", b"x\xff\xfe.npy", b"a\xc2\x9b[2Jb.npy", b"lone\x9b.npy",
          b"evil\xe2\x80\xaetxt.exe", b"zw\xe2\x80\x8bsp.npy", b"back\\Xslash.npy",
          b"sysd\\x2dname.npy", b"ctl\x1bq.npy", b"run\\\\\xffend.npy", b"\xf0\x9f\x98\x80.npy"]
-
-def unescape(s):
-    b = s.encode("utf-8")
-    out = bytearray()
-    i = 0
-    while i < len(b):
-        if b[i] != 0x5c:
-            out.append(b[i]); i += 1; continue
-        j = i
-        while j < len(b) and b[j] == 0x5c:
-            j += 1
-        run = j - i
-        if j < len(b) and b[j] == ord("X"):
-            out += b"\\" * (run // 2)
-            if run % 2:
-                out.append(int(b[j + 1:j + 3], 16)); i = j + 3
-            else:
-                out.append(ord("X")); i = j + 1
-        else:
-            out += b[i:j]; i = j
-    return bytes(out)
 PY
+cat "$BLKTOP_SRCDIR/tests/common/unescape.py" >>"$NAMES"
 {
 	echo 'Attaching 4 probes...'
 	python3 - "$TEST_TMP/names.py" <<'PY'

@@ -148,6 +148,18 @@ name_unescape_test(char *out, const char *s)
 }
 
 /* What the sinks got of the last page record. */
+/* A random name of 1 to 40 bytes into raw: a third any byte, the rest picked from pick (the hard cases). */
+static void
+name_random_test(char *raw, const char *pick)
+{
+	size_t	 k, n = 1 + (size_t)rand() % 40;
+
+	for (k = 0; k < n; k++)
+		raw[k] = (char)(rand() % 3 == 0 ? rand() % 255 + 1 :
+		    pick[(size_t)rand() % strlen(pick)]);
+	raw[n] = '\0';
+}
+
 static size_t		 page_len;
 static uint64_t		 page_index1 = 99;
 
@@ -388,7 +400,7 @@ main(void)
 	/* Names as valid UTF-8, reversibly (doc/blktop.8, NAMES). */
 	{
 		char		 esc[1024], raw[256], back[256];
-		size_t		 n, k, bad = 0, valid = 0;
+		size_t		 k, bad = 0, valid = 0;
 		unsigned	 round;
 
 		name_escape(esc, sizeof esc, "caf\xc3\xa9/x\xff\xfe", 64);
@@ -403,13 +415,7 @@ main(void)
 		/* 20000 random names: each escape is valid UTF-8 and decodes back. */
 		srand(27);
 		for (round = 0; round < 20000; round++) {
-			n = 1 + (size_t)rand() % 40;
-			for (k = 0; k < n; k++) {
-				static const char pick[] = "\\Xx0A\xc3\xa9\xe2\x80\xae\xff\x80\xf0\x9f\x98\x80/";
-				raw[k] = (char)(rand() % 3 == 0 ? rand() % 255 + 1 :
-				    pick[(size_t)rand() % (sizeof pick - 1)]);
-			}
-			raw[n] = '\0';
+			name_random_test(raw, "\\Xx0A\xc3\xa9\xe2\x80\xae\xff\x80\xf0\x9f\x98\x80/");
 			name_escape(esc, sizeof esc, raw, sizeof raw);
 			for (k = 0; esc[k] != '\0'; k += utf8_char(esc + k, strlen(esc + k), NULL)) {
 				if (utf8_char(esc + k, strlen(esc + k), NULL) == 0) {
@@ -422,6 +428,51 @@ main(void)
 				valid++;
 		}
 		CHECK("escape: 20000 random names valid UTF-8 and round-trip", bad == 0 && valid == 20000);
+
+		/* The strict escape (metrics' label values): no control or invisible character left, still reversible. */
+		bad = valid = 0;
+		for (round = 0; round < 20000; round++) {
+			char	*se;
+
+			name_random_test(raw, "\\X\x1b\a\r\n\x7f\xe2\x80\xae\xe2\x80\xa8\xef\xbb\xbf\xc2\x9b\xff");
+			se = name_escape_strict_dup(raw, sizeof raw);
+			for (k = 0; se[k] != '\0'; k += utf8_printable(se + k, strlen(se + k))) {
+				if (utf8_printable(se + k, strlen(se + k)) == 0) {
+					bad++;	/* every character printable: the others are \XHH */
+					break;
+				}
+			}
+			name_unescape_test(back, se);
+			if (strcmp(back, raw) == 0)
+				valid++;
+			free(se);
+		}
+		CHECK("escape strict: 20000 random names all printable and round-trip", bad == 0 && valid == 20000);
+	}
+
+	/* name_text, the one sanitiser of text outputs: '?' for each control, invisible character or bad byte. */
+	{
+		char	 tx[64];
+		char	*jb = NULL;
+		size_t	 jl = 0;
+		FILE	*jf;
+
+		name_text(tx, sizeof tx, "x\x1b]0;PWNED\a\x1b[2J", 64);
+		CHECK("text: ESC and BEL as '?'", strcmp(tx, "x?]0;PWNED??[2J") == 0);
+		name_text(tx, sizeof tx, "a\rb\nc\x7f\xef\xbb\xbf\xe2\x80\xae\xe2\x80\x8b\xe2\x80\xa8\xe2\x80\xa9\xc2\x9b\xff", 64);
+		CHECK("text: CR, LF, DEL, BOM, U+202E, U+200B, U+2028/9, C1, a bad byte: one '?' each",
+		    strcmp(tx, "a?b?c????????") == 0);
+		name_text(tx, sizeof tx, "caf\xc3\xa9 \xf0\x9f\x98\x80", 64);
+		CHECK("text: printable UTF-8 kept", strcmp(tx, "caf\xc3\xa9 \xf0\x9f\x98\x80") == 0);
+		snprintf(tx, sizeof tx, "%s", "ab\x1b\xc3\xa9");
+		CHECK("text: in place, cut at a character's end",
+		    name_text(tx, 5, tx, sizeof tx) == 3 && strcmp(tx, "ab?") == 0);
+		jf = open_memstream(&jb, &jl);
+		name_json(jf, "l\xe2\x80\xa8p\xe2\x80\xa9", 16);
+		fclose(jf);
+		CHECK("json: U+2028 and U+2029 as \\u2028, \\u2029 (line splitters break on them raw)",
+		    strcmp(jb, "\"l\\u2028p\\u2029\"") == 0);
+		free(jb);
 	}
 	test_grown(b, now);
 	test_reverse(b, now);
