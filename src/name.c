@@ -109,10 +109,10 @@ name_text(char *out, size_t outlen, const char *in, size_t n)
 		if ((k = utf8_printable(in + i, n - i)) == 0) {
 			if (used + 1 >= outlen)
 				break;
-			out[used++] = '?';
 			/* A whole invisible character is one '?'; a bad byte is one too. */
 			if ((k = utf8_char(in + i, n - i, NULL)) == 0)
 				k = 1;
+			out[used++] = '?';	/* after the length: out may be in */
 		} else {
 			if (used + k >= outlen)
 				break;

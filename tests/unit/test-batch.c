@@ -467,6 +467,9 @@ main(void)
 		snprintf(tx, sizeof tx, "%s", "ab\x1b\xc3\xa9");
 		CHECK("text: in place, cut at a character's end",
 		    name_text(tx, 5, tx, sizeof tx) == 3 && strcmp(tx, "ab?") == 0);
+		snprintf(tx, sizeof tx, "%s", "\xef\xbb\xbf" "b\xe2\x80\xa8\xc3\xa9\xe2\x80\xae" "c");
+		CHECK("text: in place, an invisible character of 3 bytes is one '?'",
+		    name_text(tx, sizeof tx, tx, sizeof tx) == 7 && strcmp(tx, "?b?\xc3\xa9?c") == 0);
 		jf = open_memstream(&jb, &jl);
 		name_json(jf, "l\xe2\x80\xa8p\xe2\x80\xa9", 16);
 		fclose(jf);
