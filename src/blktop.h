@@ -67,6 +67,7 @@ int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 size_t		 utf8_char(const char *, size_t, uint32_t *cp);
 int		 utf8_invisible(uint32_t cp);
 size_t		 utf8_printable(const char *, size_t);
+size_t		 name_text_char(const char *, size_t, int *shown);
 size_t		 name_text(char *out, size_t outlen, const char *in, size_t n);
 size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);
 char		*name_escape_dup(const char *in, size_t n);

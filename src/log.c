@@ -13,15 +13,35 @@ const char *log_prog = "blktop";
 /* Hook run before a fatal message is printed (the UI restores the terminal). */
 void (*log_fatal_hook)(void);
 
-/* Print one line prefixed with the program name, with an optional errno text. */
+/*
+ * Print one line prefixed with the program name, with an optional errno
+ * text. Messages quote names from the kernel, a capture or a log (a device,
+ * a path, a line): the whole line goes through name_text, so that none of
+ * them can drive the terminal or break the message into two lines.
+ */
 static void __attribute__((format(printf, 1, 0)))
 log_vprint(const char *fmt, va_list ap, int err)
 {
-	fprintf(stderr, "%s: ", log_prog);
-	vfprintf(stderr, fmt, ap);
+	char	 buf[1024], *s = buf;
+	va_list	 aq;
+	int	 n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(buf, sizeof buf, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		buf[0] = '\0';
+	else if ((size_t)n >= sizeof buf && (s = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);	/* not xmalloc: its failure logs */
+	else if (s == NULL)
+		s = buf;				/* out of memory: the message cut */
+	name_text(s, strlen(s) + 1, s, strlen(s));
+	fprintf(stderr, "%s: %s", log_prog, s);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
+	if (s != buf)
+		free(s);
 }
 
 /* Print a message with the errno text and exit. */

@@ -89,36 +89,52 @@ utf8_printable(const char *s, size_t n)
 }
 
 /*
+ * The next character of a name as text (n > 0 bytes at s): its length (1 to
+ * 4), with *shown 1 if it is printable (utf8_printable) and shown as itself,
+ * 0 if it is shown as one '?': a control, an invisible character, or a byte
+ * of no character (length 1). The one rule of every text output, for
+ * name_text and the writers that escape as they go (CSV, HTML).
+ */
+size_t
+name_text_char(const char *s, size_t n, int *shown)
+{
+	size_t	 k;
+
+	if ((k = utf8_printable(s, n)) > 0) {
+		*shown = 1;
+		return (k);
+	}
+	*shown = 0;
+	/* A whole invisible character is one '?'; a bad byte is one too. */
+	return ((k = utf8_char(s, n, NULL)) == 0 ? 1 : k);
+}
+
+/*
  * A name (n bytes at most, up to a NUL) as text for a terminal or a text
- * file (-b, the UI, CSV, HTML): each printable character (utf8_printable)
- * kept, each control, invisible character or byte of no character shown as
- * one '?', so that no name can move the cursor, retitle a terminal or read
- * as another (doc/blktop.8, NAMES). Into out, NUL-terminated, cut to outlen
- * at a character's end; out may be in itself (the text is never longer).
+ * file (-b, the UI, messages): name_text_char's, each character kept or one
+ * '?', so that no name can move the cursor, retitle a terminal or read as
+ * another (doc/blktop.8, NAMES). Into out, NUL-terminated, cut to outlen at
+ * a character's end; out may be in itself (the text is never longer).
  * Returns the length written.
  */
 size_t
 name_text(char *out, size_t outlen, const char *in, size_t n)
 {
 	size_t	 i = 0, k, used = 0;
+	int	 shown;
 
 	if (outlen == 0)
 		return (0);
 	n = strnlen(in, n);
 	while (i < n) {
-		if ((k = utf8_printable(in + i, n - i)) == 0) {
-			if (used + 1 >= outlen)
-				break;
-			/* A whole invisible character is one '?'; a bad byte is one too. */
-			if ((k = utf8_char(in + i, n - i, NULL)) == 0)
-				k = 1;
-			out[used++] = '?';	/* after the length: out may be in */
-		} else {
-			if (used + k >= outlen)
-				break;
+		k = name_text_char(in + i, n - i, &shown);
+		if (used + (shown ? k : 1) >= outlen)
+			break;
+		if (shown)
 			memmove(out + used, in + i, k);
-			used += k;
-		}
+		else
+			out[used] = '?';	/* after the length: out may be in */
+		used += shown ? k : 1;
 		i += k;
 	}
 	out[used] = '\0';

@@ -9,13 +9,15 @@
 #include "blktop.h"
 
 /*
- * Print a string as a CSV field (printable UTF-8 only: '?' for the rest) or
- * a JSON string (name_json: valid UTF-8, invalid bytes escaped reversibly).
+ * Print a string as a CSV field (name_text_char's text: '?' for a control,
+ * an invisible character or a byte of no character) or a JSON string
+ * (name_json: valid UTF-8, invalid bytes escaped reversibly).
  */
 static void
 sink_dump_str(FILE *f, const char *s, size_t max, int json)
 {
 	size_t	 i, k;
+	int	 shown;
 
 	if (json) {
 		name_json(f, s, max);
@@ -23,15 +25,13 @@ sink_dump_str(FILE *f, const char *s, size_t max, int json)
 	}
 	fputc('"', f);
 	for (i = 0; i < max && s[i] != '\0'; i += k) {
-		if (s[i] == '"') {
+		k = name_text_char(s + i, strnlen(s + i, max - i), &shown);
+		if (!shown)
+			fputc('?', f);
+		else if (s[i] == '"')
 			fputs("\"\"", f);
-			k = 1;
-		} else if ((k = utf8_printable(s + i, strnlen(s + i, max - i))) > 0)
-			fwrite(s + i, 1, k, f);	/* a whole character, not a control */
-		else {
-			fputc('?', f);		/* a control, or a byte of no character */
-			k = 1;
-		}
+		else
+			fwrite(s + i, 1, k, f);
 	}
 	fputc('"', f);
 }

@@ -23,46 +23,26 @@ html_colour(const struct report *r, enum theme_colour c, const char *fallback, c
 		snprintf(out, 8, "#%06x", (unsigned)rgb & 0xffffff);
 }
 
-/* Text as HTML: markup characters escaped, controls and broken UTF-8 shown as '?'. */
+/*
+ * Text as HTML: markup characters escaped; controls, invisible characters
+ * and broken UTF-8 shown as one '?' each (name_text_char, as every text output).
+ */
 void
 html_text(FILE *f, const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
+	static const char	*ent[] = { ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+		['"'] = "&quot;", ['\''] = "&#39;" };
 	size_t			 n = strlen(s), k;
+	int			 shown;
 
-	while (n > 0) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				fputc('?', f);
-				break;
-			}
-			if ((k = utf8_printable((const char *)p, n)) == 0) {
-				fputc('?', f);
-				break;
-			}
-			fwrite(p, 1, k, f);
-			p += k;
-			n -= k;
-			continue;
-		}
-		p++;
-		n--;
+	for (; n > 0; s += k, n -= k) {
+		k = name_text_char(s, n, &shown);
+		if (!shown)
+			fputc('?', f);
+		else if (k == 1 && (unsigned char)*s < nitems(ent) && ent[(unsigned char)*s] != NULL)
+			fputs(ent[(unsigned char)*s], f);
+		else
+			fwrite(s, 1, k, f);
 	}
 }
 

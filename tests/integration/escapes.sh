@@ -4,7 +4,8 @@
 # are named with a quote and a backslash, ESC and BEL (an OSC that retitles a
 # terminal), DEL, a BOM, U+2028, U+202E, U+200B and the byte 0xff, and a read
 # log of files named so (x\e]0;PWNED\a\e[2J among them). The text outputs
-# (-b with its insights block, --dump CSV, the HTML report, /metrics, the UI)
+# (-b with its insights block, --dump CSV, the HTML report, /metrics, the UI,
+# the messages on stderr)
 # hold no control but their own newline and tab, no DEL, no C1 and none of
 # those invisible characters; every JSON (-J, --dump jsonl, --trace, --report
 # x.json) parses, holds none of them raw either, and each device name decodes
@@ -81,8 +82,25 @@ PY
 	    [ "$verdict" = ok ]
 done
 check "-b: the disk named nv ESC ]0;T BEL shown as nv?]0;T?" grep -qF 'nv?]0;T?' "$TEST_TMP/bio-b.txt"
+for o in bio-b.txt d.csv r.html; do
+	check "$o: a character of 3 bytes (BOM, U+2028, U+202E) is one '?', as in the UI" \
+	    sh -c 'grep -qF "bo?m" "$1" && grep -qF "ls?x" "$1" && grep -qF "rt?l" "$1"' sh "$TEST_TMP/$o"
+done
 check "-b: the insights block names x ESC ]0;PWNED BEL ESC [2J as x?]0;PWNED??[2J" \
     sh -c "sed -n '/^insights since/,\$p' '$TEST_TMP/vfs-b.txt' | grep -qF '/data/x?]0;PWNED??[2J:'"
+
+# Messages quote the log: its disks (-D of none of them) and a malformed line.
+"$BLKTOP" -r "$BIO" -D nosuch -J >/dev/null 2>"$TEST_TMP/msg.txt"
+{ cat "$BIO"; printf 'zz\033]0;PWNED\007\342\200\256 a line of no format\n'; } >"$TEST_TMP/badline.txt"
+"$BLKTOP" -r "$TEST_TMP/badline.txt" -J >/dev/null 2>>"$TEST_TMP/msg.txt"
+verdict=$(python3 - "$DEVS" "$TEST_TMP/msg.txt" <<'PY'
+import sys
+exec(open(sys.argv[1]).read())
+print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
+PY
+)
+check "stderr: the disks and the malformed line quoted with '?'s: ${verdict#bad }" \
+    sh -c '[ "$1" = ok ] && grep -qF "nv?]0;T?" "$2" && grep -qF "zz?]0;PWNED??" "$2"' sh "$verdict" "$TEST_TMP/msg.txt"
 
 # Every JSON parses, and each disk name decodes back to its bytes.
 for o in trace.json r.json j.jsonl d.jsonl; do
@@ -137,7 +155,7 @@ print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
 PY
 )
 	check "/metrics: label values hold no raw control or invisible character: ${verdict#bad }" \
-	    sh -c "[ '$verdict' = ok ] && grep -qF 'device=\"nv\\\\X1B]0;T\\\\X07\"' '$TEST_TMP/m.txt'"
+	    sh -c '[ "$1" = ok ] && grep -qF "device=\"nv\\\\X1B]0;T\\\\X07\"" "$2"' sh "$verdict" "$TEST_TMP/m.txt"
 	if command -v promtool >/dev/null 2>&1; then
 		check "/metrics: promtool check metrics reports nothing" \
 		    sh -c "promtool check metrics <'$TEST_TMP/m.txt' >'$TEST_TMP/lint' 2>&1 && ! [ -s '$TEST_TMP/lint' ]"
