@@ -186,3 +186,44 @@ check "UI: the screen holds no control or invisible character: ${verdict#bad }" 
 "${TMUX_CMD[@]}" send-keys -t ui q
 i=0; while [ ! -s "$TEST_TMP/ui.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "UI: exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]
+
+# ---- A live UI's status line: a mark label with CR, newline, U+202E and
+# U+200B, sent to this run's own socket only (blktop --mark would reach
+# every blktop on the machine, other tests' among them).
+if [ "$(id -u)" != 0 ]; then
+	skip "UI marks: needs root to load BPF"
+	exit 0
+fi
+"${TMUX_CMD[@]}" new-session -d -s live -x 200 -y 50 \
+    "echo \$\$ >$TEST_TMP/live.pid; exec env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP --no-vfs \
+    2>$TEST_TMP/live.err"
+live() { "${TMUX_CMD[@]}" capture-pane -p -t live 2>/dev/null; }
+i=0; while [ $i -lt 600 ] && ! live | grep -q "rec off"; do sleep 0.1; i=$((i + 1)); done
+live_up=0; live | grep -q "rec off" && live_up=1
+check "UI live: starts (60 s at most: BPF loads slowly on a busy machine)" [ "$live_up" = 1 ]
+# The label, until the status line shows it (a mark before the socket is bound is lost).
+i=0
+while [ $i -lt 20 ]; do
+	python3 - "$(cat "$TEST_TMP/live.pid")" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.sendto("m\r1\n2\u202e3\u200b4".encode(), "\0blktop-mark." + sys.argv[1])
+PY
+	sleep 0.5
+	live | grep -qF 'mark: m?1?2?3?4' && break
+	i=$((i + 1))
+done
+live >"$TEST_TMP/live.txt"
+check "UI live: the mark label on the status line as mark: m?1?2?3?4, whole on one line" \
+    grep -qF 'mark: m?1?2?3?4' "$TEST_TMP/live.txt"
+verdict=$(python3 - "$DEVS" "$TEST_TMP/live.txt" <<'PY'
+import sys
+exec(open(sys.argv[1]).read())
+print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
+PY
+)
+check "UI live: the screen holds no control or invisible character: ${verdict#bad }" [ "$verdict" = ok ]
+"${TMUX_CMD[@]}" send-keys -t live q
+i=0; while [ $i -lt 100 ] && "${TMUX_CMD[@]}" has-session -t live 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+gone=1; "${TMUX_CMD[@]}" has-session -t live 2>/dev/null && gone=0
+check "UI live: q ends it (10 s at most)" [ "$gone" = 1 ]
