@@ -1,6 +1,6 @@
 #!/bin/bash
 # cgroups.sh: cgroup names in the exposition (issue 27, items 3 and 4). A
-# cgroup named with invalid UTF-8 writes 300 requests: a real Prometheus
+# cgroup named with invalid UTF-8 and ESC, BEL writes 300 requests: a real Prometheus
 # scrapes blktop, stores its series, finds them under the escaped name
 # (doc/blktop.8, NAMES), and promtool passes the exposition. blktop runs in a
 # private mount namespace whose /sys/fs/cgroup is a hybrid layout: a tmpfs,
@@ -19,7 +19,8 @@ V2=$(sed -n 's/^[0-9]* [0-9]* [^ ]* \/ \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/sel
 [ -n "$V2" ] || { skip "no cgroup2 file system mounted"; exit 0; }
 LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")
-BAD="blktop-test-$$-$(printf '\377\376')"
+# Invalid UTF-8, and an OSC that retitles a terminal (ESC ... BEL, issue 41, item 17).
+BAD="blktop-test-$$-$(printf '\377\376\033]0;T\007')"
 GONE="blktop-test-$$-gone"
 mkdir "$V2/$BAD" "$V2/$GONE" || { fail "create the test cgroups"; exit 1; }
 cg_cleanup() {
@@ -86,12 +87,14 @@ bash -c "echo \$\$ >'$V2/$BAD/cgroup.procs' && exec dd if=/dev/zero of='$LOOP' b
 sleep 4
 
 curl -s -m 5 "http://127.0.0.1:$PORT/metrics" >"$TEST_TMP/m.txt"
+check "the exposition holds no raw ESC or BEL (the name's are \\X1B, \\X07)" \
+    sh -c "! grep -q \"\$(printf '[\033\007]')\" '$TEST_TMP/m.txt' && grep -qF 'X1B]0;T' '$TEST_TMP/m.txt'"
 check "promtool check metrics passes the exposition with the invalid-UTF-8 name ($(promtool check metrics <"$TEST_TMP/m.txt" 2>&1 | head -c 200))" \
     sh -c "[ -s '$TEST_TMP/m.txt' ] && promtool check metrics <'$TEST_TMP/m.txt' >'$TEST_TMP/lint' 2>&1 && [ ! -s '$TEST_TMP/lint' ]"
 verdict=$(python3 - "http://127.0.0.1:$PPORT" "$BAD" "$GONE" "$GONE_ID" <<'PY'
 import json, sys, time, urllib.parse, urllib.request
 url, bad, gone, gone_id = sys.argv[1], sys.argv[2].encode("utf-8", "surrogateescape"), sys.argv[3], sys.argv[4]
-want_bad = "/" + "".join(chr(b) if b < 0x80 else "\\X%02X" % b for b in bad)
+want_bad = "/" + "".join(chr(b) if 0x20 <= b < 0x7f else "\\X%02X" % b for b in bad)
 def q(expr):
     r = json.load(urllib.request.urlopen(url + "/api/v1/query?" + urllib.parse.urlencode({"query": expr}), timeout=5))
     return r["data"]["result"]
