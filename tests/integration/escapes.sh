@@ -4,12 +4,13 @@
 # are named with a quote and a backslash, ESC and BEL (an OSC that retitles a
 # terminal), DEL, a BOM, U+2028, U+202E, U+200B and the byte 0xff, and a read
 # log of files named so (x\e]0;PWNED\a\e[2J among them). The text outputs
-# (-b with its insights block, --dump CSV, the HTML report, /metrics, the UI,
-# the messages on stderr)
-# hold no control but their own newline and tab, no DEL, no C1 and none of
-# those invisible characters; every JSON (-J, --dump jsonl, --trace, --report
-# x.json) parses, holds none of them raw either, and each device name decodes
-# back to its bytes (doc/blktop.8, NAMES).
+# (-b with its insights block, --dump CSV, the HTML report, /metrics, the
+# messages on stderr, the UI: its device table, a capture's plan and n/a
+# reasons, a live run's mark label) hold no control but their own newline
+# and tab, no DEL, no C1 and none of those invisible characters, each shown
+# as one '?'; every JSON (-J, --dump jsonl, --trace, --report x.json) parses,
+# holds none of them raw either, and each device name decodes back to its
+# bytes (doc/blktop.8, NAMES).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_cmd python3 python3
 
@@ -35,6 +36,14 @@ def clean(path):
     return "raw " + " ".join(found) if found else ""
 PY
 cat "$BLKTOP_SRCDIR/tests/common/unescape.py" >>"$DEVS"
+# clean_of FILE: "ok", or "bad" and what the file holds that no text may.
+clean_of() {
+	python3 - "$DEVS" "$1" <<'PY'
+import sys
+exec(open(sys.argv[1]).read())
+print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
+PY
+}
 
 python3 - "$DEVS" "$TEST_TMP" <<'PY'
 import sys
@@ -72,12 +81,7 @@ check "every output written, nothing on stderr but where ($(head -c 200 "$TEST_T
     sh -c "[ -s '$TEST_TMP/trace.json' ] && [ -s '$TEST_TMP/r.html' ] && [ -s '$TEST_TMP/d.csv' ] && ! [ -s '$TEST_TMP/err.rest' ]"
 
 for o in bio-b.txt vfs-b.txt d.csv r.html j.jsonl vfs-j.jsonl d.jsonl vfs-d.jsonl trace.json r.json; do
-	verdict=$(python3 - "$DEVS" "$TEST_TMP/$o" <<'PY'
-import sys
-exec(open(sys.argv[1]).read())
-print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
-PY
-)
+	verdict=$(clean_of "$TEST_TMP/$o")
 	check "$o: no control but newline and tab, no DEL, C1, U+2028/9, U+202E, U+200B or BOM raw: ${verdict#bad }" \
 	    [ "$verdict" = ok ]
 done
@@ -93,12 +97,7 @@ check "-b: the insights block names x ESC ]0;PWNED BEL ESC [2J as x?]0;PWNED??[2
 "$BLKTOP" -r "$BIO" -D nosuch -J >/dev/null 2>"$TEST_TMP/msg.txt"
 { cat "$BIO"; printf 'zz\033]0;PWNED\007\342\200\256 a line of no format\n'; } >"$TEST_TMP/badline.txt"
 "$BLKTOP" -r "$TEST_TMP/badline.txt" -J >/dev/null 2>>"$TEST_TMP/msg.txt"
-verdict=$(python3 - "$DEVS" "$TEST_TMP/msg.txt" <<'PY'
-import sys
-exec(open(sys.argv[1]).read())
-print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
-PY
-)
+verdict=$(clean_of "$TEST_TMP/msg.txt")
 check "stderr: the disks and the malformed line quoted with '?'s: ${verdict#bad }" \
     sh -c '[ "$1" = ok ] && grep -qF "nv?]0;T?" "$2" && grep -qF "zz?]0;PWNED??" "$2"' sh "$verdict" "$TEST_TMP/msg.txt"
 
@@ -148,12 +147,7 @@ if command -v curl >/dev/null 2>&1; then
 	done
 	kill -INT "$mpid" 2>/dev/null
 	wait "$mpid" 2>/dev/null
-	verdict=$(python3 - "$DEVS" "$TEST_TMP/m.txt" <<'PY'
-import sys
-exec(open(sys.argv[1]).read())
-print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
-PY
-)
+	verdict=$(clean_of "$TEST_TMP/m.txt")
 	check "/metrics: label values hold no raw control or invisible character: ${verdict#bad }" \
 	    sh -c '[ "$1" = ok ] && grep -qF "device=\"nv\\\\X1B]0;T\\\\X07\"" "$2"' sh "$verdict" "$TEST_TMP/m.txt"
 	if command -v promtool >/dev/null 2>&1; then
@@ -176,16 +170,41 @@ tmux_setup
 check "UI: the disk named rt U+202E l shown as rt?l" wait_screen 20 'rt\?l'
 check "UI: nv ESC ]0;T BEL as nv?]0;T?" wait_screen 5 'nv\?\]0;T\?'
 screen >"$TEST_TMP/screen.txt"
-verdict=$(python3 - "$DEVS" "$TEST_TMP/screen.txt" <<'PY'
-import sys
-exec(open(sys.argv[1]).read())
-print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
-PY
-)
+verdict=$(clean_of "$TEST_TMP/screen.txt")
 check "UI: the screen holds no control or invisible character: ${verdict#bad }" [ "$verdict" = ok ]
 "${TMUX_CMD[@]}" send-keys -t ui q
 i=0; while [ ! -s "$TEST_TMP/ui.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "UI: exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]
+
+# ---- The replay header's plan and the help's n/a reasons come from the
+# capture: the committed capture with its plan rewritten in place (as long,
+# the header's CRC made again) to "tp ESC]0;P BEL U+202E io_s" and an n/a
+# reason for aio of ESC and U+200B.
+python3 - "$BLKTOP_SRCDIR/tests/fixtures/small.blkcap" "$TEST_TMP/evil.blkcap" <<'PY'
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+old = b"\x1btp_btf:io_start -d 1 -D 7:6"
+new = b"tp\x1b]0;P\x07\xe2\x80\xaeio_s\nna aio \x1b\xe2\x80\x8b"
+i = b.index(old)
+b[i + 1:i + 1 + len(new)] = new
+n = struct.unpack("<I", b[12:16])[0]
+b[16:20] = struct.pack("<I", zlib.crc32(bytes(b[20:20 + n])))
+open(sys.argv[2], "wb").write(b)
+PY
+"${TMUX_CMD[@]}" new-session -d -s cap -x 160 -y 50 \
+    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $TEST_TMP/evil.blkcap --speed 1 \
+    2>$TEST_TMP/cap.err; sleep 600"
+cap() { "${TMUX_CMD[@]}" capture-pane -p -t cap 2>/dev/null; }
+i=0; while [ $i -lt 100 ] && ! cap | grep -q 'plan tp?]0;P??io_s'; do sleep 0.1; i=$((i + 1)); done
+cap >"$TEST_TMP/cap.txt"
+check "UI replay: the capture's plan in the header as plan tp?]0;P??io_s" grep -qF 'plan tp?]0;P??io_s' "$TEST_TMP/cap.txt"
+"${TMUX_CMD[@]}" send-keys -t cap '?'
+i=0; while [ $i -lt 50 ] && ! cap | grep -qE 'n/a aio +\?\?'; do sleep 0.1; i=$((i + 1)); done
+cap >>"$TEST_TMP/cap.txt"
+check "UI replay: the help's n/a reason for aio as ??" grep -qE 'n/a aio +\?\?' "$TEST_TMP/cap.txt"
+verdict=$(clean_of "$TEST_TMP/cap.txt")
+check "UI replay: header and help hold no control or invisible character: ${verdict#bad }" [ "$verdict" = ok ]
+"${TMUX_CMD[@]}" send-keys -t cap Escape q
 
 # ---- A live UI's status line: a mark label with CR, newline, U+202E and
 # U+200B, sent to this run's own socket only (blktop --mark would reach
@@ -216,12 +235,7 @@ done
 live >"$TEST_TMP/live.txt"
 check "UI live: the mark label on the status line as mark: m?1?2?3?4, whole on one line" \
     grep -qF 'mark: m?1?2?3?4' "$TEST_TMP/live.txt"
-verdict=$(python3 - "$DEVS" "$TEST_TMP/live.txt" <<'PY'
-import sys
-exec(open(sys.argv[1]).read())
-print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
-PY
-)
+verdict=$(clean_of "$TEST_TMP/live.txt")
 check "UI live: the screen holds no control or invisible character: ${verdict#bad }" [ "$verdict" = ok ]
 "${TMUX_CMD[@]}" send-keys -t live q
 i=0; while [ $i -lt 100 ] && "${TMUX_CMD[@]}" has-session -t live 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
