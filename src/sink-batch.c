@@ -93,9 +93,10 @@ batch_dropped_text(const struct blktop *b, int interval, char *buf, size_t size)
 		for (i = 0; i < w->ndrop && n < size; i++) {
 			char	 name[DEVNAME_MAX], *p;
 
-			snprintf(name, sizeof name, "%s", device_name(w->drop[i].dev));
+			/* name_text's, and a space as '?' too: the list is space-separated. */
+			snprintf(name, sizeof name, "%s", device_text(w->drop[i].dev));
 			for (p = name; *p != '\0'; p++)
-				if ((unsigned char)*p < 0x21 || (unsigned char)*p >= 0x7f)
+				if (*p == ' ')
 					*p = '?';
 			DROPPED_ADD(" %s", name);
 		}

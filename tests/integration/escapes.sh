@@ -69,6 +69,8 @@ BIO=$TEST_TMP/bio.txt
 VFS=$TEST_TMP/vfs.txt
 "$BLKTOP" -r "$BIO" -b -d 1 >"$TEST_TMP/bio-b.txt" 2>"$TEST_TMP/err"
 "$BLKTOP" -r "$VFS" -b -d 60 --top 20 --insight min_calls=5 >"$TEST_TMP/vfs-b.txt" 2>>"$TEST_TMP/err"
+# The devices past a cap of 2, named in the header line.
+BLKTOP_MAX_DEVS=2 "$BLKTOP" -r "$BIO" -b -d 60 >"$TEST_TMP/drop-b.txt" 2>>"$TEST_TMP/err"
 "$BLKTOP" -r "$BIO" -J -d 1 --trace "$TEST_TMP/trace.json" --report "$TEST_TMP/r.json" \
     >"$TEST_TMP/j.jsonl" 2>>"$TEST_TMP/err"
 "$BLKTOP" -r "$VFS" -J -d 60 --top 20 >"$TEST_TMP/vfs-j.jsonl" 2>>"$TEST_TMP/err"
@@ -80,7 +82,7 @@ grep -v 'written to' "$TEST_TMP/err" >"$TEST_TMP/err.rest"
 check "every output written, nothing on stderr but where ($(head -c 200 "$TEST_TMP/err.rest"))" \
     sh -c "[ -s '$TEST_TMP/trace.json' ] && [ -s '$TEST_TMP/r.html' ] && [ -s '$TEST_TMP/d.csv' ] && ! [ -s '$TEST_TMP/err.rest' ]"
 
-for o in bio-b.txt vfs-b.txt d.csv r.html j.jsonl vfs-j.jsonl d.jsonl vfs-d.jsonl trace.json r.json; do
+for o in bio-b.txt vfs-b.txt drop-b.txt d.csv r.html j.jsonl vfs-j.jsonl d.jsonl vfs-d.jsonl trace.json r.json; do
 	verdict=$(clean_of "$TEST_TMP/$o")
 	check "$o: no control but newline and tab, no DEL, C1, U+2028/9, U+202E, U+200B or BOM raw: ${verdict#bad }" \
 	    [ "$verdict" = ok ]
@@ -90,6 +92,8 @@ for o in bio-b.txt d.csv r.html; do
 	check "$o: a character of 3 bytes (BOM, U+2028, U+202E) is one '?', as in the UI" \
 	    sh -c 'grep -qF "bo?m" "$1" && grep -qF "ls?x" "$1" && grep -qF "rt?l" "$1"' sh "$TEST_TMP/$o"
 done
+check "-b: the devices dropped past the cap named as elsewhere (bo?m, ls?x)" \
+    sh -c 'grep -q "dropped .*past the cap of 2:.* bo?m .*ls?x" "$1"' sh "$TEST_TMP/drop-b.txt"
 check "-b: the insights block names x ESC ]0;PWNED BEL ESC [2J as x?]0;PWNED??[2J" \
     sh -c "sed -n '/^insights since/,\$p' '$TEST_TMP/vfs-b.txt' | grep -qF '/data/x?]0;PWNED??[2J:'"
 
