@@ -137,7 +137,7 @@ blktop_usage(FILE *f)
 "      --all-files    also pipes, sockets, ttys (default: files and block devices)\n"
 "      --no-vfs       trace block requests only, no opens, reads, writes\n"
 "      --threads      one row per thread instead of per process\n"
-"      --top N        rows of the process and file tables (default 10, at most 1024)\n"
+"      --top N        rows of the process and file tables (default 10, at most 10000)\n"
 "  -o, --sort KEY     order of the tables: read_bytes write_bytes read_ios write_ios\n"
 "                     vfs_read_bytes vfs_write_bytes vfs_reads vfs_writes opens lat\n"
 "                     disk_read_bytes disk_write_bytes\n"

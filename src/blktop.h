@@ -1157,7 +1157,7 @@ size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
 
 /* model-top.c */
-#define PROC_TOP_MAX	1024	/* most entries one top call returns: --top's bound */
+#define PROC_TOP_MAX	10000	/* most entries one top call returns: --top's bound */
 const char	*proc_key_name(enum proc_key);
 int		 proc_key_parse(const char *);
 unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,

@@ -179,13 +179,20 @@ static unsigned
 model_top_select(const struct proc_table *t, enum proc_key k, int total,
     const struct proc_entry **procs, const struct file_entry **files, unsigned n)
 {
+	/* Once per report, not per event: grown to the most rows asked, kept. */
+	static struct model_top_cand	*heap;
+	static unsigned			 room;
 	const struct model_index	*ix = files != NULL ? &t->fi : &t->pi;
-	struct model_top_cand		 heap[MODEL_TOP_MAX], c;
+	struct model_top_cand		 c;
 	unsigned			 len = 0, i;
 	uint32_t			 e;
 
 	if (n > MODEL_TOP_MAX)
 		n = MODEL_TOP_MAX;
+	if (n > room) {
+		heap = xreallocarray(heap, n, sizeof *heap);
+		room = n;
+	}
 	for (e = ix->head; e != MODEL_NIL; e = ix->links[e].next) {
 		if (!model_top_rank(t, files != NULL, k, total, e, &c))
 			break;

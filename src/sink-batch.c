@@ -2,6 +2,7 @@
 
 #include <event2/event.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -219,8 +220,8 @@ batch_text_insights(FILE *f, const struct blktop *b)
 static void
 batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
-	const struct proc_entry	*pe[PROC_TOP_MAX];
-	const struct file_entry	*fe[PROC_TOP_MAX];
+	const struct proc_entry	**pe;
+	const struct file_entry	**fe;
 	const struct proc_counts *c;
 	const struct proc_hist	*h;
 	char			 comm[BLKTOP_COMM_LEN], path[4096], pids[24], disk[32];
@@ -229,6 +230,8 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 
 	if (b->procs == NULL)
 		return;
+	pe = xcalloc(top, sizeof *pe);
+	fe = xcalloc(top, sizeof *fe);
 	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	if (n > 0)
 		fprintf(f, "\n%8s %-16s %10s %10s %7s %7s %10s %10s %8s %8s %6s %9s %9s\n",
@@ -285,6 +288,8 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
 		    pat, pids, path);
 	}
+	free(pe);
+	free(fe);
 }
 
 /* The interval's marks, and the phases it closed, one line each. */
@@ -598,14 +603,16 @@ batch_json_dropped(FILE *f, const struct blktop *b)
 static void
 batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
-	const struct proc_entry	*pe[PROC_TOP_MAX];
-	const struct file_entry	*fe[PROC_TOP_MAX];
+	const struct proc_entry	**pe;
+	const struct file_entry	**fe;
 	struct proc_stats	 st;
 	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 	uint64_t		 early, late;
 
 	if (b->procs == NULL)
 		return;
+	pe = xcalloc(top, sizeof *pe);
+	fe = xcalloc(top, sizeof *fe);
 	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	fprintf(f, ",\"processes\":[");
 	for (i = 0; i < n; i++) {
@@ -620,6 +627,8 @@ batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 			fputc(',', f);
 		json_file(f, b, fe[i], 0);
 	}
+	free(pe);
+	free(fe);
 	proc_stats(b->procs, &st);
 	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
 	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"

@@ -20,8 +20,8 @@ expect "unknown option" 2 "usage|unrecognized|invalid" "$BLKTOP" --no-such-optio
 expect "bad -d" 2 "'-d': .*|-d: 'abc' is not a number" "$BLKTOP" -b -d abc
 expect "-d zero" 2 "-d: '0' is not a number" "$BLKTOP" -b -d 0
 expect "bad -n" 2 "-n: '-3' is not a whole number" "$BLKTOP" -b -n -3
-expect "--top past the rows one table lists" 2 "--top: '1025' is not a whole number from 1 to 1024" \
-    "$BLKTOP" -J --top 1025 -r "$TEST_TMP/none.blkcap"
+expect "--top past the rows one table lists" 2 "--top: '10001' is not a whole number from 1 to 10000" \
+    "$BLKTOP" -J --top 10001 -r "$TEST_TMP/none.blkcap"
 expect "stray argument" 2 "unexpected argument 'foo'" "$BLKTOP" -b foo
 expect "unknown device lists the known ones" 2 "unknown device 'nosuchdisk' \(known: .*\)" \
     "$BLKTOP" -b -D nosuchdisk

@@ -146,6 +146,20 @@ main(void)
 	    1000 - n);
 	CHECK("-b: and how many phases", n > 0 && n < 1000 && strstr(buf, line) != NULL);
 
+	b->batch_opts.json = 1;
+	/* --top past the 1024 one top call returned: 2000 of 2500 files, in -J. */
+	b->batch_opts.top = 2000;
+	ts = now + 11 * NSEC_PER_SEC;
+	for (i = 0; i < 2500; i++) {
+		snprintf(path, sizeof path, "/big/f%04u", i);
+		feed_read(b, ts + 1000 + i, 5000 + i, path);
+	}
+	report(b, ts, &buf, &len);
+	rows = array_of(buf, "files");
+	n = rows != NULL ? feed_count(rows, "\"path\":") : 0;
+	CHECK("-J --top 2000, 2500 files read: 2000 file rows (was 1024)", n == 2000);
+	free(rows);
+
 	fclose(b->batch_opts.out);
 	free(buf);
 	proc_free(b->procs);
