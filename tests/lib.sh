@@ -129,6 +129,14 @@ stop_bg() {
 # the blktop that wrote them cost), so a replay's reports compare with the live ones.
 noself() { sed -E 's/,"self":\{[^}]*\}\}$/}/' "$@"; }
 
+# START_S: how long a test waits for a live blktop's first report. Not a
+# figure under test, a timeout: BPF loads in about 1 s on an idle machine,
+# but the verifier's time grows with what else runs (10-25 s seen with other
+# suites' fio jobs, fsync loops and a CPU hog on this 2-core machine, issue
+# 41), so 60 s holds on a slower or busier machine and costs nothing where
+# blktop starts at once.
+START_S=60
+
 # wait_for FILE SECS: until FILE is non-empty, at most SECS seconds.
 wait_for() {
 	local i=0

@@ -76,7 +76,7 @@ GONE_ID=$GONE_ID TMP=$TEST_TMP BLKTOP=$BLKTOP DEV=$DEV PORT=$PORT \
     unshare -m --propagation private bash "$TEST_TMP/ns.sh" &
 nspid=$!
 TEST_PIDS="$TEST_PIDS $nspid"
-wait_for "$TEST_TMP/live.jsonl" 20 || fail "first report within 20 s ($(head -c 300 "$TEST_TMP/live.err" 2>/dev/null))"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "first report within $START_S s ($(head -c 300 "$TEST_TMP/live.err" 2>/dev/null))"
 
 prometheus_start "$PORT" "$PPORT"
 

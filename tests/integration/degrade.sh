@@ -51,7 +51,7 @@ run() {
 	    2>"$TEST_TMP/$name.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 30 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	wait_for "$out" "$START_S" || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
 	diskstats "$DEV" >"$TEST_TMP/$name.ds0"
 	work >"$TEST_TMP/$name.pid"
 	sleep 1.2

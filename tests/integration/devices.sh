@@ -50,7 +50,7 @@ run_json() {
 	env "$@" "$BLKTOP" -J -d 1 >"$out" 2>"$out.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 60 || fail "first report within 60 s ($(head -c 200 "$out.err"))"
+	wait_for "$out" "$START_S" || fail "first report within $START_S s ($(head -c 200 "$out.err"))"
 	workload
 	sleep 2.5
 	awk '/^VmHWM/ { print $2 }' "/proc/$pid/status" >"$out.rss"
@@ -143,7 +143,7 @@ out=$TEST_TMP/cap.txt
 BLKTOP_MAX_DEVS=40 "$BLKTOP" -b -d 1 >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 60 || fail "-b: first report within 60 s"
+wait_for "$out" "$START_S" || fail "-b: first report within $START_S s"
 workload
 sleep 2.5
 kill -INT "$pid"

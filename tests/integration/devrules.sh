@@ -29,7 +29,7 @@ C=$TEST_TMP/dev.blkcap
     2>"$TEST_TMP/j.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/j.jsonl" 30 || fail "blktop -J started: $(head -c 300 "$TEST_TMP/j.err")"
+wait_for "$TEST_TMP/j.jsonl" "$START_S" || fail "blktop -J started: $(head -c 300 "$TEST_TMP/j.err")"
 fio --name=deep --filename="$QLOOP" --direct=1 --rw=randread --bs=64k --iodepth=2048 \
     --ioengine=libaio --runtime=3 --time_based --size=256M >/dev/null 2>&1 || fail "fio deep"
 python3 - "$MNT" <<'PY' || fail "the small files"
@@ -125,7 +125,7 @@ echo none >"/sys/block/$Q/queue/scheduler"
 "$BLKTOP" -J -d 1 -D "$Q" --no-vfs >"$TEST_TMP/n.jsonl" 2>"$TEST_TMP/n.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/n.jsonl" 30 || fail "blktop --no-vfs started"
+wait_for "$TEST_TMP/n.jsonl" "$START_S" || fail "blktop --no-vfs started"
 fio --name=none --filename="$QLOOP" --direct=1 --rw=randread --bs=64k --iodepth=2048 \
     --ioengine=libaio --runtime=2 --time_based --size=256M >/dev/null 2>&1
 sleep 1.2

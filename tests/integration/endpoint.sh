@@ -52,7 +52,7 @@ prlimit --nofile=1024:1024 "$BLKTOP" -J -d 1 -D "$DEV" --no-vfs --listen "$PORT"
     >"$out" 2>"$out.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$out" 15 || fail "first report within 15 s"
+wait_for "$out" "$START_S" || fail "first report within $START_S s"
 
 # ---- HEAD: headers only (the next reply on the connection starts clean), and no scrape
 read -r hlen len1 len2 s1 s2 verdict < <(python3 "$H" "$PORT" headkeep)

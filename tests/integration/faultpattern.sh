@@ -20,7 +20,7 @@ C=$TEST_TMP/f.blkcap
 "$BLKTOP" -J -d 0.5 --top 1000 -w "$C" >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/live.jsonl" 20 || fail "blktop started: $(head -c 300 "$TEST_TMP/live.err")"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "blktop started: $(head -c 300 "$TEST_TMP/live.err")"
 python3 - "$MNT/m.dat" <<'PY' || fail "the workload ran"
 import mmap, os, sys
 with open(sys.argv[1], "rb") as f:

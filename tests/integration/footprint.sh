@@ -40,7 +40,7 @@ for r in $(seq $ROUNDS); do
 	"$BLKTOP" -J -d 1 "${w[@]}" >"$out" 2>"$TEST_TMP/err$r" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 60 || { fail "round $r: first report within 60 s: $(head -1 "$TEST_TMP/err$r")"; exit 1; }
+	wait_for "$out" "$START_S" || { fail "round $r: first report within $START_S s: $(head -1 "$TEST_TMP/err$r")"; exit 1; }
 	if [ "$r" = 1 ]; then
 		sleep 5
 		rss=$(kb $pid VmRSS)

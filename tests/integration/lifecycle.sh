@@ -29,7 +29,7 @@ run() {
 	# Loading takes seconds, and took over 20 s in 12 of 60 runs beside two
 	# busy loops on this 2-CPU machine (load average 14-26): a slow start is
 	# not what this test is about.
-	wait_for "$out" 60 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	wait_for "$out" "$START_S" || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
 	"$WORK" "$DIR" "$K" >"$TEST_TMP/$name.pid" || fail "$name: the workload ran"
 	sleep 1.2
 	kill -INT "$pid"

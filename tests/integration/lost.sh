@@ -15,7 +15,7 @@ out=$TEST_TMP/live.jsonl
 BLKTOP_RINGBUF_KB=64 "$BLKTOP" -J -d 1 -D "$DEV" >"$out" 2>"$out.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$out" 60 || fail "first report within 60 s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
+wait_for "$out" "$START_S" || fail "first report within $START_S s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
 kill -STOP "$bpid"
 timeout 120 dd if=/dev/zero of="$LOOP" bs=4k count=20000 oflag=direct status=none
 kill -CONT "$bpid"

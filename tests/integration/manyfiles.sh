@@ -28,7 +28,7 @@ out=$TEST_TMP/out.jsonl
 "$BLKTOP" -J -d 1 -c manyfiles --top 1 >"$out" 2>"$TEST_TMP/err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 30 || { fail "first report within 30 s: $(head -1 "$TEST_TMP/err")"; exit 1; }
+wait_for "$out" "$START_S" || { fail "first report within $START_S s: $(head -1 "$TEST_TMP/err")"; exit 1; }
 rss0=$(status_kb $pid VmRSS)
 # The tables take their pages as they fill: RSS when a report first shows the
 # file table full, against the peak at the end, says whether it grew after.

@@ -27,7 +27,7 @@ R=$TEST_TMP/r.json
     >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/live.jsonl" 30 || fail "live: first report within 30 s"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "live: first report within $START_S s"
 # mark LABEL: blktop --mark, with the wall time just before and after it.
 mark() {
 	local t0 t1 out

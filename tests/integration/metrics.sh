@@ -22,7 +22,7 @@ out=$TEST_TMP/live.jsonl
 "$BLKTOP" -J -d 1 -D "$DEV" --listen "$PORT" >"$out" 2>"$out.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$out" 60 || fail "first report within 60 s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
+wait_for "$out" "$START_S" || fail "first report within $START_S s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
 
 # ---- the exposition itself
 curl -s "$URL/metrics" >"$TEST_TMP/m.txt"

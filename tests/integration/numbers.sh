@@ -19,7 +19,7 @@ out=$TEST_TMP/live.jsonl
 "$BLKTOP" -J -d 0.5 --top 500 -w "$TEST_TMP/live.cap" >"$out" 2>"$TEST_TMP/live.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 20 || { fail "blktop started"; cat "$TEST_TMP/live.err"; }
+wait_for "$out" "$START_S" || { fail "blktop started"; cat "$TEST_TMP/live.err"; }
 # Many requests of each kind: percentiles from full histograms.
 fio --filename="$MNT/f" --size=8M --direct=1 --ioengine=psync --bs=4k --rw=randrw \
     --io_size=2M --name=rw --output=/dev/null >"$TEST_TMP/fio.err" 2>&1 || fail "fio ran"

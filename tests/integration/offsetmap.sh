@@ -107,7 +107,7 @@ F=$TEST_TMP/files.blkcap
     2>"$TEST_TMP/f.err" &
 fpid=$!
 TEST_PIDS="$TEST_PIDS $fpid"
-wait_for "$TEST_TMP/f.jsonl" 30 || fail "blktop -J started: $(head -c 300 "$TEST_TMP/f.err")"
+wait_for "$TEST_TMP/f.jsonl" "$START_S" || fail "blktop -J started: $(head -c 300 "$TEST_TMP/f.err")"
 python3 - "$MNT" >"$TEST_TMP/perm.json" <<'PY' || fail "the files' workload"
 import json, os, random, sys, time
 f = os.open(sys.argv[1] + "/fseq.dat", os.O_RDONLY)

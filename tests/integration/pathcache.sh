@@ -62,7 +62,7 @@ run() {
 	env "$@" "$BLKTOP" -J -d 0.5 -w "$TEST_TMP/$name.cap" >"$out" 2>"$TEST_TMP/$name.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 20 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	wait_for "$out" "$START_S" || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
 	work >"$TEST_TMP/$name.pid"
 	sleep 1.2
 	kill -INT "$pid"

@@ -37,7 +37,7 @@ OUT=$TEST_TMP/run.jsonl
     >"$OUT" 2>"$TEST_TMP/run.err" &
 BPID=$!
 TEST_PIDS="$TEST_PIDS $BPID"
-wait_for "$OUT" 30 || { fail "blktop started: $(head -c 300 "$TEST_TMP/run.err")"; exit 0; }
+wait_for "$OUT" "$START_S" || { fail "blktop started: $(head -c 300 "$TEST_TMP/run.err")"; exit 0; }
 
 # The calls; the random order is printed, for the expected figures.
 python3 - "$MNT" >"$TEST_TMP/work.json" <<'EOF' || fail "workload"

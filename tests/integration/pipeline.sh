@@ -38,7 +38,7 @@ run_variant() {
 	"$BLKTOP" -J -d 1 -D "$DEV" --hooks "$plan" >"$out" 2>"$out.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 10 || fail "$plan: first report within 10 s"
+	wait_for "$out" "$START_S" || fail "$plan: first report within $START_S s"
 	[ "$order" = after ] && start_biolatency
 	if [ -n "$order" ]; then
 		extra=(--biolatency "$TEST_TMP/bl.out")
@@ -101,7 +101,7 @@ watch_device() {
 	"$BLKTOP" -J -d 1 -D "$DEV" >"$1" 2>"$1.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$1" 10 || fail "$2: first report within 10 s"
+	wait_for "$1" "$START_S" || fail "$2: first report within $START_S s"
 	before=$(diskstats "$DEV")
 }
 
@@ -140,7 +140,7 @@ out=$TEST_TMP/under.jsonl
 "$BLKTOP" -J -d 1 -D "$DEV" -vv >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 60
+wait_for "$out" "$START_S"
 sleep 1.5
 kill -INT "$fio_pid"
 wait "$fio_pid"

@@ -41,7 +41,7 @@ out=$TEST_TMP/sudo.jsonl
     -D "$DEV" -w "$TEST_TMP/user/sudo.blkcap") >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 10 || fail "sudo: first report within 10 s"
+wait_for "$out" "$START_S" || fail "sudo: first report within $START_S s"
 st=$(status_of "$pid")
 check "sudo: runs as $NOB with no capabilities, no new privileges ($st)" \
     [ "$st" = "$NOB,$NOB,$NOB,$NOB $NOB,$NOB,$NOB,$NOB $NOCAPS $NOCAPS $NOCAPS 1" ]
@@ -99,7 +99,7 @@ out=$TEST_TMP/root.jsonl
     -w "$TEST_TMP/root.blkcap") >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 30 || fail "SUDO_UID=0: first report within 30 s ($(head -c 160 "$out.err"))"
+wait_for "$out" "$START_S" || fail "SUDO_UID=0: first report within $START_S s ($(head -c 160 "$out.err"))"
 st=$(status_of "$pid")
 check "SUDO_UID=0: runs as root with no capabilities, no new privileges ($st)" \
     [ "$st" = "0,0,0,0 0,0,0,0 $NOCAPS $NOCAPS $NOCAPS 1" ]
@@ -206,7 +206,7 @@ if setcap cap_bpf,cap_perfmon,cap_sys_admin+ep "$TEST_TMP/bin/blktop" 2>"$TEST_T
 	    "$TEST_TMP/bin/blktop" -J -d 0.5 -D "$DEV") >"$out" 2>"$out.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 15 || fail "file capabilities: first report within 15 s"
+	wait_for "$out" "$START_S" || fail "file capabilities: first report within $START_S s"
 	# The bounding set stays (emptying it needs CAP_SETPCAP); with no_new_privs
 	# nothing can come back through it.
 	st=$(status_of "$pid" | awk '{ $5 = "-"; print }')

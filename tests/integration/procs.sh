@@ -25,7 +25,7 @@ run() {
 	"$BLKTOP" -J -d 1 -D "$DEV" --top 200 -o opens "${@//@PID@/$IOPID}" >"$out" 2>"$TEST_TMP/err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 60 || fail "first report within 60 s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
+	wait_for "$out" "$START_S" || fail "first report within $START_S s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
 	touch "$TEST_TMP/go"
 	wait "$IOPID"
 	sleep 1.2

@@ -31,7 +31,7 @@ export BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes
 "$BLKTOP" -w "$TEST_TMP/run.blkcap" -J -d 0.5 -D "$DEV" >"$TEST_TMP/rec.jsonl" 2>&1 &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$TEST_TMP/rec.jsonl" 60 || fail "recording: first report within 60 s"
+wait_for "$TEST_TMP/rec.jsonl" "$START_S" || fail "recording: first report within $START_S s"
 dd if=/dev/zero of="$LOOP" bs=4k count=500 oflag=direct status=none
 dd if="$LOOP" of=/dev/null bs=4k count=500 iflag=direct status=none
 sleep 1.2

@@ -67,7 +67,7 @@ trap 'umount "$FULL" 2>/dev/null; test_cleanup' EXIT
 "$BLKTOP" -b -J -w "$CAP" -D "$DEV" >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$TEST_TMP/live.jsonl" 10 || fail "first report within 10 s"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "first report within $START_S s"
 fio --filename="$LOOP" --direct=1 --ioengine=libaio --iodepth=4 --size=128M \
     --name=rand --rw=randrw --bs=4k --runtime=2 --time_based \
     --name=seq --stonewall --rw=write --bs=64k --runtime=1 --time_based \
@@ -184,7 +184,7 @@ if mount -t tmpfs -o size=256k tmpfs "$FULL"; then
 	"$BLKTOP" -b -J --no-vfs -w "$FULL/full.blkcap" -D "$DEV" >"$TEST_TMP/full.jsonl" 2>"$TEST_TMP/full.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$TEST_TMP/full.jsonl" 10
+	wait_for "$TEST_TMP/full.jsonl" "$START_S"
 	fio --filename="$LOOP" --direct=1 --ioengine=libaio --iodepth=8 --size=128M \
 	    --name=rand --rw=randread --bs=4k --runtime=3 --time_based >/dev/null 2>&1
 	sleep 1.2
@@ -212,7 +212,7 @@ mkdir -p "$TEST_TMP/trig"
     >"$TEST_TMP/trig.jsonl" 2>"$TEST_TMP/trig.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$TEST_TMP/trig.jsonl" 10
+wait_for "$TEST_TMP/trig.jsonl" "$START_S"
 dd if="$LOOP" of=/dev/null bs=4k count=2000 iflag=direct status=none
 sleep 2.2
 kill -INT "$pid"

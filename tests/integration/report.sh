@@ -170,7 +170,7 @@ LJ=$TEST_TMP/live.json
 "$BLKTOP" -J -d 0.5 -D "$DEV" --report "$LJ" >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/live.jsonl" 20 || fail "live: first report within 20 s"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "live: first report within $START_S s"
 read -r r0 _ w0 _ < <(diskstats "$DEV")
 fio --name=rep --filename="$LOOP" --direct=1 --ioengine=psync --bs=4k --rw=randrw \
     --number_ios=1500 --size=32M --randseed=7 >/dev/null 2>&1

@@ -22,7 +22,7 @@ C=$TEST_TMP/r.blkcap
     >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/live.jsonl" 20 || fail "blktop started: $(head -c 300 "$TEST_TMP/live.err")"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "blktop started: $(head -c 300 "$TEST_TMP/live.err")"
 fio --name=seq --filename="$RAW" --direct=1 --rw=read --bs=64k --size=16M --iodepth=1 \
     >/dev/null 2>&1 || fail "fio sequential"
 fio --name=rand --filename="$RAW" --direct=1 --rw=randread --bs=4k --size=64M \

@@ -97,7 +97,7 @@ dev=$(loop_create 256) || { fail "loop device"; exit 0; }
 mkfs.ext4 -q "$dev" && mkdir -p "$TEST_TMP/mnt" && mount "$dev" "$TEST_TMP/mnt" || { fail "mount"; exit 0; }
 start_bg "$BLKTOP" -J -d 0.5 --all-files -w "$OUT/live.blkcap" --report "$OUT/live.json" >"$OUT/live.jsonl" 2>"$OUT/live.err"
 LPID=$BG_PID
-wait_for "$OUT/live.jsonl" 60 || { fail "live: no report in 60 s: $(head -c 300 "$OUT/live.err")"; exit 0; }
+wait_for "$OUT/live.jsonl" "$START_S" || { fail "live: no report in $START_S s: $(head -c 300 "$OUT/live.err")"; exit 0; }
 for e in libaio io_uring psync; do
 	fio --name=s --directory="$TEST_TMP/mnt" --size=4M --bs=4k --rw=randrw --direct=$([ $e = psync ] && echo 0 || echo 1) \
 	    --ioengine=$e --iodepth=4 --rate_iops=500 --runtime=1 --time_based --output=/dev/null >/dev/null 2>&1

@@ -14,7 +14,7 @@ out=$TEST_TMP/self.jsonl
 "$BLKTOP" -J -d 0.5 -D "$DEV" >"$out" 2>"$out.err" &
 pid=$!
 TEST_PIDS="$TEST_PIDS $pid"
-wait_for "$out" 60 || fail "first report within 60 s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
+wait_for "$out" "$START_S" || fail "first report within $START_S s (BPF loads in ~1 s idle, 10 s and more on a busy 2-CPU machine)"
 sleep 2.6
 fio --filename="$LOOP" --direct=1 --ioengine=psync --name=self --rw=randread --bs=4k \
     --size=200M --runtime=2 --time_based >"$TEST_TMP/fio.out" 2>&1 || fail "fio ran"

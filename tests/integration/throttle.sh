@@ -50,7 +50,7 @@ C=$TEST_TMP/t.blkcap
     2>"$TEST_TMP/j.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/j.jsonl" 30 || fail "blktop -J started: $(head -c 300 "$TEST_TMP/j.err")"
+wait_for "$TEST_TMP/j.jsonl" "$START_S" || fail "blktop -J started: $(head -c 300 "$TEST_TMP/j.err")"
 echo > "$T/trace"
 echo 1 >"$T/events/writeback/balance_dirty_pages/enable"
 echo "$MM 16777216" >"$THR"

@@ -136,7 +136,7 @@ LC=$TEST_TMP/live.blkcap
 "$BLKTOP" -J -d 1 -D "$DEV" --trace "$LT" -w "$LC" >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-wait_for "$TEST_TMP/live.jsonl" 30 || fail "live: first report within 30 s"
+wait_for "$TEST_TMP/live.jsonl" "$START_S" || fail "live: first report within $START_S s"
 fio --name=tr --filename="$MNT/f" --size=16M --direct=1 --ioengine=io_uring --iodepth=8 \
     --bs=4k --rw=randread --number_ios=3000 --randseed=11 --output-format=json \
     >"$TEST_TMP/fio.json" 2>"$TEST_TMP/fio.err"

@@ -54,7 +54,7 @@ run() {
 	    >"$out" 2>"$TEST_TMP/$name.err" &
 	bpid=$!
 	TEST_PIDS="$TEST_PIDS $bpid"
-	if ! wait_for "$out" 60; then
+	if ! wait_for "$out" "$START_S"; then
 		exec 3>&-
 		fail "$name: blktop started"
 		cat "$TEST_TMP/$name.err"
@@ -171,7 +171,7 @@ BUSYBOX=$(command -v busybox)
 "$BLKTOP" -J -d 0.5 --top 500 "${TOOLS[@]}" >"$TEST_TMP/tools.jsonl" 2>"$TEST_TMP/tools.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
-if wait_for "$TEST_TMP/tools.jsonl" 60; then
+if wait_for "$TEST_TMP/tools.jsonl" "$START_S"; then
 	cp "$MNT/sf.in" "$MNT/cp.out" || fail "tools: cp"
 	if [ -n "$BUSYBOX" ]; then
 		"$BUSYBOX" cat "$MNT/sock.in" >"$MNT/cat.out" || fail "tools: busybox cat"
