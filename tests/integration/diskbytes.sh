@@ -18,7 +18,8 @@ mkdir -p "$MNT"
 mount "$LOOP" "$MNT" || { fail "mount"; exit 0; }
 MAJMIN=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
 
-# The workload, one phase per call: prints its pid first.
+# The workload, one phase per call: prints its pid first, then the pid of each
+# fio it ran (the only processes the test takes as its own).
 work() {
 	python3 - "$MNT" "$@" <<'EOF'
 import mmap, os, sys, time
@@ -42,12 +43,19 @@ elif phase == "mmap":		# every page of the file through a shared mapping
             s += m[i]
         m.close()
 elif phase in ("uring", "aio"):	# fio: 1024 4k direct reads, then 512 writes
+    # Each fio's pid on a line of its own: its job is a thread of it
+    # (--thread), so its rows are the ones of that tgid, whatever other fio
+    # runs beside the test.
     import subprocess
     engine, name = ("io_uring", "/u1") if phase == "uring" else ("libaio", "/a1")
     for rw, size in (("randread", "4M"), ("randwrite", "2M")):
-        subprocess.run(["fio", "--name=u", "--filename=" + mnt + name, "--size=4M",
-                        "--io_size=" + size, "--bs=4k", "--rw=" + rw, "--direct=1",
-                        "--ioengine=" + engine, "--iodepth=8", "--output=/dev/null"], check=True)
+        p = subprocess.Popen(["fio", "--name=u", "--filename=" + mnt + name, "--size=4M",
+                              "--io_size=" + size, "--bs=4k", "--rw=" + rw, "--direct=1",
+                              "--thread", "--ioengine=" + engine, "--iodepth=8",
+                              "--output=/dev/null"])
+        print(p.pid, flush=True)
+        if p.wait() != 0:
+            sys.exit("fio exited %d" % p.returncode)
 elif phase == "dirty":		# 512 KiB dirtied, no fsync: written back by the flusher
     fd = os.open(mnt + "/w2", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     for i in range(128):
@@ -57,12 +65,14 @@ EOF
 }
 
 # run NAME PHASE [SETUP]: blktop -J around one phase; the workload's pid in $TEST_TMP/NAME.pid.
+# Only the test's own device (-D): the block requests of other tests' devices
+# (the flusher's, fio's beside the test) are not in its figures.
 run() {
 	local name=$1 phase=$2 out=$TEST_TMP/$1.jsonl pid
-	"$BLKTOP" -J -d 0.5 --top 500 >"$out" 2>"$TEST_TMP/$name.err" &
+	"$BLKTOP" -J -d 0.5 --top 500 -D "$DEV" >"$out" 2>"$TEST_TMP/$name.err" &
 	pid=$!
 	TEST_PIDS="$TEST_PIDS $pid"
-	wait_for "$out" 20 || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
+	wait_for "$out" "$START_S" || { fail "$name: blktop started"; cat "$TEST_TMP/$name.err"; }
 	work "$phase" >"$TEST_TMP/$name.pid"
 	if [ "$phase" = dirty ]; then
 		sleep 0.3
@@ -77,7 +87,8 @@ run() {
 sum() {
 	python3 - "$TEST_TMP/$1.jsonl" "$MNT" "$(cat "$TEST_TMP/$1.pid")" <<'EOF'
 import json, sys
-path, mnt, wpid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, mnt = sys.argv[1], sys.argv[2]
+wpid, fios = int(sys.argv[3].split()[0]), {int(x) for x in sys.argv[3].split()[1:]}
 keys = ("call_reads", "call_read_bytes", "call_writes", "call_write_bytes", "req_read_bytes",
         "req_write_bytes", "disk_read_bytes", "disk_write_bytes",
         "disk_reads", "disk_writes", "dirtied_bytes", "mmap_faults", "writeback_bytes",
@@ -97,7 +108,7 @@ for line in open(path):
                 want = max(0.0, 100 * (1 - f["disk_read_bytes"] / f["call_read_bytes"]))
                 hits.setdefault("off:" + f["path"], []).append(abs(f["cache_hit_pct"] - want))
     for p in r["processes"]:
-        name = "writer" if p["pid"] == wpid else p["comm"]
+        name = "writer" if p["pid"] == wpid else "test-fio" if p["tgid"] in fios else "comm:" + p["comm"]
         t = procs.setdefault(name, {})
         for k in keys:
             if k in p and p[k] is not None:
@@ -202,8 +213,8 @@ direct_phase() {
 	check "$what: the file's bytes are 4 MiB read and 2 MiB written (got $v)" [ "$v" = "(4194304, 2097152)" ]
 	v=$(field "$s" "(F['$MNT/$2'].get('disk_read_bytes', 0), F['$MNT/$2'].get('disk_write_bytes', 0))")
 	check "$what: O_DIRECT, so the same bytes reached the disk (got $v)" [ "$v" = "(4194304, 2097152)" ]
-	v=$(field "$s" "(sum(p.get('${key}_reads', 0) for k, p in P.items() if k.startswith('fio')), sum(p.get('${key}_writes', 0) for k, p in P.items() if k.startswith('fio')))")
-	check "$what: charged to fio (got $v)" [ "$v" = "(1024, 512)" ]
+	v=$(field "$s" "(P['test-fio'].get('${key}_reads', 0), P['test-fio'].get('${key}_writes', 0))")
+	check "$what: charged to the test's fio, by pid (got $v)" [ "$v" = "(1024, 512)" ]
 }
 
 # 4. io_uring, then libaio (io_submit to the io_getevents that reaped each).
@@ -221,8 +232,8 @@ w=$(field "$s" "P['writer'].get('dirtied_bytes', 0)")
 check "writeback: the dirtier is charged the writeback done for it (got $v of $w dirtied)" [ "$v" -ge 524288 -a "$v" -le "$w" ]
 v=$(field "$s" "P['writer'].get('req_write_bytes', 0)")
 check "writeback: the dirtier submitted none of it itself (got $v)" [ "$v" = 0 ]
-v=$(field "$s" "sum(p.get('req_write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
-w=$(field "$s" "sum(p.get('disk_write_bytes', 0) for k, p in P.items() if k.startswith('kworker'))")
+v=$(field "$s" "sum(p.get('req_write_bytes', 0) for k, p in P.items() if k.startswith('comm:kworker'))")
+w=$(field "$s" "sum(p.get('disk_write_bytes', 0) for k, p in P.items() if k.startswith('comm:kworker'))")
 check "writeback: the flusher stays visible as the one that did the work ($v bytes submitted, $w on its own behalf)" [ "$v" -ge 524288 -a "$w" -le $((v - 524288)) ]
 
 umount "$MNT"
