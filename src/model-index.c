@@ -2,6 +2,7 @@
 #include <sys/mman.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "blktop.h"
 #include "model.h"
@@ -198,6 +199,21 @@ model_index_evict(struct model_index *ix)
 	ix->used--;
 	ix->evicted++;
 	return e;
+}
+
+/*
+ * Doubles a full ring's length in use (a power of two), keeping its entries
+ * in order from head: the entries from 0 up to head follow the last one. A
+ * ring reserved at its largest (calloc: pages not yet touched are not
+ * resident) takes the memory its load needs, a few pages on a quiet machine
+ * where a ring written round in full took all of it (issue 41). Returns the
+ * new length; the caller has len * 2 entries.
+ */
+uint32_t
+model_index_ring_grow(void *ring, size_t size, uint32_t len, uint32_t head)
+{
+	memcpy((char *)ring + (size_t)len * size, ring, (size_t)head * size);
+	return len * 2;
 }
 
 /* Sets of ways slots each for at least need slots: a power of two, 4 at least. */

@@ -12,7 +12,9 @@
  * is judged as a first one (neither consecutive nor sequential, no stride),
  * and proc_stats counts the drop. The calls and opens wait
  * MODEL_PATTERN_DELAY_NS to be judged in time order, in a ring of
- * MODEL_PATTERN_PENDING in time order (56 bytes each: 3.5 MiB).
+ * MODEL_PATTERN_PENDING in time order (56 bytes each: 3.5 MiB), used from
+ * its first MODEL_PATTERN_FIRST entries and doubled as the calls waiting at
+ * once need (model_index_ring_grow).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +49,10 @@ model_pattern_init(struct proc_table *t, unsigned max_files)
 	uint32_t n = model_pattern_nsets(max_files);
 
 	t->pairs = xcalloc((size_t)n * MODEL_PAIR_WAYS, sizeof(*t->pairs));	/* stamp 0: free */
-	t->pending = xcalloc(MODEL_PATTERN_PENDING, sizeof(*t->pending));
-	t->maps = xcalloc(MODEL_MAPS, sizeof(*t->maps));
+	/* Address space only: the pages the ring's length in use and the maps given take. */
+	t->pending = model_index_entries(MODEL_PATTERN_PENDING, sizeof(*t->pending));
+	t->pending_len = MODEL_PATTERN_FIRST;
+	t->maps = model_index_entries(MODEL_MAPS, sizeof(*t->maps));
 	t->maps_fresh = 0;
 	t->map_hand = 0;
 	t->maps_reused = 0;
@@ -60,8 +64,8 @@ void
 model_pattern_free(struct proc_table *t)
 {
 	free(t->pairs);
-	free(t->pending);
-	free(t->maps);
+	model_index_entries_free(t->pending, MODEL_PATTERN_PENDING, sizeof(*t->pending));
+	model_index_entries_free(t->maps, MODEL_MAPS, sizeof(*t->maps));
 }
 
 /* File f's offset map, or NULL: none given yet, or taken back for another file. */
@@ -173,14 +177,14 @@ model_pattern_pop(struct proc_table *t)
 	const struct model_pending	*c = &t->pending[t->pending_head];
 	struct pat_step			 st;
 
-	t->pending_head = (t->pending_head + 1) & (MODEL_PATTERN_PENDING - 1);
+	t->pending_head = (t->pending_head + 1) & (t->pending_len - 1);
 	t->npending--;
 	/*
 	 * Entries are read here some 0.2 s after they were written, from
 	 * memory: asking 8 ahead hides that (a quarter of this function's
 	 * samples were its first load, perf, fio's libaio job).
 	 */
-	__builtin_prefetch(&t->pending[(t->pending_head + 8) & (MODEL_PATTERN_PENDING - 1)]);
+	__builtin_prefetch(&t->pending[(t->pending_head + 8) & (t->pending_len - 1)]);
 	/* The file (or process) left the table meanwhile, its slot maybe reused: not counted. */
 	if (t->files[c->file].hash != c->fhash || t->files[c->file].chunk == MODEL_NIL) {
 		t->pattern_gone += c->dir != MODEL_PENDING_OPEN;
@@ -272,14 +276,19 @@ static void
 model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
     uint64_t ts, int64_t off, uint64_t bytes, uint8_t dir)
 {
-	const uint32_t		 mask = MODEL_PATTERN_PENDING - 1;
 	struct model_pending	 c;
-	uint32_t		 i, prev, moved;
+	uint32_t		 i, prev, moved, mask;
 
-	if (t->npending == MODEL_PATTERN_PENDING) {
-		model_pattern_pop(t);
-		t->pattern_early++;
+	if (t->npending == t->pending_len) {
+		if (t->pending_len < MODEL_PATTERN_PENDING) {
+			t->pending_len = model_index_ring_grow(t->pending, sizeof(*t->pending),
+			    t->pending_len, t->pending_head);
+		} else {
+			model_pattern_pop(t);
+			t->pattern_early++;
+		}
 	}
+	mask = t->pending_len - 1;
 	c.ts = ts;
 	c.off = off;
 	c.bytes = bytes;

@@ -5,7 +5,7 @@
  * the order they started: they wait in a ring kept in start order until
  * MODEL_PATTERN_DELAY_NS older than the stream (the calls' wait: longer than
  * a drain period, so every CPU's batch is in), REQPAT_MAX of them (40 bytes
- * each: 2.5 MiB). They come nearly in that order (completion order, a
+ * each: 2.5 MiB, used from 1024 of them and doubled as they need). They come nearly in that order (completion order, a
  * queue's depth of requests apart at most, and the CPUs' batches): one that
  * started before the last ones to come is moved back past them, a cost of
  * that distance (a binary heap cost 535 instructions a request, callgrind,
@@ -21,6 +21,7 @@
 #include "model.h"
 
 #define REQPAT_MAX	65536
+#define REQPAT_FIRST	1024	/* the ring's length in use at first (model_index_ring_grow) */
 /*
  * A request moves back past MODEL_PATTERN_REORDER at most (more than the
  * requests in flight on all devices at once): a capture in reverse time
@@ -42,6 +43,7 @@ struct reqpat_ent {
 struct reqpat {
 	struct reqpat_ent	*h;	/* a ring in start order, from head */
 	uint32_t		 head, n;
+	uint32_t		 len;	/* the ring's length in use, up to REQPAT_MAX */
 	uint64_t		 judged;	/* start time of the last request judged */
 	uint64_t		 early, late;
 };
@@ -51,7 +53,9 @@ reqpat_create(void)
 {
 	struct reqpat *r = xcalloc(1, sizeof *r);
 
-	r->h = xcalloc(REQPAT_MAX, sizeof *r->h);
+	/* Address space only: the pages of the length in use (model_index_entries). */
+	r->h = model_index_entries(REQPAT_MAX, sizeof *r->h);
+	r->len = REQPAT_FIRST;
 	return (r);
 }
 
@@ -60,7 +64,7 @@ reqpat_free(struct reqpat *r)
 {
 	if (r == NULL)
 		return;
-	free(r->h);
+	model_index_entries_free(r->h, REQPAT_MAX, sizeof *r->h);
 	free(r);
 }
 
@@ -94,10 +98,10 @@ reqpat_pop(struct blktop *b, struct reqpat *r)
 	const struct reqpat_ent	*e = &r->h[r->head];
 	struct devwin		*dw;
 
-	r->head = (r->head + 1) & (REQPAT_MAX - 1);
+	r->head = (r->head + 1) & (r->len - 1);
 	r->n--;
 	/* Old entries come from memory: ask 8 ahead, as model_pattern_pop does. */
-	__builtin_prefetch(&r->h[(r->head + 8) & (REQPAT_MAX - 1)]);
+	__builtin_prefetch(&r->h[(r->head + 8) & (r->len - 1)]);
 	if (e->ts < r->judged)
 		r->late++;
 	else
@@ -122,9 +126,13 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 
 	if (r == NULL || ev->bytes == 0 || (ev->op != BLK_OP_READ && ev->op != BLK_OP_WRITE))
 		return;
-	if (r->n == REQPAT_MAX) {
-		reqpat_pop(b, r);
-		r->early++;
+	if (r->n == r->len) {
+		if (r->len < REQPAT_MAX) {
+			r->len = model_index_ring_grow(r->h, sizeof *r->h, r->len, r->head);
+		} else {
+			reqpat_pop(b, r);
+			r->early++;
+		}
 	}
 	e.ts = ev->ts_start;
 	/* A sector past what 64 bits of bytes hold: the largest offset. */
@@ -135,9 +143,9 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	e.file = file;
 	e.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
 	/* Later-started requests move up one; the same start keeps offset order. */
-	i = (r->head + r->n) & (REQPAT_MAX - 1);
+	i = (r->head + r->n) & (r->len - 1);
 	for (moved = 0; i != r->head &&
-	    reqpat_before(&e, &r->h[p = (i - 1) & (REQPAT_MAX - 1)]); moved++) {
+	    reqpat_before(&e, &r->h[p = (i - 1) & (r->len - 1)]); moved++) {
 		if (moved == MODEL_PATTERN_REORDER) {
 			r->late++;
 			break;

@@ -31,6 +31,7 @@ void		 model_index_touch(struct model_index *, uint32_t e);
 uint32_t	 model_index_add(struct model_index *, uint32_t hash);
 uint32_t	 model_index_evict(struct model_index *);
 uint32_t	 model_index_nsets(uint64_t need, unsigned ways);
+uint32_t	 model_index_ring_grow(void *ring, size_t size, uint32_t len, uint32_t head);
 
 #define PROC_CHUNK_DATA	(PROC_CHUNK_SIZE - sizeof(uint32_t))
 struct proc_chunk {
@@ -48,6 +49,7 @@ struct model_pair {
 
 /* A call waiting to be judged in time order (model-pattern.c). */
 #define MODEL_PATTERN_PENDING	65536	/* a power of two */
+#define MODEL_PATTERN_FIRST	1024	/* the ring's length in use at first: 56 KiB */
 struct model_pending {
 	uint64_t		 ts;
 	int64_t			 off;
@@ -104,6 +106,7 @@ struct proc_table {
 	uint64_t		 file_hint_tail;	/* its path's model_file_tail */
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
+	uint32_t		 pending_len;	/* the ring's length in use, up to MODEL_PATTERN_PENDING */
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
 	uint64_t		 pattern_late;	/* left out of order: past MODEL_PATTERN_REORDER */
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */

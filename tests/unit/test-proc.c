@@ -594,6 +594,43 @@ test_open_pattern(void)
 	proc_free(t);
 }
 
+/*
+ * The calls' ring starts at MODEL_PATTERN_FIRST entries and doubles when
+ * full: grown while it had wrapped (its oldest call past the start), it must
+ * keep them in time order. 3000 calls reading a file from 0 on, 4 KiB each,
+ * the first 700 judged early so the ring wraps, then 2300 more waiting: all
+ * but the first consecutive, none judged early or late.
+ */
+static void
+test_ring_grow(void)
+{
+	struct proc_table	*t = proc_create(0, 0, 0);
+	const struct file_entry	*f;
+	struct proc_stats	 s;
+	uint64_t		 t700 = 0;
+	unsigned		 i;
+
+	for (i = 0; i < 3000; i++) {
+		union rec	r;
+		size_t		len = rw_rec(&r, 9, 9, "grower", "/data/grow", 0, 4096, 1);
+
+		r.rw.pos = (int64_t)i * 4096;
+		proc_add(t, &r, len);
+		if (i == 699)
+			t700 = r.rw.ts;
+		/* The 700 first judged once 1000 wait: the ring's head is past its start. */
+		if (i == 999)
+			proc_pattern_flush(t, t700);
+	}
+	proc_pattern_flush(t, UINT64_MAX);
+	proc_stats(t, &s);
+	f = find_file(t, "/data/grow");
+	CHECK("ring grown while wrapped: 3000 calls in order, 2999 consecutive, none early or late",
+	    f != NULL && f->pat.side[PAT_READ].accesses == 3000 &&
+	    f->pat.side[PAT_READ].consec == 2999 && s.pattern_early == 0 && s.pattern_late == 0);
+	proc_free(t);
+}
+
 static void
 test_maps(void)
 {
@@ -822,6 +859,7 @@ main(void)
 	test_maps();
 	test_open_pattern();
 	test_reverse();
+	test_ring_grow();
 	test_hint();
 	CHECK_EXIT();
 }
