@@ -69,9 +69,9 @@ BLKTOP_VFS_HOOK=tracepoint run tp --all-files
 "$BLKTOP" -r "$TEST_TMP/all.cap" --dump --format jsonl >"$TEST_TMP/all.dump" 2>/dev/null ||
     fail "--dump of the capture"
 
-python3 - "$TEST_TMP" "$DIR" "$K" <<'EOF'
+python3 - "$TEST_TMP" "$DIR" "$K" "$nb_pid" <<'EOF'
 import json, sys
-tmp, d, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tmp, d, k, nb_pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 KEYS = ["opens", "open_fails", "creates", "closes", "mmaps", "munmaps", "fsyncs", "unlinks",
         "renames", "mkdirs", "rmdirs", "mknods", "lifecycle_errors", "call_reads",
         "call_writes"]
@@ -169,11 +169,12 @@ check(rows == want_rows, "--dump: one row per call %s (%s)" % (want_rows, "equal
 check(renames == [("/t/a/b/f%03d" % i, "/t/a/b/g%03d" % i) for i in range(k)],
       "--dump: each rename row names the old path and the new one (path2) (%s)" % renames[:2])
 
-# The neighbour was there: its requests are in the capture (pids not the workload's).
+# The neighbour was there: its requests are in the capture (pids not the
+# workload's). Its own, by pid: other python3 processes run beside the test.
 nb = set()
 for line in open(tmp + "/all.dump"):
     r = json.loads(line)
-    if r["type"] == "block" and r.get("comm") == "python3":
+    if r["type"] == "block" and r.get("tgid") == nb_pid:
         nb.add(r["ino"])
 check(len(nb) >= 100, "the neighbour's files reached the disk during the run (%d of them)" % len(nb))
 
