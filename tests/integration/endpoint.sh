@@ -185,6 +185,11 @@ rss1=$(rss_kb "$bpid")
 if ldd "$BLKTOP" 2>/dev/null | grep -q libasan; then
 	echo "note: AddressSanitizer build, RSS not judged: $rss0 -> $peak KiB peak, $rss1 after"
 else
+	# The margins hold on any machine because the cap is blktop's own: unsent
+	# replies hold 32 MiB at most (503 past it); 48 MiB leaves 16 MiB for the
+	# 600 connections' buffers and the allocator (+33.9 MB peak measured, issue
+	# 27). After they left, +1.5 MB measured against 8 MiB: what the allocator
+	# keeps, where a leak would keep the replies' tens of MB.
 	check "600 non-reading clients ($(cat "$TEST_TMP/noread"), $size B a scrape): peak RSS $rss0 -> $peak KiB (under +49152)" \
 	    [ $((peak - rss0)) -lt 49152 ]
 	check "after they left: RSS $rss1 KiB (within 8192 of $rss0)" [ $((rss1 - rss0)) -lt 8192 ]

@@ -234,6 +234,7 @@ test_reverse(struct blktop *b, uint64_t now)
 	reqpat_stats(b->reqpat, &early, &late);
 	CHECK("60000 requests in reverse start order: those past 4096 places judged late",
 	    late >= 60000 - 4097 - 1);
+	/* 20 s: the whole of test-batch takes 1.3 s of CPU under ASan (issue 41). */
 	CHECK("and in bounded time (under 20 s of CPU; unbounded, minutes)",
 	    (double)(clock() - c0) / CLOCKS_PER_SEC < 20.0);
 }
