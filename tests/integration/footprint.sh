@@ -115,13 +115,14 @@ print(sum(p.get("call_reads") or 0 for p in r["processes"]), sum(d["read"]["ios"
 	ms=$(( $(now_ms) - t0 ))
 	echo "# round $r: SIGINT to exit $ms ms, status $st"
 	[ "$ms" -lt "$best" ] && best=$ms
-	check "round $r: exits 0 after SIGINT, nothing on stderr" [ "$st" = 0 -a ! -s "$TEST_TMP/err$r" ]
+	check "round $r: exits 0 after SIGINT, nothing on stderr ($(head -c 200 "$TEST_TMP/err$r"))" \
+	    [ "$st" = 0 -a ! -s "$TEST_TMP/err$r" ]
 	check "round $r: every report whole" \
 	    python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$out"
 	if [ "$r" -gt 1 ]; then
 		noself "$out" >"$TEST_TMP/live$r"
 		"$BLKTOP" -r "$TEST_TMP/c$r.blkcap" -J 2>"$TEST_TMP/replay.err" | noself >"$TEST_TMP/replay$r"
-		check "round $r: the capture replays to the $(wc -l <"$TEST_TMP/live$r") reports, nothing on stderr" \
+		check "round $r: the capture replays to the $(wc -l <"$TEST_TMP/live$r") reports, nothing on stderr ($(head -c 200 "$TEST_TMP/replay.err"))" \
 		    sh -c "cmp -s '$TEST_TMP/live$r' '$TEST_TMP/replay$r' && [ ! -s '$TEST_TMP/replay.err' ]"
 	fi
 done
