@@ -145,21 +145,28 @@ live_counter(struct live *l, uint32_t key)
 /*
  * Events lost in the kernel since the last call, summed over CPUs, by unit:
  * block requests whose record the ring buffer refused or the request table
- * had no room for; read/write calls refused or not tracked; other records,
- * and program runs the kernel skipped (of no known unit). Into lost[].
+ * had no room for, or one of whose programs the kernel skipped (a block
+ * program's run skipped as nested on its CPU: a completion in interrupt
+ * context over the same program in a task leaves its request uncounted);
+ * read/write calls refused or not tracked; other records, and the other
+ * objects' skipped runs (of no known unit). Into lost[].
  */
 static void
 live_read_lost(struct live *l, uint64_t *lost)
 {
-	struct prog_cost	 pc;
+	struct prog_cost	 pc, blk;
 	uint64_t		 total[LOST_KINDS];
 	unsigned		 k;
 
-	total[LOST_REQUESTS] = live_counter(l, CNT_LOST_REQS) + live_counter(l, CNT_MAP_FULL);
+	memset(&blk, 0, sizeof blk);
+	if (l->skel != NULL)
+		cost_add_object(l->skel->obj, &blk);
+	live_prog_cost(l, &pc);
+	total[LOST_REQUESTS] = live_counter(l, CNT_LOST_REQS) + live_counter(l, CNT_MAP_FULL) +
+	    blk.misses;
 	total[LOST_CALLS] = live_counter(l, CNT_LOST_CALLS);
 	total[LOST_RECORDS] = live_counter(l, CNT_LOST);
-	live_prog_cost(l, &pc);
-	total[LOST_RECORDS] += pc.misses;
+	total[LOST_RECORDS] += pc.misses - blk.misses;
 	if (l->vfs_loaded)
 		total[LOST_CALLS] += live_vfs_inflight_full();
 	for (k = 0; k < LOST_KINDS; k++) {
