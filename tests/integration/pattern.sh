@@ -33,14 +33,20 @@ with open("/proc/sys/vm/drop_caches", "w") as f:	# every first read from the dev
 EOF
 
 OUT=$TEST_TMP/run.jsonl
-"$BLKTOP" -J -d 0.5 --top 2000 -o vfs_reads -c python3 -c fio -w "$TEST_TMP/run.blkcap" --report "$TEST_TMP/run.json" \
+# The workload runs under names of its own (a process's comm is the name it
+# was executed by): -c python3 -c fio took in every other python3 and fio on
+# the machine, whose files' findings crowded -b's insights block (issue 41 item 6).
+WORK=bp$$
+ln -s "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "$TEST_TMP/${WORK}py"
+ln -s "$(command -v fio)" "$TEST_TMP/${WORK}fio"
+"$BLKTOP" -J -d 0.5 --top 2000 -o vfs_reads -c "${WORK}py" -c "${WORK}fio" -w "$TEST_TMP/run.blkcap" --report "$TEST_TMP/run.json" \
     >"$OUT" 2>"$TEST_TMP/run.err" &
 BPID=$!
 TEST_PIDS="$TEST_PIDS $BPID"
 wait_for "$OUT" "$START_S" || { fail "blktop started: $(head -c 300 "$TEST_TMP/run.err")"; exit 0; }
 
 # The calls; the random order is printed, for the expected figures.
-python3 - "$MNT" >"$TEST_TMP/work.json" <<'EOF' || fail "workload"
+"$TEST_TMP/${WORK}py" - "$MNT" >"$TEST_TMP/work.json" <<'EOF' || fail "workload"
 import json, os, random, sys, time
 mnt = sys.argv[1]
 KiB, MiB = 1024, 1 << 20
@@ -133,7 +139,7 @@ EOF
 for job in "aio-seq read libaio" "aio-rand randread libaio" "uring-seq read io_uring" \
     "uring-rand randread io_uring"; do
 	set -- $job
-	fio --name=p --filename="$MNT/$1.dat" --size=1M --bs=64k --rw="$2" --direct=1 \
+	"$TEST_TMP/${WORK}fio" --name=p --filename="$MNT/$1.dat" --size=1M --bs=64k --rw="$2" --direct=1 \
 	    --ioengine="$3" --iodepth=1 --randrepeat=1 --write_iolog="$TEST_TMP/$1.iolog" \
 	    --output=/dev/null || fail "fio $1"
 	# A call's pattern is judged 0.3 s after it (src/model-pattern.c): its
