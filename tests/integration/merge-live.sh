@@ -359,15 +359,21 @@ check(len(iso) == 15 and not miss and worst is not None and worst <= Decimal("0.
 # the task can lose the CPU between the two (1.2 ms seen, 1 run in 3 with two
 # other suites beside it); bpftrace's strftime and blktop take the same
 # CLOCK_REALTIME - CLOCK_MONOTONIC, the alignment log's clock is as exact as
-# it says (100 ms between lines). 5 ms still tells a clock off by one tick.
+# it says (100 ms between lines). 5 ms still tells a clock off by one tick:
+# an offset moves every pair, so the median pair is judged by it. One pair
+# alone may be further apart by as long as the task waited for a CPU (17 ms
+# seen beside tests/workload/noise.sh's CPU hog and fio): at most 0.25 s.
 ms = Decimal("0.005")
 for name, rows, tol in (("four logs", m, ms), ("alignment log first", a, (prec or 0) + ms)):
     pr = pairs(sel(rows), sel(l))
-    worst = max((abs(wall(x) - wall(y)) for x, y in pr), default=None)
-    check(len(pr) == 15 + READS + WRITES and worst is not None and worst <= tol,
-          "%s: the wall time of each of the 15 rw and %d block records within %s s of the "
-          "capture's same record (%d paired, at most %s s apart)"
-          % (name, READS + WRITES, tol, len(pr), worst))
+    d = sorted(abs(wall(x) - wall(y)) for x, y in pr)
+    med = d[len(d) // 2] if d else None
+    check(len(pr) == 15 + READS + WRITES and med is not None and med <= tol and
+          d[-1] <= tol + Decimal("0.25"),
+          "%s: the wall time of the 15 rw and %d block records against the capture's same "
+          "record: the median pair within %s s, each within %s s (%d paired, median %s, "
+          "at most %s s apart)" % (name, READS + WRITES, tol, tol + Decimal("0.25"), len(pr),
+                                   med, d[-1] if d else None))
 
 # The reports: one of -d 1000 each, at the end of the run: the merge's at its
 # first tick after its last record (ticks a second apart), the capture's at
