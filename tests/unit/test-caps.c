@@ -31,6 +31,30 @@ array_of(const char *buf, const char *key)
 	return (NULL);
 }
 
+/* n files, dir/fNNNN each read once by its own process (pids from pid0), from ts on. */
+static void
+feed_files(struct blktop *b, uint64_t ts, const char *dir, unsigned n, uint32_t pid0)
+{
+	char		 path[64];
+	unsigned	 i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/f%04u", dir, i);
+		feed_read(b, ts + 1000 + i, pid0 + i, path);
+	}
+}
+
+/* The rows of the JSON array key in buf: how many hold field. */
+static unsigned
+json_rows(const char *buf, const char *key, const char *field)
+{
+	char		*rows = array_of(buf, key);
+	unsigned	 n = rows != NULL ? feed_count(rows, field) : 0;
+
+	free(rows);
+	return (n);
+}
+
 /* One report: two ticks from ts; its output alone in *buf. */
 static void
 report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
@@ -67,10 +91,10 @@ int
 main(void)
 {
 	struct blktop	*b = &bt;
-	char		*buf = NULL, *rows, path[64], line[128], *p;
+	char		*buf = NULL, *rows, line[128], *p;
 	size_t		 len = 0;
 	uint64_t	 now = 5000 * NSEC_PER_SEC, ts;
-	unsigned	 i, n;
+	unsigned	 n;
 
 	b->batch = b->batch_opts.json = 1;
 	b->tick_ns = NSEC_PER_SEC;
@@ -85,26 +109,16 @@ main(void)
 	stream_begin(b, now);
 
 	/* Item 3: --top 300 over 400 files read by 400 processes lists 300 of each. */
-	for (i = 0; i < 400; i++) {
-		snprintf(path, sizeof path, "/data/f%03u", i);
-		feed_read(b, now + 1000 + i, 1000 + i, path);
-	}
+	feed_files(b, now, "/data", 400, 1000);
 	report(b, now + NSEC_PER_SEC, &buf, &len);
-	rows = array_of(buf, "files");
-	n = rows != NULL ? feed_count(rows, "\"path\":") : 0;
-	CHECK("-J --top 300, 400 files read: 300 file rows (was 256)", n == 300);
-	free(rows);
-	rows = array_of(buf, "processes");
-	n = rows != NULL ? feed_count(rows, "\"comm\":") : 0;
-	CHECK("-J --top 300, 400 processes: 300 process rows (was 256)", n == 300);
-	free(rows);
+	CHECK("-J --top 300, 400 files read: 300 file rows (was 256)",
+	    json_rows(buf, "files", "\"path\":") == 300);
+	CHECK("-J --top 300, 400 processes: 300 process rows (was 256)",
+	    json_rows(buf, "processes", "\"comm\":") == 300);
 
 	b->batch_opts.json = 0;
 	ts = now + 3 * NSEC_PER_SEC;
-	for (i = 0; i < 400; i++) {
-		snprintf(path, sizeof path, "/data/f%03u", i);
-		feed_read(b, ts + 1000 + i, 1000 + i, path);
-	}
+	feed_files(b, ts, "/data", 400, 1000);
 	report(b, ts, &buf, &len);
 	CHECK("-b --top 300: 300 file rows (was 256)", feed_count(buf, " /data/f") == 300);
 	CHECK("-b --top 300: 300 process rows (was 256)", feed_count(buf, " reader ") == 300);
@@ -150,15 +164,10 @@ main(void)
 	/* --top past the 1024 one top call returned: 2000 of 2500 files, in -J. */
 	b->batch_opts.top = 2000;
 	ts = now + 11 * NSEC_PER_SEC;
-	for (i = 0; i < 2500; i++) {
-		snprintf(path, sizeof path, "/big/f%04u", i);
-		feed_read(b, ts + 1000 + i, 5000 + i, path);
-	}
+	feed_files(b, ts, "/big", 2500, 5000);
 	report(b, ts, &buf, &len);
-	rows = array_of(buf, "files");
-	n = rows != NULL ? feed_count(rows, "\"path\":") : 0;
-	CHECK("-J --top 2000, 2500 files read: 2000 file rows (was 1024)", n == 2000);
-	free(rows);
+	CHECK("-J --top 2000, 2500 files read: 2000 file rows (was 1024)",
+	    json_rows(buf, "files", "\"path\":") == 2000);
 
 	fclose(b->batch_opts.out);
 	free(buf);
