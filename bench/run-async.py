@@ -185,34 +185,57 @@ def med(v):
     return statistics.median(v) if v else float("nan")
 
 
+def readloop_one(cmd, path, mode):
+    """One tracer over the read loop: calls/s and its programs' BPF ns per call."""
+    with open(os.devnull, "w") as out:
+        p, ids = start(cmd, out)
+        try:
+            a = progs()
+            rate = float(subprocess.run(["taskset", "-c", "1", READLOOP, path, str(SECS)] +
+                                        (["pread"] if mode == "pread" else []),
+                                        capture_output=True, text=True, check=True).stdout)
+            b = progs()
+        finally:
+            stop(p)
+    calls = rate * SECS
+    per = {}
+    for i in ids:
+        if i in a and i in b and b[i][1] > a[i][1]:
+            per[b[i][0]] = per.get(b[i][0], 0) + (b[i][1] - a[i][1]) / calls
+    return rate, per
+
+
 def readloop(tmp, mode):
+    """blktop over a cached 4 KiB read loop; for read(), the "names its file"
+    floor (bench-floor vfs-file) in the same rounds, alternating with it (the
+    floor has no pread64 programs)."""
     path = os.path.join(tmp, "cached.bin")
     with open(path, "wb") as f:
         f.write(os.urandom(64 << 20))
-    res = []
+    floor = "%s %s vfs-file" % (os.environ.get("FLOOR_BIN", "build/bench/bench-floor"),
+                                os.environ.get("FLOOR_OBJ", "build/bench/floor.bpf.o"))
+    with_floor = mode == "read" and os.path.exists(floor.split()[0])
+    res, fres = [], []
     for r in range(READLOOP_ROUNDS):
-        with open(os.devnull, "w") as out:
-            p, ids = start(BLKTOP + " -J -d 1 -c bench-readloop", out)
-            try:
-                a = progs()
-                rate = float(subprocess.run(["taskset", "-c", "1", READLOOP, path, str(SECS)] +
-                                            (["pread"] if mode == "pread" else []),
-                                            capture_output=True, text=True, check=True).stdout)
-                b = progs()
-            finally:
-                stop(p)
-        calls = rate * SECS
-        per = {}
-        for i in ids:
-            if i in a and i in b and b[i][1] > a[i][1]:
-                per[b[i][0]] = per.get(b[i][0], 0) + (b[i][1] - a[i][1]) / calls
-        ns = sum(per.values())
-        print("%s loop round %d: %.0f calls/s, %.1f ns of BPF per call (%s)" % (
-            mode, r + 1, rate, ns, ", ".join("%s %.0f" % kv for kv in sorted(per.items(), key=lambda kv: -kv[1])
-                                       if kv[1] >= 1)), flush=True)
-        res.append(ns)
+        runs = [("blktop", BLKTOP + " -J -d 1 -c bench-readloop")]
+        if with_floor:
+            runs.append(("floor vfs-file", floor))
+            if r % 2:
+                runs.reverse()
+        for name, cmd in runs:
+            rate, per = readloop_one(cmd, path, mode)
+            ns = sum(per.values())
+            print("%s loop round %d %s: %.0f calls/s, %.1f ns of BPF per call (%s)" % (
+                mode, r + 1, name, rate, ns, ", ".join("%s %.0f" % kv for kv in
+                                                       sorted(per.items(), key=lambda kv: -kv[1])
+                                                       if kv[1] >= 1)), flush=True)
+            (res if name == "blktop" else fres).append(ns)
     print("median %s loop: %.1f ns of BPF per cached 4 KiB %s() call (%s)"
           % (mode, med(res), mode, " ".join("%.0f" % x for x in res)))
+    if fres:
+        print("median %s loop, floor vfs-file: %.1f ns (%s); blktop / floor %.2f (<= 1.15: %s)"
+              % (mode, med(fres), " ".join("%.0f" % x for x in fres), med(res) / med(fres),
+                 "met" if med(res) <= 1.15 * med(fres) else "NOT met"))
 
 
 def main():
