@@ -751,35 +751,24 @@ static __always_inline bool async_file(struct scratch *s, struct inflight *in)
 }
 
 /*
- * Exit of a read/write call: file, bytes, latency; emit a record of op
- * (BLK_OP_READ or BLK_OP_WRITE). A sendfile, splice or copy_file_range comes
- * here twice, once per file (vfs_exit_xfer).
+ * What the call itself gives a read/write record: times, owner, bytes and
+ * offset, fd. The file's fields (dev, ino, rdev, ftype, the path's) are the
+ * caller's; e need not be cleared first, every other field is written.
  */
-static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, __u64 now,
-    long ret, __u16 op)
+static __always_inline void rw_fill(struct ev_rw *e, struct scratch *s, const struct inflight *in,
+    __u64 now, long ret, __u16 op, __u64 id, __u16 *pflags)
 {
-	struct ev_rw *e;
-	struct file *f;
-	struct finfo fi = {};
-	__u64 id = bpf_get_current_pid_tgid();
-	__u16 pflags = 0;
-	__u32 len, base = sizeof(struct ev_rw);
-	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
-
-	if (!s || ((sys_is_rw(in->sys) || sys_is_xfer(in->sys)) && !rw_file(s, in)) ||
-	    (sys_is_async(in->sys) && !async_file(s, in)))
-		return 0;	/* rw_file: the file of a system call (see below) */
-	e = (struct ev_rw *)s->buf;
-	CALL_RECORD(s, e, EV_RW, now, in, id);
+	e->type = EV_RW;
+	e->ts = now;
+	e->lat_ns = now - in->ts;
+	task_owner(&s->cg, &e->cgroup, e->comm, now);
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
 	e->sys = in->sys;
 	e->op = op;
 	e->pos = -1;
-	if (ret < 0) {
-		e->error = ret;
-		e->done = 0;
-	} else {
-		e->done = (__u64)ret;
-	}
+	e->error = ret < 0 ? ret : 0;
+	e->done = ret < 0 ? 0 : (__u64)ret;
 	/*
 	 * read, write, readv, writev: where the call started, the position
 	 * rw_file found after it less the bytes done (an O_APPEND write's too);
@@ -795,13 +784,13 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 	switch (in->sys) {
 	case VFS_SYS_READV:
 	case VFS_SYS_WRITEV:
-		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], &pflags);
+		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], pflags);
 		break;
 	case VFS_SYS_PREADV:
 	case VFS_SYS_PWRITEV:
 	case VFS_SYS_PREADV2:
 	case VFS_SYS_PWRITEV2:
-		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], &pflags);
+		e->asked = iov_sum((const struct iovec *)in->arg[1], in->arg[2], pflags);
 		e->pos = in->arg[3];
 		break;
 	case VFS_SYS_PREAD64:
@@ -820,6 +809,66 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 		e->asked = in->arg[2];
 		break;
 	}
+	e->fd = in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE ? -1 : (int)in->arg[0];
+}
+
+/*
+ * A read/write record whose file's path went out before (the path slot the
+ * entry found, in->hit), written straight into this CPU's batch; false if it
+ * could not be (batches off or busy, or another file took the slot
+ * meanwhile): the caller then makes it in scratch.
+ */
+static __always_inline bool rw_cached(struct scratch *s, struct inflight *in, __u64 now,
+    long ret, __u16 op, __u64 id)
+{
+	_Static_assert(BATCH_STRIDE >= sizeof(struct ev_rw) + 8, "the path's NUL and the stride's tail");
+	struct batch *b;
+	struct ev_rw *e;
+	__u16 pflags = 0;
+	__u64 *ts;
+	__u8 *p = batch_begin(&b, &ts, now);
+
+	if (!p)
+		return false;
+	e = (struct ev_rw *)p;
+	rw_fill(e, s, in, now, ret, op, id, &pflags);
+	if (!pslot_take(in, e)) {
+		batch_abandon(b);
+		return false;
+	}
+	if (in->fflags & O_DIRECT_FLAG)
+		pflags |= VFS_PF_DIRECT;
+	e->path_len = 0;
+	e->path_flags = pflags | VFS_PF_CACHED;
+	*(__u64 *)(p + sizeof(struct ev_rw)) = 0;	/* the path's NUL, and the stride's tail */
+	batch_commit(b, ts, now);
+	return true;
+}
+
+/*
+ * Exit of a read/write call: file, bytes, latency; emit a record of op
+ * (BLK_OP_READ or BLK_OP_WRITE). A sendfile, splice or copy_file_range comes
+ * here twice, once per file (vfs_exit_xfer).
+ */
+static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, __u64 now,
+    long ret, __u16 op)
+{
+	struct ev_rw *e;
+	struct file *f;
+	struct finfo fi = {};
+	__u64 id = bpf_get_current_pid_tgid();
+	__u16 pflags = 0;
+	__u32 len, base = sizeof(struct ev_rw);
+	__u32 epoch = *(volatile __u32 *)&path_epoch;	/* before the walk: a rename meanwhile wins */
+
+	if (!s || ((sys_is_rw(in->sys) || sys_is_xfer(in->sys)) && !rw_file(s, in)) ||
+	    (sys_is_async(in->sys) && !async_file(s, in)))
+		return 0;	/* rw_file: the file of a system call (see below) */
+	if (in->hit && rw_cached(s, in, now, ret, op, id))
+		return 0;
+	e = (struct ev_rw *)s->buf;
+	__builtin_memset(e, 0, sizeof(*e));
+	rw_fill(e, s, in, now, ret, op, id, &pflags);
 
 	/*
 	 * The file: for a system call, the one its fd names at the exit. The
@@ -830,7 +879,6 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 	 * For the other paths, the file found at entry.
 	 */
 	f = (struct file *)in->file;
-	e->fd = in->sys == VFS_SYS_VFS_READ || in->sys == VFS_SYS_VFS_WRITE ? -1 : (int)in->arg[0];
 	e->ftype = VFS_FT_NONE;
 	if (in->hit && pslot_take(in, e)) {
 		if (in->fflags & O_DIRECT_FLAG)
@@ -838,8 +886,7 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 		e->path_len = 0;
 		e->path_flags = pflags | VFS_PF_CACHED;
 		s->buf[base] = '\0';
-		if (!batch_add(s->buf, now))
-			emit(s, base + 1, now);
+		emit(s, base + 1, now);
 		return 0;
 	}
 	if (f) {
