@@ -298,6 +298,70 @@ static __always_inline void inflight_put(__u32 tid, const struct inflight *in)
 		count(&vfs_counters, VCNT_INFLIGHT_FULL);
 }
 
+/*
+ * A call slot for thread tid to fill in place (its own stale one, or a free
+ * one now its), or NULL: then inflight_put, which goes to the hash. Filled
+ * in place, a read's entry stores its fields once instead of building them
+ * on the stack and copying them over.
+ */
+static __always_inline struct inflight *inflight_claim(__u32 tid)
+{
+	__u32 i = tid & (NCALLS - 1), probe;
+	struct call_slot *c;
+
+	if (tid == 0)
+		return NULL;
+	for (probe = 0; probe < 2; probe++, i ^= 1) {
+		c = bpf_map_lookup_elem(&vfs_calls, &i);
+		if (!c)
+			continue;
+		if (c->tid == tid)
+			return &c->in;
+#if HAVE_ATOMIC_FETCH
+		if (c->tid == 0 && __sync_val_compare_and_swap(&c->tid, 0, tid) == 0)
+			return &c->in;
+#endif
+	}
+	return NULL;
+}
+
+/*
+ * The call thread tid entered, where it lies: in its array slot (*cp, to
+ * free with inflight_free once read), or copied out of the hash into *tmp
+ * (the hash entry freed: an LRU element may be reused meanwhile); NULL if none.
+ */
+static __always_inline struct inflight *inflight_find(__u32 tid, struct call_slot **cp,
+    struct inflight *tmp)
+{
+	__u32 i = tid & (NCALLS - 1), probe;
+	struct call_slot *c;
+	struct inflight *p;
+
+	*cp = NULL;
+	if (tid == 0)
+		return NULL;	/* the idle task: and 0 marks a free slot */
+	for (probe = 0; probe < 2; probe++, i ^= 1) {
+		c = bpf_map_lookup_elem(&vfs_calls, &i);
+		if (c && c->tid == tid) {
+			*cp = c;
+			return &c->in;
+		}
+	}
+	p = bpf_map_lookup_elem(&vfs_inflight, &tid);
+	if (!p)
+		return NULL;
+	*tmp = *p;
+	bpf_map_delete_elem(&vfs_inflight, &tid);
+	return tmp;
+}
+
+/* Free the array slot inflight_find found a call in (none: it was freed there). */
+static __always_inline void inflight_free(struct call_slot *c)
+{
+	if (c)
+		*(volatile __u32 *)&c->tid = 0;	/* after every read of c->in */
+}
+
 /* Take the call thread tid entered into *out, freeing its entry; false if none. */
 static __always_inline bool inflight_take(__u32 tid, struct inflight *out)
 {
@@ -428,7 +492,7 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
-	struct inflight in = {};
+	struct inflight in = {}, *p;
 	struct file *f = NULL;
 	struct scratch *s;
 
@@ -455,8 +519,21 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 		scratch_put(s);
 		if (!include_all && ft != VFS_FT_REG && ft != VFS_FT_BLK)
 			return 0;
-	} else if (sys == VFS_SYS_MMAP && (a3 & MAP_ANONYMOUS))
+	} else if (sys == VFS_SYS_MMAP && (a3 & MAP_ANONYMOUS)) {
 		return 0;
+	} else if ((p = inflight_claim(tid)) != NULL) {
+		p->sys = sys;
+		p->arg[0] = a0;
+		p->arg[1] = a1;
+		p->arg[2] = a2;
+		p->arg[3] = a3;
+		p->file = 0;
+		p->fflags = 0;
+		p->hit = 0;
+		p->seq = 0;
+		p->ts = bpf_ktime_get_ns();
+		return 0;
+	}
 	in.sys = sys;
 	in.arg[0] = a0;
 	in.arg[1] = a1;
@@ -918,23 +995,29 @@ static __always_inline int vfs_exit(long ret)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct inflight in;
-
+	struct inflight tmp, *in;
+	struct call_slot *c;
 	struct scratch *s;
 
-	if (!inflight_take(tid, &in) || sys_is_xfer(in.sys))
+	if (!(in = inflight_find(tid, &c, &tmp)))
+		return 0;
+	if (sys_is_xfer(in->sys)) {
+		inflight_free(c);
 		return 0;	/* xfer: a stale entry: vfs_exit_xfer ends those calls */
+	}
 	if (!(s = scratch_take())) {
-		count(&counters, sys_is_rw(in.sys) ? CNT_LOST_CALLS : CNT_LOST);
+		count(&counters, sys_is_rw(in->sys) ? CNT_LOST_CALLS : CNT_LOST);
+		inflight_free(c);
 		return 0;
 	}
-	if (sys_is_rw(in.sys))
-		vfs_exit_rw(s, &in, now, ret, sys_op(in.sys));
-	else if (in.sys >= VFS_SYS_CLOSE)
-		vfs_exit_life(s, &in, now, ret);
+	if (sys_is_rw(in->sys))
+		vfs_exit_rw(s, in, now, ret, sys_op(in->sys));
+	else if (in->sys >= VFS_SYS_CLOSE)
+		vfs_exit_life(s, in, now, ret);
 	else
-		vfs_exit_open(s, &in, now, ret, NULL);
+		vfs_exit_open(s, in, now, ret, NULL);
 	scratch_put(s);
+	inflight_free(c);
 	return 0;
 }
 
