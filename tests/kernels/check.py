@@ -47,6 +47,7 @@ FEATURES = [
     ("probe", "blktop --probe names a plan"),
     ("block", "block requests of loopN against /proc/diskstats"),
     ("block-replay", "-w then -r of the block run: the same reports"),
+    ("kstamps", "request times from the kernel's stamps agree with our clock (-vvv)"),
     ("files", "read/write calls and bytes per file and process (iowork)"),
     ("disk-bytes", "disk bytes per file: write+fsync, cold read"),
     ("dirtied", "dirtied bytes per file and process"),
@@ -214,6 +215,25 @@ else:
         line(not diff and len(live) > 0, "block-replay",
              "%d live reports, %d replayed, identical line for line%s" %
              (len(live), len(rep), "" if not diff else " (first difference: report %d)" % (diff[0] + 1)))
+
+# ---- kstamps: the kernel's stamps against our clock on the same requests
+kt = read("kstamps.txt")
+ks = re.search(r"start from the kernel (\d+), from our clock (\d+); issue from the kernel (\d+), "
+               r"from our clock or never issued (\d+); start left to the kernel and not stamped (\d+)", kt)
+kc = re.search(r"stamp check: (\d+) requests timed both ways, (\d+) differ by more than (\d+) ns(.*)", kt)
+if rc("kstamps.rc") != 0 or not ks or not kc:
+    line(False, "kstamps", "blktop -vvv -D %s: exit %s, %s" % (dev, rc("kstamps.rc"),
+         first_error("kstamps.err") or "no stamp counters"))
+else:
+    kstart, ostart, kissue, oissue, miss = [int(x) for x in ks.groups()]
+    nchk, off = int(kc.group(1)), int(kc.group(2))
+    line(rc("kstamps-fio.rc") == 0, "kstamps", "fio on %s ran" % dev)
+    line(miss == 0, "kstamps", "no start left to the kernel went unstamped (%d)" % miss)
+    line(kstart + kissue > 0, "kstamps", "the kernel's stamps used: start %d (our clock %d), "
+         "issue %d (our clock %d)" % (kstart, ostart, kissue, oissue))
+    line(nchk == 0 and kissue == 0 or nchk > 0 and off * 1000 <= nchk, "kstamps",
+         "%d requests timed both ways, %d differ by more than %s ns;%s" %
+         (nchk, off, kc.group(3), kc.group(4)[:300]))
 
 # ---- files: one run, every phase on its own file of /mnt
 frc = rc("files.rc")
