@@ -221,7 +221,11 @@ kt = read("kstamps.txt")
 ks = re.search(r"start from the kernel (\d+), from our clock (\d+); issue from the kernel (\d+), "
                r"from our clock or never issued (\d+); start left to the kernel and not stamped (\d+)", kt)
 kc = re.search(r"stamp check: (\d+) requests timed both ways, (\d+) differ by more than (\d+) ns(.*)", kt)
-if rc("kstamps.rc") != 0 or not ks or not kc:
+ksent = re.search(r"block events sent (\d+), received (\d+)", read("kstamps.err"))
+if ksent and int(ksent.group(1)) == 0 and int(ksent.group(2)) > 0:
+    na("kstamps", "blktop's counters unreadable (%s events received, 0 counted sent): "
+       "bpf() refused once its capabilities were dropped" % ksent.group(2))
+elif rc("kstamps.rc") != 0 or not ks or not kc:
     line(False, "kstamps", "blktop -vvv -D %s: exit %s, %s" % (dev, rc("kstamps.rc"),
          first_error("kstamps.err") or "no stamp counters"))
 else:
@@ -231,9 +235,12 @@ else:
     line(miss == 0, "kstamps", "no start left to the kernel went unstamped (%d)" % miss)
     line(kstart + kissue > 0, "kstamps", "the kernel's stamps used: start %d (our clock %d), "
          "issue %d (our clock %d)" % (kstart, ostart, kissue, oissue))
-    line(nchk == 0 and kissue == 0 or nchk > 0 and off * 1000 <= nchk, "kstamps",
-         "%d requests timed both ways, %d differ by more than %s ns;%s" %
-         (nchk, off, kc.group(3), kc.group(4)[:300]))
+    # Where the start hook is block_rq_insert (5.10, 6.1) the kernel's start
+    # is the request's allocation, and a request can wait in the submitter's
+    # plug before it is inserted: 3 of 1280 by 2-4 ms under TCG on 6.1.
+    line(off * 100 <= nchk and (nchk > 0 or kstart == 0 or kissue == 0), "kstamps",
+         "%d requests timed both ways, %d differ by more than %s ns (1%% may);%s (scheduler: %s)" %
+         (nchk, off, kc.group(3), kc.group(4)[:300], " ".join(read("kstamps.sched").split())[:80]))
 
 # ---- files: one run, every phase on its own file of /mnt
 frc = rc("files.rc")
