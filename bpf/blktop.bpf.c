@@ -706,11 +706,9 @@ on_start(struct request *rq, __u64 key, bool btf)
 	request_op(RQ_READ(btf, rq, cmd_flags), &ri->op, &ri->flags);
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->bytes = RQ_READ(btf, rq, __data_len);
-	if (!now)
-		now = now_ns();	/* for dev_start's busy time (and so the cgroup cache) */
 	req_owner(ri, now);
 	req_file(rq, ri, btf);
-	dev_start(ri, now);
+	dev_start(ri, now ? now : now_ns());	/* busy time: our clock, until part_stat's */
 	return 0;
 }
 
