@@ -394,6 +394,9 @@ struct ev_fop {
 };
 #define EV_FOP_SIZE(len, len2)	(sizeof(struct ev_fop) + (len) + (len2) + 2)
 
+/* Buckets (log2 of ns) per row of the stamp self-check histograms (kstamp_hist). */
+#define BLK_KCHK_BUCKETS	32
+
 /* Counters the BPF side keeps in a per-CPU array, indexed by these. */
 enum blktop_counter {
 	CNT_LOST = 0,		/* ring buffer full, or no scratch slot free (vfs_scratch):
@@ -408,7 +411,14 @@ enum blktop_counter {
 	CNT_STALE = 8,		/* completions never seen, sent when the request was reused */
 	CNT_LOST_REQS = 9,	/* ring buffer full: a block request's record (EV_BLOCK) */
 	CNT_LOST_CALLS = 10,	/* ... a read/write call's record (EV_RW), either cause */
-	CNT_MAX = 11,
+	CNT_KS_START = 11,	/* with debug_counts: start time from the kernel (rq->start_time_ns) */
+	CNT_KS_OWN_START = 12,	/* ... from our clock at the start or issue hook */
+	CNT_KS_ISSUE = 13,	/* ... issue time from the kernel (rq->io_start_time_ns) */
+	CNT_KS_OWN_ISSUE = 14,	/* ... from our clock at the issue hook, or never issued */
+	CNT_KS_MISS = 15,	/* start left to the kernel, not stamped: sent without latency */
+	CNT_KS_CHECKED = 16,	/* self-check (-vvv): requests timed both ways */
+	CNT_KS_OFF = 17,	/* ... whose queue or device time differ by more than the bound */
+	CNT_MAX = 18,
 };
 
 #endif

@@ -50,7 +50,7 @@ struct reqinfo {
 	__u16 flags;
 	__u16 op;		/* enum blktop_op */
 	__u8 counted;		/* 1 once it adds to its device's in-flight count */
-	__u8 pad;
+	__u8 kflags;		/* RK_* (kstamps.h) */
 	__u16 devslot;		/* devstates slot + 1, 0 if none */
 	__u32 bytes;		/* size when last seen started or issued */
 	char comm[BLKTOP_COMM_LEN];
@@ -464,6 +464,17 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 }
 
 /*
+ * The time now, to TS_QUANTUM_NS: reading the clock takes about 70 ns here,
+ * so the nanoseconds below that say nothing about the I/O; they were noise
+ * that no compression shrinks, most of a capture's bytes per request.
+ */
+static __always_inline __u64
+now_ns(void)
+{
+	return bpf_ktime_get_ns() & ~(__u64)(TS_QUANTUM_NS - 1);
+}
+
+/*
  * A request starts again while its previous run is still tracked. Requests
  * are preallocated per tag, so the previous run has ended; its completion
  * was never seen: the kernel called the completion tracepoint (ftrace
@@ -475,7 +486,11 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 static __always_inline void
 req_unseen(struct reqinfo *ri, __u64 now)
 {
-	const struct devstate *ds = dev_end(ri, now);
+	const struct devstate *ds;
+
+	if (!now)
+		now = now_ns();	/* a start hook that left the clock to the kernel */
+	ds = dev_end(ri, now);
 
 	if (ri->flags & BLK_F_REQUEUED)
 		return;
@@ -537,7 +552,12 @@ req_free(__u64 key, struct slot *s)
 	*(volatile __u64 *)&s->key = 0;	/* after every read of s->ri above */
 }
 
-/* Who is asking: the submitter, in process context at the start hook. */
+/*
+ * Who is asking: the submitter, in process context at the start hook. now is
+ * 0 where the hook read no clock (the kernel stamps the request): the cgroup
+ * cache, which ages its entries by the clock, is passed by (three loads, where
+ * the clock costs ~85 ns; a tracing program may not read the coarse clock).
+ */
 static __always_inline void
 req_owner(struct reqinfo *ri, __u64 now)
 {
@@ -545,7 +565,7 @@ req_owner(struct reqinfo *ri, __u64 now)
 
 	ri->pid = (__u32)id;
 	ri->tgid = id >> 32;
-	task_owner(cg_cache_cpu(), &ri->cgroup, ri->comm, now);
+	task_owner(now ? cg_cache_cpu() : NULL, &ri->cgroup, ri->comm, now);
 }
 
 /*
@@ -657,22 +677,17 @@ req_file(struct request *rq, struct reqinfo *ri, bool btf)
 	ri->fclass = BLK_FC_FILE;
 }
 
-/*
- * The time now, to TS_QUANTUM_NS: reading the clock takes about 70 ns here,
- * so the nanoseconds below that say nothing about the I/O; they were noise
- * that no compression shrinks, most of a capture's bytes per request.
- */
-static __always_inline __u64
-now_ns(void)
-{
-	return bpf_ktime_get_ns() & ~(__u64)(TS_QUANTUM_NS - 1);
-}
+#include "kstamps.h"
 
-/* Start hook: the request begins, in the submitter's context. */
+/*
+ * Start hook: the request begins, in the submitter's context. It reads no
+ * clock where the kernel will stamp the start (kstamps.h).
+ */
 static __always_inline int
 on_start(struct request *rq, __u64 key, bool btf)
 {
-	__u64 now = now_ns();
+	bool kstart = kstamp_will_start(rq, RQ_READ(btf, rq, rq_flags), btf);
+	__u64 now = kstart ? 0 : now_ns();
 	__u32 dev = request_dev(rq, btf);
 	struct reqinfo *ri;
 	struct slot *s;
@@ -683,6 +698,7 @@ on_start(struct request *rq, __u64 key, bool btf)
 		count(CNT_DBG_START);
 	ri->dev = dev;
 	ri->ts_start = now;
+	ri->kflags = kstart ? RK_KSTART : 0;
 	/*
 	 * Set the op now: an empty flush (REQ_OP_WRITE|REQ_PREFLUSH) is completed
 	 * by the flush machinery without ever being issued itself.
@@ -692,22 +708,33 @@ on_start(struct request *rq, __u64 key, bool btf)
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	req_owner(ri, now);
 	req_file(rq, ri, btf);
-	dev_start(ri, now);
+	dev_start(ri, now ? now : now_ns());	/* busy time: our clock, until part_stat's */
 	return 0;
 }
 
-/* Issue hook: the driver gets the request; it may be the first we see of it. */
+/*
+ * Issue hook: the driver gets the request; it may be the first we see of it.
+ * On a timed queue the kernel stamps the issue: no clock is read, and where
+ * the start hook sees every accounted request (issue_skip) an accounted one
+ * needs nothing here at all; the completion positions it (kstamp_complete).
+ */
 static __always_inline int
 on_issue(struct request *rq, __u64 key, bool btf)
 {
-	__u64 now = now_ns();
+	bool timed = kstamp_queue_timed(rq, btf);
+	__u64 now;
 	struct slot *s;
-	struct reqinfo *ri = req_find(key, &s);
+	struct reqinfo *ri;
 	__u16 op, flags;
 	__u32 dev;
 
+	if (timed && issue_skip && (RQ_READ(btf, rq, rq_flags) & rqf_io_stat))
+		return 0;
+	now = timed ? 0 : now_ns();
+	ri = req_find(key, &s);
 	request_op(RQ_READ(btf, rq, cmd_flags), &op, &flags);
-	if (ri && ri->ts_issue && !(ri->flags & BLK_F_REQUEUED) && (ri->flags & BLK_F_NOSTART)) {
+	if (ri && (ri->kflags & RK_ISSUED) && !(ri->flags & BLK_F_REQUEUED) &&
+	    (ri->flags & BLK_F_NOSTART)) {
 		/*
 		 * Issued again, never requeued, with no start hook: the request
 		 * ended unseen and is reused. Send it, and take this as a new one.
@@ -718,7 +745,8 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	}
 	if (ri) {
 		/* Merges may have grown it since the start: position it now. */
-		ri->ts_issue = now;
+		ri->ts_issue = now;	/* 0 on a timed queue: the kernel's, at completion */
+		ri->kflags |= RK_ISSUED;
 		ri->sector = RQ_READ(btf, rq, __sector);
 		ri->bytes = RQ_READ(btf, rq, __data_len);
 		ri->op = op;
@@ -726,12 +754,17 @@ on_issue(struct request *rq, __u64 key, bool btf)
 		return 0;
 	}
 	dev = request_dev(rq, btf);
-	if (!dev_wanted(dev) || !(ri = req_new(key, now, &s)))
+	if (!dev_wanted(dev))
+		return 0;
+	if (!now)
+		now = now_ns();	/* first seen here: its start, unless the kernel stamped one */
+	if (!(ri = req_new(key, now, &s)))
 		return 0;
 	if (debug_counts)
 		count(CNT_DBG_ISSUE_NEW);
 	ri->dev = dev;
 	ri->ts_start = ri->ts_issue = now;
+	ri->kflags = RK_ISSUED;
 	ri->sector = RQ_READ(btf, rq, __sector);
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	ri->op = op;
@@ -811,7 +844,9 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	struct reqinfo *ri = req_find(key, &s);
 	struct devstate *ds;
 	__u32 data_len = RQ_READ(btf, rq, __data_len);
-	bool flush_seq = RQ_READ(btf, rq, rq_flags) & rqf_flush_seq;
+	__u32 rqf = RQ_READ(btf, rq, rq_flags);
+	bool flush_seq = rqf & rqf_flush_seq;
+	__u16 nolat;
 
 	if (!ri) {
 		if (!flush_seq && nr_bytes == 0 && data_len == 0 &&
@@ -845,9 +880,10 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	}
 	if (debug_counts)
 		count(CNT_DBG_COMPLETE);
+	nolat = kstamp_complete(rq, ri, rqf, now, btf);
 	ds = dev_end(ri, now);
 
-	block_send(ri, now, ri->done_bytes + nr_bytes, status, ds, 0);
+	block_send(ri, now, ri->done_bytes + nr_bytes, status, ds, nolat);
 	req_free(key, s);
 	return 0;
 }

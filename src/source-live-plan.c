@@ -291,6 +291,7 @@ live_print_probe(const struct blktop *b, FILE *f)
 	else
 		fprintf(f, "block direct I/O: a bio whose first page has no file mapping "
 		    "(no BIO_PAGE_PINNED: before 6.5)\n");
+	live_probe_stamps(f, &bits, plan.start == START_IO_START);
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
 	live_probe_mount_tracefs(b->verbose);
 	live_vfs_probe(f);

@@ -4,6 +4,7 @@
 #include <sys/mount.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include <dirent.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,25 @@ live_probe_tp_btf(const struct btf *vmlinux, const char *tp)
 	return (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0);
 }
 
+/* Whether struct NAME of the kernel's BTF has a member MEMBER. */
+static int
+live_probe_has_member(const struct btf *vmlinux, const char *name, const char *member)
+{
+	const struct btf_type	*t;
+	const struct btf_member	*m;
+	int			 id;
+	unsigned		 i;
+
+	if ((id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT)) <= 0)
+		return (0);
+	t = btf__type_by_id(vmlinux, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (strcmp(btf__name_by_offset(vmlinux, m->name_off), member) == 0)
+			return (1);
+	return (0);
+}
+
 /*
  * The block flag bits the programs need, from the kernel's BTF in one pass
  * over its enums (about 150,000 types here): CO-RE relocations cannot find
@@ -35,6 +55,17 @@ live_probe_tp_btf(const struct btf *vmlinux, const char *tp)
  *  - bio_pinned: BIO_PAGE_PINNED of struct bio's bi_flags (6.5 and newer):
  *    the bio's pages are user memory pinned for direct I/O, none of them a
  *    page cache page; 0 where the kernel has no such flag.
+ *  - rqf_io_stat: RQF_IO_STAT, the request is accounted and its start_time_ns
+ *    is the kernel's (__RQF_IO_STAT, 8 on 6.12 and 6.18; 1 << 13 by #define
+ *    on 5.10 and 6.1).
+ *  - queue_flag_stats: the bit number of QUEUE_FLAG_STATS in queue_flags, a
+ *    timed queue whose requests get io_start_time_ns (7 in the anonymous enum
+ *    of 6.12 and 6.18; 20 by #define on 5.10 and 6.1).
+ *  - blk_feat_io_stat: BLK_FEAT_IO_STAT of queue_limits.features (6.11+):
+ *    an enumerator when the features were an enum, a #define since (1 << 4
+ *    on 6.12 and 7.2); 0 where queue_limits has no features. The start hook
+ *    trusts it only to skip its clock, and a wrong bit shows as requests
+ *    sent without latency (CNT_KS_MISS), never as wrong times.
  */
 void
 live_probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
@@ -46,6 +77,9 @@ live_probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
 
 	bits->rqf_flush_seq = 0;
 	bits->bio_pinned = 0;
+	bits->rqf_io_stat = 0;
+	bits->queue_flag_stats = 0;
+	bits->blk_feat_io_stat = 0;
 	n = vmlinux != NULL ? btf__type_cnt(vmlinux) : 0;
 	for (id = 1; id < n; id++) {
 		t = btf__type_by_id(vmlinux, id);
@@ -60,10 +94,23 @@ live_probe_block_bits(const struct btf *vmlinux, struct block_bits *bits)
 				bits->rqf_flush_seq = 1u << e->val;
 			else if (strcmp(name, "BIO_PAGE_PINNED") == 0)
 				bits->bio_pinned = 1u << e->val;
+			else if (strcmp(name, "__RQF_IO_STAT") == 0)
+				bits->rqf_io_stat = 1u << e->val;
+			else if (strcmp(name, "QUEUE_FLAG_STATS") == 0)
+				bits->queue_flag_stats = (unsigned)e->val;
+			else if (strcmp(name, "BLK_FEAT_IO_STAT") == 0 && e->val > 0)
+				bits->blk_feat_io_stat = (unsigned)e->val;	/* a mask, not a bit number */
 		}
 	}
 	if (bits->rqf_flush_seq == 0)
 		bits->rqf_flush_seq = 1u << 4;
+	if (bits->rqf_io_stat == 0)
+		bits->rqf_io_stat = 1u << 13;
+	if (bits->queue_flag_stats == 0)
+		bits->queue_flag_stats = 20;
+	if (bits->blk_feat_io_stat == 0 && vmlinux != NULL &&
+	    live_probe_has_member(vmlinux, "queue_limits", "features"))
+		bits->blk_feat_io_stat = 1u << 4;
 }
 
 /* The directory holding the classic tracepoints, as libbpf 1.1 chooses it. */
@@ -183,4 +230,77 @@ live_probe_forget_elf(const void *data, size_t sz)
 
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* /sys/block/DEV/FILE's first line into buf; 0, or -1 if unreadable. */
+static int
+live_probe_sysfs(const char *dev, const char *file, char *buf, size_t len)
+{
+	char	 path[300];
+	FILE	*f;
+	int	 rc = -1;
+
+	snprintf(path, sizeof path, "/sys/block/%s/%s", dev, file);
+	if ((f = fopen(path, "r")) == NULL)
+		return (-1);
+	if (fgets(buf, (int)len, f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		rc = 0;
+	}
+	fclose(f);
+	return (rc);
+}
+
+/*
+ * --probe's account of where a request's times come from on this kernel
+ * (bpf/kstamps.h): the kernel's own stamps where it sets them, our clock
+ * elsewhere, and on which queues the issue program still runs.
+ */
+void
+live_probe_stamps(FILE *f, const struct block_bits *bits, int io_start)
+{
+	char		 lat[32], size[32];
+	struct dirent	*de;
+	DIR		*d;
+	int		 timed;
+
+	fprintf(f, "block start time: the kernel's rq->start_time_ns where the request is "
+	    "accounted (RQF_IO_STAT 0x%x at completion), else our clock at the start hook; "
+	    "the start hook reads no clock where %s\n", bits->rqf_io_stat,
+	    bits->blk_feat_io_stat != 0 ?
+	    "RQF_IO_STAT is already set or the queue accounts I/O "
+	    "(queue_limits.features & BLK_FEAT_IO_STAT: RQF_IO_STAT comes after block_io_start)" :
+	    "RQF_IO_STAT is already set (at allocation)");
+	if (bits->blk_feat_io_stat != 0)
+		fprintf(f, "  (BLK_FEAT_IO_STAT is 0x%x here)\n", bits->blk_feat_io_stat);
+	fprintf(f, "block issue time: the kernel's rq->io_start_time_ns on a timed queue "
+	    "(QUEUE_FLAG_STATS, bit %u of queue_flags: write-back throttling, iocost, "
+	    "iolatency), tested per request; else our clock at the issue hook\n",
+	    bits->queue_flag_stats);
+	fprintf(f, "block issue hook: %s\n", io_start ?
+	    "returns at once for an accounted request on a timed queue (block_io_start "
+	    "sees every accounted request); runs in full on untimed queues and for "
+	    "requests first seen at issue (the queue's flush request)" :
+	    "runs for every request (a request may be first seen at issue: no "
+	    "block_io_start), reading no clock on a timed queue");
+	fprintf(f, "block queues (from sysfs, as the programs test QUEUE_FLAG_STATS per request):\n");
+	for (timed = 1; timed >= 0; timed--) {
+		if ((d = opendir("/sys/block")) == NULL)
+			return;
+		fprintf(f, "  %s:", timed ? "timed by write-back throttling (wbt_lat_usec), "
+		    "issue times from the kernel" : "not timed by it (the issue hook runs "
+		    "unless iocost or iolatency time them)");
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' ||
+			    live_probe_sysfs(de->d_name, "size", size, sizeof size) != 0 ||
+			    strcmp(size, "0") == 0)
+				continue;	/* an unbound loop device, a missing medium */
+			if (live_probe_sysfs(de->d_name, "queue/wbt_lat_usec", lat, sizeof lat) != 0)
+				lat[0] = '\0';
+			if ((lat[0] != '\0' && strcmp(lat, "0") != 0) == timed)
+				fprintf(f, " %s", de->d_name);
+		}
+		fprintf(f, "\n");
+		closedir(d);
+	}
 }

@@ -33,6 +33,11 @@
  */
 #define LIVE_DRAIN_USEC	100000
 #define LIVE_BUSY_USEC	10000
+/*
+ * -vvv's self-check: a request's queue and device time from the kernel's
+ * stamps and from our clock agree within this (bpf/kstamps.h, doc/tracing.md).
+ */
+#define LIVE_KSTAMP_BOUND_NS	(1000 * 1000)
 
 /* The live source's state (src->data). */
 struct live {
@@ -140,6 +145,46 @@ static uint64_t
 live_counter(struct live *l, uint32_t key)
 {
 	return (cost_percpu_sum(bpf_map__fd(l->skel->maps.counters), key));
+}
+
+/*
+ * Where the requests' times came from (-vv), and with check (-vvv) how far
+ * the kernel's stamps and our clock differ: per log2 bucket of ns, the
+ * requests whose queue time (q) and device time (d) differ by that much.
+ */
+static void
+live_kstamp_report(struct live *l, int check)
+{
+	char		 line[2][512];
+	size_t		 off[2] = { 0, 0 };
+	uint64_t	 n;
+	uint32_t	 row, k;
+	int		 fd = bpf_map__fd(l->skel->maps.kstamp_hist);
+
+	log_warnx("request stamps: start from the kernel %llu, from our clock %llu; "
+	    "issue from the kernel %llu, from our clock or never issued %llu; "
+	    "start left to the kernel and not stamped %llu",
+	    (unsigned long long)live_counter(l, CNT_KS_START),
+	    (unsigned long long)live_counter(l, CNT_KS_OWN_START),
+	    (unsigned long long)live_counter(l, CNT_KS_ISSUE),
+	    (unsigned long long)live_counter(l, CNT_KS_OWN_ISSUE),
+	    (unsigned long long)live_counter(l, CNT_KS_MISS));
+	if (!check)
+		return;
+	for (row = 0; row < 2; row++) {
+		line[row][0] = '\0';
+		for (k = 0; k < BLK_KCHK_BUCKETS; k++) {
+			n = cost_percpu_sum(fd, row * BLK_KCHK_BUCKETS + k);
+			if (n != 0 && off[row] < sizeof line[row] - 32)
+				off[row] += snprintf(line[row] + off[row], sizeof line[row] - off[row],
+				    " <%llu:%llu", 2ULL << k, (unsigned long long)n);
+		}
+	}
+	log_warnx("stamp check: %llu requests timed both ways, %llu differ by more than "
+	    "%llu ns; |kernel - own| in ns q%s d%s",
+	    (unsigned long long)live_counter(l, CNT_KS_CHECKED),
+	    (unsigned long long)live_counter(l, CNT_KS_OFF),
+	    (unsigned long long)LIVE_KSTAMP_BOUND_NS, line[0], line[1]);
 }
 
 /*
@@ -415,8 +460,15 @@ live_start(struct source *src, char **errp)
 		live_probe_block_bits(vmlinux, &bits);
 		l->skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
 		l->skel->rodata->bio_pinned = bits.bio_pinned;
+		l->skel->rodata->rqf_io_stat = bits.rqf_io_stat;
+		l->skel->rodata->queue_flag_stats = bits.queue_flag_stats;
+		l->skel->rodata->blk_feat_io_stat = bits.blk_feat_io_stat;
 		btf__free(vmlinux);
 	}
+	/* The kernel's request stamps (bpf/kstamps.h); -vvv times requests both ways. */
+	l->skel->rodata->kstamp_check = b->verbose >= 3;
+	l->skel->rodata->kstamp_bound_ns = LIVE_KSTAMP_BOUND_NS;
+	l->skel->rodata->issue_skip = b->plan.start == START_IO_START;
 	l->skel->rodata->filter_ndevs = b->ndevs;
 	for (i = 0; i < b->ndevs; i++)
 		l->skel->rodata->filter_devs[i] = b->devs[i];
@@ -523,6 +575,8 @@ live_stop(struct source *src)
 		    (unsigned long long)live_counter(l, CNT_DBG_PARTIAL),
 		    (unsigned long long)live_counter(l, CNT_DBG_COMPLETE),
 		    (unsigned long long)live_tracked(l));
+	if (b->verbose >= 2 && l->skel != NULL)
+		live_kstamp_report(l, b->verbose >= 3);
 	if (l->rb_ev != NULL)
 		event_free(l->rb_ev);
 	if (l->drain_ev != NULL)

@@ -35,8 +35,12 @@ int		 live_probe_tp_btf(const struct btf *, const char *tp);
 struct block_bits {
 	unsigned	 rqf_flush_seq;	/* RQF_FLUSH_SEQ of rq_flags */
 	unsigned	 bio_pinned;	/* BIO_PAGE_PINNED of bi_flags, 0 if none */
+	unsigned	 rqf_io_stat;	/* RQF_IO_STAT of rq_flags */
+	unsigned	 queue_flag_stats;	/* bit number of QUEUE_FLAG_STATS in queue_flags */
+	unsigned	 blk_feat_io_stat;	/* BLK_FEAT_IO_STAT of queue_limits.features, 0 if none */
 };
 void		 live_probe_block_bits(const struct btf *, struct block_bits *);
+void		 live_probe_stamps(FILE *, const struct block_bits *, int io_start);
 int		 live_probe_tp_classic(const char *group, const char *name);
 const char	*live_probe_tracefs(void);
 void		 live_probe_mount_tracefs(int verbose);

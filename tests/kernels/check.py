@@ -47,6 +47,7 @@ FEATURES = [
     ("probe", "blktop --probe names a plan"),
     ("block", "block requests of loopN against /proc/diskstats"),
     ("block-replay", "-w then -r of the block run: the same reports"),
+    ("kstamps", "request times from the kernel's stamps agree with our clock (-vvv)"),
     ("files", "read/write calls and bytes per file and process (iowork)"),
     ("disk-bytes", "disk bytes per file: write+fsync, cold read"),
     ("dirtied", "dirtied bytes per file and process"),
@@ -214,6 +215,32 @@ else:
         line(not diff and len(live) > 0, "block-replay",
              "%d live reports, %d replayed, identical line for line%s" %
              (len(live), len(rep), "" if not diff else " (first difference: report %d)" % (diff[0] + 1)))
+
+# ---- kstamps: the kernel's stamps against our clock on the same requests
+kt = read("kstamps.txt")
+ks = re.search(r"start from the kernel (\d+), from our clock (\d+); issue from the kernel (\d+), "
+               r"from our clock or never issued (\d+); start left to the kernel and not stamped (\d+)", kt)
+kc = re.search(r"stamp check: (\d+) requests timed both ways, (\d+) differ by more than (\d+) ns(.*)", kt)
+ksent = re.search(r"block events sent (\d+), received (\d+)", read("kstamps.err"))
+if ksent and int(ksent.group(1)) == 0 and int(ksent.group(2)) > 0:
+    na("kstamps", "blktop's counters unreadable (%s events received, 0 counted sent): "
+       "bpf() refused once its capabilities were dropped" % ksent.group(2))
+elif rc("kstamps.rc") != 0 or not ks or not kc:
+    line(False, "kstamps", "blktop -vvv -D %s: exit %s, %s" % (dev, rc("kstamps.rc"),
+         first_error("kstamps.err") or "no stamp counters"))
+else:
+    kstart, ostart, kissue, oissue, miss = [int(x) for x in ks.groups()]
+    nchk, off = int(kc.group(1)), int(kc.group(2))
+    line(rc("kstamps-fio.rc") == 0, "kstamps", "fio on %s ran" % dev)
+    line(miss == 0, "kstamps", "no start left to the kernel went unstamped (%d)" % miss)
+    line(kstart + kissue > 0, "kstamps", "the kernel's stamps used: start %d (our clock %d), "
+         "issue %d (our clock %d)" % (kstart, ostart, kissue, oissue))
+    # Where the start hook is block_rq_insert (5.10, 6.1) the kernel's start
+    # is the request's allocation, and a request can wait in the submitter's
+    # plug before it is inserted: 3 of 1280 by 2-4 ms under TCG on 6.1.
+    line(off * 100 <= nchk and (nchk > 0 or kstart == 0 or kissue == 0), "kstamps",
+         "%d requests timed both ways, %d differ by more than %s ns (1%% may);%s (scheduler: %s)" %
+         (nchk, off, kc.group(3), kc.group(4)[:300], " ".join(read("kstamps.sched").split())[:80]))
 
 # ---- files: one run, every phase on its own file of /mnt
 frc = rc("files.rc")

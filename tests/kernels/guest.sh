@@ -15,6 +15,8 @@
 #                                  mount, write, fsync, cold read, umount;
 #                                  /proc/diskstats of loopN before and after
 #   block-replay.{jsonl,err,rc}    -r of that capture, -b -J
+#   kstamps.{jsonl,err,rc,txt}     blktop -vvv around fio on the same loopN: the
+#                                  kernel's request stamps against our clock
 #   files.{jsonl,err,rc}           one blktop -J -d 0.5 --top 500 --all-files -w
 #                                  run (the vfs object loads once: under TCG its
 #                                  verification takes tens of seconds) around
@@ -110,6 +112,35 @@ if [ -s /tmp/block.cap ]; then
 	step block-replay
 fi
 rm -f /tmp/block.cap
+
+# ---- kstamps: the kernel's request stamps against our clock on the same
+# requests (-vvv), queue depth 8 reads, then writes with fsyncs. On 5.10
+# the kernel refuses every bpf() call of a process without CAP_BPF while
+# unprivileged_bpf_disabled is set (Debian: 2), so blktop, its capabilities
+# dropped, cannot read its counters there; allowed for this run only.
+ubd=$(cat /proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null)
+[ "$ubd" = 2 ] && echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
+# With a scheduler every request is inserted, so a start hook sees it on
+# 5.10 and 6.1 too (block_rq_insert; issued straight to the driver it is
+# first seen at issue, and starts there): timed both ways.
+sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$D/queue/scheduler" 2>/dev/null)
+echo mq-deadline >"/sys/block/$D/queue/scheduler" 2>"$O/kstamps.sched"
+cat "/sys/block/$D/queue/scheduler" >>"$O/kstamps.sched" 2>&1
+$BLKTOP -J -d 1 -D "$D" --no-vfs -vvv >"$O/kstamps.jsonl" 2>"$O/kstamps.err" &
+pid=$!
+if started "$pid" "$O/kstamps.jsonl" "$START"; then
+	fio --filename="$L" --direct=1 --ioengine=libaio --iodepth=8 --size=128M --randseed=7 \
+	    --name=r --rw=randread --bs=4k --io_size=4M \
+	    --name=w --stonewall --rw=randwrite --bs=4k --io_size=1M --fsync=32 \
+	    --output=/dev/null >"$O/kstamps-fio.err" 2>&1
+	echo $? >"$O/kstamps-fio.rc"
+	sleep 1.2
+fi
+stop "$pid" "$O/kstamps.rc"
+[ "$ubd" = 2 ] && echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled
+[ -n "$sched" ] && echo "$sched" >"/sys/block/$D/queue/scheduler" 2>/dev/null
+grep -E 'request stamps|stamp check' "$O/kstamps.err" >"$O/kstamps.txt"
+step kstamps
 losetup -d "$L"
 rm -f /dev/shm/blk.img
 
