@@ -45,6 +45,7 @@ struct live {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
+	int			 kio;		/* tb_io_start_kio loaded (source-live-kio.c) */
 	struct cost_batch	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
@@ -86,12 +87,13 @@ live_rb_record(void *ctx, void *data, size_t len)
 			r = (const uint8_t *)data + sizeof *bh + (size_t)i * bh->stride;
 			memcpy(&type, r, sizeof type);
 			if (type == EV_BLOCK &&
-			    bh->stride == EV_BATCH_STRIDE(sizeof(struct ev_block))) {
+			    bh->stride >= EV_BATCH_STRIDE(sizeof(struct ev_block))) {
 				stream_event(l->b, r, sizeof(struct ev_block));
 				continue;
 			}
+			/* The vfs object's batches, and the block object's direct async calls (bpf/blk-kio.h). */
 			if (type != EV_RW || !l->vfs_loaded ||
-			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
+			    bh->stride < EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
 			rec = live_paths_record(r, &rlen);
@@ -372,6 +374,7 @@ live_start(struct source *src, char **errp)
 	struct block_bits bits;
 	struct btf	*vmlinux;
 	const void	*elf;
+	const char	*why;
 	unsigned	 i;
 	size_t		 sz;
 	int		 err;
@@ -421,6 +424,11 @@ live_start(struct source *src, char **errp)
 	for (i = 0; i < b->ndevs; i++)
 		l->skel->rodata->filter_devs[i] = b->devs[i];
 	live_set_autoload(l->skel, &b->plan);
+	if ((why = live_kio_why_not(b, &b->plan)) == NULL) {
+		live_kio_prepare(l->skel, b, (uint32_t)getpid());
+		l->kio = 1;
+	} else if (b->verbose)
+		log_warnx("direct async calls at submission and completion: %s", why);
 	live_ring_size(l->skel);
 	/* What blktop costs the kernel, for "self"; without it, unknown. */
 	l->stats_fd = cost_enable();
@@ -437,6 +445,10 @@ live_start(struct source *src, char **errp)
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
 		live_start_vfs(l);
+	/* Direct async calls are the block object's once the vfs object leaves them (blk-kio.h). */
+	if (l->kio && l->vfs_loaded && (b->have & HAVE_URING) && (b->have & HAVE_AIO) &&
+	    l->skel->bss != NULL && live_vfs_set_kio(1) == 0)
+		l->skel->bss->kio_on = 1;
 	if ((err = live_attach(l->skel)) != 0) {
 		xasprintf(errp, "cannot attach the BPF programs (%s): %s",
 		    b->plan_text, strerror(-err));
