@@ -1,26 +1,29 @@
 /*
  * blk-kio.h: direct async I/O named at its block requests (issue 42,
- * decision 1). An io_uring or libaio read or write of an O_DIRECT file
- * reaches block_io_start in its submitter's context, and its request's
- * first bio leads back to the call's kiocb: blkdev's one-bio async dio
- * embeds the bio (struct blkdev_dio), its multi-bio dio and iomap's dio
- * hang off bi_private, a bio split by the queue's limits is chained to the
- * one it was split from (bio_chain_endio, bi_private). The kiocb names the
- * file (ki_filp), the offset (ki_pos: moved on only at the completion) and,
- * by its completion function, the engine. The call is kept in kio_calls by
- * its kiocb while any of its requests is in flight and sent at the last
- * one's completion: one read/write record (EV_RW, path-less, in the block
- * object's batch), its latency the first request's start to the last one's
- * completion, its bytes its requests'. The vfs object's submission and
- * completion programs return at once for such calls (vfs-async.h,
- * kio_direct). Included by blktop.bpf.c after the request table and
- * batch.h.
+ * decision 1). An io_uring or libaio read or write of an O_DIRECT file is
+ * built into bios that lead back to the call's kiocb: blkdev's one-bio
+ * async dio embeds the bio (struct blkdev_dio), its multi-bio dio and
+ * iomap's dio hang off bi_private, a bio split off by the queue's limits is
+ * chained to the one it was split from (bio_chain_endio, bi_private). At a
+ * request's completion (block_rq_complete runs before its bios end, so the
+ * dio and its kiocb are whole) the kiocb names the file (ki_filp), the
+ * offset (ki_pos: moved on only by the dio's completion) and, by its
+ * completion function, the engine; the dio's size is the call's bytes. A
+ * call whose bytes are its request's is sent then: one read/write record
+ * (EV_RW, path-less, in the block object's batch), its owner the request's
+ * (the submitter at its start), its latency the request's start to its
+ * completion. A call of several requests (split, or a multi-bio dio) is
+ * gathered by kiocb in kio_calls and sent when its last bytes complete,
+ * its latency from its earliest request's start. Nothing is done at the
+ * start. The vfs object's submission and completion programs return at once
+ * for such calls (vfs-async.h, kio_direct). Included by blktop.bpf.c after
+ * the request table and batch.h.
  *
  * bpf_rdonly_cast (6.2+) and the kernel's own symbols: only the program
- * tb_io_start_kio calls them, and the loader loads it where the kernel has
- * them (src/source-live-kio.c); everywhere else the externs stay unresolved
- * (weak) in a program never loaded. The compat build has no such program's
- * body (no compare-and-swap).
+ * tb_rq_complete_kio calls them, and the loader loads it where the kernel
+ * has them (src/source-live-kio.c); everywhere else the externs stay
+ * unresolved (weak) in a program never loaded. The compat build has no
+ * such program's body (no compare-and-swap).
  */
 #ifndef BLKTOP_BLK_KIO_H
 #define BLKTOP_BLK_KIO_H
@@ -53,21 +56,16 @@ __u32 kio_on = 0;
 #define NKIO		8192
 #define KIO_STALE_NS	(10ULL * 1000000000)	/* a call whose last completion went unseen */
 
-/* A direct async call, from its first request's start to its last one's completion. */
+/*
+ * A direct async call of several requests (split by the queue's limits, or
+ * a multi-bio dio) while some of its bytes are still to complete.
+ */
 struct kio_call {
 	__u64 key;		/* kiocb, 0 when free */
-	__u64 ts_first;
-	__s64 pending;		/* its requests started and not completed */
-	__u64 started;		/* their bytes */
+	__u64 ts_first;		/* the earliest start of its requests completed */
 	__u64 done;		/* bytes completed */
-	__s64 pos;
-	__u64 cgroup;
-	__u64 ino;
-	__u32 dev, rdev;
-	__u32 pid, tgid;
 	__s32 error;
-	__u16 sys, op, ftype, slot;
-	char comm[BLKTOP_COMM_LEN];
+	__u32 pad;
 };
 
 struct {
@@ -113,14 +111,16 @@ static __always_inline __s32 kio_errno(int status)
 }
 
 #if HAVE_ATOMIC_FETCH
-/* The kiocb a direct I/O request's first bio was made for, as a number; 0 if none. */
-static __always_inline __u64 kio_of(struct request *rq)
+/*
+ * The kiocb a direct I/O bio was made for, as a number, and the bytes of its
+ * whole call (the dio's size: set before its bios go out, final at their
+ * completion but for a dio whose plug was flushed before it was all built);
+ * 0 if the bio is no direct I/O of a kiocb.
+ */
+static __always_inline __u64 kio_of(struct bio *bio, __u64 *size)
 {
-	struct bio *bio = rq->bio;
 	__u64 end, b;
 
-	if (!bio)
-		return 0;
 	end = (__u64)bio->bi_end_io;
 	if (end == (__u64)&bio_chain_endio) {
 		/* A front split off by the queue's limits: the bio it was split from. */
@@ -134,31 +134,34 @@ static __always_inline __u64 kio_of(struct request *rq)
 		b = kio_bits(bio) - bpf_core_field_offset(struct blkdev_dio, bio);
 		struct blkdev_dio *d = bpf_rdonly_cast((void *)b,
 		    bpf_core_type_id_kernel(struct blkdev_dio));
+		*size = d->size;
 		return kio_bits(d->iocb);
 	}
 	if (end == (__u64)&blkdev_bio_end_io) {
 		struct blkdev_dio *d = bpf_rdonly_cast(bio->bi_private,
 		    bpf_core_type_id_kernel(struct blkdev_dio));
+		*size = d->size;
 		return kio_bits(d->iocb);
 	}
 	if (end == (__u64)&iomap_dio_bio_end_io) {
 		struct iomap_dio *d = bpf_rdonly_cast(bio->bi_private,
 		    bpf_core_type_id_kernel(struct iomap_dio));
+		*size = d->size;
 		return kio_bits(d->iocb);
 	}
 	return 0;
 }
 
 /* Whether a call's owner passes the vfs object's filters (its wanted()). */
-static __always_inline bool kio_wanted(const struct kio_call *k)
+static __always_inline bool kio_wanted(const struct reqinfo *ri)
 {
 	__u64 c[2];
 
-	if (k->tgid == kio_self_tgid || (kio_cgroup && k->cgroup != kio_cgroup))
+	if (ri->tgid == kio_self_tgid || (kio_cgroup && ri->cgroup != kio_cgroup))
 		return false;
 	if (!kio_ncomms)
 		return true;
-	__builtin_memcpy(c, k->comm, sizeof c);
+	__builtin_memcpy(c, ri->comm, sizeof c);
 	for (__u32 i = 0; i < FILTER_MAX_COMMS; i++) {
 		if (i >= kio_ncomms)
 			break;
@@ -195,144 +198,132 @@ static __always_inline __u16 kio_engine(const struct kiocb *k, __u16 op)
 	return 0;
 }
 
-/* A call's first request: its file, offset and owner into c; false if not an O_DIRECT file's or not wanted. */
-static __always_inline bool kio_fill(struct kio_call *c, const struct kiocb *k,
-    const struct reqinfo *ri)
+/*
+ * The record of a call whose last bytes completed: its file, offset and
+ * owner (the submitter at its first request's start), latency from
+ * ts_first; false if its file is not O_DIRECT.
+ */
+static __always_inline bool kio_fill(struct ev_rw *e, const struct kiocb *k,
+    const struct reqinfo *ri, __u16 sys, __u64 now, __u64 ts_first)
 {
 	struct file *f = k->ki_filp;
-	struct task_struct *t;
 	struct inode *ino;
 	__u16 mode;
 
-	if (!f || !(f->f_flags & KIO_O_DIRECT))
-		return false;
-	ino = f->f_inode;
-	if (!ino)
+	if (!f || !(f->f_flags & KIO_O_DIRECT) || !(ino = f->f_inode))
 		return false;
 	mode = ino->i_mode & 0170000;
-	c->ftype = mode == 0100000 ? VFS_FT_REG : mode == 0060000 ? VFS_FT_BLK : VFS_FT_OTHER;
-	c->ino = ino->i_ino;
-	c->dev = ino->i_sb->s_dev;
-	c->rdev = c->ftype == VFS_FT_BLK ? ino->i_rdev : 0;
-	c->slot = pslot_of((const struct file *)kio_bits(f)) + 1;
-	c->pos = k->ki_pos;
-	c->op = ri->op;
-	c->pid = ri->pid;
-	c->tgid = ri->tgid;
-	c->cgroup = ri->cgroup;
-	__builtin_memcpy(c->comm, ri->comm, sizeof c->comm);
-	/*
-	 * An io_uring call the kernel could not issue without blocking is
-	 * issued again by an io-wq worker of the process ("iou-wrk-PID"): the
-	 * call is the process's, named as its completion in the process's
-	 * task would be.
-	 */
-	t = bpf_get_current_task_btf();
-	if (t->flags & 0x10)	/* PF_IO_WORKER */
-		__builtin_memcpy(c->comm, t->group_leader->comm, sizeof c->comm);
-	return kio_wanted(c);
+	e->ftype = mode == 0100000 ? VFS_FT_REG : mode == 0060000 ? VFS_FT_BLK : VFS_FT_OTHER;
+	e->ino = ino->i_ino;
+	e->dev = ino->i_sb->s_dev;
+	e->rdev = e->ftype == VFS_FT_BLK ? ino->i_rdev : 0;
+	e->slot = pslot_of((const struct file *)kio_bits(f)) + 1;
+	e->pos = k->ki_pos;	/* moved on only by the dio's completion, after this */
+	e->type = EV_RW;
+	e->ts = now;
+	e->lat_ns = now - ts_first;
+	e->cgroup = ri->cgroup;
+	e->pid = ri->pid;
+	e->tgid = ri->tgid;
+	e->fd = -1;
+	e->sys = sys;
+	e->op = ri->op;
+	e->path_flags = VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO;
+	__builtin_memcpy(e->comm, ri->comm, sizeof e->comm);
+	return true;
 }
 
 /*
- * At a request's start (tb_io_start_kio, after req_owner): the call of a
- * direct async request taken, or joined by a later request of it (a split
- * call). ri->kio names its entry.
+ * Of a call of several requests, this request's bytes: false until its
+ * last bytes complete; then its first start and error in *ts_first, *err.
  */
-static __always_inline void kio_start(struct request *rq, struct reqinfo *ri, __u64 now)
+static __always_inline bool kio_gather(__u64 kb, __u64 size, __u32 bytes, __s32 err,
+    const struct reqinfo *ri, __u64 *ts_first, __s32 *errp)
 {
-	__u32 i, probe;
+	__u32 i = kio_index(kb), probe;
 	struct kio_call *c;
-	struct kiocb *k;
-	__u64 kb, cur;
-	__u16 sys;
+	__u64 cur, done;
 
-	if (!kio_on || (ri->op != BLK_OP_READ && ri->op != BLK_OP_WRITE) || !(kb = kio_of(rq)))
-		return;
-	k = bpf_rdonly_cast((void *)kb, bpf_core_type_id_kernel(struct kiocb));
-	if (!(sys = kio_engine(k, ri->op)))
-		return;
-	i = kio_index(kb);
 	for (probe = 0; probe < 2; probe++, i ^= 1) {
 		c = bpf_map_lookup_elem(&kio_calls, &i);
 		if (!c)
 			continue;
 		cur = *(volatile __u64 *)&c->key;
-		if (cur == kb) {
-			__sync_fetch_and_add(&c->pending, 1);
-			__sync_fetch_and_add(&c->started, ri->bytes);
-			ri->kio = i + 1;
-			return;
-		}
-		if ((cur == 0 || now - c->ts_first > KIO_STALE_NS) &&
-		    __sync_val_compare_and_swap(&c->key, cur, kb) == cur) {
-			if (!kio_fill(c, k, ri)) {
-				*(volatile __u64 *)&c->key = 0;
-				return;
-			}
-			c->sys = sys;
-			c->ts_first = now;
-			c->pending = 1;
-			c->started = ri->bytes;
-			c->done = 0;
+		if (cur != kb) {
+			if ((cur != 0 && ri->ts_start - c->ts_first < KIO_STALE_NS) ||
+			    __sync_val_compare_and_swap(&c->key, cur, kb) != cur)
+				continue;
+			c->ts_first = ri->ts_start;
 			c->error = 0;
-			ri->kio = i + 1;
-			return;
+			c->done = 0;
 		}
+		if (ri->ts_start < c->ts_first)
+			c->ts_first = ri->ts_start;
+		if (err)
+			c->error = err;
+		done = __sync_fetch_and_add(&c->done, bytes) + bytes;
+		if (done < size)
+			return false;
+		*ts_first = c->ts_first;
+		*errp = c->error;
+		*(volatile __u64 *)&c->key = 0;	/* after every read of c */
+		return true;
 	}
 	count(CNT_LOST_CALLS);	/* both entries taken: the call goes uncounted */
+	return false;
 }
 
+#define KIO_MAX_BIOS	4	/* bios of one request looked at: calls merged into it */
+
 /*
- * A request of a call ended (completed, merged into another, or its
- * completion unseen): at the last one, the call's record, then its entry
- * freed.
+ * A request of direct async I/O completed (tb_rq_complete_kio, before its
+ * entry is freed): the call of each of its bios, sent where its last bytes
+ * are these. A bio's call is its request's alone where the dio's size is
+ * the bio's bytes (a dio not split); else its bytes are gathered by kiocb.
  */
-static __always_inline void kio_end(struct reqinfo *ri, __u64 now, __u32 bytes, int status)
+static __always_inline void kio_complete(struct request *rq, const struct reqinfo *ri,
+    __u64 now, int status)
 {
 	union {
 		struct ev_rw e;
 		__u8 b[BATCH_STRIDE];
-	} u = {};
-	struct ev_rw *e = &u.e;
-	__u32 i = ri->kio - 1;
-	struct kio_call *c = bpf_map_lookup_elem(&kio_calls, &i);
+	} u;
+	struct bio *bio;
+	struct kiocb *k;
+	__u64 kb, size, ts_first;
+	__u32 bytes, n;
+	__s32 err = kio_errno(status), cerr;
+	__u16 sys;
 
-	ri->kio = 0;
-	if (!c || !c->key)
+	if (!kio_on || (ri->op != BLK_OP_READ && ri->op != BLK_OP_WRITE) || !kio_wanted(ri))
 		return;
-	if (status)
-		c->error = kio_errno(status);
-	__sync_fetch_and_add(&c->done, bytes);
-	if (__sync_fetch_and_add(&c->pending, -1) != 1)
-		return;
-	e->type = EV_RW;
-	e->dev = c->dev;
-	e->ts = now;
-	e->lat_ns = now - c->ts_first;
-	e->cgroup = c->cgroup;
-	e->ino = c->ino;
-	e->asked = c->started;
-	e->error = c->error;
-	e->done = c->error ? 0 : c->done;
-	e->pos = c->pos;
-	e->pid = c->pid;
-	e->tgid = c->tgid;
-	e->fd = -1;
-	e->rdev = c->rdev;
-	e->sys = c->sys;
-	e->op = c->op;
-	e->ftype = c->ftype;
-	e->path_flags = VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO;
-	e->slot = c->slot;
-	__builtin_memcpy(e->comm, c->comm, sizeof e->comm);
-	*(volatile __u64 *)&c->key = 0;	/* after every read of c */
-	if (!batch_add(u.b, now) &&
-	    bpf_ringbuf_output(&events, e, EV_RW_SIZE(0), ring_wake(now, wakeup_bytes, 0)))
-		count(CNT_LOST_CALLS);
+	bio = rq->bio;
+	for (n = 0; n < KIO_MAX_BIOS && bio; n++, bio = bio->bi_next) {
+		size = 0;
+		if (!(kb = kio_of(bio, &size)))
+			continue;
+		k = bpf_rdonly_cast((void *)kb, bpf_core_type_id_kernel(struct kiocb));
+		if (!(sys = kio_engine(k, ri->op)))
+			continue;
+		bytes = bio->bi_iter.bi_size;
+		ts_first = ri->ts_start;
+		cerr = err;
+		if (size > bytes && !kio_gather(kb, size, bytes, err, ri, &ts_first, &cerr))
+			continue;
+		__builtin_memset(&u, 0, sizeof u);
+		if (!kio_fill(&u.e, k, ri, sys, now, ts_first))
+			continue;
+		u.e.error = cerr;
+		u.e.asked = size > bytes ? size : bytes;
+		u.e.done = cerr ? 0 : u.e.asked;
+		if (!batch_add(u.b, now) &&
+		    bpf_ringbuf_output(&events, &u.e, EV_RW_SIZE(0), ring_wake(now, wakeup_bytes, 0)))
+			count(CNT_LOST_CALLS);
+	}
 }
 #else
-static __always_inline void kio_start(struct request *rq, struct reqinfo *ri, __u64 now) {}
-static __always_inline void kio_end(struct reqinfo *ri, __u64 now, __u32 bytes, int status) {}
+static __always_inline void kio_complete(struct request *rq, const struct reqinfo *ri,
+    __u64 now, int status) {}
 #endif
 
 #endif

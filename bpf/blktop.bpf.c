@@ -57,7 +57,7 @@ struct reqinfo {
 	__u64 ino;		/* the file whose pages it carries (BLK_FC_FILE) */
 	__u32 fsdev;
 	__u16 fclass;		/* enum blktop_fclass */
-	__u16 kio;		/* its direct async call's kio_calls entry + 1 (blk-kio.h), else 0 */
+	__u16 pad2;
 };
 
 /*
@@ -406,7 +406,7 @@ req_find(__u64 key, struct slot **sp)
 }
 
 #define BATCH_WAKE(now)	ring_wake(now, wakeup_bytes, 0)
-#define BATCH_STRIDE	BLK_BATCH_STRIDE
+#define BATCH_STRIDE	BLK_BATCH_STRIDE	/* requests, and blk-kio.h's calls */
 #define BATCH_LOST	CNT_LOST_REQS
 #include "batch.h"
 #include "blk-kio.h"
@@ -480,8 +480,6 @@ req_unseen(struct reqinfo *ri, __u64 now)
 
 	if (ri->flags & BLK_F_REQUEUED)
 		return;
-	if (ri->kio)
-		kio_end(ri, now, ri->bytes, 0);
 	count(CNT_STALE);
 	block_send(ri, now, ri->bytes, 0, ds, BLK_F_NOLAT | BLK_F_UNSEEN);
 }
@@ -671,9 +669,9 @@ now_ns(void)
 	return bpf_ktime_get_ns() & ~(__u64)(TS_QUANTUM_NS - 1);
 }
 
-/* Start hook: the request begins, in the submitter's context; kio: a direct async call's too. */
+/* Start hook: the request begins, in the submitter's context. */
 static __always_inline int
-on_start(struct request *rq, __u64 key, bool btf, bool kio)
+on_start(struct request *rq, __u64 key, bool btf)
 {
 	__u64 now = now_ns();
 	__u32 dev = request_dev(rq, btf);
@@ -695,8 +693,6 @@ on_start(struct request *rq, __u64 key, bool btf, bool kio)
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	req_owner(ri, now);
 	req_file(rq, ri, btf);
-	if (kio)
-		kio_start(rq, ri, now);
 	dev_start(ri, now);
 	return 0;
 }
@@ -768,8 +764,6 @@ on_merge(__u64 key)
 
 	if (!ri)
 		return 0;
-	if (ri->kio)	/* its bios now in another request: the call's end is not seen */
-		kio_end(ri, now_ns(), ri->bytes, 0);
 	dev_end(ri, now_ns());
 	req_free(key, s);
 	return 0;
@@ -809,9 +803,9 @@ on_empty_flush_done(struct request *rq, __u64 now, int status, bool btf)
 	return 0;
 }
 
-/* Completion hook: emit the request once the kernel accounts it. */
+/* Completion hook: emit the request once the kernel accounts it; kio: its direct async calls too. */
 static __always_inline int
-on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf)
+on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf, bool kio)
 {
 	__u64 now = now_ns();
 	struct slot *s;
@@ -855,19 +849,17 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	ds = dev_end(ri, now);
 
 	block_send(ri, now, ri->done_bytes + nr_bytes, status, ds, 0);
-	if (ri->kio)
-		kio_end(ri, now, ri->done_bytes + nr_bytes, status);
+	if (kio)
+		kio_complete(rq, ri, now, status);
 	req_free(key, s);
 	return 0;
 }
 
 /* tp_btf variant: typed arguments, plain loads checked against kernel BTF. */
 SEC("tp_btf/block_io_start")
-int BPF_PROG(tb_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true, false); }
-SEC("tp_btf/block_io_start")
-int BPF_PROG(tb_io_start_kio, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true, true); }
+int BPF_PROG(tb_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_insert")
-int BPF_PROG(tb_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true, false); }
+int BPF_PROG(tb_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(tb_rq_issue, struct request *rq) { return on_issue(rq, ctx_key(ctx, true), true); }
 SEC("tp_btf/block_rq_requeue")
@@ -876,13 +868,16 @@ SEC("tp_btf/block_rq_merge")
 int BPF_PROG(tb_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, true)); }
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(tb_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true); }
+{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true, false); }
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(tb_rq_complete_kio, struct request *rq, int error, unsigned int nr_bytes)
+{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true, true); }
 
 /* raw_tp variant: untyped arguments, for kernels without tp_btf (before 5.5). */
 SEC("raw_tp/block_io_start")
-int BPF_PROG(rt_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false, false); }
+int BPF_PROG(rt_io_start, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_insert")
-int BPF_PROG(rt_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false, false); }
+int BPF_PROG(rt_rq_insert, struct request *rq) { return on_start(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_issue")
 int BPF_PROG(rt_rq_issue, struct request *rq) { return on_issue(rq, ctx_key(ctx, false), false); }
 SEC("raw_tp/block_rq_requeue")
@@ -891,7 +886,7 @@ SEC("raw_tp/block_rq_merge")
 int BPF_PROG(rt_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, false)); }
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(rt_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, ctx_key(ctx, false), error, nr_bytes, false); }
+{ return on_complete(rq, ctx_key(ctx, false), error, nr_bytes, false, false); }
 
 /*
  * Run by user space on one CPU (BPF_F_TEST_RUN_ON_CPU) to send that CPU's

@@ -17,7 +17,7 @@
 static char	 live_kio_reason[200];
 static int	 live_kio_tried;	/* 0 not yet, 1 loads, -1 refused */
 
-/* Whether the block object's program tb_io_start_kio loads here (the verifier's word). */
+/* Whether the block object's program tb_rq_complete_kio loads here (the verifier's word). */
 static int
 live_kio_loads(void)
 {
@@ -33,7 +33,7 @@ live_kio_loads(void)
 		return (0);
 	}
 	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == skel->progs.tb_io_start_kio);
+		bpf_program__set_autoload(p, p == skel->progs.tb_rq_complete_kio);
 	old = libbpf_set_print(NULL);
 	ok = blktop_bpf__load(skel) == 0;
 	libbpf_set_print(old);
@@ -71,21 +71,21 @@ live_kio_why_not(const struct blktop *b, const struct hook_plan *plan)
 		return ("-p: the process table is the vfs object's");
 	if (!live_kio_loads()) {
 		snprintf(live_kio_reason, sizeof live_kio_reason,
-		    "the verifier refuses tb_io_start_kio (the kernel's dio structures "
+		    "the verifier refuses tb_rq_complete_kio (the kernel's dio structures "
 		    "or symbols differ)");
 		return (live_kio_reason);
 	}
 	return (NULL);
 }
 
-/* Before the block object loads: tb_io_start_kio in tb_io_start's place, the vfs filters copied. */
+/* Before the block object loads: tb_rq_complete_kio in tb_io_start's place, the vfs filters copied. */
 void
 live_kio_prepare(struct blktop_bpf *skel, const struct blktop *b, uint32_t self_tgid)
 {
 	unsigned	 i;
 
-	bpf_program__set_autoload(skel->progs.tb_io_start, false);
-	bpf_program__set_autoload(skel->progs.tb_io_start_kio, true);
+	bpf_program__set_autoload(skel->progs.tb_rq_complete, false);
+	bpf_program__set_autoload(skel->progs.tb_rq_complete_kio, true);
 	skel->rodata->kio_self_tgid = self_tgid;
 	skel->rodata->kio_cgroup = b->cgroup_id;
 	skel->rodata->kio_ncomms = b->ncomms < FILTER_MAX_COMMS ? b->ncomms : FILTER_MAX_COMMS;

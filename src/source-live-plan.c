@@ -86,8 +86,8 @@ live_open(void)
 		errno = -err;
 		return NULL;
 	}
-	/* tb_io_start's other form, only where live_kio_prepare puts it in its place. */
-	bpf_program__set_autoload(obj->progs.tb_io_start_kio, false);
+	/* tb_rq_complete's other form, only where live_kio_prepare puts it in its place. */
+	bpf_program__set_autoload(obj->progs.tb_rq_complete_kio, false);
 	return obj;
 }
 

@@ -46,6 +46,8 @@ struct live {
 	int			 ncpus;
 	int			 vfs_loaded;
 	int			 kio;		/* tb_io_start_kio loaded (source-live-kio.c) */
+	uint64_t		 async_calls[2];	/* io_uring/libaio records: at submission and
+						   completion, at their block requests (-v) */
 	struct cost_batch	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
@@ -63,6 +65,16 @@ live_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return (vfprintf(stderr, fmt, ap));
 }
 
+
+/* An io_uring or libaio call's record, counted by where it was named (-v's account at exit). */
+static void
+live_count_async(struct live *l, const void *rec, size_t len)
+{
+	const struct ev_rw	*e = rec;
+
+	if (len >= sizeof *e && e->type == EV_RW && e->sys >= VFS_SYS_URING_READ && e->sys <= VFS_SYS_AIO_WRITE)
+		l->async_calls[(e->path_flags & VFS_PF_KIO) != 0]++;
+}
 
 /*
  * One record from the ring buffer: into the stream. A batch (EV_BATCH, of
@@ -96,14 +108,17 @@ live_rb_record(void *ctx, void *data, size_t len)
 			    bh->stride < EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
+			live_count_async(l, r, rlen);
 			rec = live_paths_record(r, &rlen);
 			l->batched++;
 			stream_event(l->b, rec, rlen);
 		}
 		return (0);
 	}
-	if (l->vfs_loaded)
+	if (l->vfs_loaded) {
+		live_count_async(l, data, len);
 		rec = live_paths_record(data, &len);	/* a path sent once is put back */
+	}
 	stream_event(l->b, rec, len);
 	return (0);
 }
@@ -526,6 +541,10 @@ live_stop(struct source *src)
 		    (unsigned long long)b->block_events,
 		    (unsigned long long)pc.misses,
 		    (unsigned long long)live_counter(l, CNT_STALE));
+	if (b->verbose && l->vfs_loaded)
+		log_warnx("io_uring/libaio calls: %llu named at submission and completion, "
+		    "%llu at their block requests",
+		    (unsigned long long)l->async_calls[0], (unsigned long long)l->async_calls[1]);
 	if (b->verbose >= 2 && l->skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
 		    "partial completions (data of flushed writes included) %llu, final completions %llu, "
