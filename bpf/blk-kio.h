@@ -153,15 +153,15 @@ static __always_inline __u64 kio_of(struct bio *bio, __u64 *size)
 }
 
 /* Whether a call's owner passes the vfs object's filters (its wanted()). */
-static __always_inline bool kio_wanted(const struct reqinfo *ri)
+static __always_inline bool kio_wanted(const struct ev_rw *e)
 {
 	__u64 c[2];
 
-	if (ri->tgid == kio_self_tgid || (kio_cgroup && ri->cgroup != kio_cgroup))
+	if (e->tgid == kio_self_tgid || (kio_cgroup && e->cgroup != kio_cgroup))
 		return false;
 	if (!kio_ncomms)
 		return true;
-	__builtin_memcpy(c, ri->comm, sizeof c);
+	__builtin_memcpy(c, e->comm, sizeof c);
 	for (__u32 i = 0; i < FILTER_MAX_COMMS; i++) {
 		if (i >= kio_ncomms)
 			break;
@@ -198,10 +198,30 @@ static __always_inline __u16 kio_engine(const struct kiocb *k, __u16 op)
 	return 0;
 }
 
+/* Before 6.13 (io_uring_task's task): the request's own task. */
+struct io_kiocb___task {
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
+/*
+ * The task that submitted an io_uring request: its ring's task, also where
+ * the kernel issued it again from an io-wq worker ("iou-wrk-PID", a thread
+ * of the same process, whose comm no -c names).
+ */
+static __always_inline struct task_struct *kio_uring_task(const struct kiocb *k)
+{
+	const struct io_kiocb *r = bpf_rdonly_cast(k, bpf_core_type_id_kernel(struct io_kiocb));
+
+	if (bpf_core_field_exists(((struct io_kiocb___task *)r)->task))
+		return ((struct io_kiocb___task *)r)->task;
+	return r->tctx ? r->tctx->task : NULL;
+}
+
 /*
  * The record of a call whose last bytes completed: its file, offset and
- * owner (the submitter at its first request's start), latency from
- * ts_first; false if its file is not O_DIRECT.
+ * owner (the submitter at its first request's start; an io_uring call's
+ * ring task), latency from ts_first; false if its file is not O_DIRECT or
+ * its owner not wanted.
  */
 static __always_inline bool kio_fill(struct ev_rw *e, const struct kiocb *k,
     const struct reqinfo *ri, __u16 sys, __u64 now, __u64 ts_first)
@@ -230,7 +250,16 @@ static __always_inline bool kio_fill(struct ev_rw *e, const struct kiocb *k,
 	e->op = ri->op;
 	e->path_flags = VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO;
 	__builtin_memcpy(e->comm, ri->comm, sizeof e->comm);
-	return true;
+	if (sys == VFS_SYS_URING_READ || sys == VFS_SYS_URING_WRITE) {
+		struct task_struct *t = kio_uring_task(k);
+
+		if (t && t->pid != ri->pid) {
+			e->pid = t->pid;
+			e->tgid = t->tgid;
+			__builtin_memcpy(e->comm, t->comm, sizeof e->comm);
+		}
+	}
+	return kio_wanted(e);
 }
 
 /*
@@ -295,7 +324,7 @@ static __always_inline void kio_complete(struct request *rq, const struct reqinf
 	__s32 err = kio_errno(status), cerr;
 	__u16 sys;
 
-	if (!kio_on || (ri->op != BLK_OP_READ && ri->op != BLK_OP_WRITE) || !kio_wanted(ri))
+	if (!kio_on || (ri->op != BLK_OP_READ && ri->op != BLK_OP_WRITE))
 		return;
 	bio = rq->bio;
 	for (n = 0; n < KIO_MAX_BIOS && bio; n++, bio = bio->bi_next) {

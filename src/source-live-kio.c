@@ -78,7 +78,7 @@ live_kio_why_not(const struct blktop *b, const struct hook_plan *plan)
 	return (NULL);
 }
 
-/* Before the block object loads: tb_rq_complete_kio in tb_io_start's place, the vfs filters copied. */
+/* Before the block object loads: tb_rq_complete_kio in tb_rq_complete's place, the vfs filters copied. */
 void
 live_kio_prepare(struct blktop_bpf *skel, const struct blktop *b, uint32_t self_tgid)
 {
@@ -105,8 +105,8 @@ live_kio_probe(const struct blktop *b, const struct hook_plan *plan, FILE *fp)
 
 	if (why == NULL)
 		fprintf(fp, "feature: %-8s at the block request: direct (O_DIRECT) io_uring and "
-		    "libaio calls are named by their first request's kiocb (bpf/blk-kio.h); "
-		    "their submission and completion programs return at once\n", "kio");
+		    "libaio calls are named by their requests' kiocb at completion "
+		    "(bpf/blk-kio.h); their submission and completion programs return at once\n", "kio");
 	else
 		fprintf(fp, "feature: %-8s n/a: direct io_uring and libaio calls are traced at "
 		    "submission and completion: %s\n", "kio", why);
