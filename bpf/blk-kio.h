@@ -250,10 +250,12 @@ static __always_inline bool kio_fill(struct ev_rw *e, const struct kiocb *k,
 	e->op = ri->op;
 	e->path_flags = VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO;
 	__builtin_memcpy(e->comm, ri->comm, sizeof e->comm);
-	if (sys == VFS_SYS_URING_READ || sys == VFS_SYS_URING_WRITE) {
+	/* "iou-wrk-": the comm the kernel gives an io-wq worker (io_uring/io-wq.c). */
+	if ((sys == VFS_SYS_URING_READ || sys == VFS_SYS_URING_WRITE) &&
+	    *(const __u64 *)ri->comm == *(const __u64 *)"iou-wrk-") {
 		struct task_struct *t = kio_uring_task(k);
 
-		if (t && t->pid != ri->pid) {
+		if (t) {
 			e->pid = t->pid;
 			e->tgid = t->tgid;
 			__builtin_memcpy(e->comm, t->comm, sizeof e->comm);
