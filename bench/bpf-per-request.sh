@@ -20,8 +20,8 @@ read u0 s0 < <(awk '{print $14, $15}' /proc/$P/stat)
 fio --name=k --filename=$L --direct=1 --ioengine=$ENG --rw=randread --bs=4k --iodepth=32 --numjobs=2 --time_based --runtime=$SECS --output-format=json --output=$T/fio.json >/dev/null
 read u1 s1 < <(awk '{print $14, $15}' /proc/$P/stat)
 bpftool -j prog show > $T/after.json
-kill -INT $P; wait $P; P=
-python3 - $P $ENG $u0 $s0 $u1 $s1 "$T/ids.txt" "$T/before.json" "$T/after.json" "$T/fio.json" <<'PY'
+kill -INT $P; wait $P; BP=$P P=
+python3 - $BP $ENG $u0 $s0 $u1 $s1 "$T/ids.txt" "$T/before.json" "$T/after.json" "$T/fio.json" <<'PY'
 import json,sys,os
 pid=int(sys.argv[1]); eng=sys.argv[2]; u0,s0,u1,s1=map(int,sys.argv[3:7])
 ids={int(x) for x in open(sys.argv[7]).read().split()}
