@@ -218,6 +218,8 @@ enum blktop_vfs_ftype {
 #define VFS_PF_CREATED		(1u << 9)	/* ev_open: this open created the file (FMODE_CREATED) */
 #define VFS_PF_PSEUDO		(1u << 10)	/* path is the name of a pseudo file's dentry ("[eventfd]"): anon inode, pipe, socket */
 #define VFS_PF_BASENAME		(1u << 11)	/* imported: the log has only the file's last component */
+#define VFS_PF_KIO		(1u << 12)	/* ev_rw: a direct io_uring/libaio call named at its block requests
+						 * (bpf/blk-kio.h): latency first request start to last completion */
 
 /* Path slots (bpf/vfs.bpf.c vfs_pslots, src/source-live-paths.c): a power of two. */
 #define VFS_PSLOTS		16384
@@ -293,6 +295,9 @@ struct ev_batch {
 	__u16 stride;
 };
 #define EV_BATCH_STRIDE(size)	(((size) + 7) & ~7UL)
+/* The block object's batches: its requests (EV_BLOCK) and its direct async calls (EV_RW, no path). */
+#define BLK_BATCH_STRIDE	(EV_BATCH_STRIDE(sizeof(struct ev_block)) > EV_BATCH_STRIDE(EV_RW_SIZE(0)) ? \
+				 EV_BATCH_STRIDE(sizeof(struct ev_block)) : EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 
 /*
  * A page-cache event of a file (bpf/vfs.bpf.c, tp_btf only): a page dirtied

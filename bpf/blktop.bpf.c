@@ -406,9 +406,10 @@ req_find(__u64 key, struct slot **sp)
 }
 
 #define BATCH_WAKE(now)	ring_wake(now, wakeup_bytes, 0)
-#define BATCH_STRIDE	EV_BATCH_STRIDE(sizeof(struct ev_block))
+#define BATCH_STRIDE	BLK_BATCH_STRIDE	/* requests, and blk-kio.h's calls */
 #define BATCH_LOST	CNT_LOST_REQS
 #include "batch.h"
+#include "blk-kio.h"
 
 /*
  * Hand a finished request to user space: status is the kernel's blk_status_t,
@@ -835,9 +836,9 @@ on_empty_flush_done(struct request *rq, __u64 now, int status, bool btf)
 	return 0;
 }
 
-/* Completion hook: emit the request once the kernel accounts it. */
+/* Completion hook: emit the request once the kernel accounts it; kio: its direct async calls too. */
 static __always_inline int
-on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf)
+on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bool btf, bool kio)
 {
 	__u64 now = now_ns();
 	struct slot *s;
@@ -884,6 +885,8 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	ds = dev_end(ri, now);
 
 	block_send(ri, now, ri->done_bytes + nr_bytes, status, ds, nolat);
+	if (kio)
+		kio_complete(rq, ri, now, status);
 	req_free(key, s);
 	return 0;
 }
@@ -901,7 +904,10 @@ SEC("tp_btf/block_rq_merge")
 int BPF_PROG(tb_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, true)); }
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(tb_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true); }
+{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true, false); }
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(tb_rq_complete_kio, struct request *rq, int error, unsigned int nr_bytes)
+{ return on_complete(rq, ctx_key(ctx, true), error, nr_bytes, true, true); }
 
 /* raw_tp variant: untyped arguments, for kernels without tp_btf (before 5.5). */
 SEC("raw_tp/block_io_start")
@@ -916,7 +922,7 @@ SEC("raw_tp/block_rq_merge")
 int BPF_PROG(rt_rq_merge, struct request *rq) { return on_merge(ctx_key(ctx, false)); }
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(rt_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{ return on_complete(rq, ctx_key(ctx, false), error, nr_bytes, false); }
+{ return on_complete(rq, ctx_key(ctx, false), error, nr_bytes, false, false); }
 
 /*
  * Run by user space on one CPU (BPF_F_TEST_RUN_ON_CPU) to send that CPU's

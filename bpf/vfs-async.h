@@ -52,6 +52,17 @@ struct {
 	__type(value, struct async_sub);
 } async_spill SEC(".maps");
 
+/*
+ * Set by the loader where the block object names direct async calls at
+ * their requests (bpf/blk-kio.h, issue 42): a submission of an O_DIRECT
+ * file returns at once, and a completion or reap returns at once while no
+ * submission is kept (async_open). async_open counts the submissions kept
+ * and not taken back (one taken over stale, or aged out of the spill hash,
+ * stays counted: the early return is then lost, never a call).
+ */
+__u32 kio_direct = 0;
+__u64 async_open = 0;
+
 static __always_inline __u32 async_index(__u64 key, __u64 key2)
 {
 	return (__u32)((((key >> 4) ^ key2) * 0x9E3779B97F4A7C15ULL) >> 40) & (NASYNC - 1);
@@ -81,11 +92,14 @@ static __always_inline void async_put(__u64 key, __u64 key2, const struct async_
 		    __sync_val_compare_and_swap(&a->k.key, cur, key) == cur) {
 			a->k.key2 = key2;
 			a->sub = *sub;
+			if (kio_direct)
+				__sync_fetch_and_add(&async_open, 1);
 			return;
 		}
 #endif
 	}
-	bpf_map_update_elem(&async_spill, &k, sub, BPF_ANY);
+	if (bpf_map_update_elem(&async_spill, &k, sub, BPF_ANY) == 0 && kio_direct)
+		__sync_fetch_and_add(&async_open, 1);
 }
 
 /* Take a submission back at its completion, freeing its entry; false if none. */
@@ -103,6 +117,8 @@ static __always_inline bool async_take(__u64 key, __u64 key2, struct async_sub *
 		if (a && a->k.key == key && a->k.key2 == key2) {
 			*out = a->sub;
 			*(volatile __u64 *)&a->k.key = 0;	/* after the copy */
+			if (kio_direct)
+				__sync_fetch_and_add(&async_open, -1);
 			return true;
 		}
 	}
@@ -111,6 +127,8 @@ static __always_inline bool async_take(__u64 key, __u64 key2, struct async_sub *
 		return false;
 	*out = *p;
 	bpf_map_delete_elem(&async_spill, &k);
+	if (kio_direct)
+		__sync_fetch_and_add(&async_open, -1);
 	return true;
 }
 
@@ -216,6 +234,14 @@ static __always_inline __s64 uring_pos(struct io_kiocb *req)
 	return k->ki_pos;
 }
 
+/* Whether an fd names an O_DIRECT file. */
+static __always_inline bool fd_direct(int fd)
+{
+	struct file *f = fd_file(fd);
+
+	return f && (BPF_CORE_READ(f, f_flags) & O_DIRECT_FLAG);
+}
+
 /* A submission, with its typed request (the shapes of 5.19 and newer). */
 static __always_inline int uring_submit_req(struct io_kiocb *req)
 {
@@ -226,10 +252,18 @@ static __always_inline int uring_submit_req(struct io_kiocb *req)
 		return 0;
 	if (req->opcode == 35 || req->opcode == 36)	/* IORING_OP_RENAMEAT, _UNLINKAT */
 		return paths_stale(0);	/* before it is done: the slots of its file go stale */
-	if (!wanted(id >> 32))
-		return 0;
 	sub.sys = uring_sys(req->opcode);
 	if (!sub.sys)
+		return 0;
+	/*
+	 * Direct I/O: named at its block requests (blk-kio.h). The request's
+	 * file is assigned only at its issue: the fd's, here. A registered
+	 * file (IOSQE_FIXED_FILE, REQ_F_FIXED_FILE: bit 0) keeps this path,
+	 * and blk-kio.h leaves its calls alone.
+	 */
+	if (kio_direct && !(req->flags & 1) && fd_direct(req->cqe.fd))
+		return 0;
+	if (!wanted(id >> 32))
 		return 0;
 	sub.fd = req->cqe.fd;
 	sub.pos = uring_pos(req);
@@ -259,8 +293,9 @@ static __always_inline int uring_complete_req(void *req, __s32 res)
 	struct async_sub sub;
 	struct file *f = NULL;
 
-	if (!trace_uring || !async_take(uring_key(req), 0, &sub))
-		return 0;	/* not a read or write, or submitted before blktop attached */
+	if (!trace_uring || (kio_direct && !*(volatile __u64 *)&async_open) ||
+	    !async_take(uring_key(req), 0, &sub))
+		return 0;	/* not a read or write, direct (blk-kio.h), or submitted before blktop attached */
 	bpf_probe_read_kernel(&f, sizeof(f), &r->file);
 	/* The length asked is not kept: what was done stands for it. */
 	return async_done(&sub, f, res > 0 ? res : 0, res, bpf_ktime_get_ns());
@@ -372,6 +407,8 @@ static long aio_submit_one(__u32 i, struct aio_ctx *c)
 	case 1: case 8:	sub.sys = VFS_SYS_AIO_WRITE; break;	/* IOCB_CMD_PWRITE, PWRITEV */
 	default:	return 0;
 	}
+	if (kio_direct && fd_direct(cb.aio_fildes))
+		return 0;	/* direct I/O: named at its block requests (blk-kio.h) */
 	sub.ts = c->now;
 	sub.fd = cb.aio_fildes;
 	/* The vectored ones hold an iovec count there: what was done stands for it. */
@@ -423,7 +460,8 @@ static __always_inline int aio_reap_exit(struct sc_exit *ctx)
 	struct pt_regs *regs;
 	struct aio_ctx c = {};
 
-	if (!trace_aio || ctx->ret <= 0 || !wanted(id >> 32))
+	if (!trace_aio || ctx->ret <= 0 || (kio_direct && !*(volatile __u64 *)&async_open) ||
+	    !wanted(id >> 32))
 		return 0;
 	/*
 	 * The events array, the call's fourth argument, from the registers

@@ -219,12 +219,7 @@ struct {
 } vfs_pslots SEC(".maps");
 __u32 path_epoch = 1;		/* user space moves it on to have every path sent again */
 
-static __always_inline __u32 pslot_of(const struct file *f)
-{
-	__u64 h = (__u64)f;
-
-	return (__u32)((h >> 8) ^ (h >> 22)) & (VFS_PSLOTS - 1);
-}
+#include "pslots.h"
 
 /* Add one to a per-CPU counter. */
 static __always_inline void count(void *map, __u32 idx)

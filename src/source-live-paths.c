@@ -125,9 +125,14 @@ live_paths_put(uint16_t slot, uint64_t ino, uint32_t dev, char *path, uint16_t *
 		*lenp = ps->len;
 		*pflags |= ps->flags;
 	} else {
-		/* Lost with a lost record, or its slot taken meanwhile: all paths again. */
+		/*
+		 * Lost with a lost record, or its slot taken meanwhile: all paths
+		 * again. Not for a direct async call named at its requests
+		 * (VFS_PF_KIO): no traced call of its file may follow to send it.
+		 */
 		live_paths_nmisses++;
-		live_vfs_paths_stale();
+		if (!(*pflags & VFS_PF_KIO))
+			live_vfs_paths_stale();
 		*lenp = 0;
 		*pflags |= VFS_PF_NOPATH;
 	}

@@ -86,6 +86,8 @@ live_open(void)
 		errno = -err;
 		return NULL;
 	}
+	/* tb_rq_complete's other form, only where live_kio_prepare puts it in its place. */
+	bpf_program__set_autoload(obj->progs.tb_rq_complete_kio, false);
 	return obj;
 }
 
@@ -295,4 +297,5 @@ live_print_probe(const struct blktop *b, FILE *f)
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
 	live_probe_mount_tracefs(b->verbose);
 	live_vfs_probe(f);
+	live_kio_probe(b, &plan, f);
 }

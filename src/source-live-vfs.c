@@ -403,6 +403,16 @@ live_vfs_probe(FILE *fp)
 	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
 }
 
+/* Hand direct async calls to the block object (on) or take them back: 0, or -1 with no vfs object. */
+int
+live_vfs_set_kio(int on)
+{
+	if (live_vfs_skel == NULL || live_vfs_skel->bss == NULL)
+		return (-1);
+	live_vfs_skel->bss->kio_direct = on != 0;
+	return (0);
+}
+
 /* Load, configure and attach variant v; NULL on success, else live_vfs_err, and nothing loaded. */
 static const char *
 live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_opts *o)

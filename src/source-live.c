@@ -50,6 +50,9 @@ struct live {
 	uint64_t		 lost_next;	/* source_now() at which to read them again */
 	int			 ncpus;
 	int			 vfs_loaded;
+	int			 kio;		/* tb_io_start_kio loaded (source-live-kio.c) */
+	uint64_t		 async_calls[2];	/* io_uring/libaio records: at submission and
+						   completion, at their block requests (-v) */
 	struct cost_batch	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
@@ -67,6 +70,16 @@ live_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return (vfprintf(stderr, fmt, ap));
 }
 
+
+/* An io_uring or libaio call's record, counted by where it was named (-v's account at exit). */
+static void
+live_count_async(struct live *l, const void *rec, size_t len)
+{
+	const struct ev_rw	*e = rec;
+
+	if (len >= sizeof *e && e->type == EV_RW && e->sys >= VFS_SYS_URING_READ && e->sys <= VFS_SYS_AIO_WRITE)
+		l->async_calls[(e->path_flags & VFS_PF_KIO) != 0]++;
+}
 
 /*
  * One record from the ring buffer: into the stream. A batch (EV_BATCH, of
@@ -91,22 +104,26 @@ live_rb_record(void *ctx, void *data, size_t len)
 			r = (const uint8_t *)data + sizeof *bh + (size_t)i * bh->stride;
 			memcpy(&type, r, sizeof type);
 			if (type == EV_BLOCK &&
-			    bh->stride == EV_BATCH_STRIDE(sizeof(struct ev_block))) {
+			    bh->stride >= EV_BATCH_STRIDE(sizeof(struct ev_block))) {
 				stream_event(l->b, r, sizeof(struct ev_block));
 				continue;
 			}
+			/* The vfs object's batches, and the block object's direct async calls (bpf/blk-kio.h). */
 			if (type != EV_RW || !l->vfs_loaded ||
-			    bh->stride != EV_BATCH_STRIDE(EV_RW_SIZE(0)))
+			    bh->stride < EV_BATCH_STRIDE(EV_RW_SIZE(0)))
 				continue;
 			rlen = EV_RW_SIZE(0);
+			live_count_async(l, r, rlen);
 			rec = live_paths_record(r, &rlen);
 			l->batched++;
 			stream_event(l->b, rec, rlen);
 		}
 		return (0);
 	}
-	if (l->vfs_loaded)
+	if (l->vfs_loaded) {
+		live_count_async(l, data, len);
 		rec = live_paths_record(data, &len);	/* a path sent once is put back */
+	}
 	stream_event(l->b, rec, len);
 	return (0);
 }
@@ -417,6 +434,7 @@ live_start(struct source *src, char **errp)
 	struct block_bits bits;
 	struct btf	*vmlinux;
 	const void	*elf;
+	const char	*why;
 	unsigned	 i;
 	size_t		 sz;
 	int		 err;
@@ -473,6 +491,11 @@ live_start(struct source *src, char **errp)
 	for (i = 0; i < b->ndevs; i++)
 		l->skel->rodata->filter_devs[i] = b->devs[i];
 	live_set_autoload(l->skel, &b->plan);
+	if ((why = live_kio_why_not(b, &b->plan)) == NULL) {
+		live_kio_prepare(l->skel, b, (uint32_t)getpid());
+		l->kio = 1;
+	} else if (b->verbose)
+		log_warnx("direct async calls at submission and completion: %s", why);
 	live_ring_size(l->skel);
 	/* What blktop costs the kernel, for "self"; without it, unknown. */
 	l->stats_fd = cost_enable();
@@ -489,6 +512,10 @@ live_start(struct source *src, char **errp)
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
 	if (!b->no_vfs)
 		live_start_vfs(l);
+	/* Direct async calls are the block object's once the vfs object leaves them (blk-kio.h). */
+	if (l->kio && l->vfs_loaded && (b->have & HAVE_URING) && (b->have & HAVE_AIO) &&
+	    l->skel->bss != NULL && live_vfs_set_kio(1) == 0)
+		l->skel->bss->kio_on = 1;
 	if ((err = live_attach(l->skel)) != 0) {
 		xasprintf(errp, "cannot attach the BPF programs (%s): %s",
 		    b->plan_text, strerror(-err));
@@ -566,6 +593,10 @@ live_stop(struct source *src)
 		    (unsigned long long)b->block_events,
 		    (unsigned long long)pc.misses,
 		    (unsigned long long)live_counter(l, CNT_STALE));
+	if (b->verbose && l->vfs_loaded)
+		log_warnx("io_uring/libaio calls: %llu named at submission and completion, "
+		    "%llu at their block requests",
+		    (unsigned long long)l->async_calls[0], (unsigned long long)l->async_calls[1]);
 	if (b->verbose >= 2 && l->skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
 		    "partial completions (data of flushed writes included) %llu, final completions %llu, "

@@ -29,6 +29,11 @@ void		 live_set_autoload(struct blktop_bpf *, const struct hook_plan *);
 int		 live_choose(struct hook_plan *, char **errp);
 void		 live_plan_text(const struct hook_plan *, char *, size_t);
 
+/* source-live-kio.c: direct async calls named at their block requests (bpf/blk-kio.h), or why not. */
+const char	*live_kio_why_not(const struct blktop *, const struct hook_plan *);
+void		 live_kio_prepare(struct blktop_bpf *, const struct blktop *, uint32_t self_tgid);
+void		 live_kio_probe(const struct blktop *, const struct hook_plan *, FILE *);
+
 /* source-live-probe.c: tracepoints this kernel has, tracefs, the BPF build it takes. */
 struct btf;
 int		 live_probe_tp_btf(const struct btf *, const char *tp);
@@ -76,6 +81,7 @@ void		 live_vfs_probe(FILE *);
 int		 live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *,
 		     char **errp);
 const char	*live_vfs_hook(void);
+int		 live_vfs_set_kio(int on);
 #define VFS_PAGES_DIRTY	0x1		/* writeback:writeback_dirty_folio: ev_page PAGE_DIRTY */
 #define VFS_PAGES_FAULT	0x2		/* filemap:mm_filemap_fault: ev_page PAGE_FAULT */
 #define VFS_PAGES_URING	0x4		/* io_uring:io_uring_submit_req + io_uring_complete: ev_rw */

@@ -130,6 +130,14 @@ if prc == 0 and m:
 else:
     line(False, "probe", "exit %s, %s" % (prc, "plan %s" % m.group(1) if m else
                                          "no plan: " + (probe_all.strip().splitlines() or ["(no output)"])[0][:300]))
+# Direct io_uring/libaio calls (bpf/blk-kio.h): named at their block requests
+# where the typed block_io_start (6.5+) and bpf_rdonly_cast (6.2+) are, at
+# submission and completion before (5.10, 6.1), with the reason.
+kvp = tuple(int(x) for x in re.findall(r"\d+", read("uname"))[:2])
+mk = re.search(r"^feature: kio +(.*)$", probe, re.M)
+want = "at the block request" if kvp >= (6, 5) else "n/a"
+line(mk is not None and mk.group(1).startswith(want), "probe",
+     "kio: %s on Linux %d.%d (got %s)" % (want, kvp[0], kvp[1], mk.group(1)[:120] if mk else None))
 # "extra:" lines: hook -> "available" or the reason it is not.
 extra = {}
 for l in probe.splitlines():
