@@ -365,6 +365,7 @@ struct source_entry {
 	const char	*lost_where;	/* where lost events were lost, for the exit line */
 	int		 (*start)(struct source *, char **errp);
 	void		 (*drain)(struct source *);	/* hand pending events to the stream */
+	void		 (*halt)(struct source *);	/* the run is over: no more records (optional) */
 	void		 (*stop)(struct source *);
 	int		 (*device)(struct source *, const char *arg, uint32_t *dev,
 			     char **errp);		/* a device name as this source knows it */
