@@ -627,6 +627,19 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 	return (0);
 }
 
+/* stream.c, the filters' slow path */
+int		 stream_proc_filter(const struct blktop *, uint32_t tgid, const char *comm,
+		     uint64_t cgroup);
+
+/* Whether the -p, -c and --cgroup filters keep a process (none keeps all): on every record, inline. */
+static inline int
+stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm, uint64_t cgroup)
+{
+	if (b->cgroup_id == 0 && b->ntgids == 0 && b->ncomms == 0)
+		return (1);
+	return (stream_proc_filter(b, tgid, comm, cgroup));
+}
+
 /* Wall time, in seconds since the epoch, of stream time ts (the source's clock). */
 static inline double
 stream_wall(const struct blktop *b, uint64_t ts)
@@ -743,8 +756,6 @@ void		 stream_set_ticks(struct blktop *, double history_secs);
 int		 stream_sink_control(struct blktop *, const char *name, enum sink_ctl,
 		     char **msg);
 const char	*stream_sink_status(struct blktop *, const char *name);
-int		 stream_proc_wanted(const struct blktop *, uint32_t tgid,
-		     const char *comm, uint64_t cgroup);
 
 /* source.c: the source of a run, whatever its kind. */
 struct source	*source_create(struct blktop *, const struct source_entry *);
