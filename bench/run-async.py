@@ -8,8 +8,10 @@ each round. Per tracer and engine it prints IOPS as a share of the untraced
 run of the same round, BPF run time of the tracer's programs (bpf_stats) per
 request the device completed, each program's part, the CPU time of the tracer's
 own process per request (its threads' run time, /proc/PID/task/*/sched: what draining and
-counting the records costs in user space and system calls), and blktop's lost
-events.
+counting the records costs in user space and system calls), blktop's lost
+events, and what a stopped tracer's programs still ran: their BPF run time from
+the stop signal (SIGINT, fio still running) until the kernel released the last
+of them, and how long that took.
 The medians close the table; the floors of issue 28 are checked against them.
 
     bench/run-async.py [NAME=CMD ...]
@@ -121,13 +123,32 @@ def cpu_s(p):
     return (int(w[11]) + int(w[12])) / TICK	# utime, stime: fields 14 and 15
 
 
-def stop(p):
+def stop(p, ids=(), busy=None):
+    """SIGINT, and wait. With ids (the tracer's programs) and busy (a process
+    doing I/O meanwhile, or None): (ms of BPF run time the programs ran after
+    the signal, s until the last of them was gone), watched for 10 s at most."""
+    a = progs() if ids else {}
+    t0 = time.time()
     p.send_signal(signal.SIGINT)
     try:
         p.wait(10)
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
+    if not ids:
+        return None
+    last = {i: a[i][1] for i in ids if i in a}
+    gone = time.time() - t0
+    while time.time() - t0 < 10:
+        now = progs()
+        live = [i for i in ids if i in now]
+        for i in live:
+            last[i] = now[i][1]
+        gone = time.time() - t0
+        if not live or (busy is not None and busy.poll() is not None):
+            break
+        time.sleep(0.02)
+    return (sum(last[i] - a[i][1] for i in last) / 1e6, gone)
 
 
 def lost_of(path):
@@ -145,18 +166,34 @@ def lost_of(path):
     return n
 
 
+def fio_args(loop, engine, secs):
+    return ["fio", "--name=b", "--filename=" + loop, "--rw=randread", "--bs=4k", "--direct=1",
+            "--iodepth=32", "--numjobs=2", "--ioengine=" + engine, "--runtime=%g" % secs,
+            "--time_based", "--group_reporting", "--output-format=json"]
+
+
 def fio(loop, engine):
-    out = subprocess.run(
-        ["fio", "--name=b", "--filename=" + loop, "--rw=randread", "--bs=4k", "--direct=1",
-         "--iodepth=32", "--numjobs=2", "--ioengine=" + engine, "--runtime=%g" % SECS,
-         "--time_based", "--group_reporting", "--output-format=json"],
-        capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(fio_args(loop, engine, SECS), capture_output=True, text=True,
+                         check=True).stdout
     return json.loads(out[out.index("{"):])["jobs"][0]["read"]["iops"]
+
+
+def stopped(loop, engine, p, ids):
+    """Stop tracer p while the same fio job runs: what its programs ran after the signal."""
+    busy = subprocess.Popen(fio_args(loop, engine, 20), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        return stop(p, ids, busy)
+    finally:
+        busy.send_signal(signal.SIGINT)
+        busy.wait()
 
 
 def run_one(loop, dev, engine, name, cmd, tmp):
     out_path = os.path.join(tmp, "out.json")
     p = ids = None
+    after = None
     with open(out_path, "w") as out:
         if cmd:
             p, ids = start(cmd, out)
@@ -168,6 +205,8 @@ def run_one(loop, dev, engine, name, cmd, tmp):
             r1 = diskstats(dev)
             c1 = cpu_s(p)
             b = progs()
+            if p:
+                after, p = stopped(loop, engine, p, ids), None
         finally:
             if p:
                 stop(p)
@@ -178,7 +217,7 @@ def run_one(loop, dev, engine, name, cmd, tmp):
             nm = b[i][0]
             per[nm] = per.get(nm, 0) + (b[i][1] - a[i][1]) / reqs
     lost = lost_of(out_path) if cmd and "blktop" in cmd else None
-    return iops, reqs, per, lost, (c1 - c0) * 1e9 / reqs
+    return iops, reqs, per, lost, (c1 - c0) * 1e9 / reqs, after
 
 
 def med(v):
@@ -269,15 +308,15 @@ def main():
                 base = None
                 rows = []
                 for name, cmd in order:
-                    iops, reqs, per, lost, cpu = run_one(loop, dev, engine, name, cmd, tmp)
-                    rows.append((name, iops, reqs, per, lost, cpu))
+                    iops, reqs, per, lost, cpu, after = run_one(loop, dev, engine, name, cmd, tmp)
+                    rows.append((name, iops, reqs, per, lost, cpu, after))
                     if name == "none":
                         base = iops
-                for name, iops, reqs, per, lost, cpu in rows:
+                for name, iops, reqs, per, lost, cpu, after in rows:
                     ns = sum(per.values())
                     share = iops / base if base else float("nan")
                     d = res.setdefault((engine, name), {"share": [], "ns": [], "per": {}, "lost": [],
-                                                        "cpu": []})
+                                                        "cpu": [], "after_ms": [], "gone_s": []})
                     d["share"].append(share)
                     if name != "none":
                         d["ns"].append(ns)
@@ -286,9 +325,14 @@ def main():
                         d["per"].setdefault(k, []).append(v)
                     if lost is not None:
                         d["lost"].append(lost)
-                    print("round %d %-8s %-16s %7.0f IOPS  share %.2f  %6.0f ns BPF/request  %5.0f ns CPU/request%s" % (
+                    if after is not None:
+                        d["after_ms"].append(after[0])
+                        d["gone_s"].append(after[1])
+                    print("round %d %-8s %-16s %7.0f IOPS  share %.2f  %6.0f ns BPF/request  %5.0f ns CPU/request%s%s" % (
                         r + 1, engine, name, iops, share, ns, cpu,
-                        "" if lost is None else "  lost %d" % lost), flush=True)
+                        "" if lost is None else "  lost %d" % lost,
+                        "" if after is None else "  stopped: %.1f ms BPF, gone after %.2f s" % after),
+                          flush=True)
         print()
         print("| tracer | engine | IOPS share (median; runs) | BPF ns/request (median; runs) | process CPU ns/request (median; runs) | lost |")
         print("|---|---|---|---|---|---|")
@@ -309,6 +353,15 @@ def main():
                     print("  %s %s: %s" % (engine, name, ", ".join(
                         "%s %.0f" % (k, med(v)) for k, v in
                         sorted(per.items(), key=lambda kv: -med(kv[1])) if med(v) >= 1)))
+        print()
+        print("Stopped tracers (SIGINT while fio runs), median: BPF ms its programs ran after the signal; s until the last was gone:")
+        for engine in ENGINES:
+            for name, _ in ts:
+                d = res[(engine, name)]
+                if d["after_ms"]:
+                    print("  %s %s: %.1f ms BPF (%s), gone after %.2f s (%s)" % (
+                        engine, name, med(d["after_ms"]), " ".join("%.1f" % x for x in d["after_ms"]),
+                        med(d["gone_s"]), " ".join("%.2f" % x for x in d["gone_s"])))
         names = [n for n, _ in ts]
         if "biolatency" in names and "blktop" in names:
             print()

@@ -7,6 +7,7 @@
 
 #include "blktop-abi.h"
 #include "core-fixes.h"
+#include "stop.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -421,9 +421,11 @@ static long aio_submit_one(__u32 i, struct aio_ctx *c)
 SEC("tracepoint/syscalls/sys_enter_io_submit")
 int aio_submit(struct sc_enter *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
+	__u64 id;
 	struct aio_ctx c = {};
 
+	STOP_CHECK();
+	id = bpf_get_current_pid_tgid();
 	if (!trace_aio || !wanted(id >> 32))
 		return 0;
 	c.iocbpp = (const struct iocb *const *)ctx->args[2];
@@ -484,8 +486,8 @@ static __always_inline int aio_reap_exit(struct sc_exit *ctx) { return 0; }
 #endif
 
 SEC("tracepoint/syscalls/sys_exit_io_getevents")
-int aio_getevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }
+int aio_getevents_exit(struct sc_exit *ctx) { STOP_CHECK(); return aio_reap_exit(ctx); }
 SEC("tracepoint/syscalls/sys_exit_io_pgetevents")
-int aio_pgetevents_exit(struct sc_exit *ctx) { return aio_reap_exit(ctx); }
+int aio_pgetevents_exit(struct sc_exit *ctx) { STOP_CHECK(); return aio_reap_exit(ctx); }
 
 #endif

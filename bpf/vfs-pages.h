@@ -92,10 +92,13 @@ int BPF_PROG(page_dirty_page, struct page *page, struct address_space *mapping)
 SEC("tp/writeback/balance_dirty_pages")
 int page_throttle(struct trace_event_raw_balance_dirty_pages *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid(), now;
+	__u64 id, now;
 	struct ev_throttle *ev;
-	long pause = ctx->pause;
+	long pause;
 
+	STOP_CHECK();
+	id = bpf_get_current_pid_tgid();
+	pause = ctx->pause;
 	if (!trace_throttle || pause <= 0 || !wanted(id >> 32))
 		return 0;
 	if (!(ev = page_reserve(sizeof(*ev), &now)))

@@ -74,6 +74,7 @@ struct sc_exit {
 SEC("tracepoint/syscalls/sys_enter_" #name)					\
 int vfs_tp_enter_##name(struct sc_enter *ctx)					\
 {										\
+	STOP_CHECK();								\
 	if (!group)								\
 		return 0;							\
 	return vfs_enter(sys, TP_ARG(ctx, 0, nargs), TP_ARG(ctx, 1, nargs),	\
@@ -82,6 +83,7 @@ int vfs_tp_enter_##name(struct sc_enter *ctx)					\
 SEC("tracepoint/syscalls/sys_exit_" #name)					\
 int vfs_tp_exit_##name(struct sc_exit *ctx)					\
 {										\
+	STOP_CHECK();								\
 	if (!group)								\
 		return 0;							\
 	return vfs_exit(ctx->ret);						\
@@ -121,6 +123,7 @@ TP_PAIR(renameat2, VFS_SYS_RENAMEAT2, trace_life, 5)
 SEC("tracepoint/syscalls/sys_enter_" #name)					\
 int vfs_tp_enter_##name(struct sc_enter *ctx)					\
 {										\
+	STOP_CHECK();								\
 	if (!trace_rw)								\
 		return 0;							\
 	return xfer_enter(sys, TP_ARG(ctx, 0, nargs), TP_ARG(ctx, 1, nargs),	\
@@ -129,6 +132,7 @@ int vfs_tp_enter_##name(struct sc_enter *ctx)					\
 SEC("tracepoint/syscalls/sys_exit_" #name)					\
 int vfs_tp_exit_##name(struct sc_exit *ctx)					\
 {										\
+	STOP_CHECK();								\
 	if (!trace_rw)								\
 		return 0;							\
 	return vfs_exit_xfer(ctx->ret);						\
@@ -141,6 +145,7 @@ TP_XFER(copy_file_range, VFS_SYS_COPY_FILE_RANGE, 6)
 SEC("tracepoint/syscalls/sys_enter_mmap")
 int vfs_tp_enter_mmap(struct sc_enter *ctx)
 {
+	STOP_CHECK();
 	if (!trace_life)
 		return 0;
 	return vfs_enter(VFS_SYS_MMAP, ctx->args[0], ctx->args[1],
@@ -149,6 +154,7 @@ int vfs_tp_enter_mmap(struct sc_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_mmap")
 int vfs_tp_exit_mmap(struct sc_exit *ctx)
 {
+	STOP_CHECK();
 	if (!trace_life)
 		return 0;
 	return vfs_exit(ctx->ret);
@@ -169,14 +175,14 @@ static __always_inline int paths_stale(long ret)
 }
 
 SEC("tracepoint/syscalls/sys_exit_rename")
-int names_rename(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+int names_rename(struct sc_exit *ctx) { STOP_CHECK(); return paths_stale(ctx->ret); }
 SEC("tracepoint/syscalls/sys_exit_renameat")
-int names_renameat(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+int names_renameat(struct sc_exit *ctx) { STOP_CHECK(); return paths_stale(ctx->ret); }
 SEC("tracepoint/syscalls/sys_exit_renameat2")
-int names_renameat2(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+int names_renameat2(struct sc_exit *ctx) { STOP_CHECK(); return paths_stale(ctx->ret); }
 SEC("tracepoint/syscalls/sys_exit_unlink")
-int names_unlink(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+int names_unlink(struct sc_exit *ctx) { STOP_CHECK(); return paths_stale(ctx->ret); }
 SEC("tracepoint/syscalls/sys_exit_unlinkat")
-int names_unlinkat(struct sc_exit *ctx) { return paths_stale(ctx->ret); }
+int names_unlinkat(struct sc_exit *ctx) { STOP_CHECK(); return paths_stale(ctx->ret); }
 
 #endif

@@ -5,6 +5,7 @@
 #include <bpf/bpf_tracing.h>
 #include "blktop-abi.h"
 #include "core-fixes.h"
+#include "stop.h"
 
 /*
  * Variants (exactly one is loaded, chosen by src/source-live-vfs.c):

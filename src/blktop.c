@@ -819,6 +819,9 @@ main(int argc, char **argv)
 		event_add(blktop_tick_ev, &tv);
 
 	event_base_dispatch(b->base);
+	/* The last report is out: the kernel's programs stop now, not when their links go. */
+	if (b->src->entry->halt != NULL)
+		b->src->entry->halt(b->src);
 	stream_stop(b);
 	mark_close();
 

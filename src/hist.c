@@ -2,29 +2,6 @@
 
 #include "blktop.h"
 
-/* Bucket of a latency in ns: 0 below 1 us, then HIST_SUB per power of two. */
-unsigned
-hist_bucket(uint64_t ns)
-{
-	uint64_t	 us, lo;
-	unsigned	 k, sub;
-
-	if (ns < NSEC_PER_USEC)
-		return (0);
-	us = ns / NSEC_PER_USEC;
-	k = 63 - __builtin_clzll(us);
-	if (k >= HIST_POWERS)
-		return (HIST_NBUCKETS - 1);
-	lo = NSEC_PER_USEC << k;
-	/*
-	 * (ns - lo) * HIST_SUB / lo without dividing by a variable (a 64-bit
-	 * div, ~40 cycles, twice per request): floor(floor(x / 2^k) / 1000) is
-	 * floor(x / (1000 * 2^k)), and dividing by the constant is a multiply.
-	 */
-	sub = (unsigned)((((ns - lo) << HIST_SUB_BITS) >> k) / NSEC_PER_USEC);
-	return (1 + k * HIST_SUB + sub);
-}
-
 /* Lowest latency (ns) that falls in bucket i. */
 uint64_t
 hist_bucket_lo(unsigned i)

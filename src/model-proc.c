@@ -396,24 +396,31 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	}
 }
 
-/* A read/write call d (0 read, 1 write) into one set of counters. */
+/*
+ * What one read/write call adds to each set of counters it goes into (five
+ * a call), worked out once: added into a set, nothing of the record is read
+ * again, where the record, maybe aliasing the sets, was read for each.
+ */
+struct proc_rw_add {
+	uint64_t	 done, asked, lat, direct;
+	unsigned	 d;		/* 0 read, 1 write */
+	unsigned	 uring, aio, error;	/* 0 or 1 */
+};
+
+/* A read/write call, as proc_rw_add has it, into one set of counters. */
 static void
-proc_count_rw(struct proc_counts *c, const struct ev_rw *ev, unsigned d)
+proc_count_rw(struct proc_counts *c, const struct proc_rw_add *a)
 {
-	c->vfs_calls[d] += 1;
-	if (ev->sys == VFS_SYS_URING_READ || ev->sys == VFS_SYS_URING_WRITE)
-		c->uring_calls[d] += 1;
-	else if (ev->sys == VFS_SYS_AIO_READ || ev->sys == VFS_SYS_AIO_WRITE)
-		c->aio_calls[d] += 1;
-	c->vfs_bytes[d] += ev->done;
-	if (d == 0 && (ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
-		c->direct_read_bytes += ev->done;
-	c->vfs_asked[d] += ev->asked;
-	c->vfs_lat_sum += ev->lat_ns;
-	if (ev->error != 0)
-		c->vfs_errors += 1;
-	if (ev->lat_ns > c->vfs_lat_max)
-		c->vfs_lat_max = ev->lat_ns;
+	c->vfs_calls[a->d] += 1;
+	c->uring_calls[a->d] += a->uring;
+	c->aio_calls[a->d] += a->aio;
+	c->vfs_bytes[a->d] += a->done;
+	c->direct_read_bytes += a->direct;
+	c->vfs_asked[a->d] += a->asked;
+	c->vfs_lat_sum += a->lat;
+	c->vfs_errors += a->error;
+	if (a->lat > c->vfs_lat_max)
+		c->vfs_lat_max = a->lat;
 }
 
 /* One read/write call: on the process and on the file. */
@@ -423,6 +430,7 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	const struct ev_rw	*ev = rec;
 	struct proc_entry	*p;
 	struct file_entry	*f;
+	struct proc_rw_add	 add;
 	unsigned		 d = ev->op == BLK_OP_WRITE;
 
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
@@ -436,11 +444,19 @@ proc_add_rw(struct proc_table *t, const void *rec)
 		    ev->ino, ev->tgid, ev->ts);
 		model_file_set_ino(t, f, ev->dev, ev->ino);
 	}
-	proc_count_rw(&p->iv, ev, d);
-	proc_count_rw(&p->tot, ev, d);
-	proc_count_rw(&t->sum, ev, d);
-	proc_count_rw(&f->iv, ev, d);
-	proc_count_rw(&f->tot, ev, d);
+	add.d = d;
+	add.done = ev->done;
+	add.asked = ev->asked;
+	add.lat = ev->lat_ns;
+	add.direct = d == 0 && (ev->path_flags & VFS_PF_DIRECT) && ev->error == 0 ? ev->done : 0;
+	add.uring = ev->sys == VFS_SYS_URING_READ || ev->sys == VFS_SYS_URING_WRITE;
+	add.aio = !add.uring && (ev->sys == VFS_SYS_AIO_READ || ev->sys == VFS_SYS_AIO_WRITE);
+	add.error = ev->error != 0;
+	proc_count_rw(&p->iv, &add);
+	proc_count_rw(&p->tot, &add);
+	proc_count_rw(&t->sum, &add);
+	proc_count_rw(&f->iv, &add);
+	proc_count_rw(&f->tot, &add);
 	/* Direct I/O: the bytes done moved to or from the device for this file. */
 	if ((ev->path_flags & VFS_PF_DIRECT) && ev->error == 0)
 		COUNT2(f, disk_bytes[d], += ev->done);

@@ -677,6 +677,14 @@ live_vfs_paths_stale(void)
 		live_vfs_skel->data->path_epoch++;
 }
 
+/* Every program returns at once from now on (bpf/stop.h): blktop quits. */
+void
+live_vfs_halt(void)
+{
+	if (live_vfs_skel != NULL && live_vfs_skel->bss != NULL)
+		live_vfs_skel->bss->prog_stop = 1;
+}
+
 /* The skeleton of the attached programs, NULL if none. */
 struct bpf_object_skeleton *
 live_vfs_skeleton(void)

@@ -568,6 +568,23 @@ live_tracked(struct live *l)
 	return (n);
 }
 
+/*
+ * The run is over: every program returns at its first instruction from now
+ * on (bpf/stop.h), where releasing their links one by one takes seconds.
+ */
+static void
+live_halt(struct source *src)
+{
+	struct live	*l = src->data;
+
+	if (l == NULL)
+		return;
+	if (l->skel != NULL && l->skel->bss != NULL)
+		l->skel->bss->prog_stop = 1;
+	if (l->vfs_loaded)
+		live_vfs_halt();
+}
+
 /* Detach everything; with -v, say what the kernel side counted. */
 static void
 live_stop(struct source *src)
@@ -580,6 +597,7 @@ live_stop(struct source *src)
 
 	if (l == NULL)
 		return;
+	live_halt(src);
 	live_prog_cost(l, &pc);
 	if (b->verbose && l->skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
@@ -633,6 +651,7 @@ const struct source_entry source_live = {
 	.lost_where = " (-v says where)",
 	.start = live_start,
 	.drain = live_drain,
+	.halt = live_halt,
 	.stop = live_stop,
 	.cost = live_cost,
 };

@@ -96,6 +96,7 @@ uint64_t	 live_vfs_inflight_full(void);
 void		 live_vfs_batch_flush(int);
 void		 live_vfs_cost(struct prog_cost *);
 void		 live_vfs_unload(void);
+void		 live_vfs_halt(void);
 void		 live_vfs_paths_stale(void);
 struct bpf_object_skeleton *live_vfs_skeleton(void);
 /* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */

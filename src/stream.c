@@ -100,9 +100,9 @@ stream_notice(struct blktop *b, const char *fmt, ...)
 	free(msg);
 }
 
-/* Whether the -p, -c and --cgroup filters keep a process (none keeps all). */
+/* Whether the -p, -c and --cgroup filters keep a process (stream_proc_wanted, with a filter). */
 int
-stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm,
+stream_proc_filter(const struct blktop *b, uint32_t tgid, const char *comm,
     uint64_t cgroup)
 {
 	unsigned	 i;
