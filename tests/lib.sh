@@ -33,9 +33,12 @@ test_cleanup() {
 		[ -e "$img" ] || continue
 		for l in $(losetup -j "$img" | cut -d: -f1); do
 			grep -q "^$l " /proc/mounts 2>/dev/null && umount "$l"
+			# A queue limit a test set (kio.sh: max_sectors_kb) outlives
+			# the device's detach: the next test given loopN would get it.
+			[ -s "$img.msk" ] && cat "$img.msk" >"/sys/block/${l#/dev/}/queue/max_sectors_kb" 2>/dev/null
 			losetup -d "$l" 2>/dev/null
 		done
-		rm -f "$img"
+		rm -f "$img" "$img.msk"
 	done
 	rm -rf "$TEST_TMP"
 }
@@ -75,6 +78,7 @@ loop_create() {
 	local img=/dev/shm/blktop-test-$$-$RANDOM.img dev
 	truncate -s "${1}M" "$img" || return 1
 	dev=$(losetup -f --show "$img") || { rm -f "$img"; return 1; }
+	cat "/sys/block/${dev#/dev/}/queue/max_sectors_kb" >"$img.msk" 2>/dev/null
 	echo "$dev"
 }
 
