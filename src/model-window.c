@@ -61,9 +61,12 @@ windows_free(struct windows *w)
 	unsigned	 i;
 
 	for (i = 0; i < w->ndevs; i++) {
+		depth_free(&w->devs[i]->dq);
 		free(w->devs[i]->ring);
 		free(w->devs[i]);
 	}
+	w->nbase = 0;
+	memset(w->base_slot, 0, sizeof w->base_slot);
 	for (i = 0; i < w->nslabs; i++)
 		free(w->slabs[i]);
 	free(w->slabs);
@@ -119,7 +122,7 @@ windows_reclaim(struct windows *w)
  * Counts for the open tick of a device that had none: from the free blocks,
  * else the oldest history when the pool is at its bound, else a new slab.
  */
-static struct tick_op *
+struct tick_op *
 windows_take(struct windows *w)
 {
 	union tick_block	*blk;
@@ -306,10 +309,16 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 			to->q_max = q;
 		to->lat[hist_bucket(lat)]++;
 		to->q[hist_bucket(q)]++;
-		t->wait_sum += wait;
+		if (!(t->flags & TICK_STAT))	/* else part_stat's queue time */
+			t->wait_sum += wait;
 		dw->run.timed++;
 		dw->run.q_sum += q;
 		dw->run.wait_sum += wait;
+	}
+	if (ev->flags & BLK_F_NODEVSTAT) {
+		/* Depth from the requests' times, busy time from part_stat samples. */
+		depth_add(w, dw, t, ev);
+		return;
 	}
 	if (ev->inflight > t->qd_max)
 		t->qd_max = ev->inflight;
@@ -343,6 +352,8 @@ windows_tick(struct windows *w, uint64_t now)
 	next = (unsigned)((w->nclosed + 1) % w->nticks);
 	for (i = 0; i < w->ndevs; i++) {
 		t = &w->devs[i]->ring[cur];
+		if (now > DEPTH_LAG_NS)		/* depths of requests old enough are final */
+			depth_cut(w, w->devs[i], t, now - DEPTH_LAG_NS);
 		t->start = w->tick_start;
 		t->end = now;
 		/* busy time is credited when requests end: cap at the tick. */
@@ -385,9 +396,17 @@ windows_sum_tick(struct sum *s, const struct tick *t)
 	s->wait_sum += t->wait_sum;
 	if (t->qd_max > s->qd_max)
 		s->qd_max = t->qd_max;
+	s->qd_late += t->qd_late;
+	if ((t->flags & TICK_STAT) && !(s->flags & TICK_STAT))
+		s->in_flight = t->in_flight;	/* ticks are summed newest first */
+	s->flags |= t->flags;
 	for (o = 0; o < OPC_MAX; o++) {
 		to = &t->op[o];
 		so = &s->op[o];
+		if (t->flags & TICK_QD) {
+			for (i = 0; i < QD_NBUCKETS; i++)
+				so->qd[i] += to->qd[i];
+		}
 		if (to->ios == 0)
 			continue;
 		if (to->timed != 0 && (so->timed == 0 || to->lat_min < so->lat_min))
