@@ -304,7 +304,7 @@ void		 windows_add_block(struct windows *, const struct ev_block *);
 struct tick_op	*windows_take(struct windows *);
 /* model-depth.c */
 void		 depth_add(struct windows *, struct devwin *, struct tick *,
-		     const struct ev_block *);
+		     const struct ev_block *, unsigned opclass);
 void		 depth_cut(struct windows *, struct devwin *, struct tick *, uint64_t cut);
 void		 depth_free(struct depthq *);
 void		 windows_depth_flush(struct windows *);

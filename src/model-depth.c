@@ -33,16 +33,16 @@ depth_bucket(uint64_t depth)
 	return (b < QD_NBUCKETS ? b : QD_NBUCKETS - 1);
 }
 
-/* A final depth into tick t. */
+/* Tick t's depth counts, by operation class (2 bits of a start's key). */
 static void
-depth_count(struct windows *w, struct tick *t, unsigned opc, uint64_t depth)
+depth_counts(struct windows *w, struct tick *t, uint32_t *qd[4])
 {
 	if (t->op == windows_idle_ops)
 		t->op = windows_take(w);
-	t->op[opc].qd[depth_bucket(depth)]++;
-	if (depth > t->qd_max)
-		t->qd_max = depth > UINT32_MAX ? UINT32_MAX : (uint32_t)depth;
 	t->flags |= TICK_QD;
+	qd[0] = t->op[OPC_READ].qd;
+	qd[1] = t->op[OPC_WRITE].qd;
+	qd[2] = qd[3] = t->op[OPC_OTHER].qd;
 }
 
 /* Room for one more at the end of q: by moving it down, or growing it (not per event). */
@@ -61,18 +61,21 @@ depth_room(struct depth_seq *q)
 }
 
 /* Insert key in order: from the end, where records nearly in order land. */
-static void
+static inline void
 depth_insert(struct depth_seq *q, uint64_t key)
 {
 	uint64_t	*v;
 	unsigned	 i;
 
-	depth_room(q);
+	if (q->head + q->n >= q->cap)
+		depth_room(q);
 	v = q->v + q->head;
-	for (i = q->n; i > 0 && v[i - 1] > key; i--)
+	i = q->n++;
+	while (i > 0 && v[i - 1] > key) {
 		v[i] = v[i - 1];
+		i--;
+	}
 	v[i] = key;
-	q->n++;
 }
 
 /*
@@ -84,26 +87,42 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 {
 	struct depthq	*q = &dw->dq;
 	const uint64_t	*sv, *dv;
-	uint64_t	 inflight = q->inflight, st;
-	unsigned	 i = 0, j = 0, k;
+	uint64_t	 inflight = q->inflight, st, max = t->qd_max;
+	uint32_t	*qd[4];
+	unsigned	 i = 0, j = 0, k, b, ns = q->start.n, nd = q->done.n;
 
 	if (cut <= q->cut)
 		return;
 	sv = q->start.v + q->start.head;
 	dv = q->done.v + q->done.head;
-	while (i < q->start.n && (sv[i] >> 2) <= cut) {
-		st = sv[i] >> 2;
+	if (ns > 0 && (sv[0] >> 2) <= cut)
+		depth_counts(w, t, qd);
+	/*
+	 * Every completion kept has its start counted before it (in inflight
+	 * at the last cut, or earlier in this walk: a completion is after its
+	 * start), so inflight never goes below 0.
+	 */
+	while (i < ns && (st = sv[i] >> 2) <= cut) {
 		/* Completions at or before the start are not in flight at it. */
-		for (; j < q->done.n && dv[j] <= st; j++)
-			inflight -= inflight > 0;
+		while (j < nd && dv[j] <= st) {
+			j++;
+			inflight--;
+		}
 		/* Requests starting together each find the others. */
-		for (k = i; k < q->start.n && (sv[k] >> 2) == st; k++)
-			inflight++;
+		for (k = i + 1; k < ns && (sv[k] >> 2) == st; k++)
+			;
+		inflight += k - i;
+		if (inflight > max)
+			max = inflight;
+		b = depth_bucket(inflight);
 		for (; i < k; i++)
-			depth_count(w, t, sv[i] & 3, inflight);
+			qd[sv[i] & 3][b]++;
 	}
-	for (; j < q->done.n && dv[j] <= cut; j++)
-		inflight -= inflight > 0;
+	t->qd_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
+	while (j < nd && dv[j] <= cut) {
+		j++;
+		inflight--;
+	}
 	q->start.head += i;
 	q->start.n -= i;
 	q->done.head += j;
@@ -124,9 +143,10 @@ depth_bound(struct windows *w, struct devwin *dw, struct tick *t)
 		depth_cut(w, dw, t, q->done.v[q->done.head + q->done.n / 8]);
 }
 
-/* A completed request (BLK_F_NODEVSTAT) of device dw, counted in tick t. */
+/* A completed request (BLK_F_NODEVSTAT, of operation class opc) of device dw, counted in tick t. */
 void
-depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_block *ev)
+depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_block *ev,
+    unsigned opc)
 {
 	struct depthq	*q = &dw->dq;
 	uint64_t	 s = ev->ts_start, d = ev->ts_done;
@@ -147,7 +167,7 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 		}
 		return;
 	}
-	depth_insert(&q->start, s << 2 | window_opclass(ev->op));
+	depth_insert(&q->start, s << 2 | opc);
 	depth_insert(&q->done, d);
 }
 

@@ -265,6 +265,7 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	struct tick	*t;
 	struct tick_op	*to;
 	uint64_t	 lat, q, wait, busy;
+	unsigned	 opc;
 
 	if ((dw = windows_find(w, ev->dev)) == NULL) {
 		windows_drop(w, ev->dev);
@@ -273,7 +274,8 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	t = &dw->ring[w->cur];		/* no modulo on every request */
 	if (t->op == windows_idle_ops)
 		t->op = windows_take(w);
-	to = &t->op[window_opclass(ev->op)];
+	opc = window_opclass(ev->op);
+	to = &t->op[opc];
 
 	/* Timestamps come from the kernel or a file: never let them wrap. */
 	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
@@ -317,7 +319,7 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	}
 	if (ev->flags & BLK_F_NODEVSTAT) {
 		/* Depth from the requests' times, busy time from part_stat samples. */
-		depth_add(w, dw, t, ev);
+		depth_add(w, dw, t, ev, opc);
 		return;
 	}
 	if (ev->inflight > t->qd_max)
