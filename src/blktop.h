@@ -203,8 +203,7 @@ struct devwin {
 };
 
 /*
- * As many devices as the block programs keep states for (bpf/blktop.bpf.c,
- * MAX_DEVICES): more than hosts have, snap loop devices and NVMe namespaces
+ * 1024 devices: more than hosts have, snap loop devices and NVMe namespaces
  * included. Past the cap (or $BLKTOP_MAX_DEVS, for tests) a device's requests
  * are counted and named in "dropped", never stored.
  */
