@@ -918,9 +918,9 @@ int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
  * chunks, capture-write.c writes a file, capture-flight.c keeps the last
  * seconds as chunks, capture-read.c reads, capture-header.c is the file header.
  */
-#define CAPTURE_VERSION_MAJOR	2	/* 2.0: block records name their file (TAG_FILE) */
+#define CAPTURE_VERSION_MAJOR	3	/* 3.0: BLK_F_NODEVSTAT records carry no inflight, busy */
 #define CAPTURE_VERSION_MAJOR_OLDEST 1	/* the oldest major read */
-#define CAPTURE_VERSION_MINOR	1	/* 2.1: the process filter in the header */
+#define CAPTURE_VERSION_MINOR	0	/* 2.1: the process filter in the header (3.x: always) */
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
