@@ -26,7 +26,8 @@ enum blktop_ev_type {
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 	EV_MARK = 18,		/* user space only: a mark (blktop --mark LABEL) */
-	EV_MAX = 19,		/* user space: the size of the record-type table (src/rec-type.c) */
+	EV_DISKSTAT = 19,	/* user space only: one device's part_stat (/proc/diskstats), per tick */
+	EV_MAX = 20,		/* user space: the size of the record-type table (src/rec-type.c) */
 };
 
 /* Portable operation codes (the kernel's REQ_OP_* numbers differ by version). */
@@ -50,6 +51,13 @@ enum blktop_op {
 #define BLK_F_REQUEUED	(1u << 9)	/* requeued at least once */
 #define BLK_F_NOLAT	(1u << 10)	/* no latency known (imported issue-only log): not in latency stats */
 #define BLK_F_UNSEEN	(1u << 11)	/* completion never seen; sent when the request was reused (with NOLAT) */
+/*
+ * The kernel side kept no device state for it: busy_ns and inflight are 0;
+ * busy time, in-flight and queue time come from EV_DISKSTAT samples, the
+ * depth it found from the requests' own times (src/model-depth.c). Records
+ * without it (older captures) carry the kernel-side count and busy time.
+ */
+#define BLK_F_NODEVSTAT	(1u << 12)
 
 /*
  * Block request times (ts_*, busy_ns) are multiples of TS_QUANTUM_NS: the
@@ -65,14 +73,15 @@ struct ev_block {
 	__u64 ts_done;		/* final completion */
 	__u64 sector;
 	__u64 cgroup;		/* cgroup v2 id of the submitter */
-	__u64 busy_ns;		/* device's cumulative busy time (iostat io_ticks), at ts_done */
+	__u64 busy_ns;		/* device's cumulative busy time at ts_done; 0 with BLK_F_NODEVSTAT */
 	__u32 bytes;		/* total bytes of the request */
 	__u32 pid;		/* submitter thread id */
 	__u32 tgid;		/* submitter process id */
 	__s32 error;		/* negative errno, 0 on success */
 	__u16 op;		/* enum blktop_op */
 	__u16 flags;		/* BLK_F_* */
-	__u32 inflight;		/* requests in flight on the device when this one started, itself included */
+	__u32 inflight;		/* requests in flight on the device when this one started, itself
+				 * included; 0 with BLK_F_NODEVSTAT (computed in user space) */
 	char comm[BLKTOP_COMM_LEN];
 	__u64 ino;		/* BLK_FC_FILE: inode number of the file whose pages it carries */
 	__u32 fsdev;		/* BLK_FC_FILE: kernel dev_t of that file's filesystem */
@@ -90,6 +99,22 @@ enum blktop_fclass {
 	BLK_FC_META = 2,	/* the block device's own cache: filesystem metadata, journal, buffered raw device I/O */
 	BLK_FC_DIRECT = 3,	/* pages of no page cache: direct I/O (also io_uring, libaio), swap */
 	BLK_FC_MAX = 4,
+};
+
+/*
+ * One whole disk's own accounting (part_stat, as /proc/diskstats prints it),
+ * read by the live source at the start and at every tick close, before the
+ * EV_TICK. Cumulative since boot: the model takes deltas, as iostat does.
+ */
+struct ev_diskstat {
+	__u32 type;		/* EV_DISKSTAT */
+	__u32 dev;		/* kernel dev_t of the whole disk */
+	__u64 ts;		/* CLOCK_MONOTONIC ns of the read */
+	__u64 ios;		/* completed requests: reads + writes + discards + flushes */
+	__u64 io_ticks_ms;	/* time with requests in flight (field 10, %util) */
+	__u64 queue_ms;		/* time_in_queue (field 11: the requests' summed await, aqu-sz) */
+	__u32 in_flight;	/* requests in flight at the read (field 9) */
+	__u32 pad;
 };
 
 /* End of one tick of the rolling windows: written into the stream by the live source. */

@@ -13,7 +13,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define NSLOTS		16384	/* direct-mapped request table, two probes per request */
 #define MAX_OVERFLOW	16384	/* requests whose two slots were both taken */
-#define MAX_DEVICES	1024
 
 /* Set by the loader before load. */
 const volatile __u32 filter_ndevs = 0;
@@ -47,12 +46,11 @@ struct reqinfo {
 	__u32 done_bytes;	/* completed so far (partial completions) */
 	__u32 pid;
 	__u32 tgid;
-	__u32 inflight;
 	__u16 flags;
 	__u16 op;		/* enum blktop_op */
-	__u8 counted;		/* 1 once it adds to its device's in-flight count */
 	__u8 kflags;		/* RK_* (kstamps.h) */
-	__u16 devslot;		/* devstates slot + 1, 0 if none */
+	__u8 pad0;
+	__u16 pad1;
 	__u32 bytes;		/* size when last seen started or issued */
 	char comm[BLKTOP_COMM_LEN];
 	__u64 ino;		/* the file whose pages it carries (BLK_FC_FILE) */
@@ -91,66 +89,13 @@ struct {
 } overflow SEC(".maps");
 
 /*
- * Per-device in-flight count and busy time (iostat's io_ticks). The state of
- * a device sits in an array slot found through devindex (dev_t to slot) and a
- * per-CPU one-entry cache in front of it, so the usual cost is two array
- * lookups and one atomic add on a line of its own (a hash lookup and three
- * atomics per hook before: 140 ns of the ~780 ns a request cost).
+ * No per-device state: busy time, in-flight and queue time come from the
+ * kernel's own part_stat (/proc/diskstats), sampled per tick in user space
+ * (src/source-diskstat.c), and the depth each request found from the
+ * requests' own times (src/model-depth.c). The in-flight count and busy
+ * stamp this file kept were atomics on a line every CPU wrote at every start
+ * and end.
  */
-struct devstate {
-	__u64 stamp;		/* busy time is accounted up to here */
-	__u64 busy;		/* cumulative busy ns */
-	__s64 inflight;
-	__u64 pad[5];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, MAX_DEVICES);
-	__type(key, __u32);
-	__type(value, struct devstate);
-} devstates SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_DEVICES);
-	__type(key, __u32);
-	__type(value, __u32);
-} devindex SEC(".maps");
-
-/*
- * The compat build (5.10-5.12, core-fixes.h) cannot hand out devstates slots
- * (that takes a fetch-and-add): its device states live in a hash by dev_t,
- * where an insert is atomic by itself. Empty in the other build.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_DEVICES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u32);
-	__type(value, struct devstate);
-} devstates_by_dev SEC(".maps");
-
-struct devcache_ent {
-	__u32 dev;
-	__u32 idx;		/* slot + 1; 0 when empty */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct devcache_ent);
-} devcache SEC(".maps");
-
-static __u32 ndevslots;		/* devstates slots handed out (compat: devices seen) */
-
-/*
- * Busy time is brought up to date at least every BUSY_STEP_NS while requests
- * are in flight, and always when a device goes idle or busy, so the total is
- * exact at every idle boundary and lags by less than a step in between.
- */
-#define BUSY_STEP_NS	(100 * 1000)
 
 /* Add one to a kernel-side counter. */
 static __always_inline void
@@ -233,149 +178,6 @@ request_op(__u64 cf, __u16 *op, __u16 *flags)
 	*flags = f;
 }
 
-/*
- * Credit busy time up to now, as update_io_ticks() does: whoever moves the
- * stamp forward adds the elapsed time if a request was in flight throughout.
- */
-static __always_inline void
-dev_update_busy(struct devstate *ds, __u64 now, bool was_busy)
-{
-	__u64 old = ds->stamp;
-
-	if (now <= old)
-		return;
-#if HAVE_ATOMIC_FETCH
-	if (__sync_val_compare_and_swap(&ds->stamp, old, now) == old && was_busy)
-		__sync_fetch_and_add(&ds->busy, now - old);
-#else
-	/*
-	 * No compare-and-swap before 5.12: two CPUs moving the stamp in the
-	 * same instant may both add the stretch since it (doc/performance.md, older kernels).
-	 */
-	ds->stamp = now;
-	if (was_busy)
-		__sync_fetch_and_add(&ds->busy, now - old);
-#endif
-}
-
-/* The slot (+1) of a device's state, created on first use; 0 if none is left. */
-static __always_inline __u32
-dev_slot(__u32 dev)
-{
-#if HAVE_ATOMIC_FETCH
-	struct devcache_ent *c;
-	__u32 zero = 0, *ip, idx;
-
-	c = bpf_map_lookup_elem(&devcache, &zero);
-	if (c && c->idx && c->dev == dev)
-		return c->idx;
-	ip = bpf_map_lookup_elem(&devindex, &dev);
-	if (!ip) {
-		idx = __sync_fetch_and_add(&ndevslots, 1);
-		if (idx >= MAX_DEVICES)
-			return 0;
-		bpf_map_update_elem(&devindex, &dev, &idx, BPF_NOEXIST);
-		ip = bpf_map_lookup_elem(&devindex, &dev);	/* ours, or a racer's */
-		if (!ip)
-			return 0;
-	}
-	idx = *ip + 1;
-	if (c) {
-		c->dev = dev;
-		c->idx = idx;
-	}
-	return idx;
-#else
-	struct devstate zero = {};
-
-	if (bpf_map_lookup_elem(&devstates_by_dev, &dev))
-		return 1;
-	if (bpf_map_update_elem(&devstates_by_dev, &dev, &zero, BPF_NOEXIST) == 0)
-		__sync_fetch_and_add(&ndevslots, 1);
-	return bpf_map_lookup_elem(&devstates_by_dev, &dev) ? 1 : 0;
-#endif
-}
-
-/* The state of device dev in a slot (+1, from dev_slot), or NULL. */
-static __always_inline struct devstate *
-dev_state(__u32 dev, __u32 slot)
-{
-	__u32 i = slot - 1;
-
-	if (!slot)
-		return NULL;
-	if (!HAVE_ATOMIC_FETCH)
-		return bpf_map_lookup_elem(&devstates_by_dev, &dev);
-	return bpf_map_lookup_elem(&devstates, &i);
-}
-
-/* Add delta to a device's in-flight count; the count before. */
-static __always_inline __s64
-dev_inflight_add(struct devstate *ds, __s64 delta)
-{
-#if HAVE_ATOMIC_FETCH
-	return __sync_fetch_and_add(&ds->inflight, delta);
-#else
-	/* Without fetch-and-add the count before is read after the add: another
-	 * CPU's start or end in between moves it by one (doc/performance.md, older kernels). */
-	__sync_fetch_and_add(&ds->inflight, delta);
-	return *(volatile __s64 *)&ds->inflight - delta;
-#endif
-}
-
-/* Make a request count as in flight on its device. */
-static __always_inline void
-dev_start(struct reqinfo *ri, __u64 now)
-{
-	struct devstate *ds;
-	__s64 old;
-
-	ri->devslot = dev_slot(ri->dev);
-	if (!(ds = dev_state(ri->dev, ri->devslot)))
-		return;
-	old = dev_inflight_add(ds, 1);
-	if (old <= 0 || now - ds->stamp >= BUSY_STEP_NS)
-		dev_update_busy(ds, now, old > 0);
-	ri->inflight = (__u32)(old + 1);
-	ri->counted = 1;
-}
-
-/* Take a request out of its device's in-flight count. */
-static __always_inline struct devstate *
-dev_end(struct reqinfo *ri, __u64 now)
-{
-	struct devstate *ds;
-	__s64 old;
-
-	if (!ri->counted || !(ds = dev_state(ri->dev, ri->devslot)))
-		return NULL;
-	old = dev_inflight_add(ds, -1);
-	if (old <= 1 || now - ds->stamp >= BUSY_STEP_NS)
-		dev_update_busy(ds, now, true);
-	ri->counted = 0;
-	return ds;
-}
-
-/*
- * The device's busy time as of now: what is credited plus the time since the
- * stamp if requests are in flight (the device was busy all that time: every
- * idle-busy change moves the stamp). Exact at every completion, so the
- * capture's busy residual is 0 while the device stays busy (it was the
- * up-to-100 us lag of the credited total: 1.6 bytes a record on sequential
- * reads). busy is read before stamp: a racing update can only make the
- * result a little low, and user space takes the maximum.
- */
-static __always_inline __u64
-dev_busy_now(const struct devstate *ds, __u64 now)
-{
-	__u64 busy = *(volatile const __u64 *)&ds->busy;
-	__u64 stamp = *(volatile const __u64 *)&ds->stamp;
-
-	if (ds->inflight > 0 && now > stamp)
-		busy += now - stamp;
-	return busy;
-}
-
 /* The two slots a request pointer may live in. */
 static __always_inline __u32
 slot_index(__u64 key)
@@ -422,8 +224,7 @@ req_find(__u64 key, struct slot **sp)
  * OBJ=aio, issue 28).
  */
 static __always_inline void
-block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
-    const struct devstate *ds, __u16 flags)
+block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status, __u16 flags)
 {
 	union {
 		struct ev_block e;
@@ -438,7 +239,7 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 	ev->ts_done = now;
 	ev->sector = ri->sector;
 	ev->cgroup = ri->cgroup;
-	ev->busy_ns = ds ? dev_busy_now(ds, now) : 0;
+	ev->busy_ns = 0;	/* BLK_F_NODEVSTAT: none kept */
 	ev->bytes = bytes;
 	ev->pid = ri->pid;
 	ev->tgid = ri->tgid;
@@ -450,8 +251,8 @@ block_send(const struct reqinfo *ri, __u64 now, __u32 bytes, int status,
 	default: ev->error = -5; break;		/* EIO */
 	}
 	ev->op = ri->op;
-	ev->flags = ri->flags | flags;
-	ev->inflight = ri->inflight;
+	ev->flags = ri->flags | flags | BLK_F_NODEVSTAT;
+	ev->inflight = 0;
 	__builtin_memcpy(ev->comm, ri->comm, sizeof ev->comm);
 	ev->ino = ri->ino;
 	ev->fsdev = ri->fsdev;
@@ -488,21 +289,17 @@ now_ns(void)
 static __always_inline void
 req_unseen(struct reqinfo *ri, __u64 now)
 {
-	const struct devstate *ds;
-
 	if (!now)
 		now = now_ns();	/* a start hook that left the clock to the kernel */
-	ds = dev_end(ri, now);
-
 	if (ri->flags & BLK_F_REQUEUED)
 		return;
 	count(CNT_STALE);
-	block_send(ri, now, ri->bytes, 0, ds, BLK_F_NOLAT | BLK_F_UNSEEN);
+	block_send(ri, now, ri->bytes, 0, BLK_F_NOLAT | BLK_F_UNSEEN);
 }
 
 /*
  * Fresh state for a starting request: a free slot, its own stale slot, or
- * the overflow hash. A stale entry leaves its device's in-flight count.
+ * the overflow hash. A stale entry is sent first (req_unseen).
  */
 static __always_inline struct reqinfo *
 req_new(__u64 key, __u64 now, struct slot **sp)
@@ -710,7 +507,6 @@ on_start(struct request *rq, __u64 key, bool btf)
 	ri->bytes = RQ_READ(btf, rq, __data_len);
 	req_owner(ri, now);
 	req_file(rq, ri, btf);
-	dev_start(ri, now ? now : now_ns());	/* busy time: our clock, until part_stat's */
 	return 0;
 }
 
@@ -773,7 +569,6 @@ on_issue(struct request *rq, __u64 key, bool btf)
 	ri->flags = flags | BLK_F_NOSTART;
 	req_owner(ri, now);
 	req_file(rq, ri, btf);
-	dev_start(ri, now);
 	return 0;
 }
 
@@ -798,7 +593,6 @@ on_merge(__u64 key)
 
 	if (!ri)
 		return 0;
-	dev_end(ri, now_ns());
 	req_free(key, s);
 	return 0;
 }
@@ -820,7 +614,6 @@ static __always_inline int
 on_empty_flush_done(struct request *rq, __u64 now, int status, bool btf)
 {
 	struct reqinfo ri = {};
-	struct devstate *ds;
 	__u32 dev = request_dev(rq, btf);
 
 	if (!dev_wanted(dev))
@@ -830,10 +623,7 @@ on_empty_flush_done(struct request *rq, __u64 now, int status, bool btf)
 	request_op(RQ_READ(btf, rq, cmd_flags), &ri.op, &ri.flags);
 	ri.flags |= BLK_F_PREFLUSH | BLK_F_NOSTART;
 	ri.sector = RQ_READ(btf, rq, __sector);
-	ri.devslot = dev_slot(dev);
-	ds = dev_state(dev, ri.devslot);
-	ri.inflight = ds && ds->inflight > 0 ? (__u32)ds->inflight + 1 : 1;
-	block_send(&ri, now, 0, status, ds, BLK_F_NOLAT);
+	block_send(&ri, now, 0, status, BLK_F_NOLAT);
 	return 0;
 }
 
@@ -844,7 +634,6 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	__u64 now = now_ns();
 	struct slot *s;
 	struct reqinfo *ri = req_find(key, &s);
-	struct devstate *ds;
 	__u32 data_len = RQ_READ(btf, rq, __data_len);
 	__u32 rqf = RQ_READ(btf, rq, rq_flags);
 	bool flush_seq = rqf & rqf_flush_seq;
@@ -883,9 +672,7 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	if (debug_counts)
 		count(CNT_DBG_COMPLETE);
 	nolat = kstamp_complete(rq, ri, rqf, now, btf);
-	ds = dev_end(ri, now);
-
-	block_send(ri, now, ri->done_bytes + nr_bytes, status, ds, nolat);
+	block_send(ri, now, ri->done_bytes + nr_bytes, status, nolat);
 	if (kio)
 		kio_complete(rq, ri, now, status);
 	req_free(key, s);

@@ -132,6 +132,13 @@ enum opclass { OPC_READ, OPC_WRITE, OPC_OTHER, OPC_MAX };
  */
 #define MAP_BANDS	32
 
+/*
+ * The depth a request found at its start (requests of its device in flight,
+ * itself included), in buckets as fio's "IO depths": 1, 2-3, 4-7, ..., so
+ * bucket b holds depths 2^b to 2^(b+1) - 1.
+ */
+#define QD_NBUCKETS	16
+
 /* One operation class during one tick. */
 struct tick_op {
 	uint64_t	 ios;
@@ -148,6 +155,7 @@ struct tick_op {
 	uint32_t	 q[HIST_NBUCKETS];
 	uint32_t	 size[SIZE_NBUCKETS];
 	uint32_t	 band[MAP_BANDS];	/* requests by where they start: devwin.map_shift */
+	uint32_t	 qd[QD_NBUCKETS];	/* depths found at start, final in this tick (model-depth.c) */
 };
 
 /*
@@ -162,8 +170,40 @@ struct tick {
 	uint64_t	 busy_ns;	/* time with a request in flight (iostat io_ticks) */
 	uint64_t	 wait_sum;	/* sum of start-to-done of completed requests (aqu-sz) */
 	uint32_t	 qd_max;
-	uint32_t	 pad;
+	uint32_t	 qd_late;	/* requests found in flight past the depth lag (model-depth.c) */
+	uint32_t	 in_flight;	/* part_stat's at the tick's last sample (TICK_STAT) */
+	uint32_t	 flags;		/* TICK_* */
 	struct tick_op	*op;		/* OPC_MAX of them */
+};
+#define TICK_STAT	0x1	/* busy_ns, wait_sum and in_flight from part_stat samples */
+#define TICK_QD		0x2	/* depths from the requests' times (BLK_F_NODEVSTAT) */
+
+/*
+ * The depth each request found, from the requests' own start and completion
+ * times (model-depth.c): records come at completion, so a request's depth is
+ * final at the first tick that closes DEPTH_LAG_NS after its start. Starts
+ * and completions after the last cut, each in order.
+ */
+#define DEPTH_LAG_NS	(250 * 1000 * 1000ULL)
+#define DEPTH_MAX	(1u << 18)	/* times kept of each kind per device */
+struct depth_seq {
+	uint64_t	*v;		/* sorted, from head */
+	unsigned	 head, n, cap;
+};
+struct depthq {
+	struct depth_seq start;		/* start << 2 | opclass of requests not final */
+	struct depth_seq done;		/* completions after cut */
+	uint64_t	 cut;		/* depths final up to here */
+	uint64_t	 inflight;	/* seen in flight at cut */
+};
+
+/* A whole disk's last part_stat sample (EV_DISKSTAT), for the next one's deltas. */
+struct diskbase {
+	uint32_t	 dev;
+	uint32_t	 in_flight;
+	uint64_t	 ts;
+	uint64_t	 io_ticks_ms;
+	uint64_t	 queue_ms;
 };
 
 /* One device since the start of the run, for the device rules (src/insight.c). */
@@ -184,12 +224,12 @@ struct devwin {
 	unsigned	 map_shift;	/* a band of the offset map is 1 << map_shift sectors */
 	struct req_pattern rpat;	/* its requests' access pattern, since first seen (model-reqpat.c) */
 	struct req_extra rx;		/* and their commonest sizes and strides, switches */
+	struct depthq	 dq;		/* depths not yet final (model-depth.c) */
 	struct tick	*ring;		/* nticks entries */
 };
 
 /*
- * As many devices as the block programs keep states for (bpf/blktop.bpf.c,
- * MAX_DEVICES): more than hosts have, snap loop devices and NVMe namespaces
+ * 1024 devices: more than hosts have, snap loop devices and NVMe namespaces
  * included. Past the cap (or $BLKTOP_MAX_DEVS, for tests) a device's requests
  * are counted and named in "dropped", never stored.
  */
@@ -240,6 +280,10 @@ struct windows {
 	size_t		 nblocks;	/* blocks allocated */
 	size_t		 max_blocks;	/* the pool's bound: WINDOWS_POOL_BYTES */
 	uint64_t	 history_cut;	/* ticks of history given up to stay in it */
+	/* Each whole disk's last part_stat sample, by dev_t (model-depth.c): */
+	unsigned	 nbase;
+	uint16_t	 base_slot[WINDOWS_HASH];	/* base index + 1 */
+	struct diskbase	 base[WINDOWS_MAX_DEVS];
 };
 extern struct tick_op windows_idle_ops[OPC_MAX];
 
@@ -258,12 +302,16 @@ struct sum_op {
 	uint64_t	 lat[HIST_NBUCKETS];
 	uint64_t	 q[HIST_NBUCKETS];
 	uint64_t	 size[SIZE_NBUCKETS];
+	uint64_t	 qd[QD_NBUCKETS];
 };
 
 struct sum {
 	uint64_t	 dur_ns;	/* time covered by the summed ticks */
 	uint64_t	 busy_ns;
 	uint64_t	 wait_sum;
+	uint64_t	 qd_late;
+	uint32_t	 in_flight;	/* the newest tick's sample */
+	uint32_t	 flags;		/* TICK_* of any tick summed */
 	uint32_t	 qd_max;
 	unsigned	 nticks;
 	struct sum_op	 op[OPC_MAX];
@@ -278,6 +326,15 @@ void		 windows_interval(struct windows *);
 void		 windows_free(struct windows *);
 struct devwin	*windows_find(struct windows *, uint32_t dev);
 void		 windows_add_block(struct windows *, const struct ev_block *);
+struct tick_op	*windows_take(struct windows *);
+/* model-depth.c */
+void		 depth_add(struct windows *, struct devwin *, struct tick *,
+		     const struct ev_block *, unsigned opclass);
+void		 depth_cut(struct windows *, struct devwin *, struct tick *, uint64_t cut);
+void		 depth_free(struct depthq *);
+void		 windows_depth_flush(struct windows *);
+void		 windows_add_diskstat(struct windows *, const struct ev_diskstat *);
+const struct diskbase *windows_diskbase(const struct windows *, uint32_t dev);
 void		 windows_band_merge(uint32_t *band, unsigned k);
 void		 windows_tick(struct windows *, uint64_t now);
 const struct devwin *windows_get(const struct windows *, uint32_t dev);
@@ -899,9 +956,9 @@ int		 cgroup_v2_mount(const char *mountinfo, char *dir, size_t dirlen,
  * chunks, capture-write.c writes a file, capture-flight.c keeps the last
  * seconds as chunks, capture-read.c reads, capture-header.c is the file header.
  */
-#define CAPTURE_VERSION_MAJOR	2	/* 2.0: block records name their file (TAG_FILE) */
+#define CAPTURE_VERSION_MAJOR	3	/* 3.0: BLK_F_NODEVSTAT records carry no inflight, busy */
 #define CAPTURE_VERSION_MAJOR_OLDEST 1	/* the oldest major read */
-#define CAPTURE_VERSION_MINOR	1	/* 2.1: the process filter in the header */
+#define CAPTURE_VERSION_MINOR	0	/* 2.1: the process filter in the header (3.x: always) */
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
@@ -1213,6 +1270,7 @@ void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
 void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_extra *);
+void		 json_qd_more(FILE *, const struct sum *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_marks(FILE *, const struct blktop *, int interval);

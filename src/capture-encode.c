@@ -471,12 +471,15 @@ capture_enc_block(struct capture_enc *e, const struct ev_block *b)
 	}
 	if (tag & TAG_ERROR)
 		capture_enc_misc(e, capture_zigzag((uint64_t)(int64_t)b->error));
-	capture_enc_misc(e, b->inflight);
+	/* 3.0: a record of no kernel-side device state carries neither (both 0). */
+	if (!(b->flags & BLK_F_NODEVSTAT))
+		capture_enc_misc(e, b->inflight);
 	if (!(tag & TAG_SEQ))
 		capture_enc_num(e, S_SECTOR, capture_zigzag(b->sector - d->end));
 	d->end = b->sector + (b->bytes >> 9);
-	capture_enc_num(e, S_BUSY, capture_zigzag((b->ts_done - d->ts) -
-	    (b->busy_ns - d->busy)));
+	if (!(b->flags & BLK_F_NODEVSTAT))
+		capture_enc_num(e, S_BUSY, capture_zigzag((b->ts_done - d->ts) -
+		    (b->busy_ns - d->busy)));
 	d->ts = b->ts_done;
 	d->busy = b->busy_ns;
 	return (0);
@@ -512,7 +515,8 @@ capture_enc_add(struct capture_enc *e, const void *rec, size_t len)
 		capture_enc_seal(e);
 	memcpy(&type, rec, sizeof type);
 	if (type == EV_BLOCK && len == sizeof b &&
-	    (memcpy(&b, rec, sizeof b), b.fclass < BLK_FC_MAX && b.pad2 == 0)) {
+	    (memcpy(&b, rec, sizeof b), b.fclass < BLK_FC_MAX && b.pad2 == 0) &&
+	    (!(b.flags & BLK_F_NODEVSTAT) || (b.inflight == 0 && b.busy_ns == 0))) {
 		if (capture_enc_block(e, &b) != 0) {
 			capture_enc_seal(e);
 			capture_enc_block(e, &b);

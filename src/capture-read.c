@@ -213,6 +213,7 @@ capture_dec_block(struct capture_reader *r, unsigned tag, struct ev_block *b)
 	struct capture_devstate	*d;
 	struct capture_task	*t;
 	uint64_t		 v, v2, comm, ts;
+	int			 nodev;
 
 	memset(b, 0, sizeof *b);
 	b->type = EV_BLOCK;
@@ -322,7 +323,11 @@ capture_dec_block(struct capture_reader *r, unsigned tag, struct ev_block *b)
 			return (-1);
 		b->error = (int32_t)v;
 	}
-	if (capture_dec_misc_max(r, UINT32_MAX, &v) != 0)
+	/* 3.0: a record of no kernel-side device state carries neither (both 0). */
+	nodev = r->hdr.major >= 3 && (b->flags & BLK_F_NODEVSTAT);
+	if (nodev)
+		v = 0;
+	else if (capture_dec_misc_max(r, UINT32_MAX, &v) != 0)
 		return (-1);
 	b->inflight = v;
 
@@ -334,9 +339,12 @@ capture_dec_block(struct capture_reader *r, unsigned tag, struct ev_block *b)
 		b->sector = d->end + v;
 	}
 	d->end = b->sector + (b->bytes >> 9);
-	if (capture_dec_diff(r, S_BUSY, &v) != 0)
+	if (nodev)
+		b->busy_ns = 0;
+	else if (capture_dec_diff(r, S_BUSY, &v) != 0)
 		return (-1);
-	b->busy_ns = d->busy + (b->ts_done - d->ts) - v;
+	else
+		b->busy_ns = d->busy + (b->ts_done - d->ts) - v;
 	d->ts = b->ts_done;
 	d->busy = b->busy_ns;
 	b->fclass = st->fclass;

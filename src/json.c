@@ -179,6 +179,40 @@ json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
 }
 
 /*
+ * What "qd" holds past avg and max where the ticks had it (nothing for a
+ * capture of records that carried the kernel-side count): "in_flight",
+ * part_stat's at the newest sample; "late", requests whose depth, or whose
+ * share of another's, came past the lag (model-depth.c); "hist", the depths
+ * found at start in fio's buckets (lo to hi).
+ */
+void
+json_qd_more(FILE *f, const struct sum *s)
+{
+	uint64_t	 n;
+	unsigned	 i, o, first = 1;
+
+	if (s->flags & TICK_STAT)
+		fprintf(f, ",\"in_flight\":%u", s->in_flight);
+	if (!(s->flags & TICK_QD))
+		return;
+	fprintf(f, ",\"late\":%llu,\"hist\":[", (unsigned long long)s->qd_late);
+	for (i = 0; i < QD_NBUCKETS; i++) {
+		for (n = 0, o = 0; o < OPC_MAX; o++)
+			n += s->op[o].qd[i];
+		if (n == 0)
+			continue;
+		fprintf(f, "%s{\"lo\":%llu,\"hi\":", first ? "" : ",", 1ULL << i);
+		if (i == QD_NBUCKETS - 1)
+			fprintf(f, "null");
+		else
+			fprintf(f, "%llu", (2ULL << i) - 1);
+		fprintf(f, ",\"count\":%llu}", (unsigned long long)n);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
+/*
  * ,"request_pattern": the requests of a device or file since first seen,
  * judged at the request level (src/pattern.h, struct req_pattern); null
  * without one.

@@ -61,9 +61,12 @@ windows_free(struct windows *w)
 	unsigned	 i;
 
 	for (i = 0; i < w->ndevs; i++) {
+		depth_free(&w->devs[i]->dq);
 		free(w->devs[i]->ring);
 		free(w->devs[i]);
 	}
+	w->nbase = 0;
+	memset(w->base_slot, 0, sizeof w->base_slot);
 	for (i = 0; i < w->nslabs; i++)
 		free(w->slabs[i]);
 	free(w->slabs);
@@ -119,7 +122,7 @@ windows_reclaim(struct windows *w)
  * Counts for the open tick of a device that had none: from the free blocks,
  * else the oldest history when the pool is at its bound, else a new slab.
  */
-static struct tick_op *
+struct tick_op *
 windows_take(struct windows *w)
 {
 	union tick_block	*blk;
@@ -262,6 +265,7 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	struct tick	*t;
 	struct tick_op	*to;
 	uint64_t	 lat, q, wait, busy;
+	unsigned	 opc;
 
 	if ((dw = windows_find(w, ev->dev)) == NULL) {
 		windows_drop(w, ev->dev);
@@ -270,7 +274,8 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	t = &dw->ring[w->cur];		/* no modulo on every request */
 	if (t->op == windows_idle_ops)
 		t->op = windows_take(w);
-	to = &t->op[window_opclass(ev->op)];
+	opc = window_opclass(ev->op);
+	to = &t->op[opc];
 
 	/* Timestamps come from the kernel or a file: never let them wrap. */
 	lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
@@ -306,10 +311,16 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 			to->q_max = q;
 		to->lat[hist_bucket(lat)]++;
 		to->q[hist_bucket(q)]++;
-		t->wait_sum += wait;
+		if (!(t->flags & TICK_STAT))	/* else part_stat's queue time */
+			t->wait_sum += wait;
 		dw->run.timed++;
 		dw->run.q_sum += q;
 		dw->run.wait_sum += wait;
+	}
+	if (ev->flags & BLK_F_NODEVSTAT) {
+		/* Depth from the requests' times, busy time from part_stat samples. */
+		depth_add(w, dw, t, ev, opc);
+		return;
 	}
 	if (ev->inflight > t->qd_max)
 		t->qd_max = ev->inflight;
@@ -343,6 +354,8 @@ windows_tick(struct windows *w, uint64_t now)
 	next = (unsigned)((w->nclosed + 1) % w->nticks);
 	for (i = 0; i < w->ndevs; i++) {
 		t = &w->devs[i]->ring[cur];
+		if (now > DEPTH_LAG_NS)		/* depths of requests old enough are final */
+			depth_cut(w, w->devs[i], t, now - DEPTH_LAG_NS);
 		t->start = w->tick_start;
 		t->end = now;
 		/* busy time is credited when requests end: cap at the tick. */
@@ -385,9 +398,17 @@ windows_sum_tick(struct sum *s, const struct tick *t)
 	s->wait_sum += t->wait_sum;
 	if (t->qd_max > s->qd_max)
 		s->qd_max = t->qd_max;
+	s->qd_late += t->qd_late;
+	if ((t->flags & TICK_STAT) && !(s->flags & TICK_STAT))
+		s->in_flight = t->in_flight;	/* ticks are summed newest first */
+	s->flags |= t->flags;
 	for (o = 0; o < OPC_MAX; o++) {
 		to = &t->op[o];
 		so = &s->op[o];
+		if (t->flags & TICK_QD) {
+			for (i = 0; i < QD_NBUCKETS; i++)
+				so->qd[i] += to->qd[i];
+		}
 		if (to->ios == 0)
 			continue;
 		if (to->timed != 0 && (so->timed == 0 || to->lat_min < so->lat_min))

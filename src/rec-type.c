@@ -65,6 +65,13 @@ rec_type_valid_mark(const void *rec, size_t len)
 	    EV_MARK_SIZE(e->label_len) <= len && e->label[e->label_len] == '\0');
 }
 
+/* A part_stat sample: no stray bits where the kernel's fields end. */
+static int
+rec_type_valid_diskstat(const void *rec, size_t len __unused)
+{
+	return (((const struct ev_diskstat *)rec)->pad == 0);
+}
+
 /* Records with a path: the path starts where the header ends (no tail padding). */
 _Static_assert(offsetof(struct ev_open, path) == sizeof(struct ev_open), "ev_open padding");
 _Static_assert(offsetof(struct ev_rw, path) == sizeof(struct ev_rw), "ev_rw padding");
@@ -121,6 +128,11 @@ const struct rec_type rec_types[EV_MAX] = {
 	[EV_MARK] = {
 		.name = "mark", .min_len = sizeof(struct ev_mark),
 		.ts_off = offsetof(struct ev_mark, ts), .valid = rec_type_valid_mark,
+	},
+	[EV_DISKSTAT] = {
+		.name = "diskstat", .min_len = sizeof(struct ev_diskstat),
+		.ts_off = offsetof(struct ev_diskstat, ts),
+		.dev_off = { offsetof(struct ev_diskstat, dev) }, .valid = rec_type_valid_diskstat,
 	},
 };
 

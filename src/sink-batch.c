@@ -691,7 +691,9 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 			fprintf(f, "%.3f", (double)s.wait_sum / 1e9 / batch_secs(&s));
 		else
 			fprintf(f, "null");
-		fprintf(f, ",\"max\":%u}", s.qd_max);
+		fprintf(f, ",\"max\":%u", s.qd_max);
+		json_qd_more(f, &s);
+		fputc('}', f);
 		json_num(f, "util_pct", s.dur_ns != 0, 2,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
 		json_req_pattern(f, &dw->rpat, &dw->rx);

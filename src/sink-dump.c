@@ -60,6 +60,7 @@ struct dump_row {
 	const char	*class;		/* block: whose pages; page: dirty or fault */
 	uint64_t	 fsdev, ino;
 	uint64_t	 inflight, cgroup, count;
+	int		 no_inflight;	/* a block record whose depth the kernel did not count */
 	const char	*comm;		/* BLKTOP_COMM_LEN bytes, or NULL */
 	const char	*path;		/* NUL-terminated, or NULL */
 	size_t		 pathlen;
@@ -111,7 +112,10 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	COL("%s", "");
 	sink_dump_str(f, r->comm != NULL ? r->comm : "", BLKTOP_COMM_LEN, json);
 	COL("%" PRId64, r->error);
-	COL("%" PRIu64, r->inflight);
+	if (r->no_inflight)
+		COL("%s", json ? "null" : "");
+	else
+		COL("%" PRIu64, r->inflight);
 	COL("%" PRIu64, r->cgroup);
 	COL("%" PRIu64, r->count);
 	COL("%s", "");
@@ -195,6 +199,8 @@ sink_dump_block(struct blktop *b, const void *rec, size_t len __unused,
 	r->comm = e->comm;
 	r->error = e->error;
 	r->inflight = e->inflight;
+	/* Its depth is the model's, from the requests' times (model-depth.c), known later. */
+	r->no_inflight = (e->flags & BLK_F_NODEVSTAT) != 0;
 	r->cgroup = e->cgroup;
 	r->class = e->fclass < BLK_FC_MAX ? sink_dump_fclass[e->fclass] : "?";
 	r->fsdev = e->fsdev;
@@ -338,6 +344,22 @@ sink_dump_mark(struct blktop *b __unused, const void *rec, size_t len, struct du
 	return (1);
 }
 
+/* A disk's part_stat sample: its in-flight, and completions since boot in count. */
+static int
+sink_dump_diskstat(struct blktop *b, const void *rec, size_t len __unused,
+    struct dump_row *r)
+{
+	const struct ev_diskstat *e = rec;
+
+	if (b->ndev_args != 0 && !stream_dev_wanted(b, e->dev))
+		return (0);
+	r->ts = e->ts;
+	r->dev = e->dev;
+	r->inflight = e->in_flight;
+	r->count = e->ios;
+	return (1);
+}
+
 /* Each record type's row, after the stream's length check; the type column is the entry's name. */
 static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, size_t,
     struct dump_row *) = {
@@ -350,6 +372,7 @@ static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, siz
 	[EV_RW] = sink_dump_rw,
 	[EV_FOP] = sink_dump_fop,
 	[EV_MARK] = sink_dump_mark,
+	[EV_DISKSTAT] = sink_dump_diskstat,
 };
 
 /* The dump sink's state: where the rows go, and as what. */

@@ -169,7 +169,8 @@ metrics_event(struct sink *s, const struct rec_type *rt __unused, const void *re
 			o->lat[hist_bucket(ev->ts_done - ev->ts_issue)]++;
 			o->q[hist_bucket(ev->ts_issue - ev->ts_start)]++;
 		}
-		md->inflight = ev->inflight > 0 ? ev->inflight - 1 : 0;
+		if (!(ev->flags & BLK_F_NODEVSTAT))	/* else part_stat's, per tick */
+			md->inflight = ev->inflight > 0 ? ev->inflight - 1 : 0;
 		if (ev->op == BLK_OP_READ || ev->op == BLK_OP_WRITE) {
 			cg = metrics_cgroup(m, ev->cgroup);
 			rw = ev->op == BLK_OP_WRITE;
@@ -202,6 +203,8 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 		    (md = metrics_dev(m, w->devs[i]->dev)) == NULL)
 			continue;
 		md->busy_ns += t->busy_ns;
+		if (t->flags & TICK_STAT)
+			md->inflight = t->in_flight;
 	}
 }
 
@@ -454,7 +457,7 @@ metrics_write(struct metrics *m, struct evbuffer *out, int om)
 		}
 	}
 	metrics_family(out, om, "blktop_disk_in_flight_requests", "gauge",
-	    "Requests in flight when the last one completed.");
+	    "Requests in flight: the kernel's count at the last tick, or when the last one completed.");
 	for (i = 0; i < m->ndevs; i++) {
 		metrics_dev_sample(out, "blktop_disk_in_flight_requests", "",
 		    m->devs[i].dev, NULL);

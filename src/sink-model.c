@@ -84,7 +84,9 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 	reqpat_flush(s->b, ts);
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, ts);
-	/* The run's last report: the phase after the last mark ends with it. */
+	/* The run's last report: the phase after the last mark ends with it, every depth is final. */
+	if (s->b->exiting || s->b->ending)
+		windows_depth_flush(&s->b->win);
 	if ((s->b->exiting || s->b->ending) && s->b->phases != NULL)
 		phase_end(s->b->phases, ts);
 }
@@ -94,6 +96,7 @@ static void
 model_end(struct sink *s)
 {
 	reqpat_flush(s->b, UINT64_MAX);
+	windows_depth_flush(&s->b->win);
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, UINT64_MAX);
 	if (s->b->phases != NULL)
@@ -112,6 +115,9 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 		model_tick(b, ((const struct ev_tick *)rec)->ts);
 	else if (rt == &rec_types[EV_MARK] && b->phases != NULL && rt->valid(rec, len))
 		phase_add_mark(b->phases, rec);
+	else if (rt == &rec_types[EV_DISKSTAT] && rt->valid(rec, len) &&
+	    stream_dev_wanted(b, ((const struct ev_diskstat *)rec)->dev))
+		windows_add_diskstat(&b->win, rec);
 	else if (rt != NULL && rt->charges)
 		model_proc_record(b, rt, rec, len);
 }

@@ -56,6 +56,7 @@ struct live {
 	struct cost_batch	 batch;		/* the block object's per-CPU batches */
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
+	struct diskstat		 disks;		/* part_stat samples (source-diskstat.c) */
 };
 
 /* -v's level for libbpf's messages: its print callback takes no context. */
@@ -268,6 +269,7 @@ live_drain_some(struct live *l)
 	int		 n;
 	unsigned	 k;
 
+	diskstat_emit(&l->disks, l->b);	/* the first tick's baseline, once */
 	cost_batch_flush(&l->batch, l->lost_next == 0);	/* before a report: every batch */
 	if (l->vfs_loaded)
 		live_vfs_batch_flush(l->lost_next == 0);
@@ -293,6 +295,7 @@ live_drain(struct source *src)
 
 	l->lost_next = 0;
 	live_drain_some(l);
+	diskstat_sample(&l->disks, l->b, source_now());
 }
 
 /*
@@ -452,6 +455,8 @@ live_start(struct source *src, char **errp)
 	b->mono_to_wall = capture_clock_offset();
 	b->wall_known = 1;
 	stream_begin(b, source_now());
+	if (diskstat_open(&l->disks) == 0)
+		diskstat_read(&l->disks, source_now());	/* streamed at the first drain */
 	libbpf_set_print(live_libbpf_print);
 	if (live_check_privileges(errp) != 0)
 		return (-1);
@@ -642,6 +647,7 @@ live_stop(struct source *src)
 	blktop_bpf__destroy(l->skel);
 	if (l->stats_fd >= 0)
 		close(l->stats_fd);
+	diskstat_close(&l->disks);
 	free(l);
 	src->data = NULL;
 }

@@ -22,6 +22,25 @@ struct cost_batch {
 int		 cost_batch_start(struct cost_batch *, int prog_fd, int ts_fd, uint64_t age_ns);
 void		 cost_batch_flush(struct cost_batch *, int force);
 
+/* source-diskstat.c: each whole disk's part_stat, sampled per tick (EV_DISKSTAT). */
+#define DISKSTAT_HASH_BITS	10
+#define DISKSTAT_HASH		(1u << DISKSTAT_HASH_BITS)
+struct diskstat {
+	int		 fd;		/* /proc/diskstats, 0 or -1: not sampled */
+	char		*buf;
+	uint64_t	 ts;		/* of the read in buf */
+	int		 pending;	/* buf is read and not yet streamed */
+	struct {
+		uint32_t dev;
+		uint8_t	 known, part;
+	}		 kind[DISKSTAT_HASH];	/* whether a dev_t is a partition */
+};
+int		 diskstat_open(struct diskstat *);
+void		 diskstat_close(struct diskstat *);
+void		 diskstat_read(struct diskstat *, uint64_t ts);
+void		 diskstat_emit(struct diskstat *, struct blktop *);
+void		 diskstat_sample(struct diskstat *, struct blktop *, uint64_t ts);
+
 /* source-live-plan.c: the block hooks this kernel offers, the plan chosen from them. */
 struct blktop_bpf;
 struct blktop_bpf *live_open(void);

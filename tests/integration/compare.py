@@ -76,62 +76,46 @@ def main():
         result("%s: %s equals /proc/diskstats" % (tag, k), tot.get(k, 0) == ds[k],
                "blktop %d diskstats %d" % (tot.get(k, 0), ds[k]))
 
-    # Busy time (%util) and time-weighted queue depth (aqu-sz). The kernel's
-    # io_ticks counts whole jiffies touched by I/O and its time_in_queue starts
-    # at request allocation (a plug-cached clock), so neither equals a sum of
-    # tracepoint intervals on a sparse workload; what must hold:
-    #  - with the device saturated (--saturated), busy time is the kernel's
-    #    io_ticks within 10%;
-    #  - at queue depth 1 (--qd-max 1) busy time equals the summed request
-    #    times (two separate paths: the BPF busy clock and per-request stamps);
-    #  - neither exceeds fio's summed completion latencies (measured around
-    #    each request from user space).
+    # Busy time (%util) and time-weighted queue depth (aqu-sz) are the
+    # kernel's own part_stat, sampled per tick (issue 42, decision 3): over
+    # the run they equal the deltas of io_ticks and time_in_queue, the device
+    # being idle outside the workload. util_pct has 2 decimals and qd.avg 3:
+    # a report's rounding is at most 0.05 ms of busy and 0.5 ms of queue time.
+    # The kernel's io_ticks counts whole jiffies: on sparse I/O it reads
+    # higher than the summed request times, so it has no bound from fio;
+    # time_in_queue (the requests' summed start-to-done) is within fio's
+    # summed completion latencies. The depth max is the workload's.
     # The kernel may skip a completion hook (doc/performance.md, known limits): such a
-    # request stays in flight until its reuse, and is reported in no_lat.
+    # request has no times, is reported in no_lat and found no depth.
     unseen = tot.get("no_lat", 0)
     busy = tiq = 0.0
-    qd_max = 0
+    qd_max = nrep = 0
     for r in reports:
         for d in r["devices"]:
             if d["name"] == dev:
+                nrep += 1
                 busy += d["util_pct"] / 100.0 * r["interval_s"] * 1000.0
                 tiq += d["qd"]["avg"] * r["interval_s"] * 1000.0
                 qd_max = max(qd_max, d["qd"]["max"])
-    if "--saturated" in args:
-        result(tag + ": busy time (%util) agrees with /proc/diskstats io_ticks",
-               abs(busy - (a[6] - b[6])) <= 0.10 * (a[6] - b[6]) + 8,
-               "blktop %.0f ms diskstats %d ms" % (busy, a[6] - b[6]))
+    result(tag + ": busy time (%util) equals /proc/diskstats io_ticks",
+           abs(busy - (a[6] - b[6])) <= 0.05 * nrep + 0.01,
+           "blktop %.2f ms diskstats %d ms" % (busy, a[6] - b[6]))
+    result(tag + ": time in queue (aqu-sz) equals /proc/diskstats time_in_queue",
+           abs(tiq - (a[7] - b[7])) <= 0.5 * nrep + 0.01,
+           "blktop %.2f ms diskstats %d ms" % (tiq, a[7] - b[7]))
     if "--qd-max" in args:
         want = int(args[args.index("--qd-max") + 1])
-        cmp = (lambda x: want <= x <= want + unseen) if "--saturated" not in args else (lambda x: 2 <= x <= want + unseen)
+        cmp = (lambda x: x == want) if "--saturated" not in args else (lambda x: 2 <= x <= want)
         result(tag + ": queue depth max is the workload's", cmp(qd_max),
                "blktop %d workload %d, completions never seen %d" % (qd_max, want, unseen))
-        if want == 1 and unseen == 0:
-            result(tag + ": at queue depth 1 busy time equals summed request times",
-                   abs(busy - tiq) <= 0.02 * tiq + 1,
-                   "busy %.1f ms requests %.1f ms" % (busy, tiq))
-        elif want == 1:
-            # A request never seen completing is busy until its reuse, and has
-            # no request time of its own: busy time can only be the larger.
-            result(tag + ": at queue depth 1 busy time covers summed request times",
-                   busy >= 0.98 * tiq - 1,
-                   "busy %.1f ms requests %.1f ms, %d never seen" % (busy, tiq, unseen))
     if fio:
         with open(fio) as f:
             clat = sum(job[op]["clat_ns"]["mean"] * job[op]["total_ios"] / 1e6
                        for job in json.load(f)["jobs"] for op in ("read", "write"))
-        # A request never seen completing counts as busy until its reuse,
-        # which at queue depth 1 can be hundreds of ms later: then busy time
-        # has no upper bound here, and only time in queue is checked against fio.
-        if unseen == 0:
-            result(tag + ": busy time and time in queue within fio's summed latencies",
-                   0 < busy <= clat and 0 < tiq <= clat,
-                   "busy %.1f ms, in queue %.1f ms, fio %.1f ms" % (busy, tiq, clat))
-        else:
-            result(tag + ": time in queue within fio's summed latencies",
-                   0 < busy and 0 < tiq <= clat,
-                   "busy %.1f ms, in queue %.1f ms, fio %.1f ms, %d never seen" %
-                   (busy, tiq, clat, unseen))
+        result(tag + ": time in queue within fio's summed latencies",
+               0 < busy and 0 < tiq <= clat,
+               "busy %.1f ms, in queue %.1f ms, fio %.1f ms, %d never seen" %
+               (busy, tiq, clat, unseen))
 
     lat = merged(reports, dev, "read", "hist")
     if fio:

@@ -212,6 +212,21 @@ else:
         for k in KEYS:
             line(tot.get(k, 0) == ds[k] and (k == "other_ios" or ds[k] > 0), "block",
                  "%s %s equals /proc/diskstats (blktop %d, diskstats %d)" % (dev, k, tot.get(k, 0), ds[k]))
+        # %util and aqu-sz are part_stat's io_ticks and time_in_queue, sampled
+        # per tick (issue 42, decision 3): their deltas, within -J's rounding
+        # (0.05 and 0.5 ms a report).
+        busy = tiq = 0.0
+        nrep = 0
+        for r in blk:
+            for d in r.get("devices", []):
+                if d["name"] == dev:
+                    nrep += 1
+                    busy += d["util_pct"] / 100.0 * r["interval_s"] * 1000.0
+                    tiq += d["qd"]["avg"] * r["interval_s"] * 1000.0
+        line(abs(busy - (a[6] - b[6])) <= 0.05 * nrep + 0.01 and
+             abs(tiq - (a[7] - b[7])) <= 0.5 * nrep + 0.01, "block",
+             "%s busy %.2f ms and time in queue %.2f ms equal io_ticks %d and time_in_queue %d" %
+             (dev, busy, tiq, a[6] - b[6], a[7] - b[7]))
     # -w then -r: the same reports, line for line (record.sh).
     live, rep = noself(read("block.jsonl")), noself(read("block-replay.jsonl"))
     if rc("block-replay.rc") != 0:

@@ -74,7 +74,7 @@ test_header(struct capture_header *hdr)
 	strcpy(hdr->filter_comms[1], "fifteen-chars-x");
 }
 
-/* Set: random block records name no file (a file that can pass for 1.x). */
+/* Set: random block records name no file and carry device state (a file that can pass for 1.x). */
 static int test_no_files;
 
 /* One random record: mostly blocks, some ticks, losses and foreign types. */
@@ -111,6 +111,12 @@ test_random_record(struct rec *r, uint64_t *ts)
 			b.fsdev = b.fclass == BLK_FC_FILE ? DEV_MKDEV(7, test_rand() % 4 == 0) : 0;
 			b.ino = b.fclass == BLK_FC_FILE ? 12 + test_rand() % 3 * 1000000 : 0;
 			b.pad2 = 0;
+			if (test_rand() % 3 == 0 && !test_no_files) {
+				/* 3.0: no kernel-side device state, neither field stored. */
+				b.flags |= BLK_F_NODEVSTAT;
+				b.inflight = 0;
+				b.busy_ns = 0;
+			}
 		}
 		if (test_no_files) {
 			b.fclass = b.pad2 = 0;
@@ -447,6 +453,7 @@ test_header_fields(void)
 			body = (size_t)buf[12] | (size_t)buf[13] << 8 | (size_t)buf[14] << 16;
 			memmove(buf + 20 + body - 3, buf + 20 + body, len - 20 - body);
 			body -= 3;
+			buf[8] = 2;
 			buf[10] = 0;
 			buf[12] = (u_char)body;
 			buf[13] = (u_char)(body >> 8);
@@ -823,13 +830,13 @@ test_refusals(void)
 	free(path);
 
 	buf = test_small_capture(recs, 10, 0, &len, "version.blkcap");
-	buf[8] = 3;
+	buf[8] = 4;
 	buf[10] = 0;
 	err = NULL;
 	got = test_read_mem(buf, len, NULL, 0, NULL, &err);
 	CHECK("unknown version: refused",
-	    got == -2 && strstr(err, "unsupported capture format version 3.0") != NULL &&
-	    strstr(err, "reads 1.x to 2.x") != NULL);
+	    got == -2 && strstr(err, "unsupported capture format version 4.0") != NULL &&
+	    strstr(err, "reads 1.x to 3.x") != NULL);
 	free(err);
 	buf[8] = 0;
 	err = NULL;
@@ -837,7 +844,7 @@ test_refusals(void)
 	CHECK("version 0.0: refused", got == -2 && err != NULL &&
 	    strstr(err, "unsupported capture format version 0.0") != NULL);
 	free(err);
-	buf[8] = 2;
+	buf[8] = CAPTURE_VERSION_MAJOR;
 	buf[10] = 7;	/* a later minor version is read */
 	CHECK("later minor version: read",
 	    test_read_mem(buf, len, recs, 10, NULL, NULL) == 10);

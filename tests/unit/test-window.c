@@ -23,6 +23,107 @@ ev(uint32_t dev, unsigned op, uint32_t bytes, uint64_t done, uint64_t lat, uint6
 	return (e);
 }
 
+/* A request of no kernel-side count (BLK_F_NODEVSTAT) from start to done. */
+static struct ev_block
+req(uint32_t dev, uint64_t start, uint64_t done)
+{
+	struct ev_block e = ev(dev, BLK_OP_READ, 4096, done, done - start, 0);
+
+	e.inflight = 0;
+	e.flags = BLK_F_NODEVSTAT;
+	return (e);
+}
+
+/* Depths from the requests' times, and part_stat samples into the ticks (model-depth.c). */
+static void
+test_depth(uint64_t now, uint32_t dev)
+{
+	struct windows		 w;
+	struct sum		 s;
+	struct ev_block		 e;
+	struct ev_diskstat	 d;
+	uint64_t		 i, n;
+	unsigned		 b;
+	/* In completion order: A [0,100) B [10,50) C [20,200) D [50,60) E [300,400). */
+	static const uint64_t	 se[][2] = { { 10, 50 }, { 50, 60 }, { 0, 100 }, { 20, 200 },
+				     { 300, 400 } };
+
+	windows_init(&w, 8, now);
+	for (i = 0; i < 5; i++) {
+		e = req(dev, now + se[i][0] * 1000, now + se[i][1] * 1000);
+		windows_add_block(&w, &e);
+	}
+	windows_sum(&w, w.devs[0], 0, 1, &s);
+	CHECK("depth: none final before the lag", s.qd_max == 0 && !(s.flags & TICK_QD));
+	windows_tick(&w, now + NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	/* A 1, B 2, C 3, D 3 (B done at its start: not in flight), E 1. */
+	CHECK("depth: max and buckets from the times", s.qd_max == 3 &&
+	    s.op[OPC_READ].qd[0] == 2 && s.op[OPC_READ].qd[1] == 3 && s.qd_late == 0);
+
+	/* F started before the cut and came after it: late, no depth of its own. */
+	e = req(dev, now + NSEC_PER_SEC / 2, now + 3 * NSEC_PER_SEC);
+	windows_add_block(&w, &e);
+	e = req(dev, now + 2 * NSEC_PER_SEC, now + 2 * NSEC_PER_SEC + 10);
+	windows_add_block(&w, &e);
+	windows_tick(&w, now + 3 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("depth: a request past the cut is late, and still counts in flight",
+	    s.qd_late == 1 && s.qd_max == 2 && s.op[OPC_READ].qd[1] == 1);
+
+	/* Bounded: more times than DEPTH_MAX before any tick, every depth still counted. */
+	n = DEPTH_MAX + 100;
+	for (i = 0; i < n; i++) {
+		e = req(dev, now + 4 * NSEC_PER_SEC + i * 10, now + 4 * NSEC_PER_SEC + i * 10 + 15);
+		windows_add_block(&w, &e);
+	}
+	CHECK("depth: times kept stay under the bound", w.devs[0]->dq.start.n < DEPTH_MAX &&
+	    w.devs[0]->dq.done.n < DEPTH_MAX);
+	windows_tick(&w, now + 5 * NSEC_PER_SEC);
+	windows_depth_flush(&w);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	for (i = 0, b = 0; b < QD_NBUCKETS; b++)
+		i += s.op[OPC_READ].qd[b];
+	CHECK("depth: every one of them found 2 (its predecessor's last 5 ns), the first 1",
+	    i == n && s.op[OPC_READ].qd[1] == n - 1 && s.qd_max == 2);
+	windows_free(&w);
+
+	/* part_stat: a sample's deltas are the tick's busy and queue time, not the records'. */
+	windows_init(&w, 8, now);
+	memset(&d, 0, sizeof d);
+	d.type = EV_DISKSTAT;
+	d.dev = dev;
+	d.ts = now;
+	d.io_ticks_ms = 4000;
+	d.queue_ms = 9000;
+	windows_add_diskstat(&w, &d);	/* no window yet: the baseline */
+	e = req(dev, now + 10, now + 5000000);
+	windows_add_block(&w, &e);
+	d.ts = now + NSEC_PER_SEC;
+	d.io_ticks_ms = 4100;
+	d.queue_ms = 9500;
+	d.in_flight = 3;
+	windows_add_diskstat(&w, &d);
+	windows_tick(&w, now + NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("part_stat: busy and queue time are the sample's deltas, in flight its own",
+	    s.busy_ns == 100 * 1000000ULL && s.wait_sum == 500 * 1000000ULL && s.in_flight == 3 &&
+	    (s.flags & TICK_STAT));
+	d.ts = now + 2 * NSEC_PER_SEC;
+	d.io_ticks_ms = 0xFFFFFFF0;	/* the kernel prints it as 32 bits */
+	windows_add_diskstat(&w, &d);
+	windows_tick(&w, now + 2 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("part_stat: busy time is capped at the tick", s.busy_ns == NSEC_PER_SEC);
+	d.ts = now + 3 * NSEC_PER_SEC;
+	d.io_ticks_ms = 0x20;		/* wrapped: 0x30 ms later */
+	windows_add_diskstat(&w, &d);
+	windows_tick(&w, now + 3 * NSEC_PER_SEC);
+	windows_sum(&w, w.devs[0], 1, 1, &s);
+	CHECK("part_stat: a 32-bit counter's wrap is a delta", s.busy_ns == 0x30 * 1000000ULL);
+	windows_free(&w);
+}
+
 int
 main(void)
 {
@@ -246,5 +347,6 @@ main(void)
 	CHECK("sums: a tick's own extremes", s.op[OPC_READ].lat_min == 9000 &&
 	    s.op[OPC_READ].lat_max == 9000 && s.op[OPC_READ].q_min == 50);
 	windows_free(&w);
+	test_depth(now, dev);
 	CHECK_EXIT();
 }

@@ -1,0 +1,271 @@
+/* model-depth.c: the depth each request found, from the requests' own times; part_stat samples into the ticks. */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blktop.h"
+
+/*
+ * The depth a request R found at its start is 1 + the requests S of its
+ * device with S.start <= R.start < S.done: the starts up to R.start less the
+ * completions up to it, R counted among the starts. Records come at
+ * completion, so the starts and completions seen after the last cut are
+ * kept, each sorted (records come nearly in completion order: an insertion
+ * moves about as many entries as were in flight), and at every tick every
+ * start up to now - DEPTH_LAG_NS is final: one merge of the two sequences.
+ * Exact for every request whose overlapping requests completed within the
+ * lag; one that completes later (in flight longer than the lag, or started
+ * before the cut) is counted in qd_late instead, and its own depth in no
+ * bucket. The same records in the same order give the same depths: a replay
+ * cuts at the same ticks. The kernel keeps no in-flight count for it.
+ */
+
+/* Bucket of a depth: floor(log2(depth)), fio's "IO depths" 1, 2, 4, ... */
+static unsigned
+depth_bucket(uint64_t depth)
+{
+	unsigned	 b;
+
+	if (depth <= 1)
+		return (0);
+	b = 63 - (unsigned)__builtin_clzll(depth);
+	return (b < QD_NBUCKETS ? b : QD_NBUCKETS - 1);
+}
+
+/* Tick t's depth counts, by operation class (2 bits of a start's key). */
+static void
+depth_counts(struct windows *w, struct tick *t, uint32_t *qd[4])
+{
+	if (t->op == windows_idle_ops)
+		t->op = windows_take(w);
+	t->flags |= TICK_QD;
+	qd[0] = t->op[OPC_READ].qd;
+	qd[1] = t->op[OPC_WRITE].qd;
+	qd[2] = qd[3] = t->op[OPC_OTHER].qd;
+}
+
+/* Room for one more at the end of q: by moving it down, or growing it (not per event). */
+static void
+depth_room(struct depth_seq *q)
+{
+	if (q->head + q->n < q->cap)
+		return;
+	if (q->head > 0 && (q->head >= q->cap / 2 || q->cap >= DEPTH_MAX)) {
+		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+		q->head = 0;
+		return;
+	}
+	q->cap = q->cap == 0 ? 256 : q->cap * 2;
+	q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+}
+
+/* Insert key in order: from the end, where records nearly in order land. */
+static inline void
+depth_insert(struct depth_seq *q, uint64_t key)
+{
+	uint64_t	*v;
+	unsigned	 i;
+
+	if (q->head + q->n >= q->cap)
+		depth_room(q);
+	v = q->v + q->head;
+	i = q->n++;
+	while (i > 0 && v[i - 1] > key) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = key;
+}
+
+/*
+ * Every start up to cut is final: walk the starts and completions in time
+ * order, counting what is in flight, and count each start's depth into t.
+ */
+void
+depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
+{
+	struct depthq	*q = &dw->dq;
+	const uint64_t	*sv, *dv;
+	uint64_t	 inflight = q->inflight, st, max = t->qd_max;
+	uint32_t	*qd[4];
+	unsigned	 i = 0, j = 0, k, b, ns = q->start.n, nd = q->done.n;
+
+	if (cut <= q->cut)
+		return;
+	sv = q->start.v + q->start.head;
+	dv = q->done.v + q->done.head;
+	if (ns > 0 && (sv[0] >> 2) <= cut)
+		depth_counts(w, t, qd);
+	/*
+	 * Every completion kept has its start counted before it (in inflight
+	 * at the last cut, or earlier in this walk: a completion is after its
+	 * start), so inflight never goes below 0.
+	 */
+	while (i < ns && (st = sv[i] >> 2) <= cut) {
+		/* Completions at or before the start are not in flight at it. */
+		while (j < nd && dv[j] <= st) {
+			j++;
+			inflight--;
+		}
+		/* Requests starting together each find the others. */
+		for (k = i + 1; k < ns && (sv[k] >> 2) == st; k++)
+			;
+		inflight += k - i;
+		if (inflight > max)
+			max = inflight;
+		b = depth_bucket(inflight);
+		for (; i < k; i++)
+			qd[sv[i] & 3][b]++;
+	}
+	t->qd_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
+	while (j < nd && dv[j] <= cut) {
+		j++;
+		inflight--;
+	}
+	q->start.head += i;
+	q->start.n -= i;
+	q->done.head += j;
+	q->done.n -= j;
+	q->inflight = inflight;
+	q->cut = cut;
+}
+
+/* A sequence at its bound: the oldest eighth of it is final now (memory stays bounded). */
+static void
+depth_bound(struct windows *w, struct devwin *dw, struct tick *t)
+{
+	struct depthq	*q = &dw->dq;
+
+	if (q->start.n >= DEPTH_MAX - 1)
+		depth_cut(w, dw, t, q->start.v[q->start.head + q->start.n / 8] >> 2);
+	if (q->done.n >= DEPTH_MAX - 1)
+		depth_cut(w, dw, t, q->done.v[q->done.head + q->done.n / 8]);
+}
+
+/* A completed request (BLK_F_NODEVSTAT, of operation class opc) of device dw, counted in tick t. */
+void
+depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_block *ev,
+    unsigned opc)
+{
+	struct depthq	*q = &dw->dq;
+	uint64_t	 s = ev->ts_start, d = ev->ts_done;
+
+	/* No times (a completion never seen, an empty flush): no depth, none found. */
+	if ((ev->flags & BLK_F_NOLAT) || s > (UINT64_MAX >> 2))
+		return;
+	if (d <= s)
+		d = s + 1;	/* in flight at its own start */
+	depth_bound(w, dw, t);
+	if (s <= q->cut) {
+		/* Its start is past: its own depth and its share of others' came too late. */
+		t->qd_late++;
+		t->flags |= TICK_QD;
+		if (d > q->cut) {
+			q->inflight++;
+			depth_insert(&q->done, d);
+		}
+		return;
+	}
+	depth_insert(&q->start, s << 2 | opc);
+	depth_insert(&q->done, d);
+}
+
+/* Give a device's times back. */
+void
+depth_free(struct depthq *q)
+{
+	free(q->start.v);
+	free(q->done.v);
+	memset(q, 0, sizeof *q);
+}
+
+/*
+ * The stream ended: every depth still pending is final with what came (into
+ * the last closed tick, the one the last report reads).
+ */
+void
+windows_depth_flush(struct windows *w)
+{
+	struct tick	*t;
+	unsigned	 i, idx;
+
+	idx = w->nclosed == 0 ? w->cur : (unsigned)((w->nclosed - 1) % w->nticks);
+	for (i = 0; i < w->ndevs; i++) {
+		t = &w->devs[i]->ring[idx];
+		depth_cut(w, w->devs[i], t, UINT64_MAX);
+	}
+}
+
+/* Slot of the sample table where dev's probe starts. */
+static unsigned
+windows_base_hash(uint32_t dev)
+{
+	return ((dev * 0x9e3779b1u) >> (32 - 11));	/* 2^11 = WINDOWS_HASH */
+}
+
+/* A disk's last sample, or NULL. */
+const struct diskbase *
+windows_diskbase(const struct windows *w, uint32_t dev)
+{
+	unsigned	 h;
+
+	for (h = windows_base_hash(dev); w->base_slot[h] != 0; h = (h + 1) & (WINDOWS_HASH - 1)) {
+		if (w->base[w->base_slot[h] - 1].dev == dev)
+			return (&w->base[w->base_slot[h] - 1]);
+	}
+	return (NULL);
+}
+
+/*
+ * A part_stat sample: its deltas from the disk's last one are the open
+ * tick's busy time and queue time (iostat: %util from io_ticks, aqu-sz from
+ * time_in_queue), in place of what the tick's requests said, and its
+ * in-flight the tick's. A disk without a window (no request of it yet) keeps
+ * its sample for the next one's deltas.
+ */
+void
+windows_add_diskstat(struct windows *w, const struct ev_diskstat *ev)
+{
+	struct diskbase		*bs = NULL;
+	const struct devwin	*cdw;
+	struct devwin		*dw = NULL;
+	struct tick		*t;
+	unsigned		 h;
+
+	for (h = windows_base_hash(ev->dev); w->base_slot[h] != 0;
+	    h = (h + 1) & (WINDOWS_HASH - 1)) {
+		if (w->base[w->base_slot[h] - 1].dev == ev->dev) {
+			bs = &w->base[w->base_slot[h] - 1];
+			break;
+		}
+	}
+	if (bs == NULL) {
+		if (w->nbase >= WINDOWS_MAX_DEVS)
+			return;
+		bs = &w->base[w->nbase++];
+		w->base_slot[h] = (uint16_t)w->nbase;
+		bs->dev = ev->dev;
+	} else if (ev->ts >= bs->ts) {
+		/* The windows' own device, found through their const lookup. */
+		if ((cdw = windows_get(w, ev->dev)) != NULL)
+			dw = (struct devwin *)(uintptr_t)cdw;
+		if (dw != NULL) {
+			t = &dw->ring[w->cur];
+			if (!(t->flags & TICK_STAT)) {
+				t->flags |= TICK_STAT;
+				t->busy_ns = 0;
+				t->wait_sum = 0;
+			}
+			/* The kernel prints both as 32-bit milliseconds: deltas modulo 2^32. */
+			t->busy_ns += (uint64_t)(uint32_t)(ev->io_ticks_ms - bs->io_ticks_ms) *
+			    1000000;
+			t->wait_sum += (uint64_t)(uint32_t)(ev->queue_ms - bs->queue_ms) * 1000000;
+			t->in_flight = ev->in_flight;
+		}
+	}
+	bs->ts = ev->ts;
+	bs->io_ticks_ms = ev->io_ticks_ms;
+	bs->queue_ms = ev->queue_ms;
+	bs->in_flight = ev->in_flight;
+}
