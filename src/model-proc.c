@@ -113,10 +113,22 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	struct proc_entry	*p;
 	uint32_t		 id = t->by_thread ? pid : tgid, e;
 
-	e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+	/*
+	 * The most recently active entry, else the one before it (two threads
+	 * or a process and its device's completions taking turns), before the
+	 * hash: a record is mostly of the process of the record before.
+	 */
+	e = t->pi.head;
+	if (e == MODEL_NIL || t->procs[e].id != id) {
+		if (e != MODEL_NIL)
+			e = t->pi.links[e].next;
+		if (e == MODEL_NIL || t->procs[e].id != id)
+			e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+		if (e != MODEL_NIL)
+			model_index_touch(&t->pi, e);
+	}
 	if (e != MODEL_NIL) {
 		p = &t->procs[e];
-		model_index_touch(&t->pi, e);
 		/*
 		 * In the folded view the main thread names the process. An
 		 * empty comm (an imported log without one) renames nothing.
