@@ -113,10 +113,22 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	struct proc_entry	*p;
 	uint32_t		 id = t->by_thread ? pid : tgid, e;
 
-	e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+	/*
+	 * The most recently active entry, else the one before it (two threads
+	 * or a process and its device's completions taking turns), before the
+	 * hash: a record is mostly of the process of the record before.
+	 */
+	e = t->pi.head;
+	if (e == MODEL_NIL || t->procs[e].id != id) {
+		if (e != MODEL_NIL)
+			e = t->pi.links[e].next;
+		if (e == MODEL_NIL || t->procs[e].id != id)
+			e = model_index_find(&t->pi, proc_hash32(id), proc_same, &id);
+		if (e != MODEL_NIL)
+			model_index_touch(&t->pi, e);
+	}
 	if (e != MODEL_NIL) {
 		p = &t->procs[e];
-		model_index_touch(&t->pi, e);
 		/*
 		 * In the folded view the main thread names the process. An
 		 * empty comm (an imported log without one) renames nothing.
@@ -145,12 +157,13 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	return p;
 }
 
-/* A latency into an interval histogram: its bucket (saturating), count and extremes. */
-static void
-proc_hist_add(struct proc_hist *h, uint64_t ns)
+/*
+ * A latency into an interval histogram: its bucket b (hist_bucket(ns), found
+ * once for the process's and the file's histograms), count and extremes.
+ */
+static inline void
+proc_hist_add(struct proc_hist *h, uint64_t ns, unsigned b)
 {
-	unsigned b = hist_bucket(ns);
-
 	if (h->n == 0 || ns < h->min)
 		h->min = ns;
 	if (ns > h->max)
@@ -218,7 +231,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 	struct file_entry	*f;
 	char			 comm[BLKTOP_COMM_LEN];
 	uint64_t		 lat = 0;
-	unsigned		 d;
+	unsigned		 d, lat_b = 0;
 	int			 haslat = !(ev->flags & BLK_F_NOLAT);
 
 	t->blk_file = MODEL_NIL;
@@ -236,8 +249,9 @@ proc_add_block(struct proc_table *t, const void *rec)
 	COUNT2(p, blk_bytes[d], += ev->bytes);
 	if (haslat) {
 		lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
+		lat_b = hist_bucket(lat);
 		COUNT2(p, blk_lat_sum, += lat);
-		proc_hist_add(&p->blk_lat, lat);
+		proc_hist_add(&p->blk_lat, lat, lat_b);
 	}
 	owner = p;
 	if ((f = proc_block_file(t, ev)) != NULL) {
@@ -246,7 +260,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 		COUNT2(f, disk_bytes[d], += ev->bytes);
 		if (haslat) {
 			COUNT2(f, blk_lat_sum, += lat);
-			proc_hist_add(&f->blk_lat, lat);
+			proc_hist_add(&f->blk_lat, lat, lat_b);
 		}
 		if (ev->fclass == BLK_FC_FILE && d == 0)
 			COUNT2(f, fill_bytes, += ev->bytes);
@@ -431,7 +445,7 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	struct proc_entry	*p;
 	struct file_entry	*f;
 	struct proc_rw_add	 add;
-	unsigned		 d = ev->op == BLK_OP_WRITE;
+	unsigned		 d = ev->op == BLK_OP_WRITE, lat_b;
 
 	p = proc_get(t, ev->pid, ev->tgid, ev->comm, ev->cgroup, ev->ts);
 	if ((ev->path_flags & VFS_PF_NOPATH) && ev->ino != 0 &&
@@ -464,8 +478,9 @@ proc_add_rw(struct proc_table *t, const void *rec)
 		pattern_direct(&f->pat, ev->pos, ev->asked, ev->error);
 		pattern_direct(&p->pat, ev->pos, ev->asked, ev->error);
 	}
-	proc_hist_add(&p->vfs_lat, ev->lat_ns);
-	proc_hist_add(&f->lat, ev->lat_ns);
+	lat_b = hist_bucket(ev->lat_ns);
+	proc_hist_add(&p->vfs_lat, ev->lat_ns, lat_b);
+	proc_hist_add(&f->lat, ev->lat_ns, lat_b);
 	model_pattern_add(t, p, f, ev);
 }
 

@@ -174,13 +174,14 @@ pattern_val_bit(int64_t v)
 static void
 pattern_val(struct pat_vals *t, int64_t v)
 {
-	uint64_t	 bit = pattern_val_bit(v);
+	uint64_t	 bit;
 	unsigned	 i;
 
 	if (t->last < t->n && t->val[t->last] == v) {
 		t->count[t->last]++;
 		return;
 	}
+	bit = pattern_val_bit(v);
 	if (t->seen & bit) {
 		for (i = 0; i < t->n; i++)
 			if (t->val[i] == v) {
@@ -209,6 +210,7 @@ pattern_step(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes, s
 	memset(st, 0, sizeof(*st));
 	st->dir = (uint8_t)(d & 1);
 	st->bytes = bytes;
+	st->bin = (uint8_t)pattern_bin(bytes);
 	st->off = off < 0 ? -1 : off;
 	st->switched = pos->last >= 0 && pos->last != (int8_t)st->dir;
 	pos->last = (int8_t)st->dir;
@@ -237,7 +239,7 @@ pattern_count(struct pattern *p, const struct pat_step *st)
 	struct pat_side	*s = &p->side[st->dir & 1];
 
 	s->accesses++;
-	s->hist[pattern_bin(st->bytes)]++;
+	s->hist[st->bin]++;
 	if (st->bytes > 0)	/* Darshan never lists a size 0 (DARSHAN_UPDATE_COMMON_VAL_COUNTERS) */
 		pattern_val(&p->sizes, st->bytes > INT64_MAX ? INT64_MAX : (int64_t)st->bytes);
 	p->switches += st->switched;

@@ -99,6 +99,7 @@ struct pat_step {
 	uint8_t		 dir;
 	uint8_t		 consec, seq, has_stride, switched;
 	uint8_t		 first;		/* the first of its open, or no previous end to judge by */
+	uint8_t		 bin;		/* pattern_bin(bytes), found once for every pattern counted */
 };
 
 /*
