@@ -382,10 +382,14 @@ blktop_signal_cb(__unused int sig, __unused short what, void *arg)
 static void
 blktop_drop(struct blktop *b)
 {
-	char	*err;
+	char		*err;
+	const char	*why;
 
 	if (privs_drop(&b->uid, &err) != 0)
 		fatalx("%s", err);
+	(void)privs_kept(&why);
+	if (b->verbose && why != NULL)
+		log_warnx("privileges: %s", why);
 }
 
 /*

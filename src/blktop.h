@@ -627,6 +627,7 @@ struct blktop {
 	uint64_t		 bad_records;	/* records refused by stream_event */
 	uint64_t		 lost;		/* events the kernel could not hand over, in all */
 	uint64_t		 lost_report;	/* lost since the last report */
+	const char		*lost_unknown;	/* why the kernel's loss counters are unreadable: lost null */
 	uint64_t		 lost_kind[LOST_KINDS];	/* lost, by unit (enum blktop_lost_kind) */
 	uint64_t		 lost_kind_report[LOST_KINDS];
 	long			 reports;	/* printed by the batch view */
@@ -744,6 +745,10 @@ void		 metrics_http_free(struct http_server *);
 
 /* privs.c */
 int		 privs_drop(uid_t *, char **errp);
+int		 privs_bpf_probe(int *errnop);
+void		 privs_keep_bpf(void);
+int		 privs_kept(const char **whyp);
+void		 privs_print_probe(FILE *);
 int		 privs_open_user(const char *, int flags);
 int		 privs_sudo_uid(uid_t *);
 int		 privs_sudo_ids(uid_t *, gid_t *, char **errp);

@@ -3,19 +3,24 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <linux/capability.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+
 #include "blktop.h"
 
 #define PRIVS_CAP_MAX	63	/* capabilities a newer kernel may know beyond our headers */
+#define PRIVS_CAP_BPF	39	/* CAP_BPF, 5.8+: older headers have none */
 
 /*
  * An id from SUDO_UID/SUDO_GID as sudo writes it: canonical decimal (digits
@@ -115,25 +120,215 @@ privs_capset_none(void)
 	return ((int)syscall(SYS_capset, &hdr, data));
 }
 
-/* Whether any capability is left in the effective or permitted set. */
+/*
+ * The effective and permitted sets: only capability keep (-1: none), the
+ * inheritable set empty.
+ */
 static int
-privs_caps_left(void)
+privs_capset_only(int keep)
+{
+	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	 data[2];
+
+	if (keep < 0)
+		return (privs_capset_none());
+	memset(data, 0, sizeof data);
+	data[keep / 32].effective = data[keep / 32].permitted = 1u << (keep % 32);
+	return ((int)syscall(SYS_capset, &hdr, data));
+}
+
+/*
+ * Whether the effective and permitted sets hold anything but capability
+ * keep (-1: anything at all), or lack keep.
+ */
+static int
+privs_caps_left(int keep)
+{
+	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	 data[2];
+	uint32_t			 want[2] = { 0, 0 };
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return (1);
+	if (keep >= 0)
+		want[keep / 32] = 1u << (keep % 32);
+	return (data[0].effective != want[0] || data[1].effective != want[1] ||
+	    data[0].permitted != want[0] || data[1].permitted != want[1]);
+}
+
+/* Whether capability cap is in the permitted set. */
+static int
+privs_permitted(int cap)
 {
 	struct __user_cap_header_struct	 hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct	 data[2];
 
 	if (syscall(SYS_capget, &hdr, data) != 0)
-		return (1);
-	return ((data[0].effective | data[1].effective | data[0].permitted |
-	    data[1].permitted) != 0);
+		return (0);
+	return ((data[cap / 32].permitted & (1u << (cap % 32))) != 0);
+}
+
+/*
+ * Whether bpf() on an fd held works without any capability: a child drops
+ * every capability, looks up key 0 of a one-entry array map created here and
+ * says by its exit status (0: it works; 1: refused, EPERM; 2: another error,
+ * its errno in *errnop). Linux 5.10 refuses every bpf() command to a caller
+ * without CAP_BPF or CAP_SYS_ADMIN while kernel.unprivileged_bpf_disabled is
+ * set (Debian's default is 2); from 5.19 (c8644cd0efe7, "bpf: refine
+ * kernel.unprivileged_bpf_disabled behaviour") only loads and map creation
+ * are. Probed, never assumed from a version. -1 if
+ * the probe itself could not run (no map: not privileged), *errnop set.
+ */
+int
+privs_bpf_probe(int *errnop)
+{
+	uint32_t	 key = 0;
+	uint64_t	 val;
+	pid_t		 pid;
+	int		 fd, st, e;
+
+	*errnop = 0;
+	if ((fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "blktop_privs", sizeof key,
+	    sizeof val, 1, NULL)) < 0) {
+		*errnop = errno;
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		*errnop = errno;
+		close(fd);
+		return (-1);
+	}
+	if (pid == 0) {
+		if (privs_capset_none() != 0)
+			_exit(3);
+		if (bpf_map_lookup_elem(fd, &key, &val) == 0)
+			_exit(0);
+		e = errno;
+		_exit(e == EPERM ? 1 : e > 0 && e < 120 ? 10 + e : 2);
+	}
+	close(fd);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR) {
+			*errnop = errno;
+			return (-1);
+		}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) == 3) {
+		*errnop = ECHILD;
+		return (-1);
+	}
+	if (WEXITSTATUS(st) >= 10) {
+		*errnop = WEXITSTATUS(st) - 10;
+		return (2);
+	}
+	if (WEXITSTATUS(st) == 1)
+		*errnop = EPERM;
+	return (WEXITSTATUS(st) == 1 ? 1 : WEXITSTATUS(st) == 0 ? 0 : 2);
+}
+
+static int	 privs_want_bpf;	/* privs_keep_bpf: the drop probes bpf() */
+static int	 privs_kept_cap = -1;	/* what the drop kept: CAP_BPF, CAP_SYS_ADMIN, -1 */
+static char	 privs_why[256];
+
+/*
+ * The live source goes on using bpf() on its fds (counters, batch flushes)
+ * after the drop: privs_drop probes whether that works without a
+ * capability, and keeps the one it needs where it does not.
+ */
+void
+privs_keep_bpf(void)
+{
+	privs_want_bpf = 1;
+}
+
+/*
+ * The capability privs_drop kept (CAP_BPF 39, CAP_SYS_ADMIN 21), or -1;
+ * *whyp: why, or why none (NULL: bpf() was not asked for).
+ */
+int
+privs_kept(const char **whyp)
+{
+	*whyp = privs_why[0] != '\0' ? privs_why : NULL;
+	return (privs_kept_cap);
+}
+
+/* kernel.unprivileged_bpf_disabled as the kernel says it, or "?". */
+static void
+privs_ubd(char *buf, size_t len)
+{
+	FILE	*f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "re");
+
+	snprintf(buf, len, "?");
+	if (f != NULL) {
+		if (fgets(buf, (int)len, f) == NULL)
+			snprintf(buf, len, "?");
+		buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/*
+ * What to keep through the drop: -1 (nothing: bpf() on an fd held works
+ * without a capability, or was not asked for), CAP_BPF where the kernel
+ * knows it and it is permitted, else CAP_SYS_ADMIN. Says why in privs_why.
+ * Before the bounding set is emptied.
+ */
+static int
+privs_choose(void)
+{
+	char	 ubd[16];
+	int	 r, e, cap;
+
+	privs_why[0] = '\0';
+	if (!privs_want_bpf)
+		return (-1);
+	privs_ubd(ubd, sizeof ubd);
+	r = privs_bpf_probe(&e);
+	if (r == 0) {
+		snprintf(privs_why, sizeof privs_why, "no capability kept: bpf() on a map "
+		    "fd held works without one here (kernel.unprivileged_bpf_disabled=%s)", ubd);
+		return (-1);
+	}
+	if (r != 1) {
+		snprintf(privs_why, sizeof privs_why, "no capability kept: the bpf() probe "
+		    "%s: %s", r == -1 ? "could not run" : "failed otherwise than refused",
+		    strerror(e));
+		return (-1);
+	}
+	/* CAP_BPF (5.8+): PR_CAPBSET_READ says EINVAL where the kernel has none. */
+	cap = prctl(PR_CAPBSET_READ, PRIVS_CAP_BPF, 0, 0, 0) >= 0 &&
+	    privs_permitted(PRIVS_CAP_BPF) ? PRIVS_CAP_BPF : CAP_SYS_ADMIN;
+	if (!privs_permitted(cap)) {
+		snprintf(privs_why, sizeof privs_why, "no capability kept: bpf() without "
+		    "one is refused here (kernel.unprivileged_bpf_disabled=%s) but neither "
+		    "CAP_BPF nor CAP_SYS_ADMIN is permitted: kernel counters unreadable", ubd);
+		return (-1);
+	}
+	snprintf(privs_why, sizeof privs_why, "%s kept (only): this kernel refuses "
+	    "bpf() on a map fd held to a process without it (before 5.19, with "
+	    "kernel.unprivileged_bpf_disabled=%s), and the counters and batch "
+	    "flushes need it", cap == PRIVS_CAP_BPF ? "CAP_BPF" : "CAP_SYS_ADMIN", ubd);
+	return (cap);
+}
+
+/* --probe: what a live run keeps through the drop, and why (privs_choose). */
+void
+privs_print_probe(FILE *f)
+{
+	privs_want_bpf = 1;
+	(void)privs_choose();
+	fprintf(f, "privileges: after attaching, %s\n", privs_why);
 }
 
 /*
  * Started through sudo as root: become the user who ran sudo (SUDO_UID,
  * SUDO_GID, that user's groups). In every case drop every capability, empty
  * the bounding and ambient sets and set no_new_privs: the ring buffer, maps
- * and links are used through fds already open, which need none. Files
- * created from here on (captures) belong to that user. *uidp is the user.
+ * and links are used through fds already open, which need none -- except
+ * where the kernel refuses bpf() on them without CAP_BPF (Linux 5.10 with
+ * kernel.unprivileged_bpf_disabled set, privs_bpf_probe) and the live source
+ * asked (privs_keep_bpf): there CAP_BPF (CAP_SYS_ADMIN where the kernel has
+ * no CAP_BPF) stays effective and permitted, nothing else. Files created
+ * from here on (captures) belong to that user. *uidp is the user.
  */
 int
 privs_drop(uid_t *uidp, char **errp)
@@ -141,17 +336,24 @@ privs_drop(uid_t *uidp, char **errp)
 	struct passwd	*pw;
 	uid_t		 uid = getuid();
 	gid_t		 gid = getgid();
-	int		 cap, change;
+	int		 cap, change, keep;
 
 	if ((change = privs_sudo_ids(&uid, &gid, errp)) == -1)
 		return (-1);
 	change = change == 0;
+	privs_kept_cap = keep = privs_choose();
 	/* Out of the bounding set first: dropping it needs CAP_SETPCAP. */
 	for (cap = 0; cap <= PRIVS_CAP_MAX; cap++) {
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno == EINVAL)
 			break;
 	}
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	/* setresuid from root empties the permitted set but for this. */
+	if (keep >= 0 && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0) {
+		xasprintf(errp, "cannot keep %s: %s", keep == PRIVS_CAP_BPF ? "CAP_BPF" :
+		    "CAP_SYS_ADMIN", strerror(errno));
+		return (-1);
+	}
 	if (change) {
 		pw = getpwuid(uid);
 		if ((pw != NULL ? initgroups(pw->pw_name, gid) :
@@ -162,7 +364,8 @@ privs_drop(uid_t *uidp, char **errp)
 			return (-1);
 		}
 	}
-	if (privs_capset_none() != 0 || privs_caps_left() ||
+	if (privs_capset_only(keep) != 0 || privs_caps_left(keep) ||
+	    (keep >= 0 && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) != 0) ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		xasprintf(errp, "cannot drop capabilities: %s", strerror(errno));
 		return (-1);

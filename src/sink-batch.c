@@ -360,8 +360,11 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "%s  lost %llu", when, (unsigned long long)b->lost_report);
-	if (b->lost_report != 0)
+	if (b->lost_unknown != NULL)
+		fprintf(f, "%s  lost ? (%s)", when, b->lost_unknown);
+	else
+		fprintf(f, "%s  lost %llu", when, (unsigned long long)b->lost_report);
+	if (b->lost_unknown == NULL && b->lost_report != 0)
 		fprintf(f, " (%llu requests, %llu calls, %llu other)",
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
 		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
@@ -502,7 +505,10 @@ batch_json_self(FILE *f, const struct blktop *b)
 	const struct self_cost	*sc = &b->self;
 	int			 bpf = sc->valid && sc->have_bpf;
 
-	fprintf(f, ",\"self\":{\"lost\":%llu", (unsigned long long)b->lost_report);
+	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown */
+		fprintf(f, ",\"self\":{\"lost\":null,\"lost_unknown\":\"%s\"", b->lost_unknown);
+	else
+		fprintf(f, ",\"self\":{\"lost\":%llu", (unsigned long long)b->lost_report);
 	json_num(f, "cpu_pct", sc->valid, 2, sc->cpu_pct);
 	json_num(f, "events_per_s", sc->valid, 1, sc->events_per_s);
 	json_num(f, "bpf_pct", bpf, 3, sc->bpf_pct);
@@ -666,12 +672,16 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 	}
 	if (secs == 0)
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
-	fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
-	    "\"lost_calls\":%llu,\"lost_other\":%llu,\"devices\":[",
-	    ts_wall, secs, (unsigned long long)b->lost_report,
-	    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
-	    (unsigned long long)b->lost_kind_report[LOST_CALLS],
-	    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
+	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown */
+		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":null,\"lost_requests\":null,"
+		    "\"lost_calls\":null,\"lost_other\":null,\"devices\":[", ts_wall, secs);
+	else
+		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
+		    "\"lost_calls\":%llu,\"lost_other\":%llu,\"devices\":[",
+		    ts_wall, secs, (unsigned long long)b->lost_report,
+		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
+		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
+		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		if (!stream_dev_wanted(b, dw->dev))

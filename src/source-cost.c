@@ -2,6 +2,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,7 +37,26 @@ cost_add_object(struct bpf_object *obj, struct prog_cost *st)
 	}
 }
 
-/* The sum over CPUs of one entry of a per-CPU array map of u64; 0 if unreadable. */
+static uint64_t	 cost_read_fails;	/* cost_percpu_sum's reads the kernel refused */
+static int	 cost_read_errno;	/* the last one's errno */
+
+/*
+ * 0 if every counter read so far worked; else the errno of the last that
+ * did not (EPERM: bpf() refused without CAP_BPF, privs_bpf_probe), and
+ * *nfailp how many failed.
+ */
+int
+cost_read_error(uint64_t *nfailp)
+{
+	if (nfailp != NULL)
+		*nfailp = cost_read_fails;
+	return (cost_read_fails != 0 ? cost_read_errno : 0);
+}
+
+/*
+ * The sum over CPUs of one entry of a per-CPU array map of u64; 0 if
+ * unreadable, counted and kept for cost_read_error: never silent.
+ */
 uint64_t
 cost_percpu_sum(int map_fd, uint32_t key)
 {
@@ -50,6 +70,9 @@ cost_percpu_sum(int map_fd, uint32_t key)
 	if (bpf_map_lookup_elem(map_fd, &key, vals) == 0) {
 		for (i = 0; i < ncpus; i++)
 			total += vals[i];
+	} else {
+		cost_read_errno = errno;
+		cost_read_fails++;
 	}
 	free(vals);
 	return (total);

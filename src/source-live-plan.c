@@ -261,6 +261,7 @@ live_print_probe(const struct blktop *b, FILE *f)
 		    "the same instant\n", why);
 	else
 		fprintf(f, "bpf build: main\n");
+	privs_print_probe(f);
 	live_block_offers(attach_ok, start_ok);
 	if (b->hooks != NULL && live_parse_hooks(b->hooks, &plan, &err) != 0)
 		fatalx("%s", err);

@@ -232,6 +232,12 @@ live_read_lost(struct live *l, uint64_t *lost)
 	total[LOST_RECORDS] += pc.misses - blk.misses;
 	if (l->vfs_loaded)
 		total[LOST_CALLS] += live_vfs_inflight_full();
+	if (l->b->lost_unknown == NULL && cost_read_error(NULL) != 0) {
+		/* Not 0: unknown, null in -J, and said once (privs_bpf_probe). */
+		l->b->lost_unknown = "the kernel's counters are unreadable";
+		log_warnx("kernel counters: unreadable (bpf(): %s): lost events unknown, "
+		    "reported as null", strerror(cost_read_error(NULL)));
+	}
 	for (k = 0; k < LOST_KINDS; k++) {
 		lost[k] = total[k] > l->lost_seen[k] ? total[k] - l->lost_seen[k] : 0;
 		l->lost_seen[k] += lost[k];
@@ -460,6 +466,7 @@ live_start(struct source *src, char **errp)
 	libbpf_set_print(live_libbpf_print);
 	if (live_check_privileges(errp) != 0)
 		return (-1);
+	privs_keep_bpf();	/* counters and batch flushes: bpf() after the drop */
 	if (b->hooks != NULL && live_parse_hooks(b->hooks, &b->plan, errp) != 0)
 		return (-1);
 	if (b->hooks == NULL)
@@ -598,6 +605,7 @@ live_stop(struct source *src)
 	struct live			*l = src->data;
 	struct prog_cost		 pc;
 	struct bpf_object_skeleton	*skels[2];
+	uint64_t			 nfail;
 	int				 nskels = 0;
 
 	if (l == NULL)
@@ -605,6 +613,13 @@ live_stop(struct source *src)
 	live_halt(src);
 	live_prog_cost(l, &pc);
 	if (b->verbose && l->skel != NULL)
+		live_counter(l, CNT_LOST);	/* a refused read shows below, not as 0 */
+	if (b->verbose && l->skel != NULL && cost_read_error(&nfail) != 0)
+		log_warnx("kernel counters: unreadable (%llu bpf() reads failed, the last: %s): "
+		    "lost, block events sent... unknown, received %llu",
+		    (unsigned long long)nfail, strerror(cost_read_error(NULL)),
+		    (unsigned long long)b->block_events);
+	else if (b->verbose && l->skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
 		    "received %llu, program runs skipped %llu, "

@@ -12,6 +12,7 @@ struct bpf_object;
 void		 cost_add_object(struct bpf_object *, struct prog_cost *);
 int		 cost_enable(void);
 uint64_t	 cost_percpu_sum(int map_fd, uint32_t key);
+int		 cost_read_error(uint64_t *nfailp);
 #define BATCH_CTL_CPUS	1024	/* more possible CPUs than this: no batches */
 struct cost_batch {
 	int		 prog_fd;	/* the object's never-attached flush program */

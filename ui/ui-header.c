@@ -55,8 +55,11 @@ ui_draw_header(struct ui_state *u)
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
 	snprintf(buf, sizeof buf, "%.0f ev/s  ", u->evps);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
-	snprintf(buf, sizeof buf, "lost %llu", (unsigned long long)b->lost);
-	x = ui_put(0, x, b->lost > 0 ? THEME_LOST : THEME_MAIN_FG, buf);
+	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown, not 0 */
+		snprintf(buf, sizeof buf, "lost ?");
+	else
+		snprintf(buf, sizeof buf, "lost %llu", (unsigned long long)b->lost);
+	x = ui_put(0, x, b->lost > 0 || b->lost_unknown != NULL ? THEME_LOST : THEME_MAIN_FG, buf);
 	if ((rec = stream_sink_status(b, "capture")) != NULL) {
 		snprintf(buf, sizeof buf, "  rec %s", rec);
 		x = ui_put(0, x, THEME_LOST, buf);

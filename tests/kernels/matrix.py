@@ -80,6 +80,15 @@ def main():
     text += rows
     text += ["", "Columns:", ""]
     text += ["- %s: %s" % (n, w) for n, w in feats]
+    text += ["", "Privileges: once attached, blktop drops every capability but, where the",
+             "kernel refuses bpf() on a map fd it holds to a process without one, CAP_BPF",
+             "(CAP_SYS_ADMIN on a kernel without CAP_BPF): Linux 5.10 (bullseye) does, for",
+             "every bpf() command, while kernel.unprivileged_bpf_disabled is set (Debian's",
+             "default is 2; from 5.19 only loads and map creation are refused). blktop",
+             "probes it before the drop (a child without capabilities looks a map up),",
+             "never by version; `--probe` and `-v` say what was kept and why. The guests",
+             "run with the sysctl as Debian sets it; the counters column holds blktop's",
+             "block events sent to what it received there."]
     md = "\n".join(text) + "\n"
     if out:
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
