@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
+#include <linux/bpf.h>
 
 #include "blktop.h"
 
@@ -179,17 +179,29 @@ privs_permitted(int cap)
  * are. Probed, never assumed from a version. -1 if
  * the probe itself could not run (no map: not privileged), *errnop set.
  */
+/* The bpf() system call itself: privs.c is in the core (the unit tests), which links no libbpf. */
+static int
+privs_sys_bpf(int cmd, union bpf_attr *a)
+{
+	return ((int)syscall(SYS_bpf, cmd, a, sizeof *a));
+}
+
 int
 privs_bpf_probe(int *errnop)
 {
+	union bpf_attr	 a;
 	uint32_t	 key = 0;
 	uint64_t	 val;
 	pid_t		 pid;
 	int		 fd, st, e;
 
 	*errnop = 0;
-	if ((fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "blktop_privs", sizeof key,
-	    sizeof val, 1, NULL)) < 0) {
+	memset(&a, 0, sizeof a);
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = sizeof key;
+	a.value_size = sizeof val;
+	a.max_entries = 1;
+	if ((fd = privs_sys_bpf(BPF_MAP_CREATE, &a)) < 0) {
 		*errnop = errno;
 		return (-1);
 	}
@@ -201,7 +213,11 @@ privs_bpf_probe(int *errnop)
 	if (pid == 0) {
 		if (privs_capset_none() != 0)
 			_exit(3);
-		if (bpf_map_lookup_elem(fd, &key, &val) == 0)
+		memset(&a, 0, sizeof a);
+		a.map_fd = (uint32_t)fd;
+		a.key = (uint64_t)(uintptr_t)&key;
+		a.value = (uint64_t)(uintptr_t)&val;
+		if (privs_sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) == 0)
 			_exit(0);
 		e = errno;
 		_exit(e == EPERM ? 1 : e > 0 && e < 120 ? 10 + e : 2);
