@@ -78,7 +78,14 @@ loop_create() {
 	local img=/dev/shm/blktop-test-$$-$RANDOM.img dev
 	truncate -s "${1}M" "$img" || return 1
 	dev=$(losetup -f --show "$img") || { rm -f "$img"; return 1; }
-	cat "/sys/block/${dev#/dev/}/queue/max_sectors_kb" >"$img.msk" 2>/dev/null
+	# A new loop device keeps the request size limit its last user set
+	# (kio.sh sets 64 KiB): give it the kernel's default for a new queue,
+	# min(max_hw_sectors_kb, 1280), and put that back before the detach.
+	local q=/sys/block/${dev#/dev/}/queue hw
+	hw=$(cat "$q/max_hw_sectors_kb" 2>/dev/null) && {
+		echo $((hw < 1280 ? hw : 1280)) >"$img.msk"
+		cat "$img.msk" >"$q/max_sectors_kb" 2>/dev/null
+	}
 	echo "$dev"
 }
 

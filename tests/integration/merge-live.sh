@@ -419,7 +419,9 @@ lack = {
                        and all(r["fsdev"] != "" and r["ino"] != "0" for r in l if r["type"] == "rw"),
     "dev_t": {r["dev"] for r in mb} == {"4095:%s" % r["dev"].split(":")[1] for r in mb}
              and {r["dev"] for r in lb} != {r["dev"] for r in mb},
-    "queue time": all(r["queue_ns"] == "0" for r in mb) and any(r["queue_ns"] != "0" for r in lb),
+    # The capture's own may be 0 as well: since 6.9 the kernel stamps a
+    # request's start and dispatch from one plug's cached clock (doc/tracing.md).
+    "queue time": all(r["queue_ns"] == "0" for r in mb),
     "cgroup": all(r["cgroup"] == "0" for r in mb + mo_),
 }
 check(all(lack.values()) and len(mo_) == len(lo_) == 6,
