@@ -16,6 +16,7 @@
 
 #include "blktop.h"
 #include "draw.h"
+#include "fields.h"
 
 /* The run: main()'s alone; sources and sinks get it as their b. */
 static struct blktop bt;
@@ -512,7 +513,7 @@ main(int argc, char **argv)
 			    PROC_TOP_MAX);
 			break;
 		case 'o':
-			if ((sort_key = proc_key_parse(optarg)) < 0)
+			if ((sort_key = field_key_parse(optarg)) < 0)
 				blktop_usage_error("-o: unknown sort key '%s' (read_bytes, "
 				    "write_bytes, read_ios, write_ios, vfs_read_bytes, "
 				    "vfs_write_bytes, vfs_reads, vfs_writes, opens, lat, "

@@ -901,16 +901,10 @@ void		 import_close(struct import *);
 
 /* sink-batch.c: -b and -J. */
 extern const struct sink_entry sink_batch;
-size_t		 batch_dropped_text(const struct blktop *, int interval, char *, size_t);
 void		 batch_print_text(const struct batch_opts *, const struct blktop *,
 		     double ts_wall, unsigned nticks);
 void		 batch_print_json(const struct batch_opts *, const struct blktop *,
 		     double ts_wall, unsigned nticks);
-void		 batch_comm(char *out, const char *comm);
-struct insight;
-struct proc_table;
-void		 batch_insight_name(const struct proc_table *, const struct insight *, char *,
-		     size_t);
 
 /* mark.c: marks into a live run, blktop --mark. */
 void		 mark_listen(struct blktop *);
@@ -1258,8 +1252,6 @@ size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 
 /* model-top.c */
 #define PROC_TOP_MAX	10000	/* most entries one top call returns: --top's bound */
-const char	*proc_key_name(enum proc_key);
-int		 proc_key_parse(const char *);
 unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
 		     const struct proc_entry **out, unsigned n);
 unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "insight.h"
 
 /* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
@@ -31,11 +32,10 @@ json_num(FILE *f, const char *name, int known, int prec, double v)
 	json_val(f, known, prec, v);
 }
 
-/* ,"name":{"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
+/* {"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
 static void
-json_pcts(FILE *f, const char *name, const struct proc_hist *h)
+json_pcts(FILE *f, const struct proc_hist *h)
 {
-	fprintf(f, ",\"%s\":", name);
 	if (h->n == 0) {
 		fprintf(f, "null");
 		return;
@@ -45,74 +45,26 @@ json_pcts(FILE *f, const char *name, const struct proc_hist *h)
 	    (double)h->max / 1e3);
 }
 
-/*
- * The read/write calls of a process or file, and its opens: "call_" counts
- * and bytes done, null where the source has no call records (opens: no
- * call or lifecycle records: an openat log has opens but no calls).
- */
-static void
-json_calls(FILE *f, const struct blktop *b, const struct proc_counts *c)
+/* "req_lat_us": a process's requests' device times in the interval. */
+void
+json_field_req_lat(FILE *f, const struct field_ctx *x)
 {
-	int	 known = (b->have & HAVE_VFS) != 0;
-	int	 opens = (b->have & (HAVE_VFS | HAVE_LIFE)) != 0;
-
-	json_num(f, "opens", opens, 0, (double)c->opens);
-	json_num(f, "open_fails", opens, 0, (double)c->open_fails);
-	json_num(f, "call_reads", known, 0, (double)c->vfs_calls[0]);
-	json_num(f, "call_writes", known, 0, (double)c->vfs_calls[1]);
-	json_num(f, "call_read_bytes", known, 0, (double)c->vfs_bytes[0]);
-	json_num(f, "call_write_bytes", known, 0, (double)c->vfs_bytes[1]);
+	json_pcts(f, proc_entry_hist(x->b->procs, x->pe, 1));
 }
 
-/*
- * The disk and page-cache fields of a process or file; null where the
- * source cannot tell (an older capture, a hook this kernel lacks).
- */
-static void
-json_disk(FILE *f, const struct blktop *b, const struct proc_counts *c, int file)
+/* "call_lat_us": a process's or file's calls' times in the interval. */
+void
+json_field_call_lat(FILE *f, const struct field_ctx *x)
 {
-	int	 known = !file || (b->have & HAVE_FILES);
-	double	 hit = proc_cache_hit_pct(b->have, c);
-
-	json_num(f, "disk_read_bytes", known, 0, (double)c->disk_bytes[0]);
-	json_num(f, "disk_write_bytes", known, 0, (double)c->disk_bytes[1]);
-	if (file) {
-		json_num(f, "disk_reads", known, 0, (double)c->disk_ios[0]);
-		json_num(f, "disk_writes", known, 0, (double)c->disk_ios[1]);
-	} else
-		json_num(f, "writeback_bytes", known && (b->have & HAVE_DIRTY), 0,
-		    (double)c->wb_bytes);
-	json_num(f, "dirtied_bytes", b->have & HAVE_DIRTY, 0, (double)c->dirtied_bytes);
-	json_num(f, "cache_hit_pct", hit >= 0, 1, hit);
-	json_num(f, "mmap_faults", b->have & HAVE_FAULT, 0, (double)c->mmap_faults);
-	json_num(f, "uring_reads", b->have & HAVE_URING, 0, (double)c->uring_calls[0]);
-	json_num(f, "uring_writes", b->have & HAVE_URING, 0, (double)c->uring_calls[1]);
-	json_num(f, "aio_reads", b->have & HAVE_AIO, 0, (double)c->aio_calls[0]);
-	json_num(f, "aio_writes", b->have & HAVE_AIO, 0, (double)c->aio_calls[1]);
+	json_pcts(f, x->pe != NULL ? proc_entry_hist(x->b->procs, x->pe, 0) :
+	    proc_file_hist(x->b->procs, x->fe, 0));
 }
 
-/* The lifecycle fields of a process, file or all of them; null where the source has no lifecycle records. */
-static void
-json_life(FILE *f, const struct blktop *b, const struct proc_counts *c)
+/* "disk_lat_us": the device times of a file's pages' requests in the interval. */
+void
+json_field_disk_lat(FILE *f, const struct field_ctx *x)
 {
-	static const char	*names[FOP_MAX] = {
-		[FOP_MKNOD] = "mknods", [FOP_UNLINK] = "unlinks", [FOP_RENAME] = "renames",
-		[FOP_MKDIR] = "mkdirs", [FOP_RMDIR] = "rmdirs", [FOP_CLOSE] = "closes",
-		[FOP_MMAP] = "mmaps", [FOP_MUNMAP] = "munmaps", [FOP_FSYNC] = "fsyncs",
-	};
-	int			 known = (b->have & HAVE_LIFE) != 0;
-	uint64_t		 n = 0;
-	unsigned		 i;
-
-	json_num(f, "creates", known, 0, (double)c->creates);
-	for (i = 0; i < FOP_MAX; i++) {
-		json_num(f, names[i], known && (i != FOP_MUNMAP || (b->have & HAVE_MUNMAP)) &&
-		    (i != FOP_FSYNC || (b->have & HAVE_FSYNC)), 0, (double)c->fops[i]);
-		n += c->fops[i];
-	}
-	json_num(f, "lifecycle_errors", known, 0, (double)c->fop_errors);
-	json_num(f, "lifecycle_lat_us", known && n > 0, 1,
-	    n > 0 ? (double)c->fop_lat_sum / (double)n / 1e3 : 0);
+	json_pcts(f, proc_file_hist(x->b->procs, x->fe, 1));
 }
 
 /* ,"name":[[value,count],...]: the commonest values of t, most frequent first. */
@@ -135,9 +87,11 @@ json_common(FILE *f, const char *name, const struct pat_vals *t)
  * and seq are null for a direction whose accesses all came without an
  * offset (io_uring's, an imported log's that has none).
  */
-static void
-json_pattern(FILE *f, const struct blktop *b, const struct pattern *p)
+void
+json_field_pattern(FILE *f, const struct field_ctx *x)
 {
+	const struct blktop	*b = x->b;
+	const struct pattern	*p = x->pe != NULL ? &x->pe->pat : &x->fe->pat;
 	static const char	*dir[2] = { "read", "write" };
 	int			 known = (b->have & HAVE_VFS) != 0;
 	unsigned		 d, i;
@@ -269,8 +223,10 @@ json_touched(FILE *f, const struct blktop *b, const struct file_entry *fe)
 void
 json_sum(FILE *f, const struct blktop *b, const struct proc_counts *c)
 {
-	json_calls(f, b, c);
-	json_life(f, b, c);
+	struct field_ctx	 x = { .b = b, .c = c, .ent = FIELD_SUM };
+	int			 first = 0;
+
+	field_json(f, &x, PROCF_OPENS, PROCF_JSON_END, &first);
 }
 
 /*
@@ -282,25 +238,11 @@ json_sum(FILE *f, const struct blktop *b, const struct proc_counts *c)
 void
 json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whole)
 {
-	const struct proc_counts *c = proc_entry_counts(b->procs, pe, whole);
+	struct field_ctx	 x = { .b = b, .c = proc_entry_counts(b->procs, pe, whole),
+				     .pe = pe, .ent = FIELD_PROC, .whole = whole };
+	int			 first = 1;
 
-	fprintf(f, "{\"pid\":%u,\"tgid\":%u,\"comm\":", pe->id, pe->tgid);
-	name_json(f, pe->comm, BLKTOP_COMM_LEN);
-	fprintf(f, ",\"cgroup\":%llu,\"req_reads\":%llu,\"req_writes\":%llu,"
-	    "\"req_read_bytes\":%llu,\"req_write_bytes\":%llu",
-	    (unsigned long long)pe->cgroup,
-	    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-	    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1]);
-	if (!whole)
-		json_pcts(f, "req_lat_us", proc_entry_hist(b->procs, pe, 1));
-	json_calls(f, b, c);
-	if (!whole)
-		json_pcts(f, "call_lat_us", proc_entry_hist(b->procs, pe, 0));
-	json_disk(f, b, c, 0);
-	json_life(f, b, c);
-	json_pattern(f, b, &pe->pat);
-	json_num(f, "throttles", b->have & HAVE_THROTTLE, 0, (double)c->throttles);
-	json_num(f, "throttled_ms", b->have & HAVE_THROTTLE, 0, (double)c->throttle_ms);
+	field_json(f, &x, 0, PROCF_JSON_END, &first);
 	fputc('}', f);
 }
 
@@ -337,9 +279,11 @@ json_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
 void
 json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whole)
 {
-	const struct proc_counts *c = proc_file_counts(b->procs, fe, whole);
+	struct field_ctx	 x = { .b = b, .c = proc_file_counts(b->procs, fe, whole),
+				     .fe = fe, .ent = FIELD_FILE, .whole = whole };
 	char			 path[4096];
 	unsigned		 k;
+	int			 first = 0;
 
 	model_file_path(b->procs, fe, path, sizeof path);
 	fprintf(f, "{\"path\":");
@@ -348,14 +292,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++)
 		fprintf(f, "%s%u", k ? "," : "", fe->pids[k]);
 	fputc(']', f);
-	json_calls(f, b, c);
-	if (!whole)
-		json_pcts(f, "call_lat_us", proc_file_hist(b->procs, fe, 0));
-	json_disk(f, b, c, 1);
-	if (!whole)
-		json_pcts(f, "disk_lat_us", proc_file_hist(b->procs, fe, 1));
-	json_life(f, b, c);
-	json_pattern(f, b, &fe->pat);
+	field_json(f, &x, PROCF_OPENS, PROCF_JSON_END, &first);
 	json_touched(f, b, fe);
 	json_req_pattern(f, &fe->rpat, NULL);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");

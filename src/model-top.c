@@ -1,4 +1,4 @@
-/* model-top.c: the model's sort keys, and top-N selection of processes or files by one of them. */
+/* model-top.c: the model's sort keys' values (their names: field-proc.c), and top-N selection of processes or files by one of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,48 +13,6 @@ struct model_top_cand {
 	uint64_t	 tie;		/* smaller wins among equal values */
 	uint32_t	 e;
 };
-
-/* A sort key's name is its field's in the JSON (json.c); old, the name it had before (still taken by -o). */
-static const struct {
-	const char	*name;
-	const char	*old;
-} proc_key_names[PROC_KEY_MAX] = {
-	[PROC_KEY_READ_BYTES] = { "req_read_bytes", "read_bytes" },
-	[PROC_KEY_WRITE_BYTES] = { "req_write_bytes", "write_bytes" },
-	[PROC_KEY_READ_IOS] = { "req_reads", "read_ios" },
-	[PROC_KEY_WRITE_IOS] = { "req_writes", "write_ios" },
-	[PROC_KEY_VFS_READ_BYTES] = { "call_read_bytes", "vfs_read_bytes" },
-	[PROC_KEY_VFS_WRITE_BYTES] = { "call_write_bytes", "vfs_write_bytes" },
-	[PROC_KEY_VFS_READS] = { "call_reads", "vfs_reads" },
-	[PROC_KEY_VFS_WRITES] = { "call_writes", "vfs_writes" },
-	[PROC_KEY_OPENS] = { "opens", NULL },
-	[PROC_KEY_LAT] = { "lat", NULL },
-	[PROC_KEY_DISK_READ_BYTES] = { "disk_read_bytes", NULL },
-	[PROC_KEY_DISK_WRITE_BYTES] = { "disk_write_bytes", NULL },
-};
-
-/* Name of key k. */
-const char *
-proc_key_name(enum proc_key k)
-{
-	if ((unsigned)k >= PROC_KEY_MAX)
-		return "?";
-	return proc_key_names[k].name;
-}
-
-/* A key from its name (or its old name), -1 if unknown. */
-int
-proc_key_parse(const char *s)
-{
-	int k;
-
-	for (k = 0; k < PROC_KEY_MAX; k++) {
-		if (strcmp(s, proc_key_names[k].name) == 0 ||
-		    (proc_key_names[k].old != NULL && strcmp(s, proc_key_names[k].old) == 0))
-			return k;
-	}
-	return -1;
-}
 
 /* Value of key k in a set of counters. */
 static uint64_t

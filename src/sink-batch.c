@@ -7,8 +7,7 @@
 #include <time.h>
 
 #include "blktop.h"
-
-static const char *batch_op_names[OPC_MAX] = { "read", "write", "other" };
+#include "fields.h"
 
 /* An interval is complete: print its report; stop the loop once -n reports are out. */
 static void
@@ -46,104 +45,12 @@ batch_secs(const struct sum *s)
 	return (s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9);
 }
 
-/* A figure width wide with prec decimals, or "-" when nothing is behind it (text tables). */
-static const char *
-batch_text_num(char *buf, size_t len, int width, int prec, int known, double v)
-{
-	if (known)
-		snprintf(buf, len, "%*.*f", width, prec, v);
-	else
-		snprintf(buf, len, "%*s", width, "-");
-	return (buf);
-}
-
 /* A percentile of an operation's device times (q: queue times) in microseconds. */
 static double
 batch_pct_us(const struct sum_op *o, int q, double p)
 {
 	return (hist_percentile(q ? o->q : o->lat, o->timed, p, q ? o->q_min : o->lat_min,
 	    q ? o->q_max : o->lat_max) / 1e3);
-}
-
-/*
- * What a cap cut, as one line of text ("" if nothing): requests of devices
- * past the device cap, named; processes and files evicted from full tables.
- * interval: the counts since the last report (-b's header), else since the
- * start (the UI). Its length.
- */
-size_t
-batch_dropped_text(const struct blktop *b, int interval, char *buf, size_t size)
-{
-	const struct windows	*w = &b->win;
-	struct proc_stats	 st;
-	uint64_t		 reqs = interval ? w->dropped_interval : w->dropped;
-	uint64_t		 np, nf;
-	size_t			 n = 0;
-	unsigned		 i;
-
-#define DROPPED_ADD(...) do {							\
-	if (n < size)								\
-		n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__);		\
-} while (0)
-	if (size > 0)
-		buf[0] = '\0';
-	if (w->dropped > 0) {
-		DROPPED_ADD("dropped %llu requests of %u device%s past the cap of %u:",
-		    (unsigned long long)reqs, w->ndrop, w->ndrop == 1 ? "" : "s",
-		    w->max_devs);
-		for (i = 0; i < w->ndrop && n < size; i++) {
-			char	 name[DEVNAME_MAX], *p;
-
-			/* name_text's, and a space as '?' too: the list is space-separated. */
-			snprintf(name, sizeof name, "%s", device_text(w->drop[i].dev));
-			for (p = name; *p != '\0'; p++)
-				if (*p == ' ')
-					*p = '?';
-			DROPPED_ADD(" %s", name);
-		}
-		if (w->drop[WINDOWS_DROP_MAX].requests > 0)
-			DROPPED_ADD(" and more");
-	}
-	if (b->procs != NULL) {
-		proc_stats(b->procs, &st);
-		np = interval ? st.procs_evicted_interval : st.procs_evicted;
-		nf = interval ? st.files_evicted_interval : st.files_evicted;
-		if (np > 0)
-			DROPPED_ADD("%sevicted %llu processes (table of %u)", n ? "; " : "",
-			    (unsigned long long)np, st.max_procs);
-		if (nf > 0)
-			DROPPED_ADD("%s%llu files (table of %u)", np > 0 ? ", " : n ? "; evicted " :
-			    "evicted ", (unsigned long long)nf, st.max_files);
-	}
-#undef DROPPED_ADD
-	return (n < size ? n : size > 0 ? size - 1 : 0);
-}
-
-/* A command name as printable text (comm is 16 bytes from the kernel): name_text's. */
-void
-batch_comm(char *out, const char *comm)
-{
-	name_text(out, BLKTOP_COMM_LEN, comm, BLKTOP_COMM_LEN - 1);
-}
-
-/* A finding's subject as text: the device's name, the file's path, or the process's comm and "(pid)". */
-void
-batch_insight_name(const struct proc_table *t, const struct insight *in, char *buf, size_t len)
-{
-	char comm[BLKTOP_COMM_LEN];
-
-	if (in->dev != NULL) {
-		snprintf(buf, len, "%s", device_text(in->dev->dev));
-		return;
-	}
-	if (in->file != NULL) {
-		/* A file's name is anyone's: no raw ESC, BEL or U+202E in -b, the UI or HTML. */
-		model_file_path(t, in->file, buf, len);
-		name_text(buf, len, buf, len);
-		return;
-	}
-	batch_comm(comm, in->proc->comm);
-	snprintf(buf, len, "%s (%u)", comm, in->proc->id);
 }
 
 /* The processes that touched a file, as "12,345,+" (more than fit, or than were kept). */
@@ -181,9 +88,9 @@ batch_text_pattern(char *buf, size_t len, const struct pattern *p)
 	unsigned	 k = pattern_common(&p->sizes, v, n);
 
 	pattern_sum(p, &sum);
-	batch_text_num(seq, sizeof seq, 4, 0, sum.judged > 0,
+	fmt_num(seq, sizeof seq, 4, 0, sum.judged > 0,
 	    sum.judged > 0 ? 100.0 * (double)sum.seq / (double)sum.judged : 0);
-	batch_text_num(size, sizeof size, 10, 0, k > 0, k > 0 ? (double)v[0] : 0);
+	fmt_num(size, sizeof size, 10, 0, k > 0, k > 0 ? (double)v[0] : 0);
 	snprintf(buf, len, "%s %s", seq, size);
 }
 
@@ -207,13 +114,51 @@ batch_text_insights(FILE *f, const struct blktop *b)
 		const struct insight_rule *ru = in[i].rule;
 
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		batch_insight_name(b->procs, &in[i], name, sizeof name);
+		fmt_insight_name(b->procs, &in[i], name, sizeof name);
 		fprintf(f, "%-4s %-17s %s: %s\n", insight_level_name(ru->level), ru->code,
 		    name, fig);
 	}
 	if (more > 0)
 		fprintf(f, "... and %llu more (-J and --report list them all)\n",
 		    (unsigned long long)more);
+}
+
+/* -b's process table: its columns (proc_fields' rows: their titles and widths). */
+static const enum proc_field batch_proc_cols[] = {
+	PROCF_PID, PROCF_COMM, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_READS, PROCF_REQ_WRITES,
+	PROCF_CALL_READ_BYTES, PROCF_CALL_WRITE_BYTES, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_OPENS,
+	PROCF_REQ_P50, PROCF_REQ_P99,
+};
+
+/* The process table's titles. */
+static void
+batch_text_proc_head(FILE *f)
+{
+	const struct field	*r;
+	unsigned		 i;
+
+	fputc('\n', f);
+	for (i = 0; i < nitems(batch_proc_cols); i++) {
+		r = &proc_fields[batch_proc_cols[i]];
+		fprintf(f, "%s%*s", i ? " " : "", r->width, r->title);
+	}
+	fputc('\n', f);
+}
+
+/* One process's row of the interval. */
+static void
+batch_text_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe)
+{
+	struct field_ctx	 x = { .b = b, .c = proc_entry_counts(b->procs, pe, 0),
+				     .pe = pe, .ent = FIELD_PROC };
+	char			 cell[64];
+	unsigned		 i;
+
+	for (i = 0; i < nitems(batch_proc_cols); i++) {
+		field_text(&proc_fields[batch_proc_cols[i]], &x, cell, sizeof cell);
+		fprintf(f, "%s%s", i ? " " : "", cell);
+	}
+	fputc('\n', f);
 }
 
 /* The top processes and files of the interval, under the device table. */
@@ -224,7 +169,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	const struct file_entry	**fe;
 	const struct proc_counts *c;
 	const struct proc_hist	*h;
-	char			 comm[BLKTOP_COMM_LEN], path[4096], pids[24], disk[32];
+	char			 path[4096], pids[24], disk[32];
 	char			 p50[16], p99[16], pat[24];
 	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 
@@ -234,23 +179,9 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	fe = xcalloc(top, sizeof *fe);
 	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	if (n > 0)
-		fprintf(f, "\n%8s %-16s %10s %10s %7s %7s %10s %10s %8s %8s %6s %9s %9s\n",
-		    "PID", "COMM", "rd_bytes", "wr_bytes", "rd_ios", "wr_ios",
-		    "vfs_rd_B", "vfs_wr_B", "reads", "writes", "opens", "blk_p50", "blk_p99");
-	for (i = 0; i < n; i++) {
-		c = proc_entry_counts(b->procs, pe[i], 0);
-		h = proc_entry_hist(b->procs, pe[i], 1);
-		batch_comm(comm, pe[i]->comm);
-		fprintf(f, "%8u %-16s %10llu %10llu %7llu %7llu %10llu %10llu %8llu %8llu %6llu %s %s\n",
-		    pe[i]->id, comm,
-		    (unsigned long long)c->blk_bytes[0], (unsigned long long)c->blk_bytes[1],
-		    (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1],
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    (unsigned long long)c->opens,
-		    batch_text_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
-		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3));
-	}
+		batch_text_proc_head(f);
+	for (i = 0; i < n; i++)
+		batch_text_proc(f, b, pe[i]);
 	c = proc_sum(b->procs);
 	if (c->opens + c->open_fails + c->vfs_calls[0] + c->vfs_calls[1] > 0 ||
 	    (b->have & HAVE_LIFE))
@@ -284,8 +215,8 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    (unsigned long long)c->opens, (unsigned long long)c->vfs_calls[0],
 		    (unsigned long long)c->vfs_calls[1],
 		    (unsigned long long)c->vfs_bytes[0], (unsigned long long)c->vfs_bytes[1], disk,
-		    batch_text_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
-		    batch_text_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
+		    fmt_num(p50, sizeof p50, 9, 1, h->n != 0, proc_hist_pct(h, 50) / 1e3),
+		    fmt_num(p99, sizeof p99, 9, 1, h->n != 0, proc_hist_pct(h, 99) / 1e3),
 		    pat, pids, path);
 	}
 	free(pe);
@@ -329,11 +260,11 @@ batch_text_phases(FILE *f, const struct blktop *b)
 			d = &p->devs[k];
 			fprintf(f, "  %-12s %9llu ios %s MB/s  aqu-sz %s  await us p50 %s p99 %s max %s\n",
 			    device_text(d->dev), (unsigned long long)d->ios,
-			    batch_text_num(v[0], sizeof v[0], 8, 2, !isnan(d->mb_s), d->mb_s),
-			    batch_text_num(v[1], sizeof v[1], 6, 2, !isnan(d->aqu), d->aqu),
-			    batch_text_num(v[2], sizeof v[2], 8, 1, d->timed != 0, d->p50_us),
-			    batch_text_num(v[3], sizeof v[3], 8, 1, d->timed != 0, d->p99_us),
-			    batch_text_num(v[4], sizeof v[4], 8, 1, d->timed != 0, d->max_us));
+			    fmt_num(v[0], sizeof v[0], 8, 2, !isnan(d->mb_s), d->mb_s),
+			    fmt_num(v[1], sizeof v[1], 6, 2, !isnan(d->aqu), d->aqu),
+			    fmt_num(v[2], sizeof v[2], 8, 1, d->timed != 0, d->p50_us),
+			    fmt_num(v[3], sizeof v[3], 8, 1, d->timed != 0, d->p99_us),
+			    fmt_num(v[4], sizeof v[4], 8, 1, d->timed != 0, d->max_us));
 		}
 	}
 }
@@ -369,7 +300,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
 		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
 		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
-	if (batch_dropped_text(b, 1, cut, sizeof cut) > 0)
+	if (fmt_dropped(b, 1, cut, sizeof cut) > 0)
 		fprintf(f, "  %s", cut);
 	/* What the source cannot tell (its columns "-"); -J and --probe say why. */
 	for (i = 0, na = 0; i < HAVE_NBITS; i++) {
@@ -398,25 +329,25 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		w = &s.op[OPC_WRITE];
 		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s %s\n",
 		    device_text(dw->dev),
-		    batch_text_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
-		    batch_text_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
-		    batch_text_num(v[2], sizeof v[2], 8, 2, dur, (double)r->bytes / secs / 1e6),
-		    batch_text_num(v[3], sizeof v[3], 8, 2, dur, (double)w->bytes / secs / 1e6),
-		    batch_text_num(v[4], sizeof v[4], 8, 3, r->timed != 0, r->timed ?
+		    fmt_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
+		    fmt_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
+		    fmt_num(v[2], sizeof v[2], 8, 2, dur, (double)r->bytes / secs / 1e6),
+		    fmt_num(v[3], sizeof v[3], 8, 2, dur, (double)w->bytes / secs / 1e6),
+		    fmt_num(v[4], sizeof v[4], 8, 3, r->timed != 0, r->timed ?
 		    (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0),
-		    batch_text_num(v[5], sizeof v[5], 8, 3, w->timed != 0, w->timed ?
+		    fmt_num(v[5], sizeof v[5], 8, 3, w->timed != 0, w->timed ?
 		    (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0),
-		    batch_text_num(v[6], sizeof v[6], 9, 1, r->timed != 0, batch_pct_us(r, 0, 50)),
-		    batch_text_num(v[7], sizeof v[7], 9, 1, r->timed != 0, batch_pct_us(r, 0, 99)),
-		    batch_text_num(v[8], sizeof v[8], 8, 1, w->timed != 0, batch_pct_us(w, 0, 50)),
-		    batch_text_num(v[9], sizeof v[9], 8, 1, w->timed != 0, batch_pct_us(w, 0, 99)),
-		    batch_text_num(v[10], sizeof v[10], 8, 1, dur,
+		    fmt_num(v[6], sizeof v[6], 9, 1, r->timed != 0, batch_pct_us(r, 0, 50)),
+		    fmt_num(v[7], sizeof v[7], 9, 1, r->timed != 0, batch_pct_us(r, 0, 99)),
+		    fmt_num(v[8], sizeof v[8], 8, 1, w->timed != 0, batch_pct_us(w, 0, 50)),
+		    fmt_num(v[9], sizeof v[9], 8, 1, w->timed != 0, batch_pct_us(w, 0, 99)),
+		    fmt_num(v[10], sizeof v[10], 8, 1, dur,
 		    (double)s.op[OPC_OTHER].ios / secs),
-		    batch_text_num(v[11], sizeof v[11], 8, 2, dur, (double)s.wait_sum / 1e9 / secs),
+		    fmt_num(v[11], sizeof v[11], 8, 2, dur, (double)s.wait_sum / 1e9 / secs),
 		    s.qd_max,
-		    batch_text_num(v[12], sizeof v[12], 6, 1, dur,
+		    fmt_num(v[12], sizeof v[12], 6, 1, dur,
 		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)),
-		    batch_text_num(v[13], sizeof v[13], 5, 0, pattern_req_pct(&dw->rpat, 0) >= 0,
+		    fmt_num(v[13], sizeof v[13], 5, 0, pattern_req_pct(&dw->rpat, 0) >= 0,
 		    pattern_req_pct(&dw->rpat, 0)));
 	}
 	batch_text_phases(f, b);
@@ -424,74 +355,6 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 	batch_text_insights(f, b);
 	fputc('\n', f);
 }
-
-/*
- * {"p50":..,"p90":..,"p99":..,"min":..,"max":..,"avg":..} in microseconds:
- * device (q: queue) times; null when no request was timed.
- */
-static void
-batch_json_lat(FILE *f, const struct sum_op *o, int q)
-{
-	if (o->timed == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f,"
-	    "\"avg\":%.1f}", batch_pct_us(o, q, 50), batch_pct_us(o, q, 90),
-	    batch_pct_us(o, q, 99), (double)(q ? o->q_min : o->lat_min) / 1e3,
-	    (double)(q ? o->q_max : o->lat_max) / 1e3,
-	    (double)(q ? o->q_sum : o->lat_sum) / (double)o->timed / 1e3);
-}
-
-/* The non-empty buckets of a latency histogram. */
-static void
-batch_json_hist(FILE *f, const uint64_t *h)
-{
-	unsigned	 i, first = 1;
-
-	fputc('[', f);
-	for (i = 0; i < HIST_NBUCKETS; i++) {
-		if (h[i] == 0)
-			continue;
-		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g,\"count\":%llu}",
-		    first ? "" : ",", (double)hist_bucket_lo(i) / 1e3,
-		    (double)hist_bucket_hi(i) / 1e3, (unsigned long long)h[i]);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-/* One operation class of one device over dur_ns (rates null without one). */
-static void
-batch_json_op(FILE *f, const struct sum_op *o, uint64_t dur_ns)
-{
-	double		 secs = (double)dur_ns / 1e9;
-	unsigned	 i, first = 1;
-
-	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu,\"no_lat\":%llu",
-	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
-	    (unsigned long long)o->errors, (unsigned long long)(o->ios - o->timed));
-	json_num(f, "iops", dur_ns != 0, 1, dur_ns ? (double)o->ios / secs : 0);
-	json_num(f, "bytes_per_s", dur_ns != 0, 0, dur_ns ? (double)o->bytes / secs : 0);
-	fprintf(f, ",\"lat_us\":");
-	batch_json_lat(f, o, 0);
-	fprintf(f, ",\"q_us\":");
-	batch_json_lat(f, o, 1);
-	fprintf(f, ",\"hist\":");
-	batch_json_hist(f, o->lat);
-	fprintf(f, ",\"q_hist\":");
-	batch_json_hist(f, o->q);
-	fprintf(f, ",\"size_hist\":[");
-	for (i = 0; i < SIZE_NBUCKETS; i++) {
-		if (o->size[i] == 0)
-			continue;
-		fprintf(f, "%s{\"lo_bytes\":%llu,\"count\":%llu}", first ? "" : ",",
-		    (unsigned long long)size_bucket_lo(i), (unsigned long long)o->size[i]);
-		first = 0;
-	}
-	fprintf(f, "]}");
-}
-
 
 /*
  * "self": what blktop cost over the report: CPU % of one CPU, records a
@@ -663,8 +526,9 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 	FILE			*f = bo->out;
 	const struct devwin	*dw;
 	struct sum		 s;
+	struct json_dev		 jd = { .sum = &s };
 	double			 secs = 0;
-	unsigned		 i, o, first = 1;
+	unsigned		 i, first = 1;
 
 	for (i = 0; i < b->win.ndevs && secs == 0; i++) {
 		windows_sum(&b->win, b->win.devs[i], 1, nticks, &s);
@@ -687,26 +551,12 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 		if (!stream_dev_wanted(b, dw->dev))
 			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
-		fprintf(f, "%s{\"name\":", first ? "" : ",");
-		json_string(f, device_name(dw->dev));
-		fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(dw->dev),
-		    DEV_MINOR(dw->dev));
-		for (o = 0; o < OPC_MAX; o++) {
-			fprintf(f, ",\"%s\":", batch_op_names[o]);
-			batch_json_op(f, &s.op[o], s.dur_ns);
-		}
-		/* Time averages: null only without the time they cover. */
-		fprintf(f, ",\"qd\":{\"avg\":");
-		if (s.dur_ns != 0)
-			fprintf(f, "%.3f", (double)s.wait_sum / 1e9 / batch_secs(&s));
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"max\":%u", s.qd_max);
-		json_qd_more(f, &s);
-		fputc('}', f);
-		json_num(f, "util_pct", s.dur_ns != 0, 2,
-		    fmin(100.0, (double)s.busy_ns / 1e9 / batch_secs(&s) * 100.0));
-		json_req_pattern(f, &dw->rpat, &dw->rx);
+		if (!first)
+			fputc(',', f);
+		jd.dev = dw->dev;
+		jd.dw = dw;
+		jd.qd_max = s.qd_max;
+		json_dev_write(f, &jd);
 		fputc('}', f);
 		first = 0;
 	}

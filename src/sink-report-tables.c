@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "model.h"
 #include "pattern.h"
 #include "insight.h"
@@ -28,10 +29,10 @@ html_procs(struct html *h)
 	    "I/O).</p>\n<table><tr><th>pid</th><th class=\"l\">command</th><th>block r</th>"
 	    "<th>block w</th><th>block read</th><th>block written</th><th>calls r</th>"
 	    "<th>calls w</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n", proc_key_name(h->r->opts.sort_key));
+	    "<th>opens</th></tr>\n", field_key_name(h->r->opts.sort_key));
 	for (i = 0; i < n; i++) {
 		c = proc_entry_counts(b->procs, pe[i], 1);
-		batch_comm(comm, pe[i]->comm);
+		fmt_comm(comm, pe[i]->comm);
 		fprintf(f, "<tr><td>%u</td><td class=\"l\">", pe[i]->id);
 		html_text(f, comm);
 		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%llu</td>"
@@ -242,7 +243,7 @@ html_insights(struct html *h)
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fprintf(f, "<tr class=\"insight\"><td class=\"l\">%s</td><td class=\"l\">%s</td>"
 		    "<td class=\"l path\">", insight_level_name(ru->level), ru->code);
-		batch_insight_name(b->procs, &in[i], path, sizeof path);
+		fmt_insight_name(b->procs, &in[i], path, sizeof path);
 		html_text(f, path);
 		fprintf(f, "</td><td class=\"l\">");
 		html_text(f, fig);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "report.h"
 
 /* The sink's state, made the first time it is needed (a source begins before the sinks start). */
@@ -391,28 +392,6 @@ report_anomalies(const struct report *r, const struct report_dev *rd,
 	return (n);
 }
 
-/*
- * {"p50":..,"p90":..,"p99":..,"p999":..,"min":..,"max":..,"avg":..} in
- * microseconds of a 64-bit histogram of n times between min and max; null
- * when it holds none.
- */
-static void
-report_json_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t max,
-    uint64_t sum)
-{
-	if (n == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,"
-	    "\"min\":%.1f,\"max\":%.1f,\"avg\":%.1f}",
-	    hist_percentile(h, n, 50, min, max) / 1e3,
-	    hist_percentile(h, n, 90, min, max) / 1e3,
-	    hist_percentile(h, n, 99, min, max) / 1e3,
-	    hist_percentile(h, n, 99.9, min, max) / 1e3, (double)min / 1e3,
-	    (double)max / 1e3, (double)sum / (double)n / 1e3);
-}
-
 /* How many of a device's columns hold enough timed requests to judge a p99 by. */
 static unsigned
 report_judged_cols(const struct report *r, const struct report_dev *rd)
@@ -424,60 +403,21 @@ report_judged_cols(const struct report *r, const struct report_dev *rd)
 	return (n);
 }
 
-/* One device's whole run. */
+/* One device's whole run: json-dev.c's object, and the report's own members. */
 static void
 report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
     const struct report_dev *rd)
 {
-	static const char	*ops[OPC_MAX] = { "read", "write", "other" };
 	struct report_span	 sp[64];
-	const struct sum	*t = &rd->tot;
-	const struct sum_op	*so;
-	const struct devwin	*dw;
-	uint64_t		 h[HIST_NBUCKETS], n = 0, min = 0, max = 0, sum = 0, med;
-	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9;
+	struct json_dev		 jd = {
+		.dev = rd->dev, .sum = &rd->tot, .qd_max = rd->qd_peak,
+		.qd_max_at = stream_wall(b, rd->qd_peak_ts), .run = 1,
+		.dw = windows_get(&b->win, rd->dev),
+	};
+	uint64_t		 med;
 	unsigned		 o, i, ns;
-	int			 dur = t->dur_ns > 0;	/* rates need the time they cover */
 
-	memset(h, 0, sizeof h);
-	fprintf(f, "{\"name\":");
-	json_string(f, device_name(rd->dev));
-	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
-	for (o = 0; o < OPC_MAX; o++) {
-		so = &t->op[o];
-		fprintf(f, ",\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu", ops[o],
-		    (unsigned long long)so->ios, (unsigned long long)so->bytes,
-		    (unsigned long long)so->errors);
-		json_num(f, "iops", dur, 1, (double)so->ios / secs);
-		json_num(f, "bytes_per_s", dur, 0, (double)so->bytes / secs);
-		fprintf(f, ",\"lat_us\":");
-		report_json_lat(f, so->lat, so->timed, so->lat_min, so->lat_max, so->lat_sum);
-		fprintf(f, ",\"q_us\":");
-		report_json_lat(f, so->q, so->timed, so->q_min, so->q_max, so->q_sum);
-		fputc('}', f);
-		for (i = 0; i < HIST_NBUCKETS; i++)
-			h[i] += so->lat[i];
-		if (so->timed != 0 && (n == 0 || so->lat_min < min))
-			min = so->lat_min;
-		n += so->timed;
-		sum += so->lat_sum;
-		if (so->lat_max > max)
-			max = so->lat_max;
-	}
-	fprintf(f, ",\"lat_us\":");
-	report_json_lat(f, h, n, min, max, sum);
-	fprintf(f, ",\"qd\":{\"avg\":");
-	json_val(f, dur, 3, (double)t->wait_sum / 1e9 / secs);
-	fprintf(f, ",\"max\":%u", rd->qd_peak);
-	/* No request ever in flight: no moment of the peak. */
-	json_num(f, "max_at", rd->qd_peak > 0, 3, stream_wall(b, rd->qd_peak_ts));
-	fputc('}', f);
-	json_num(f, "util_pct", dur, 2,
-	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0));
-	if ((dw = windows_get(&b->win, rd->dev)) != NULL)
-		json_req_pattern(f, &dw->rpat, &dw->rx);
-	else
-		fprintf(f, ",\"request_pattern\":null");
+	json_dev_write(f, &jd);
 	/* No column with enough timed requests: no median to judge by. */
 	med = report_median_p99(r, rd);
 	json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,
@@ -514,7 +454,7 @@ report_json_tables(FILE *f, const struct blktop *b, const struct report *r)
 	if (b->procs == NULL)
 		return;
 	n = proc_top(b->procs, (enum proc_key)r->opts.sort_key, 1, pe, REPORT_TOP);
-	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", proc_key_name(r->opts.sort_key));
+	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", field_key_name(r->opts.sort_key));
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', f);
@@ -539,7 +479,7 @@ report_json_tables(FILE *f, const struct blktop *b, const struct report *r)
 size_t
 report_dropped_text(const struct blktop *b, const struct report *r, char *buf, size_t size)
 {
-	size_t	 n = batch_dropped_text(b, 0, buf, size);
+	size_t	 n = fmt_dropped(b, 0, buf, size);
 
 	if (r->ndropped > 0 && n < size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%u devices past the report's %u "

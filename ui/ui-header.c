@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "ui.h"
 
 
@@ -186,7 +187,7 @@ ui_draw_help(const struct ui_state *u, const struct ui_rect *r)
 	if (n < nitems(lines)) {
 		char	 cut[1024];
 
-		if (batch_dropped_text(b, 0, cut, sizeof cut) > 0)
+		if (fmt_dropped(b, 0, cut, sizeof cut) > 0)
 			snprintf(lines[n++], sizeof lines[0], "cut: %.88s", cut);
 	}
 	if (n < nitems(lines) && b->win.history_cut > 0 && b->win.span < b->win.nticks)
@@ -240,7 +241,7 @@ ui_draw_insights(const struct ui_state *u, const struct ui_rect *r)
 		const struct insight_rule *ru = in[i].rule;
 
 		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		batch_insight_name(b->procs, &in[i], name, sizeof name);
+		fmt_insight_name(b->procs, &in[i], name, sizeof name);
 		snprintf(line, sizeof line, "%-4s %-10s %.990s", insight_level_name(ru->level),
 		    ru->code, name);
 		ui_text(stdscr, y++, r->x, ru->level == INSIGHT_HIGH ? THEME_LOST : THEME_TITLE,

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "check.h"
+#include "fields.h"
 
 struct blktop bt;
 
@@ -239,6 +240,22 @@ test_reverse(struct blktop *b, uint64_t now)
 	    (double)(clock() - c0) / CLOCKS_PER_SEC < 20.0);
 }
 
+/* -o's names: the sort keys' JSON fields (field-proc.c), and the names they had before. */
+static void
+test_sort_keys(void)
+{
+	CHECK("keys: names round-trip", field_key_parse("call_write_bytes") ==
+	    PROC_KEY_VFS_WRITE_BYTES && strcmp(field_key_name(PROC_KEY_LAT), "lat") == 0 &&
+	    strcmp(field_key_name(PROC_KEY_READ_IOS), "req_reads") == 0 &&
+	    field_key_parse("nope") == -1);
+	CHECK("keys: the names before the JSON schema are taken too",
+	    field_key_parse("vfs_write_bytes") == PROC_KEY_VFS_WRITE_BYTES &&
+	    field_key_parse("read_ios") == PROC_KEY_READ_IOS);
+	CHECK("keys: every key has one name", strcmp(field_key_name(PROC_KEY_OPENS), "opens") == 0 &&
+	    strcmp(field_key_name(PROC_KEY_DISK_WRITE_BYTES), "disk_write_bytes") == 0 &&
+	    strcmp(field_key_name(PROC_KEY_MAX), "?") == 0);
+}
+
 int
 main(void)
 {
@@ -251,6 +268,7 @@ main(void)
 	uint64_t	 now = 5000 * NSEC_PER_SEC;
 	unsigned	 i;
 
+	test_sort_keys();
 	b->batch = b->batch_opts.json = 1;
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 2;

@@ -409,13 +409,6 @@ test_top(void)
 	n = proc_top_files(t, PROC_KEY_VFS_READ_BYTES, 0, ft, 3);
 	CHECK("files: ties go to the file seen first", n == 3 && ft[0] == find_file(t, "/tie/a") &&
 	    ft[1] == find_file(t, "/tie/b") && ft[2] == find_file(t, "/tie/c"));
-	CHECK("keys: names round-trip", proc_key_parse("call_write_bytes") ==
-	    PROC_KEY_VFS_WRITE_BYTES && strcmp(proc_key_name(PROC_KEY_LAT), "lat") == 0 &&
-	    strcmp(proc_key_name(PROC_KEY_READ_IOS), "req_reads") == 0 &&
-	    proc_key_parse("nope") == -1);
-	CHECK("keys: the names before the JSON schema are taken too",
-	    proc_key_parse("vfs_write_bytes") == PROC_KEY_VFS_WRITE_BYTES &&
-	    proc_key_parse("read_ios") == PROC_KEY_READ_IOS);
 	proc_free(t);
 }
 

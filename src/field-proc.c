@@ -1,0 +1,371 @@
+/* field-proc.c: the process's field table (and the file's and the totals' where they share a counter). */
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blktop.h"
+#include "draw.h"
+#include "fields.h"
+
+#define FP_COUNT(m)	.unit = FIELD_COUNT, .off = offsetof(struct proc_counts, m)
+#define FP_RAW(m)	.unit = FIELD_RAW, .off = offsetof(struct proc_counts, m)
+#define FP_CALLS	(FIELD_PROC | FIELD_FILE | FIELD_SUM)
+#define FP_BOTH		(FIELD_PROC | FIELD_FILE)
+
+static double	field_pid(const struct field_ctx *, int *);
+static double	field_tgid(const struct field_ctx *, int *);
+static void	field_comm(FILE *, const struct field_ctx *);
+static void	field_cgroup(FILE *, const struct field_ctx *);
+static double	field_cache_hit(const struct field_ctx *, int *);
+static double	field_life_lat(const struct field_ctx *, int *);
+static double	field_req_p50(const struct field_ctx *, int *);
+static double	field_req_p99(const struct field_ctx *, int *);
+static double	field_call_p99(const struct field_ctx *, int *);
+static double	field_lat(const struct field_ctx *, int *);
+
+/*
+ * The fields, the JSON's members first and in its order (doc/json.md says
+ * what each means; doc/blktop.schema.json names each). A new measure of a
+ * process: its counter in struct proc_counts (the model), one row here, its
+ * line in the schema and doc/json.md; a view lists it to show it.
+ */
+const struct field proc_fields[PROCF_MAX] = {
+	[PROCF_PID] = { "pid", .title = "PID", .width = 8, .ui_title = "PID", .ui_width = 7,
+	    .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_pid, .top_key = PROC_KEY_LAT,
+	    .help = "process id (thread id with --threads)" },
+	[PROCF_TGID] = { "tgid", .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_tgid,
+	    .help = "thread group id" },
+	[PROCF_COMM] = { "comm", .title = "COMM", .width = -16, .ui_title = "COMMAND",
+	    .ui_width = 16, .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
+	    .top_key = PROC_KEY_LAT, .help = "command name" },
+	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC, .json = field_cgroup,
+	    .help = "cgroup v2 id" },
+	[PROCF_REQ_READS] = { "req_reads", "read_ios", "rd_ios", 7, "r/s", 6, FP_RAW(blk_ios[0]),
+	    .ents = FIELD_PROC, .sorts = 1, .sort_key = PROC_KEY_READ_IOS,
+	    .top_key = PROC_KEY_READ_IOS, .help = "block read requests it submitted" },
+	[PROCF_REQ_WRITES] = { "req_writes", "write_ios", "wr_ios", 7, "w/s", 6,
+	    FP_RAW(blk_ios[1]), .ents = FIELD_PROC, .sorts = 1,
+	    .sort_key = PROC_KEY_WRITE_IOS, .top_key = PROC_KEY_WRITE_IOS,
+	    .help = "block write requests it submitted" },
+	[PROCF_REQ_READ_BYTES] = { "req_read_bytes", "read_bytes", "rd_bytes", 10, "rMB/s", 6,
+	    FP_RAW(blk_bytes[0]), .ents = FIELD_PROC, .sorts = 1,
+	    .sort_key = PROC_KEY_READ_BYTES, .top_key = PROC_KEY_READ_BYTES,
+	    .help = "bytes of its block read requests" },
+	[PROCF_REQ_WRITE_BYTES] = { "req_write_bytes", "write_bytes", "wr_bytes", 10, "wMB/s", 6,
+	    FP_RAW(blk_bytes[1]), .ents = FIELD_PROC, .sorts = 1,
+	    .sort_key = PROC_KEY_WRITE_BYTES, .top_key = PROC_KEY_WRITE_BYTES,
+	    .help = "bytes of its block write requests" },
+	[PROCF_REQ_LAT] = { "req_lat_us", .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
+	    .json = json_field_req_lat, .help = "its requests' device times, us" },
+	[PROCF_OPENS] = { "opens", .title = "opens", .width = 6, .ui_title = "open/s",
+	    .ui_width = 6, FP_COUNT(opens), .ents = FP_CALLS, .need_any = HAVE_VFS | HAVE_LIFE,
+	    .sorts = 1, .sort_key = PROC_KEY_OPENS, .top_key = PROC_KEY_OPENS,
+	    .help = "opens that succeeded (-o opens and the UI: failed ones too)" },
+	[PROCF_OPEN_FAILS] = { "open_fails", FP_COUNT(open_fails), .ents = FP_CALLS,
+	    .need_any = HAVE_VFS | HAVE_LIFE, .help = "opens that failed" },
+	[PROCF_CALL_READS] = { "call_reads", "vfs_reads", "reads", 8, "rcall/s", 7,
+	    FP_COUNT(vfs_calls[0]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
+	    .sort_key = PROC_KEY_VFS_READS, .top_key = PROC_KEY_VFS_READS,
+	    .help = "read-family calls" },
+	[PROCF_CALL_WRITES] = { "call_writes", "vfs_writes", "writes", 8, "wcall/s", 7,
+	    FP_COUNT(vfs_calls[1]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
+	    .sort_key = PROC_KEY_VFS_WRITES, .top_key = PROC_KEY_VFS_WRITES,
+	    .help = "write-family calls" },
+	[PROCF_CALL_READ_BYTES] = { "call_read_bytes", "vfs_read_bytes", "vfs_rd_B", 10, "vrMB/s",
+	    6, FP_COUNT(vfs_bytes[0]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
+	    .sort_key = PROC_KEY_VFS_READ_BYTES, .top_key = PROC_KEY_VFS_READ_BYTES,
+	    .help = "bytes its read calls returned" },
+	[PROCF_CALL_WRITE_BYTES] = { "call_write_bytes", "vfs_write_bytes", "vfs_wr_B", 10,
+	    "vwMB/s", 6, FP_COUNT(vfs_bytes[1]), .ents = FP_CALLS, .need = HAVE_VFS,
+	    .sorts = 1, .sort_key = PROC_KEY_VFS_WRITE_BYTES,
+	    .top_key = PROC_KEY_VFS_WRITE_BYTES, .help = "bytes its write calls wrote" },
+	[PROCF_CALL_LAT] = { "call_lat_us", .unit = FIELD_US, .ents = FP_BOTH | FIELD_INTERVAL,
+	    .json = json_field_call_lat, .help = "its read and write calls' times, us" },
+	[PROCF_DISK_READ_BYTES] = { "disk_read_bytes", .ui_title = "drMB/s", .ui_width = 6,
+	    FP_COUNT(disk_bytes[0]), .ents = FP_BOTH, .need_file = HAVE_FILES, .sorts = 1,
+	    .sort_key = PROC_KEY_DISK_READ_BYTES, .top_key = PROC_KEY_DISK_READ_BYTES,
+	    .help = "bytes read from a device on its behalf (cache fills, direct I/O)" },
+	[PROCF_DISK_WRITE_BYTES] = { "disk_write_bytes", .ui_title = "dwMB/s", .ui_width = 6,
+	    FP_COUNT(disk_bytes[1]), .ents = FP_BOTH, .need_file = HAVE_FILES, .sorts = 1,
+	    .sort_key = PROC_KEY_DISK_WRITE_BYTES, .top_key = PROC_KEY_DISK_WRITE_BYTES,
+	    .help = "bytes written on its behalf, writeback of its pages included" },
+	[PROCF_DISK_READS] = { "disk_reads", FP_COUNT(disk_ios[0]), .ents = FIELD_FILE,
+	    .need_file = HAVE_FILES, .help = "block read requests that carried its pages" },
+	[PROCF_DISK_WRITES] = { "disk_writes", FP_COUNT(disk_ios[1]), .ents = FIELD_FILE,
+	    .need_file = HAVE_FILES, .help = "block write requests that carried its pages" },
+	[PROCF_WRITEBACK_BYTES] = { "writeback_bytes", FP_COUNT(wb_bytes), .ents = FIELD_PROC,
+	    .need = HAVE_DIRTY, .help = "writeback others did of the pages it dirtied" },
+	[PROCF_DIRTIED_BYTES] = { "dirtied_bytes", FP_COUNT(dirtied_bytes), .ents = FP_BOTH,
+	    .need = HAVE_DIRTY, .help = "page-cache bytes it dirtied" },
+	[PROCF_CACHE_HIT] = { "cache_hit_pct", .ui_title = "hit%", .ui_width = 4,
+	    .unit = FIELD_PCT, .ents = FP_BOTH, .get = field_cache_hit, .prec = 1,
+	    .top_key = PROC_KEY_VFS_READ_BYTES, .help = "read bytes the page cache served, %" },
+	[PROCF_MMAP_FAULTS] = { "mmap_faults", FP_COUNT(mmap_faults), .ents = FP_BOTH,
+	    .need = HAVE_FAULT, .help = "page faults a file mapping served" },
+	[PROCF_URING_READS] = { "uring_reads", FP_COUNT(uring_calls[0]), .ents = FP_BOTH,
+	    .need = HAVE_URING, .help = "of its read calls, io_uring's" },
+	[PROCF_URING_WRITES] = { "uring_writes", FP_COUNT(uring_calls[1]), .ents = FP_BOTH,
+	    .need = HAVE_URING, .help = "of its write calls, io_uring's" },
+	[PROCF_AIO_READS] = { "aio_reads", FP_COUNT(aio_calls[0]), .ents = FP_BOTH,
+	    .need = HAVE_AIO, .help = "of its read calls, libaio's" },
+	[PROCF_AIO_WRITES] = { "aio_writes", FP_COUNT(aio_calls[1]), .ents = FP_BOTH,
+	    .need = HAVE_AIO, .help = "of its write calls, libaio's" },
+	[PROCF_DISK_LAT] = { "disk_lat_us", .unit = FIELD_US, .ents = FIELD_FILE | FIELD_INTERVAL,
+	    .json = json_field_disk_lat, .help = "device times of the requests of its pages, us" },
+	[PROCF_CREATES] = { "creates", FP_COUNT(creates), .ents = FP_CALLS, .need = HAVE_LIFE,
+	    .help = "opens that created their file, and mknods" },
+	[PROCF_MKNODS] = { "mknods", FP_COUNT(fops[FOP_MKNOD]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "mknod calls" },
+	[PROCF_UNLINKS] = { "unlinks", FP_COUNT(fops[FOP_UNLINK]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "unlink calls" },
+	[PROCF_RENAMES] = { "renames", FP_COUNT(fops[FOP_RENAME]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "rename calls" },
+	[PROCF_MKDIRS] = { "mkdirs", FP_COUNT(fops[FOP_MKDIR]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "mkdir calls" },
+	[PROCF_RMDIRS] = { "rmdirs", FP_COUNT(fops[FOP_RMDIR]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "rmdir calls" },
+	[PROCF_CLOSES] = { "closes", FP_COUNT(fops[FOP_CLOSE]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "close calls" },
+	[PROCF_MMAPS] = { "mmaps", FP_COUNT(fops[FOP_MMAP]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "mmaps of a file" },
+	[PROCF_MUNMAPS] = { "munmaps", FP_COUNT(fops[FOP_MUNMAP]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE | HAVE_MUNMAP, .help = "munmaps of a file mapping" },
+	[PROCF_FSYNCS] = { "fsyncs", FP_COUNT(fops[FOP_FSYNC]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE | HAVE_FSYNC, .help = "fsync and fdatasync calls" },
+	[PROCF_LIFE_ERRORS] = { "lifecycle_errors", FP_COUNT(fop_errors), .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .help = "lifecycle calls that failed" },
+	[PROCF_LIFE_LAT] = { "lifecycle_lat_us", .unit = FIELD_US, .ents = FP_CALLS,
+	    .get = field_life_lat, .need = HAVE_LIFE, .prec = 1,
+	    .help = "lifecycle calls' mean time, us" },
+	[PROCF_PATTERN] = { NULL, .unit = FIELD_GROUP, .ents = FP_BOTH, .json = json_field_pattern,
+	    .help = "its access pattern since first seen (doc/json.md)" },
+	[PROCF_THROTTLES] = { "throttles", FP_COUNT(throttles), .ents = FIELD_PROC,
+	    .need = HAVE_THROTTLE, .help = "pauses the kernel made it take for dirtying pages" },
+	[PROCF_THROTTLED_MS] = { "throttled_ms", FP_COUNT(throttle_ms), .ents = FIELD_PROC,
+	    .need = HAVE_THROTTLE, .help = "those pauses' length, ms" },
+	[PROCF_REQ_P50] = { "req_p50", .title = "blk_p50", .width = 9, .ui_title = "p50",
+	    .ui_width = DRAW_LAT_WIDTH, .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
+	    .get = field_req_p50, .top_key = PROC_KEY_LAT,
+	    .help = "its requests' median device time, us" },
+	[PROCF_REQ_P99] = { "req_p99", .title = "blk_p99", .width = 9, .ui_title = "p99",
+	    .ui_width = DRAW_LAT_WIDTH, .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
+	    .get = field_req_p99, .top_key = PROC_KEY_LAT,
+	    .help = "its requests' 99th percentile device time, us" },
+	[PROCF_CALL_P99] = { "call_p99", .ui_title = "cp99", .ui_width = DRAW_LAT_WIDTH,
+	    .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL, .get = field_call_p99,
+	    .top_key = PROC_KEY_LAT, .help = "its calls' 99th percentile time, us" },
+	[PROCF_LAT] = { "lat", .unit = FIELD_US, .ents = FP_BOTH, .get = field_lat, .sorts = 1,
+	    .sort_key = PROC_KEY_LAT, .top_key = PROC_KEY_LAT,
+	    .help = "time in I/O: its calls' times and its requests' device times" },
+};
+
+/* A process's id. */
+static double
+field_pid(const struct field_ctx *x, int *known)
+{
+	*known = 1;
+	return (x->pe->id);
+}
+
+/* A process's thread group. */
+static double
+field_tgid(const struct field_ctx *x, int *known)
+{
+	*known = 1;
+	return (x->pe->tgid);
+}
+
+/* A process's command name as a JSON string. */
+static void
+field_comm(FILE *f, const struct field_ctx *x)
+{
+	name_json(f, x->pe->comm, BLKTOP_COMM_LEN);
+}
+
+/* A process's cgroup id, whole (64 bits). */
+static void
+field_cgroup(FILE *f, const struct field_ctx *x)
+{
+	fprintf(f, "%llu", (unsigned long long)x->pe->cgroup);
+}
+
+/* The share of read bytes the page cache served; not known where the source cannot tell. */
+static double
+field_cache_hit(const struct field_ctx *x, int *known)
+{
+	double	 hit = proc_cache_hit_pct(x->b->have, x->c);
+
+	*known = hit >= 0;
+	return (hit);
+}
+
+/* The lifecycle calls' mean time, us; none without a call. */
+static double
+field_life_lat(const struct field_ctx *x, int *known)
+{
+	uint64_t	 n = 0;
+	unsigned	 i;
+
+	for (i = 0; i < FOP_MAX; i++)
+		n += x->c->fops[i];
+	*known = n > 0;
+	return (n > 0 ? (double)x->c->fop_lat_sum / (double)n / 1e3 : 0);
+}
+
+/* A percentile of a process's interval latencies (blk: its requests', else its calls'), us. */
+static double
+field_proc_pct(const struct field_ctx *x, int blk, double p, int *known)
+{
+	const struct proc_hist	*h = proc_entry_hist(x->b->procs, x->pe, blk);
+
+	*known = h->n != 0;
+	return (h->n != 0 ? proc_hist_pct(h, p) / 1e3 : 0);
+}
+
+/* Its requests' median device time. */
+static double
+field_req_p50(const struct field_ctx *x, int *known)
+{
+	return (field_proc_pct(x, 1, 50, known));
+}
+
+/* Its requests' 99th percentile device time. */
+static double
+field_req_p99(const struct field_ctx *x, int *known)
+{
+	return (field_proc_pct(x, 1, 99, known));
+}
+
+/* Its calls' 99th percentile time. */
+static double
+field_call_p99(const struct field_ctx *x, int *known)
+{
+	return (field_proc_pct(x, 0, 99, known));
+}
+
+/* Time in I/O, ns: what -o lat orders by. */
+static double
+field_lat(const struct field_ctx *x, int *known)
+{
+	*known = 1;
+	return ((double)(x->c->vfs_lat_sum + x->c->blk_lat_sum));
+}
+
+/* A counter of a row. */
+static uint64_t
+field_u64(const struct field *r, const struct field_ctx *x)
+{
+	uint64_t	 v;
+
+	memcpy(&v, (const char *)x->c + r->off, sizeof v);
+	return (v);
+}
+
+/* A field's value, and whether the source can tell it (else *known is 0). */
+double
+field_value(const struct field *r, const struct field_ctx *x, int *known)
+{
+	unsigned	 have = x->b->have;
+	double		 v;
+	int		 k;
+
+	*known = (have & r->need) == r->need && (r->need_any == 0 || (have & r->need_any)) &&
+	    (x->ent != FIELD_FILE || (have & r->need_file) == r->need_file);
+	if (r->get == NULL)
+		return ((double)field_u64(r, x));
+	v = r->get(x, &k);
+	*known = *known && k;
+	return (v);
+}
+
+/*
+ * The rows from to to (not included) that x's entity has, as JSON members:
+ * ,"key":value each ({ before the first while *first); null where the source
+ * cannot tell.
+ */
+void
+field_json(FILE *f, const struct field_ctx *x, unsigned from, unsigned to, int *first)
+{
+	const struct field	*r;
+	double			 v;
+	unsigned		 i;
+	int			 known;
+
+	for (i = from; i < to && i < PROCF_JSON_END; i++) {
+		r = &proc_fields[i];
+		if (!(r->ents & x->ent) || (x->whole && (r->ents & FIELD_INTERVAL)))
+			continue;
+		if (r->unit == FIELD_GROUP) {
+			r->json(f, x);
+			continue;
+		}
+		fprintf(f, "%c\"%s\":", *first ? '{' : ',', r->key);
+		*first = 0;
+		if (r->json != NULL)
+			r->json(f, x);
+		else if (r->unit == FIELD_RAW)
+			fprintf(f, "%llu", (unsigned long long)field_u64(r, x));
+		else if (r->unit == FIELD_ID)
+			fprintf(f, "%u", (unsigned)field_value(r, x, &known));
+		else {
+			v = field_value(r, x, &known);
+			json_val(f, known, r->prec, v);
+		}
+	}
+}
+
+/* A field as -b's table has it: its width, "-" for a time not known. */
+void
+field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t len)
+{
+	char		 comm[BLKTOP_COMM_LEN];
+	double		 v;
+	int		 known, w = r->width < 0 ? -r->width : r->width;
+
+	switch (r->unit) {
+	case FIELD_TEXT:
+		fmt_comm(comm, x->pe->comm);
+		snprintf(buf, len, "%*s", r->width, comm);
+		break;
+	case FIELD_US:
+	case FIELD_PCT:
+		v = field_value(r, x, &known);
+		fmt_num(buf, len, w, 1, known, v);
+		break;
+	case FIELD_ID:
+		snprintf(buf, len, "%*u", r->width, (unsigned)field_value(r, x, &known));
+		break;
+	default:
+		snprintf(buf, len, "%*llu", r->width, (unsigned long long)field_u64(r, x));
+		break;
+	}
+}
+
+/* -o's name of a sort key ("?" if none). */
+const char *
+field_key_name(int key)
+{
+	unsigned	 i;
+
+	for (i = 0; i < PROCF_MAX; i++) {
+		if (proc_fields[i].sorts && proc_fields[i].sort_key == key)
+			return (proc_fields[i].key);
+	}
+	return ("?");
+}
+
+/* A sort key from its name or its former name, -1 if none. */
+int
+field_key_parse(const char *s)
+{
+	const struct field	*r;
+	unsigned		 i;
+
+	for (i = 0; i < PROCF_MAX; i++) {
+		r = &proc_fields[i];
+		if (r->sorts && (strcmp(s, r->key) == 0 || (r->old != NULL && strcmp(s, r->old) == 0)))
+			return (r->sort_key);
+	}
+	return (-1);
+}

@@ -1,0 +1,122 @@
+/* fields.h: what the views share of a measure: the field tables, their text formats and the device JSON writer. */
+
+#ifndef FIELDS_H
+#define FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct blktop;
+struct devwin;
+struct file_entry;
+struct insight;
+struct proc_counts;
+struct proc_entry;
+struct proc_table;
+struct sum;
+
+/* fmt.c: the text the views (the UI, -b, the report) write alike. */
+size_t		 fmt_dropped(const struct blktop *, int interval, char *, size_t);
+void		 fmt_comm(char *out, const char *comm);
+void		 fmt_insight_name(const struct proc_table *, const struct insight *, char *,
+		     size_t);
+const char	*fmt_num(char *, size_t, int width, int prec, int known, double);
+
+/* json-dev.c: one device's JSON object, of an interval (-J) or of a run (--report). */
+struct json_dev {
+	uint32_t		 dev;
+	const struct sum	*sum;
+	const struct devwin	*dw;		/* its request pattern; NULL: null */
+	unsigned		 qd_max;
+	double			 qd_max_at;	/* a run's: the peak's wall time */
+	int			 run;		/* a whole run's form (the report's) */
+};
+void		 json_dev_write(FILE *, const struct json_dev *);
+
+/*
+ * field-proc.c: the fields of a process, and of a file or of all processes
+ * where they share a counter (struct proc_counts): one row each, read by
+ * the JSON writer (json.c), -b's tables, the UI's processes pane and -o.
+ */
+enum proc_field {
+	PROCF_PID, PROCF_TGID, PROCF_COMM, PROCF_CGROUP,
+	PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_LAT,
+	PROCF_OPENS, PROCF_OPEN_FAILS, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,
+	PROCF_CALL_WRITE_BYTES, PROCF_CALL_LAT,
+	PROCF_DISK_READ_BYTES, PROCF_DISK_WRITE_BYTES, PROCF_DISK_READS, PROCF_DISK_WRITES,
+	PROCF_WRITEBACK_BYTES, PROCF_DIRTIED_BYTES, PROCF_CACHE_HIT, PROCF_MMAP_FAULTS,
+	PROCF_URING_READS, PROCF_URING_WRITES, PROCF_AIO_READS, PROCF_AIO_WRITES, PROCF_DISK_LAT,
+	PROCF_CREATES, PROCF_MKNODS, PROCF_UNLINKS, PROCF_RENAMES, PROCF_MKDIRS, PROCF_RMDIRS, PROCF_CLOSES,
+	PROCF_MMAPS, PROCF_MUNMAPS, PROCF_FSYNCS, PROCF_LIFE_ERRORS, PROCF_LIFE_LAT,
+	PROCF_PATTERN, PROCF_THROTTLES, PROCF_THROTTLED_MS,
+	/* Not members of the JSON (a part of one, or a sort order only). */
+	PROCF_REQ_P50, PROCF_REQ_P99, PROCF_CALL_P99, PROCF_LAT,
+	PROCF_MAX
+};
+#define PROCF_JSON_END	PROCF_REQ_P50	/* the rows before it are JSON members, in order */
+
+/* Which entities have a field (struct field's ents). */
+#define FIELD_PROC	0x1		/* a process's row */
+#define FIELD_FILE	0x2		/* a file's row */
+#define FIELD_SUM	0x4		/* the calls of every process ("tables") */
+#define FIELD_INTERVAL	0x8		/* an interval's only, not a whole run's */
+
+/* How a field's value reads (its unit and its JSON form). */
+enum field_unit {
+	FIELD_COUNT,		/* a counter: null where the source cannot tell */
+	FIELD_RAW,		/* a counter always known: %llu */
+	FIELD_ID,		/* pid, tgid: %u */
+	FIELD_TEXT,		/* comm */
+	FIELD_PCT,		/* a share, 0 to 100 */
+	FIELD_US,		/* microseconds */
+	FIELD_GROUP,		/* members of its own shape (json) */
+};
+
+/* What a field's value is read from. */
+struct field_ctx {
+	const struct blktop		*b;
+	const struct proc_counts	*c;
+	const struct proc_entry		*pe;	/* a process's row, else NULL */
+	const struct file_entry		*fe;	/* a file's row, else NULL */
+	unsigned			 ent;	/* FIELD_PROC, FIELD_FILE or FIELD_SUM */
+	int				 whole;	/* a whole run's totals (no latencies) */
+};
+
+/* One field (htop's Process_fields, below's render config): one row says all of it. */
+struct field {
+	const char	*key;		/* its JSON member; -o's name if it sorts */
+	const char	*old;		/* -o's former name of it, or NULL */
+	const char	*title;		/* -b's column, NULL: not one */
+	int		 width;		/* -b's width, negative: left-aligned */
+	const char	*ui_title;	/* the UI's column (a rate of the interval) */
+	int		 ui_width;
+	enum field_unit	 unit;
+	unsigned	 ents;		/* FIELD_*: whose it is */
+	size_t		 off;		/* a counter: its offset in struct proc_counts */
+	double		(*get)(const struct field_ctx *, int *known);	/* else its value */
+	void		(*json)(FILE *, const struct field_ctx *);	/* else its JSON value */
+	unsigned	 need;		/* HAVE_* bits all needed, else null */
+	unsigned	 need_any;	/* HAVE_* bits one of which is needed */
+	unsigned	 need_file;	/* HAVE_* bits a file's value needs too */
+	int		 prec;		/* JSON decimals */
+	int		 sorts;		/* -o orders by it: sort_key */
+	int		 sort_key;	/* enum proc_key */
+	int		 top_key;	/* enum proc_key whose top rows show it best (the UI) */
+	const char	*help;
+};
+extern const struct field proc_fields[PROCF_MAX];
+/* json.c: the values of the fields of a shape of their own. */
+void		 json_field_req_lat(FILE *, const struct field_ctx *);
+void		 json_field_call_lat(FILE *, const struct field_ctx *);
+void		 json_field_disk_lat(FILE *, const struct field_ctx *);
+void		 json_field_pattern(FILE *, const struct field_ctx *);
+/* field-proc.c */
+double		 field_value(const struct field *, const struct field_ctx *, int *known);
+void		 field_json(FILE *, const struct field_ctx *, unsigned from, unsigned to,
+		     int *first);
+void		 field_text(const struct field *, const struct field_ctx *, char *, size_t);
+const char	*field_key_name(int key);
+int		 field_key_parse(const char *);
+
+#endif
