@@ -33,71 +33,84 @@ static double	field_lat(const struct field_ctx *, int *);
 const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_PID] = { "pid", .title = "PID", .width = 8, .ui_title = "PID", .ui_width = 7,
 	    .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_pid, .top_key = PROC_KEY_LAT,
+	    .html_title = "pid",
 	    .help = "process id (thread id with --threads)" },
 	[PROCF_TGID] = { "tgid", .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_tgid,
 	    .help = "thread group id" },
 	[PROCF_COMM] = { "comm", .title = "COMM", .width = -16, .ui_title = "COMMAND",
 	    .ui_width = 16, .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
-	    .top_key = PROC_KEY_LAT, .help = "command name" },
+	    .top_key = PROC_KEY_LAT, .html_title = "command",
+	    .help = "command name" },
 	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC, .json = field_cgroup,
 	    .help = "cgroup v2 id" },
 	[PROCF_REQ_READS] = { "req_reads", "read_ios", "rd_ios", 7, "r/s", 6, FP_RAW(blk_ios[0]),
 	    .ents = FIELD_PROC, .sorts = 1, .sort_key = PROC_KEY_READ_IOS,
-	    .top_key = PROC_KEY_READ_IOS, .help = "block read requests it submitted" },
+	    .top_key = PROC_KEY_READ_IOS, .html_title = "block r",
+	    .help = "block read requests it submitted" },
 	[PROCF_REQ_WRITES] = { "req_writes", "write_ios", "wr_ios", 7, "w/s", 6,
 	    FP_RAW(blk_ios[1]), .ents = FIELD_PROC, .sorts = 1,
 	    .sort_key = PROC_KEY_WRITE_IOS, .top_key = PROC_KEY_WRITE_IOS,
+	    .html_title = "block w",
 	    .help = "block write requests it submitted" },
 	[PROCF_REQ_READ_BYTES] = { "req_read_bytes", "read_bytes", "rd_bytes", 10, "rMB/s", 6,
 	    FP_RAW(blk_bytes[0]), .ents = FIELD_PROC, .sorts = 1,
 	    .sort_key = PROC_KEY_READ_BYTES, .top_key = PROC_KEY_READ_BYTES,
-	    .help = "bytes of its block read requests" },
+	    .html_title = "block read",
+	    .bytes = 1, .help = "bytes of its block read requests" },
 	[PROCF_REQ_WRITE_BYTES] = { "req_write_bytes", "write_bytes", "wr_bytes", 10, "wMB/s", 6,
 	    FP_RAW(blk_bytes[1]), .ents = FIELD_PROC, .sorts = 1,
 	    .sort_key = PROC_KEY_WRITE_BYTES, .top_key = PROC_KEY_WRITE_BYTES,
-	    .help = "bytes of its block write requests" },
+	    .html_title = "block written",
+	    .bytes = 1, .help = "bytes of its block write requests" },
 	[PROCF_REQ_LAT] = { "req_lat_us", .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
 	    .json = json_field_req_lat, .help = "its requests' device times, us" },
 	[PROCF_OPENS] = { "opens", .title = "opens", .width = 6, .ui_title = "open/s",
 	    .ui_width = 6, FP_COUNT(opens), .ents = FP_CALLS, .need_any = HAVE_VFS | HAVE_LIFE,
 	    .sorts = 1, .sort_key = PROC_KEY_OPENS, .top_key = PROC_KEY_OPENS,
+	    .html_title = "opens",
 	    .help = "opens that succeeded (-o opens and the UI: failed ones too)" },
 	[PROCF_OPEN_FAILS] = { "open_fails", FP_COUNT(open_fails), .ents = FP_CALLS,
 	    .need_any = HAVE_VFS | HAVE_LIFE, .help = "opens that failed" },
 	[PROCF_CALL_READS] = { "call_reads", "vfs_reads", "reads", 8, "rcall/s", 7,
 	    FP_COUNT(vfs_calls[0]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
 	    .sort_key = PROC_KEY_VFS_READS, .top_key = PROC_KEY_VFS_READS,
+	    .html_title = "calls r",
 	    .help = "read-family calls" },
 	[PROCF_CALL_WRITES] = { "call_writes", "vfs_writes", "writes", 8, "wcall/s", 7,
 	    FP_COUNT(vfs_calls[1]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
 	    .sort_key = PROC_KEY_VFS_WRITES, .top_key = PROC_KEY_VFS_WRITES,
+	    .html_title = "calls w",
 	    .help = "write-family calls" },
 	[PROCF_CALL_READ_BYTES] = { "call_read_bytes", "vfs_read_bytes", "vfs_rd_B", 10, "vrMB/s",
 	    6, FP_COUNT(vfs_bytes[0]), .ents = FP_CALLS, .need = HAVE_VFS, .sorts = 1,
 	    .sort_key = PROC_KEY_VFS_READ_BYTES, .top_key = PROC_KEY_VFS_READ_BYTES,
-	    .help = "bytes its read calls returned" },
+	    .html_title = "read",
+	    .bytes = 1, .help = "bytes its read calls returned" },
 	[PROCF_CALL_WRITE_BYTES] = { "call_write_bytes", "vfs_write_bytes", "vfs_wr_B", 10,
 	    "vwMB/s", 6, FP_COUNT(vfs_bytes[1]), .ents = FP_CALLS, .need = HAVE_VFS,
 	    .sorts = 1, .sort_key = PROC_KEY_VFS_WRITE_BYTES,
-	    .top_key = PROC_KEY_VFS_WRITE_BYTES, .help = "bytes its write calls wrote" },
+	    .top_key = PROC_KEY_VFS_WRITE_BYTES, .html_title = "written",
+	    .bytes = 1, .help = "bytes its write calls wrote" },
 	[PROCF_CALL_LAT] = { "call_lat_us", .unit = FIELD_US, .ents = FP_BOTH | FIELD_INTERVAL,
 	    .json = json_field_call_lat, .help = "its read and write calls' times, us" },
 	[PROCF_DISK_READ_BYTES] = { "disk_read_bytes", .ui_title = "drMB/s", .ui_width = 6,
 	    FP_COUNT(disk_bytes[0]), .ents = FP_BOTH, .need_file = HAVE_FILES, .sorts = 1,
 	    .sort_key = PROC_KEY_DISK_READ_BYTES, .top_key = PROC_KEY_DISK_READ_BYTES,
-	    .help = "bytes read from a device on its behalf (cache fills, direct I/O)" },
+	    .html_title = "disk read",
+	    .bytes = 1, .help = "bytes read from a device on its behalf (cache fills, direct I/O)" },
 	[PROCF_DISK_WRITE_BYTES] = { "disk_write_bytes", .ui_title = "dwMB/s", .ui_width = 6,
 	    FP_COUNT(disk_bytes[1]), .ents = FP_BOTH, .need_file = HAVE_FILES, .sorts = 1,
 	    .sort_key = PROC_KEY_DISK_WRITE_BYTES, .top_key = PROC_KEY_DISK_WRITE_BYTES,
-	    .help = "bytes written on its behalf, writeback of its pages included" },
+	    .html_title = "disk written",
+	    .bytes = 1, .help = "bytes written on its behalf, writeback of its pages included" },
 	[PROCF_DISK_READS] = { "disk_reads", FP_COUNT(disk_ios[0]), .ents = FIELD_FILE,
 	    .need_file = HAVE_FILES, .help = "block read requests that carried its pages" },
 	[PROCF_DISK_WRITES] = { "disk_writes", FP_COUNT(disk_ios[1]), .ents = FIELD_FILE,
 	    .need_file = HAVE_FILES, .help = "block write requests that carried its pages" },
 	[PROCF_WRITEBACK_BYTES] = { "writeback_bytes", FP_COUNT(wb_bytes), .ents = FIELD_PROC,
-	    .need = HAVE_DIRTY, .help = "writeback others did of the pages it dirtied" },
+	    .need = HAVE_DIRTY, .bytes = 1, .help = "writeback others did of the pages it dirtied" },
 	[PROCF_DIRTIED_BYTES] = { "dirtied_bytes", FP_COUNT(dirtied_bytes), .ents = FP_BOTH,
-	    .need = HAVE_DIRTY, .help = "page-cache bytes it dirtied" },
+	    .need = HAVE_DIRTY, .bytes = 1, .help = "page-cache bytes it dirtied" },
 	[PROCF_CACHE_HIT] = { "cache_hit_pct", .ui_title = "hit%", .ui_width = 4,
 	    .unit = FIELD_PCT, .ents = FP_BOTH, .get = field_cache_hit, .prec = 1,
 	    .top_key = PROC_KEY_VFS_READ_BYTES, .help = "read bytes the page cache served, %" },
@@ -252,9 +265,9 @@ field_lat(const struct field_ctx *x, int *known)
 	return ((double)(x->c->vfs_lat_sum + x->c->blk_lat_sum));
 }
 
-/* A counter of a row. */
-static uint64_t
-field_u64(const struct field *r, const struct field_ctx *x)
+/* A counter's value (rows with an offset in struct proc_counts). */
+uint64_t
+field_count(const struct field *r, const struct field_ctx *x)
 {
 	uint64_t	 v;
 
@@ -273,7 +286,7 @@ field_value(const struct field *r, const struct field_ctx *x, int *known)
 	*known = (have & r->need) == r->need && (r->need_any == 0 || (have & r->need_any)) &&
 	    (x->ent != FIELD_FILE || (have & r->need_file) == r->need_file);
 	if (r->get == NULL)
-		return ((double)field_u64(r, x));
+		return ((double)field_count(r, x));
 	v = r->get(x, &k);
 	*known = *known && k;
 	return (v);
@@ -305,7 +318,7 @@ field_json(FILE *f, const struct field_ctx *x, unsigned from, unsigned to, int *
 		if (r->json != NULL)
 			r->json(f, x);
 		else if (r->unit == FIELD_RAW)
-			fprintf(f, "%llu", (unsigned long long)field_u64(r, x));
+			fprintf(f, "%llu", (unsigned long long)field_count(r, x));
 		else if (r->unit == FIELD_ID)
 			fprintf(f, "%u", (unsigned)field_value(r, x, &known));
 		else {
@@ -337,7 +350,7 @@ field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t l
 		snprintf(buf, len, "%*u", r->width, (unsigned)field_value(r, x, &known));
 		break;
 	default:
-		snprintf(buf, len, "%*llu", r->width, (unsigned long long)field_u64(r, x));
+		snprintf(buf, len, "%*llu", r->width, (unsigned long long)field_count(r, x));
 		break;
 	}
 }

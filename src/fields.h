@@ -91,7 +91,9 @@ struct field {
 	int		 width;		/* -b's width, negative: left-aligned */
 	const char	*ui_title;	/* the UI's column (a rate of the interval) */
 	int		 ui_width;
+	const char	*html_title;	/* the HTML report's column */
 	enum field_unit	 unit;
+	int		 bytes;		/* a count of bytes (the report: "1.2 MB") */
 	unsigned	 ents;		/* FIELD_*: whose it is */
 	size_t		 off;		/* a counter: its offset in struct proc_counts */
 	double		(*get)(const struct field_ctx *, int *known);	/* else its value */
@@ -112,6 +114,7 @@ void		 json_field_call_lat(FILE *, const struct field_ctx *);
 void		 json_field_disk_lat(FILE *, const struct field_ctx *);
 void		 json_field_pattern(FILE *, const struct field_ctx *);
 /* field-proc.c */
+uint64_t	 field_count(const struct field *, const struct field_ctx *);
 double		 field_value(const struct field *, const struct field_ctx *, int *known);
 void		 field_json(FILE *, const struct field_ctx *, unsigned from, unsigned to,
 		     int *first);

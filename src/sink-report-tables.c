@@ -11,41 +11,62 @@
 #include "insight.h"
 #include "report.h"
 
+/* The report's process table: its columns (proc_fields' rows: their HTML titles). */
+static const enum proc_field html_proc_cols[] = {
+	PROCF_PID, PROCF_COMM, PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES,
+	PROCF_REQ_WRITE_BYTES, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,
+	PROCF_CALL_WRITE_BYTES, PROCF_DISK_READ_BYTES, PROCF_DISK_WRITE_BYTES, PROCF_OPENS,
+};
+
+/* One field of a process as a cell: bytes as "1.2 MB", text escaped. */
+static void
+html_proc_cell(FILE *f, const struct field *r, const struct field_ctx *x)
+{
+	char	 buf[BLKTOP_COMM_LEN > 16 ? BLKTOP_COMM_LEN : 16];
+	int	 known;
+
+	if (r->unit == FIELD_TEXT) {
+		fmt_comm(buf, x->pe->comm);
+		fprintf(f, "<td class=\"l\">");
+		html_text(f, buf);
+		fprintf(f, "</td>");
+	} else if (r->unit == FIELD_ID)
+		fprintf(f, "<td>%u</td>", (unsigned)field_value(r, x, &known));
+	else if (r->bytes)
+		fprintf(f, "<td>%sB</td>", html_trim(draw_fmt_bytes(buf, 16, field_count(r, x))));
+	else
+		fprintf(f, "<td>%llu</td>", (unsigned long long)field_count(r, x));
+}
+
 /* The processes of the whole run, by the sort key. */
 void
 html_procs(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct proc_entry	*pe[REPORT_TOP];
-	const struct proc_counts *c;
+	const struct field	*r;
+	struct field_ctx	 x = { .b = b, .ent = FIELD_PROC, .whole = 1 };
 	FILE			*f = h->f;
-	char			 comm[BLKTOP_COMM_LEN], x[6][16];
-	unsigned		 n, i;
+	unsigned		 n, i, k;
 
 	n = proc_top(b->procs, (enum proc_key)h->r->opts.sort_key, 1, pe, REPORT_TOP);
 	fprintf(f, "<h2>Top processes</h2>\n<p class=\"dim\">The whole run, by %s. Block: "
 	    "requests submitted; calls: read and write family calls; disk: bytes the device "
 	    "moved on its behalf (page cache fills, writeback of what it dirtied, direct "
-	    "I/O).</p>\n<table><tr><th>pid</th><th class=\"l\">command</th><th>block r</th>"
-	    "<th>block w</th><th>block read</th><th>block written</th><th>calls r</th>"
-	    "<th>calls w</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n", field_key_name(h->r->opts.sort_key));
+	    "I/O).</p>\n<table><tr>", field_key_name(h->r->opts.sort_key));
+	for (k = 0; k < nitems(html_proc_cols); k++) {
+		r = &proc_fields[html_proc_cols[k]];
+		fprintf(f, "<th%s>%s</th>", r->unit == FIELD_TEXT ? " class=\"l\"" : "",
+		    r->html_title);
+	}
+	fprintf(f, "</tr>\n");
 	for (i = 0; i < n; i++) {
-		c = proc_entry_counts(b->procs, pe[i], 1);
-		fmt_comm(comm, pe[i]->comm);
-		fprintf(f, "<tr><td>%u</td><td class=\"l\">", pe[i]->id);
-		html_text(f, comm);
-		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%llu</td>"
-		    "<td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%sB</td><td>%llu</td>"
-		    "</tr>\n", (unsigned long long)c->blk_ios[0], (unsigned long long)c->blk_ios[1],
-		    html_trim(draw_fmt_bytes(x[0], 16, c->blk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[1], 16, c->blk_bytes[1])),
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    html_trim(draw_fmt_bytes(x[2], 16, c->vfs_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[3], 16, c->vfs_bytes[1])),
-		    html_trim(draw_fmt_bytes(x[4], 16, c->disk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[5], 16, c->disk_bytes[1])),
-		    (unsigned long long)c->opens);
+		x.pe = pe[i];
+		x.c = proc_entry_counts(b->procs, pe[i], 1);
+		fprintf(f, "<tr>");
+		for (k = 0; k < nitems(html_proc_cols); k++)
+			html_proc_cell(f, &proc_fields[html_proc_cols[k]], &x);
+		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table>\n");
 }

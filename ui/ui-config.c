@@ -37,7 +37,7 @@ ui_config_tab(struct ui_state *u, const char *key, size_t len,
 		if (ui_panes[i]->tab != NULL && strlen(ui_panes[i]->name) == len &&
 		    strncasecmp(ui_panes[i]->name, key, len) == 0) {
 			*tab = u != NULL ? ui_panes[i]->tab(&u->panes[i]) : NULL;
-			return (ui_panes[i]->tab_default);
+			return (ui_panes[i]->tab_default());
 		}
 	}
 	return (NULL);

@@ -698,6 +698,13 @@ ui_pane_file_tab(struct ui_pane *p)
 	return (&d->tab);
 }
 
+/* The pane's defaults: its columns, the sort. */
+static const struct ui_tab *
+ui_pane_file_tab_default(void)
+{
+	return (&ui_file_tab);
+}
+
 const struct pane_entry ui_pane_file = {
 	.name = "files",
 	.title = "Files",
@@ -708,5 +715,5 @@ const struct pane_entry ui_pane_file = {
 	.key = ui_pane_file_key,
 	.click = ui_pane_file_click,
 	.tab = ui_pane_file_tab,
-	.tab_default = &ui_file_tab,
+	.tab_default = ui_pane_file_tab_default,
 };

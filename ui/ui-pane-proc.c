@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "ui.h"
 
 #define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
@@ -53,50 +54,48 @@ static void	 ui_pane_proc_fmt_comm(const struct ui_col *, const void *, double, 
 static void	 ui_pane_proc_fmt_blk_lat(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_proc_fmt_vfs_lat(const struct ui_col *, const void *, double, char *, size_t);
 
-/* A column of a uint64_t counter of the row, how it prints. */
-#define UI_PC_U64(field, fn)	.off = offsetof(struct ui_proc_row, field), .fmt = (fn)
-
 /*
  * The columns: block requests and device time first, then the system calls.
- * key: the proc_top key that picks the rows worth keeping when sorted by it.
+ * Each is a field of proc_fields (field-proc.c: its title, width and the
+ * proc_top key that picks the rows worth keeping when sorted by it); here,
+ * how the pane prints it and where its row keeps it: a counter at its
+ * offset in the row's proc_counts, unless off or value says otherwise.
  */
-static const struct ui_col ui_proc_cols[UI_PC_MAX] = {
-	[UI_PC_PID] = { "PID", 7, 0, .ascending = 1, .key = PROC_KEY_LAT,
-	    .value = ui_pane_proc_id, .fmt = ui_pane_proc_fmt_id },
-	[UI_PC_COMM] = { "COMMAND", 16, 1, .by_name = 1, .key = PROC_KEY_LAT,
-	    .fmt = ui_pane_proc_fmt_comm },
-	[UI_PC_R] = { "r/s", 6, 0, .key = PROC_KEY_READ_IOS,
-	    UI_PC_U64(c.blk_ios[0], ui_tab_fmt_rate) },
-	[UI_PC_W] = { "w/s", 6, 0, .key = PROC_KEY_WRITE_IOS,
-	    UI_PC_U64(c.blk_ios[1], ui_tab_fmt_rate) },
-	[UI_PC_RMB] = { "rMB/s", 6, 0, .key = PROC_KEY_READ_BYTES,
-	    UI_PC_U64(c.blk_bytes[0], ui_tab_fmt_mb) },
-	[UI_PC_WMB] = { "wMB/s", 6, 0, .key = PROC_KEY_WRITE_BYTES,
-	    UI_PC_U64(c.blk_bytes[1], ui_tab_fmt_mb) },
-	[UI_PC_DRMB] = { "drMB/s", 6, 0, .key = PROC_KEY_DISK_READ_BYTES,
-	    UI_PC_U64(c.disk_bytes[0], ui_tab_fmt_mb) },
-	[UI_PC_DWMB] = { "dwMB/s", 6, 0, .key = PROC_KEY_DISK_WRITE_BYTES,
-	    UI_PC_U64(c.disk_bytes[1], ui_tab_fmt_mb) },
-	[UI_PC_HIT] = { "hit%", 4, 0, .key = PROC_KEY_VFS_READ_BYTES,
-	    .value = ui_pane_proc_hit, .fmt = ui_tab_fmt_pct },
-	[UI_PC_P50] = { "p50", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
-	    UI_PC_U64(blk_p50, ui_pane_proc_fmt_blk_lat) },
-	[UI_PC_P99] = { "p99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
-	    UI_PC_U64(blk_p99, ui_pane_proc_fmt_blk_lat) },
-	[UI_PC_CR] = { "rcall/s", 7, 0, .key = PROC_KEY_VFS_READS,
-	    UI_PC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
-	[UI_PC_CW] = { "wcall/s", 7, 0, .key = PROC_KEY_VFS_WRITES,
-	    UI_PC_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
-	[UI_PC_VRMB] = { "vrMB/s", 6, 0, .key = PROC_KEY_VFS_READ_BYTES,
-	    UI_PC_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
-	[UI_PC_VWMB] = { "vwMB/s", 6, 0, .key = PROC_KEY_VFS_WRITE_BYTES,
-	    UI_PC_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
-	[UI_PC_OPEN] = { "open/s", 6, 0, .key = PROC_KEY_OPENS,
-	    .off = offsetof(struct ui_proc_row, c), .value = ui_tab_opens,
-	    .fmt = ui_tab_fmt_rate },
-	[UI_PC_VP99] = { "cp99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
-	    UI_PC_U64(vfs_p99, ui_pane_proc_fmt_vfs_lat) },
+static const struct {
+	enum proc_field	 field;
+	int		 left;
+	int		 ascending;
+	int		 by_name;
+	size_t		 off;
+	double		(*value)(const struct ui_col *, const void *row);
+	void		(*fmt)(const struct ui_col *, const void *row, double secs,
+			    char *, size_t);
+} ui_proc_show[UI_PC_MAX] = {
+	[UI_PC_PID] = { PROCF_PID, .ascending = 1, .value = ui_pane_proc_id,
+	    .fmt = ui_pane_proc_fmt_id },
+	[UI_PC_COMM] = { PROCF_COMM, .left = 1, .by_name = 1, .fmt = ui_pane_proc_fmt_comm },
+	[UI_PC_R] = { PROCF_REQ_READS, .fmt = ui_tab_fmt_rate },
+	[UI_PC_W] = { PROCF_REQ_WRITES, .fmt = ui_tab_fmt_rate },
+	[UI_PC_RMB] = { PROCF_REQ_READ_BYTES, .fmt = ui_tab_fmt_mb },
+	[UI_PC_WMB] = { PROCF_REQ_WRITE_BYTES, .fmt = ui_tab_fmt_mb },
+	[UI_PC_DRMB] = { PROCF_DISK_READ_BYTES, .fmt = ui_tab_fmt_mb },
+	[UI_PC_DWMB] = { PROCF_DISK_WRITE_BYTES, .fmt = ui_tab_fmt_mb },
+	[UI_PC_HIT] = { PROCF_CACHE_HIT, .value = ui_pane_proc_hit, .fmt = ui_tab_fmt_pct },
+	[UI_PC_P50] = { PROCF_REQ_P50, .off = offsetof(struct ui_proc_row, blk_p50),
+	    .fmt = ui_pane_proc_fmt_blk_lat },
+	[UI_PC_P99] = { PROCF_REQ_P99, .off = offsetof(struct ui_proc_row, blk_p99),
+	    .fmt = ui_pane_proc_fmt_blk_lat },
+	[UI_PC_CR] = { PROCF_CALL_READS, .fmt = ui_tab_fmt_rate },
+	[UI_PC_CW] = { PROCF_CALL_WRITES, .fmt = ui_tab_fmt_rate },
+	[UI_PC_VRMB] = { PROCF_CALL_READ_BYTES, .fmt = ui_tab_fmt_mb },
+	[UI_PC_VWMB] = { PROCF_CALL_WRITE_BYTES, .fmt = ui_tab_fmt_mb },
+	/* Opens, failed ones too (as -o opens orders them). */
+	[UI_PC_OPEN] = { PROCF_OPENS, .off = offsetof(struct ui_proc_row, c),
+	    .value = ui_tab_opens, .fmt = ui_tab_fmt_rate },
+	[UI_PC_VP99] = { PROCF_CALL_P99, .off = offsetof(struct ui_proc_row, vfs_p99),
+	    .fmt = ui_pane_proc_fmt_vfs_lat },
 };
+static struct ui_col ui_proc_cols[UI_PC_MAX];	/* ui_proc_show with its fields' rows */
 
 /* One process's past: a ring of coarse histograms, by interval. */
 struct ui_proc_past {
@@ -711,12 +710,37 @@ ui_pane_proc_click(struct ui_pane *p, const struct ui_rect *r, int y,
 	ui_pane_proc_remember(d, d->tab.order[row]);
 }
 
+/* The pane's defaults: its columns (made from their fields' rows the first time), the sort. */
+static const struct ui_tab *
+ui_pane_proc_tab_default(void)
+{
+	const struct field *f;
+	unsigned	 i;
+
+	if (ui_proc_cols[0].name != NULL)
+		return (&ui_proc_tab);
+	for (i = 0; i < UI_PC_MAX; i++) {
+		f = &proc_fields[ui_proc_show[i].field];
+		ui_proc_cols[i] = (struct ui_col){
+			.name = f->ui_title, .width = f->ui_width, .left = ui_proc_show[i].left,
+			.ascending = ui_proc_show[i].ascending,
+			.by_name = ui_proc_show[i].by_name, .key = (enum proc_key)f->top_key,
+			.off = ui_proc_show[i].off != 0 || ui_proc_show[i].value != NULL ||
+			    (f->unit != FIELD_COUNT && f->unit != FIELD_RAW) ?
+			    ui_proc_show[i].off : offsetof(struct ui_proc_row, c) + f->off,
+			.value = ui_proc_show[i].value, .fmt = ui_proc_show[i].fmt,
+		};
+	}
+	return (&ui_proc_tab);
+}
+
 /* The pane's state in a new UI: the table's defaults, no rows yet. */
 static void *
 ui_pane_proc_init(void)
 {
 	struct ui_proc	*d = xcalloc(1, sizeof *d);
 
+	ui_pane_proc_tab_default();
 	d->tab = ui_proc_tab;
 	d->tab.owner = d;
 	return (d);
@@ -759,5 +783,5 @@ const struct pane_entry ui_pane_proc = {
 	.key = ui_pane_proc_key,
 	.click = ui_pane_proc_click,
 	.tab = ui_pane_proc_tab,
-	.tab_default = &ui_proc_tab,
+	.tab_default = ui_pane_proc_tab_default,
 };

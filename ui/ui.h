@@ -141,7 +141,7 @@ struct pane_entry {
 			     int y, int x);
 	/* A table pane's sort and columns (NULL for others), and their defaults. */
 	struct ui_tab	*(*tab)(struct ui_pane *);
-	const struct ui_tab *tab_default;
+	const struct ui_tab *(*tab_default)(void);	/* its defaults (columns made) */
 };
 /* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
