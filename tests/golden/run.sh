@@ -9,7 +9,8 @@
 #                                        cases (e.g. a build of main), with a diff
 #
 # The only figures masked are "self"'s CPU share and events a second: they time
-# the replaying process itself, and differ from run to run. An output over
+# the replaying process itself, and differ from run to run; and the fixtures'
+# folder (the report names its source) is @FX@, wherever the tree is. An output over
 # 256 KiB (the dumps) is kept as its sha256; --reference shows its diff.
 set -u
 BLKTOP_BUILDDIR=${BLKTOP_BUILDDIR:-$(pwd)}
@@ -48,7 +49,8 @@ replay() {
 	fi
 	echo "exit $?" >>"$out.err"
 	sed -i -e "s#$FX#@FX@#g" -e "s#$dir/#@OUT@/#g" "$out.err"
-	sed -i -E -e 's/self: cpu [0-9.]+%, [0-9]+ events\/s/self: cpu X%, X events\/s/' \
+	sed -i -E -e "s#$FX#@FX@#g" \
+	    -e 's/self: cpu [0-9.]+%, [0-9]+ events\/s/self: cpu X%, X events\/s/' \
 	    -e 's/"cpu_pct":[0-9.]+,"events_per_s":[0-9.]+/"cpu_pct":"X","events_per_s":"X"/g' "$out"
 	if [ "$(stat -c %s "$out")" -gt 262144 ]; then
 		sha256sum <"$out" | cut -d' ' -f1 >"$out.sha256"
