@@ -91,6 +91,8 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .sorts = 1, .sort_key = PROC_KEY_VFS_WRITE_BYTES,
 	    .top_key = PROC_KEY_VFS_WRITE_BYTES, .html_title = "written",
 	    .bytes = 1, .help = "bytes its write calls wrote" },
+	[PROCF_CALL_ERRORS] = { "call_errors", FP_COUNT(vfs_errors), .ents = FP_CALLS,
+	    .need = HAVE_VFS, .help = "read and write calls that failed" },
 	[PROCF_CALL_LAT] = { "call_lat_us", .unit = FIELD_US, .ents = FP_BOTH | FIELD_INTERVAL,
 	    .json = json_field_call_lat, .help = "its read and write calls' times, us" },
 	[PROCF_DISK_READ_BYTES] = { "disk_read_bytes", .ui_title = "drMB/s", .ui_width = 6,
