@@ -256,6 +256,59 @@ test_sort_keys(void)
 	    strcmp(field_key_name(PROC_KEY_MAX), "?") == 0);
 }
 
+/* A file's text, NUL-terminated (NULL if it cannot be read). */
+static char *
+read_text(const char *path)
+{
+	FILE	*f = fopen(path, "r");
+	char	*buf = NULL;
+	size_t	 len = 0, n;
+
+	if (f == NULL)
+		return (NULL);
+	do {
+		buf = realloc(buf, len + 65536 + 1);
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[len] = '\0';
+	return (buf);
+}
+
+/*
+ * Every JSON member of the process field table is in the schema (which
+ * forbids members it does not name) and explained in doc/json.md: a row
+ * added without them fails here, not only in a root test's live run.
+ */
+static void
+test_fields_documented(void)
+{
+	char		*schema = read_text(TEST_DOC "/blktop.schema.json");
+	char		*md = read_text(TEST_DOC "/json.md");
+	char		 q[128], missing[1024] = "";
+	unsigned	 i, n = 0;
+
+	for (i = 0; schema != NULL && md != NULL && i < PROCF_JSON_END; i++) {
+		if (proc_fields[i].key == NULL)
+			continue;
+		n++;
+		snprintf(q, sizeof q, "\"%s\"", proc_fields[i].key);
+		if (strstr(schema, q) == NULL)
+			snprintf(missing + strlen(missing), sizeof missing - strlen(missing),
+			    " %s(schema)", proc_fields[i].key);
+		snprintf(q, sizeof q, "`%s`", proc_fields[i].key);
+		if (strstr(md, q) == NULL)
+			snprintf(missing + strlen(missing), sizeof missing - strlen(missing),
+			    " %s(json.md)", proc_fields[i].key);
+	}
+	printf("fields: %u JSON members, missing:%s\n", n, missing[0] ? missing : " none");
+	CHECK("fields: every JSON member of proc_fields is in the schema and doc/json.md",
+	    schema != NULL && md != NULL && n > 40 && missing[0] == '\0');
+	free(schema);
+	free(md);
+}
+
 int
 main(void)
 {
@@ -269,6 +322,7 @@ main(void)
 	unsigned	 i;
 
 	test_sort_keys();
+	test_fields_documented();
 	b->batch = b->batch_opts.json = 1;
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 2;
