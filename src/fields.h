@@ -23,7 +23,7 @@ void		 fmt_insight_name(const struct proc_table *, const struct insight *, char 
 		     size_t);
 const char	*fmt_num(char *, size_t, int width, int prec, int known, double);
 
-/* json-dev.c: one device's JSON object, of an interval (-J) or of a run (--report). */
+/* json.c: one device's JSON object, of an interval (-J) or of a run (--report). */
 struct json_dev {
 	uint32_t		 dev;
 	const struct sum	*sum;

@@ -34,18 +34,22 @@ failed=0
 
 # replay BIN NAME DIR ARGS...: BIN's output of a case into DIR/NAME and DIR/NAME.err, masked.
 replay() {
-	local bin=$1 name=$2 dir=$3 out a args=()
+	local bin=$1 name=$2 dir=$3 out a args=() envs=()
 	shift 3
 	out=$dir/$name
+	while [[ ${1:-} =~ ^[A-Z_]+= ]]; do	# a case's environment first
+		envs+=("$1")
+		shift
+	done
 	rm -f "$out" "$out.err"
 	for a in "$@"; do
 		a=${a//@FX@/$FX}
 		args+=("${a//@OUT@/$out}")
 	done
 	if printf '%s\n' "$@" | grep -q '@OUT@'; then
-		(cd "$dir" && "$bin" "${args[@]}" </dev/null >/dev/null 2>"$out.err")
+		(cd "$dir" && env "${envs[@]}" "$bin" "${args[@]}" </dev/null >/dev/null 2>"$out.err")
 	else
-		(cd "$dir" && "$bin" "${args[@]}" </dev/null >"$out" 2>"$out.err")
+		(cd "$dir" && env "${envs[@]}" "$bin" "${args[@]}" </dev/null >"$out" 2>"$out.err")
 	fi
 	echo "exit $?" >>"$out.err"
 	sed -i -e "s#$FX#@FX@#g" -e "s#$dir/#@OUT@/#g" "$out.err"
