@@ -33,6 +33,8 @@ struct json_dev {
 	int			 run;		/* a whole run's form (the report's) */
 };
 void		 json_dev_write(FILE *, const struct json_dev *);
+void		 json_dropped(FILE *, const struct blktop *, int interval, unsigned rep_max,
+		     unsigned rep_n, uint64_t rep_requests);
 
 /*
  * field-proc.c: the fields of a process, and of a file or of all processes

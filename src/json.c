@@ -572,3 +572,69 @@ json_dev_write(FILE *f, const struct json_dev *d)
 	else
 		fprintf(f, ",\"request_pattern\":null");
 }
+
+/* One table's member of "dropped" (opening the object if *first), if it evicted any. */
+static void
+json_evicted(FILE *f, unsigned *first, const char *table, unsigned max,
+    uint64_t interval, uint64_t total)
+{
+	if (total == 0)
+		return;
+	fprintf(f, "%s\"%s\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
+	    *first ? ",\"dropped\":{" : ",", table, max, (unsigned long long)interval,
+	    (unsigned long long)total);
+	*first = 0;
+}
+
+/*
+ * ,"dropped": what a cap cut, so that no count is short without saying so;
+ * left out until one has. "devices": requests of devices past the device
+ * cap, the devices named (an interval's, -J: also its own requests and those
+ * of devices past the names kept); an interval's "processes", "files":
+ * entries evicted from a full table (max entries) in it and since the start,
+ * their rows gone (its totals in "tables" keep them); a run's (the report)
+ * "report_devices": devices past the report's own cap of rep_max, rep_n of
+ * them, their rep_requests not charted.
+ */
+void
+json_dropped(FILE *f, const struct blktop *b, int interval, unsigned rep_max,
+    unsigned rep_n, uint64_t rep_requests)
+{
+	const struct windows	*w = &b->win;
+	struct proc_stats	 st;
+	unsigned		 i, first = 1;
+
+	if (w->dropped > 0) {
+		fprintf(f, ",\"dropped\":{\"devices\":{\"max\":%u,\"count\":%u", w->max_devs,
+		    w->ndrop);
+		if (interval)
+			fprintf(f, ",\"requests\":%llu", (unsigned long long)w->dropped_interval);
+		fprintf(f, ",\"requests_total\":%llu,\"names\":[", (unsigned long long)w->dropped);
+		for (i = 0; i < w->ndrop; i++) {
+			if (i > 0)
+				fputc(',', f);
+			json_string(f, device_name(w->drop[i].dev));
+		}
+		fputc(']', f);
+		if (interval)
+			fprintf(f, ",\"others_requests_total\":%llu",
+			    (unsigned long long)w->drop[WINDOWS_DROP_MAX].requests);
+		fputc('}', f);
+		first = 0;
+	}
+	if (interval && b->procs != NULL) {
+		proc_stats(b->procs, &st);
+		json_evicted(f, &first, "processes", st.max_procs, st.procs_evicted_interval,
+		    st.procs_evicted);
+		json_evicted(f, &first, "files", st.max_files, st.files_evicted_interval,
+		    st.files_evicted);
+	}
+	if (rep_n > 0) {
+		fprintf(f, "%s\"report_devices\":{\"max\":%u,\"count\":%u,\"requests\":%llu}",
+		    first ? ",\"dropped\":{" : ",", rep_max, rep_n,
+		    (unsigned long long)rep_requests);
+		first = 0;
+	}
+	if (!first)
+		fputc('}', f);
+}

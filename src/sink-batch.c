@@ -412,62 +412,6 @@ batch_json_unavailable(FILE *f, const struct blktop *b)
 		fputc('}', f);
 }
 
-/* One table's member of "dropped" (opening the object if *first), if it evicted any. */
-static void
-batch_json_evicted(FILE *f, unsigned *first, const char *table, unsigned max,
-    uint64_t interval, uint64_t total)
-{
-	if (total == 0)
-		return;
-	fprintf(f, "%s\"%s\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
-	    *first ? ",\"dropped\":{" : ",", table, max, (unsigned long long)interval,
-	    (unsigned long long)total);
-	*first = 0;
-}
-
-/*
- * "dropped": what a cap cut, so that no count is short without saying so.
- * "devices": requests of devices past the device cap (max) in the interval
- * and since the start, the devices named; "processes", "files": entries
- * evicted from a full table (max entries) in the interval and since the
- * start, their rows gone (the interval's totals in "tables" keep them). Each
- * is there once its cap has cut; the object is left out until one has.
- */
-static void
-batch_json_dropped(FILE *f, const struct blktop *b)
-{
-	const struct windows	*w = &b->win;
-	struct proc_stats	 st;
-	unsigned		 i, first = 1;
-
-	if (w->dropped > 0) {
-		fprintf(f, ",\"dropped\":{\"devices\":{\"max\":%u,\"count\":%u,"
-		    "\"requests\":%llu,\"requests_total\":%llu,\"names\":[", w->max_devs,
-		    w->ndrop, (unsigned long long)w->dropped_interval,
-		    (unsigned long long)w->dropped);
-		for (i = 0; i < w->ndrop; i++) {
-			if (i > 0)
-				fputc(',', f);
-			json_string(f, device_name(w->drop[i].dev));
-		}
-		fprintf(f, "],\"others_requests_total\":%llu}",
-		    (unsigned long long)w->drop[WINDOWS_DROP_MAX].requests);
-		first = 0;
-	}
-	if (b->procs == NULL) {
-		if (!first)
-			fputc('}', f);
-		return;
-	}
-	proc_stats(b->procs, &st);
-	batch_json_evicted(f, &first, "processes", st.max_procs, st.procs_evicted_interval,
-	    st.procs_evicted);
-	batch_json_evicted(f, &first, "files", st.max_files, st.files_evicted_interval,
-	    st.files_evicted);
-	if (!first)
-		fputc('}', f);
-}
-
 /* The interval's top processes and files (json.c), and the tables' sizes and counts. */
 static void
 batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
@@ -565,7 +509,7 @@ batch_print_json(const struct batch_opts *bo, const struct blktop *b, double ts_
 	json_phases(f, b, 1);
 	batch_json_tables(f, bo, b);
 	batch_json_unavailable(f, b);
-	batch_json_dropped(f, b);
+	json_dropped(f, b, 1, 0, 0, 0);
 	batch_json_self(f, b);
 	fprintf(f, "}\n");
 }

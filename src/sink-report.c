@@ -488,32 +488,6 @@ report_dropped_text(const struct blktop *b, const struct report *r, char *buf, s
 	return (n < size ? n : size > 0 ? size - 1 : 0);
 }
 
-/* "dropped": the devices cut by either cap, as batch_json_dropped and the report's own. */
-static void
-report_json_dropped(FILE *f, const struct blktop *b, const struct report *r)
-{
-	const struct windows	*w = &b->win;
-	unsigned		 i;
-
-	if (w->dropped == 0 && r->ndropped == 0)
-		return;
-	fprintf(f, ",\"dropped\":{");
-	if (w->dropped > 0) {
-		fprintf(f, "\"devices\":{\"max\":%u,\"count\":%u,\"requests_total\":%llu,"
-		    "\"names\":[", w->max_devs, w->ndrop, (unsigned long long)w->dropped);
-		for (i = 0; i < w->ndrop; i++) {
-			if (i > 0)
-				fputc(',', f);
-			json_string(f, device_name(w->drop[i].dev));
-		}
-		fprintf(f, "]}%s", r->ndropped > 0 ? "," : "");
-	}
-	if (r->ndropped > 0)
-		fprintf(f, "\"report_devices\":{\"max\":%u,\"count\":%u,\"requests\":%llu}",
-		    REPORT_DEVS_MAX, r->ndropped, (unsigned long long)r->dropped_requests);
-	fputc('}', f);
-}
-
 /* The whole run as one JSON object (the HTML page's summary, for scripts). */
 void
 report_json(FILE *f, const struct blktop *b, const struct report *r)
@@ -540,7 +514,7 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 	fprintf(f, "]");
 	json_marks(f, b, 0);
 	json_phases(f, b, 0);
-	report_json_dropped(f, b, r);
+	json_dropped(f, b, 0, REPORT_DEVS_MAX, r->ndropped, r->dropped_requests);
 	report_json_tables(f, b, r);
 	fprintf(f, "}\n");
 }
