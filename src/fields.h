@@ -33,6 +33,7 @@ struct json_dev {
 	int			 run;		/* a whole run's form (the report's) */
 };
 void		 json_dev_write(FILE *, const struct json_dev *);
+void		 json_top(FILE *, const struct blktop *, int key, int whole, unsigned n);
 void		 json_dropped(FILE *, const struct blktop *, int interval, unsigned rep_max,
 		     unsigned rep_n, uint64_t rep_requests);
 

@@ -1,6 +1,7 @@
 /* json.c: the one JSON writer of the rows -J and --report OUT.json share: devices, processes, files, marks, phases (doc/blktop.schema.json). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blktop.h"
@@ -637,4 +638,34 @@ json_dropped(FILE *f, const struct blktop *b, int interval, unsigned rep_max,
 	}
 	if (!first)
 		fputc('}', f);
+}
+
+/*
+ * ,"processes":[...],"files":[...]: the top n of each by the sort key, of
+ * the interval (-J) or of the whole run (whole: the report).
+ */
+void
+json_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
+{
+	const struct proc_entry	**pe = xcalloc(n, sizeof *pe);
+	const struct file_entry	**fe = xcalloc(n, sizeof *fe);
+	unsigned		 i, k;
+
+	k = proc_top(b->procs, (enum proc_key)key, whole, pe, n);
+	fprintf(f, ",\"processes\":[");
+	for (i = 0; i < k; i++) {
+		if (i > 0)
+			fputc(',', f);
+		json_proc(f, b, pe[i], whole);
+	}
+	k = proc_top_files(b->procs, (enum proc_key)key, whole, fe, n);
+	fprintf(f, "],\"files\":[");
+	for (i = 0; i < k; i++) {
+		if (i > 0)
+			fputc(',', f);
+		json_file(f, b, fe[i], whole);
+	}
+	fputc(']', f);
+	free(pe);
+	free(fe);
 }

@@ -416,34 +416,15 @@ batch_json_unavailable(FILE *f, const struct blktop *b)
 static void
 batch_json_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
-	const struct proc_entry	**pe;
-	const struct file_entry	**fe;
 	struct proc_stats	 st;
-	unsigned		 n, i, top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
+	unsigned		 top = bo->top < PROC_TOP_MAX ? bo->top : PROC_TOP_MAX;
 	uint64_t		 early, late;
 
 	if (b->procs == NULL)
 		return;
-	pe = xcalloc(top, sizeof *pe);
-	fe = xcalloc(top, sizeof *fe);
-	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
-	fprintf(f, ",\"processes\":[");
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_proc(f, b, pe[i], 0);
-	}
-	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
-	fprintf(f, "],\"files\":[");
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_file(f, b, fe[i], 0);
-	}
-	free(pe);
-	free(fe);
+	json_top(f, b, bo->sort_key, 0, top);
 	proc_stats(b->procs, &st);
-	fprintf(f, "],\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
+	fprintf(f, ",\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
 	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"
 	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu,\"pattern_early\":%llu,"
 	    "\"pattern_gone\":%llu,\"offset_maps_reused\":%llu",

@@ -443,34 +443,6 @@ report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
 	}
 }
 
-/* The processes and files of the whole run, by the sort key (json.c), and all their calls. */
-static void
-report_json_tables(FILE *f, const struct blktop *b, const struct report *r)
-{
-	const struct proc_entry	*pe[REPORT_TOP];
-	const struct file_entry	*fe[REPORT_TOP];
-	unsigned		 n, i;
-
-	if (b->procs == NULL)
-		return;
-	n = proc_top(b->procs, (enum proc_key)r->opts.sort_key, 1, pe, REPORT_TOP);
-	fprintf(f, ",\"sort\":\"%s\",\"processes\":[", field_key_name(r->opts.sort_key));
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_proc(f, b, pe[i], 1);
-	}
-	n = proc_top_files(b->procs, (enum proc_key)r->opts.sort_key, 1, fe, REPORT_TOP);
-	fprintf(f, "],\"files\":[");
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_file(f, b, fe[i], 1);
-	}
-	fprintf(f, "]");
-	json_insights(f, b);
-}
-
 /*
  * What a cap cut in the run, as text ("" if nothing): devices past the
  * device cap (their requests counted nowhere), devices past the report's own
@@ -515,7 +487,11 @@ report_json(FILE *f, const struct blktop *b, const struct report *r)
 	json_marks(f, b, 0);
 	json_phases(f, b, 0);
 	json_dropped(f, b, 0, REPORT_DEVS_MAX, r->ndropped, r->dropped_requests);
-	report_json_tables(f, b, r);
+	if (b->procs != NULL) {
+		fprintf(f, ",\"sort\":\"%s\"", field_key_name(r->opts.sort_key));
+		json_top(f, b, r->opts.sort_key, 1, REPORT_TOP);
+		json_insights(f, b);
+	}
 	fprintf(f, "}\n");
 }
 

@@ -25,6 +25,10 @@ case "${1:-}" in
 '') ;;
 *) echo "usage: $0 [--update | --reference BIN]" >&2; exit 2 ;;
 esac
+if [ ! -x "$BLKTOP" ]; then
+	echo "FAIL: golden: no blktop to run at $BLKTOP (BLKTOP_BUILDDIR, BLKTOP)"
+	exit 1
+fi
 TMP=$(mktemp -d /tmp/blktop-golden-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 # No user's config file, one time zone, one locale: the same bytes anywhere.
