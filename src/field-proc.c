@@ -384,3 +384,27 @@ field_key_parse(const char *s)
 	}
 	return (-1);
 }
+
+/*
+ * -o's names, sep between them, as the table orders its fields (for --help
+ * and -o's error: no list written by hand). Its length, as snprintf's.
+ */
+size_t
+field_key_list(char *buf, size_t len, const char *sep)
+{
+	size_t		 n = 0;
+	unsigned	 i;
+	int		 w;
+
+	if (len > 0)
+		buf[0] = '\0';
+	for (i = 0; i < PROCF_MAX; i++) {
+		if (!proc_fields[i].sorts)
+			continue;
+		w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+		    n ? sep : "", proc_fields[i].key);
+		if (w > 0)
+			n += (size_t)w;
+	}
+	return (n);
+}

@@ -124,5 +124,6 @@ void		 field_json(FILE *, const struct field_ctx *, unsigned from, unsigned to,
 void		 field_text(const struct field *, const struct field_ctx *, char *, size_t);
 const char	*field_key_name(int key);
 int		 field_key_parse(const char *);
+size_t		 field_key_list(char *, size_t, const char *sep);
 
 #endif

@@ -254,6 +254,17 @@ test_sort_keys(void)
 	CHECK("keys: every key has one name", strcmp(field_key_name(PROC_KEY_OPENS), "opens") == 0 &&
 	    strcmp(field_key_name(PROC_KEY_DISK_WRITE_BYTES), "disk_write_bytes") == 0 &&
 	    strcmp(field_key_name(PROC_KEY_MAX), "?") == 0);
+	{
+		char	 list[512], small[8];
+		size_t	 n = field_key_list(list, sizeof list, " ");
+
+		CHECK("keys: -o's list, from the table, every key once",
+		    n == strlen(list) && strcmp(list, "req_reads req_writes req_read_bytes "
+		    "req_write_bytes opens call_reads call_writes call_read_bytes "
+		    "call_write_bytes disk_read_bytes disk_write_bytes lat") == 0);
+		CHECK("keys: the list cut to its buffer, its whole length said",
+		    field_key_list(small, sizeof small, " ") == n && strlen(small) == 7);
+	}
 }
 
 /* A file's text, NUL-terminated (NULL if it cannot be read). */
