@@ -903,8 +903,6 @@ void		 import_close(struct import *);
 extern const struct sink_entry sink_batch;
 void		 batch_print_text(const struct batch_opts *, const struct blktop *,
 		     double ts_wall, unsigned nticks);
-void		 batch_print_json(const struct batch_opts *, const struct blktop *,
-		     double ts_wall, unsigned nticks);
 
 /* mark.c: marks into a live run, blktop --mark. */
 void		 mark_listen(struct blktop *);
@@ -1270,8 +1268,6 @@ void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_ext
 void		 json_qd_more(FILE *, const struct sum *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
-void		 json_marks(FILE *, const struct blktop *, int interval);
-void		 json_phases(FILE *, const struct blktop *, int interval);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
 
 #endif

@@ -247,35 +247,6 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 	fputc('}', f);
 }
 
-/*
- * ,"offset_map":{...}: where in the file its calls went over time (struct
- * pat_map), per column reads and writes by band; null when it has none (no
- * call with an offset, or the map went to a busier file: model-pattern.c).
- */
-static void
-json_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
-{
-	unsigned	 d, c, k;
-
-	if (m == NULL) {
-		fprintf(f, ",\"offset_map\":null");
-		return;
-	}
-	fprintf(f, ",\"offset_map\":{\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,"
-	    "\"band_bytes\":%llu,\"bands\":%u,\"no_offset\":%u,\"reads\":[", stream_wall(b, m->t0),
-	    (double)(1ULL << m->tshift) / 1e9, PAT_MAP_COLS, 1ULL << m->oshift, PAT_MAP_BANDS,
-	    m->nooff);
-	for (d = 0; d < 2; d++) {
-		for (c = 0; c < PAT_MAP_COLS; c++) {
-			fprintf(f, "%s[", c ? "," : "");
-			for (k = 0; k < PAT_MAP_BANDS; k++)
-				fprintf(f, "%s%u", k ? "," : "", m->n[d][c][k]);
-			fputc(']', f);
-		}
-		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
-	}
-}
-
 /* One file: its calls, the device requests that carried its pages, its lifecycle (whole: as json_proc). */
 void
 json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whole)
@@ -298,7 +269,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	json_req_pattern(f, &fe->rpat, NULL);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	if (whole)
-		json_file_map(f, b, model_file_map(b->procs, fe));
+		json_run_file_map(f, b, model_file_map(b->procs, fe));
 	fputc('}', f);
 }
 
@@ -346,79 +317,6 @@ json_insights(FILE *f, const struct blktop *b)
 		fputc('}', f);
 	}
 	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
-}
-
-/* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
-void
-json_marks(FILE *f, const struct blktop *b, int interval)
-{
-	const struct mark	*m;
-	uint64_t		 first;
-	unsigned		 i, n;
-
-	fprintf(f, ",\"marks\":[");
-	n = b->phases != NULL ? phase_marks(b->phases, interval, &first) : 0;
-	for (i = 0; i < n; i++) {
-		m = phase_mark(b->phases, first + i);
-		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", stream_wall(b, m->ts));
-		json_string(f, m->label);
-		fprintf(f, ",\"pid\":");
-		json_val(f, m->pid != 0, 0, m->pid);
-		fputc('}', f);
-	}
-	fprintf(f, "],\"marks_not_listed\":%llu", (unsigned long long)(b->phases != NULL ?
-	    phase_marks_unlisted(b->phases, interval) : 0));
-}
-
-/*
- * ,"phases":[...]: the phases closed in the interval (or all kept), each
- * device's figures over it; nothing at all in an interval that closed none.
- */
-void
-json_phases(FILE *f, const struct blktop *b, int interval)
-{
-	const struct phase	*p;
-	const struct phase_dev	*d;
-	uint64_t		 first;
-	unsigned		 i, k, n;
-
-	n = b->phases != NULL ? phase_count(b->phases, interval, &first) : 0;
-	if (n == 0 && interval)
-		return;
-	fprintf(f, ",\"phases\":[");
-	for (i = 0; i < n; i++) {
-		p = phase_get(b->phases, first + i);
-		fprintf(f, "%s{\"label\":", i ? "," : "");
-		if (p->has_label)
-			json_string(f, p->label);
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"duration_s\":%.6f,\"devices\":[",
-		    stream_wall(b, p->start), stream_wall(b, p->end),
-		    (double)(p->end - p->start) / 1e9);
-		for (k = 0; k < p->ndevs; k++) {
-			d = &p->devs[k];
-			fprintf(f, "%s{\"name\":", k ? "," : "");
-			json_string(f, device_name(d->dev));
-			fprintf(f, ",\"ios\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
-			    (unsigned long long)d->ios, (unsigned long long)d->bytes[OPC_READ],
-			    (unsigned long long)d->bytes[OPC_WRITE]);
-			json_num(f, "mb_s", !isnan(d->mb_s), 3, d->mb_s);
-			json_num(f, "aqu_sz", !isnan(d->aqu), 3, d->aqu);
-			fprintf(f, ",\"await_us\":");
-			if (d->timed == 0)
-				fprintf(f, "null");
-			else
-				fprintf(f, "{\"mean\":%.1f,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,"
-				    "\"max\":%.1f}", d->mean_us, d->p50_us, d->p90_us, d->p99_us,
-				    d->max_us);
-			fputc('}', f);
-		}
-		fprintf(f, "],\"devices_dropped\":%llu}", (unsigned long long)p->devs_dropped);
-	}
-	fprintf(f, "],\"phases_dropped\":%llu,\"phases_not_listed\":%llu",
-	    (unsigned long long)(b->phases != NULL ? phase_dropped(b->phases) : 0),
-	    (unsigned long long)(b->phases != NULL ? phase_unlisted(b->phases, interval) : 0));
 }
 
 static const char *json_dev_ops[OPC_MAX] = { "read", "write", "other" };
@@ -574,98 +472,3 @@ json_dev_write(FILE *f, const struct json_dev *d)
 		fprintf(f, ",\"request_pattern\":null");
 }
 
-/* One table's member of "dropped" (opening the object if *first), if it evicted any. */
-static void
-json_evicted(FILE *f, unsigned *first, const char *table, unsigned max,
-    uint64_t interval, uint64_t total)
-{
-	if (total == 0)
-		return;
-	fprintf(f, "%s\"%s\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
-	    *first ? ",\"dropped\":{" : ",", table, max, (unsigned long long)interval,
-	    (unsigned long long)total);
-	*first = 0;
-}
-
-/*
- * ,"dropped": what a cap cut, so that no count is short without saying so;
- * left out until one has. "devices": requests of devices past the device
- * cap, the devices named (an interval's, -J: also its own requests and those
- * of devices past the names kept); an interval's "processes", "files":
- * entries evicted from a full table (max entries) in it and since the start,
- * their rows gone (its totals in "tables" keep them); a run's (the report)
- * "report_devices": devices past the report's own cap of rep_max, rep_n of
- * them, their rep_requests not charted.
- */
-void
-json_dropped(FILE *f, const struct blktop *b, int interval, unsigned rep_max,
-    unsigned rep_n, uint64_t rep_requests)
-{
-	const struct windows	*w = &b->win;
-	struct proc_stats	 st;
-	unsigned		 i, first = 1;
-
-	if (w->dropped > 0) {
-		fprintf(f, ",\"dropped\":{\"devices\":{\"max\":%u,\"count\":%u", w->max_devs,
-		    w->ndrop);
-		if (interval)
-			fprintf(f, ",\"requests\":%llu", (unsigned long long)w->dropped_interval);
-		fprintf(f, ",\"requests_total\":%llu,\"names\":[", (unsigned long long)w->dropped);
-		for (i = 0; i < w->ndrop; i++) {
-			if (i > 0)
-				fputc(',', f);
-			json_string(f, device_name(w->drop[i].dev));
-		}
-		fputc(']', f);
-		if (interval)
-			fprintf(f, ",\"others_requests_total\":%llu",
-			    (unsigned long long)w->drop[WINDOWS_DROP_MAX].requests);
-		fputc('}', f);
-		first = 0;
-	}
-	if (interval && b->procs != NULL) {
-		proc_stats(b->procs, &st);
-		json_evicted(f, &first, "processes", st.max_procs, st.procs_evicted_interval,
-		    st.procs_evicted);
-		json_evicted(f, &first, "files", st.max_files, st.files_evicted_interval,
-		    st.files_evicted);
-	}
-	if (rep_n > 0) {
-		fprintf(f, "%s\"report_devices\":{\"max\":%u,\"count\":%u,\"requests\":%llu}",
-		    first ? ",\"dropped\":{" : ",", rep_max, rep_n,
-		    (unsigned long long)rep_requests);
-		first = 0;
-	}
-	if (!first)
-		fputc('}', f);
-}
-
-/*
- * ,"processes":[...],"files":[...]: the top n of each by the sort key, of
- * the interval (-J) or of the whole run (whole: the report).
- */
-void
-json_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
-{
-	const struct proc_entry	**pe = xcalloc(n, sizeof *pe);
-	const struct file_entry	**fe = xcalloc(n, sizeof *fe);
-	unsigned		 i, k;
-
-	k = proc_top(b->procs, (enum proc_key)key, whole, pe, n);
-	fprintf(f, ",\"processes\":[");
-	for (i = 0; i < k; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_proc(f, b, pe[i], whole);
-	}
-	k = proc_top_files(b->procs, (enum proc_key)key, whole, fe, n);
-	fprintf(f, "],\"files\":[");
-	for (i = 0; i < k; i++) {
-		if (i > 0)
-			fputc(',', f);
-		json_file(f, b, fe[i], whole);
-	}
-	fputc(']', f);
-	free(pe);
-	free(fe);
-}

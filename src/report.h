@@ -68,11 +68,14 @@ struct report {
 	unsigned		 nfiles;
 	struct report_file	 files[REPORT_FILES];
 };
+/* report-col.c */
 uint64_t	 report_col_pct(const struct report_col *, double p);
-uint64_t	 report_median_p99(const struct report *, const struct report_dev *);
-unsigned	 report_anomalies(const struct report *, const struct report_dev *,
+uint64_t	 report_col_median_p99(const struct report *, const struct report_dev *);
+unsigned	 report_col_anomalies(const struct report *, const struct report_dev *,
 		     struct report_span *, unsigned max);
-void		 report_json(FILE *, const struct blktop *, const struct report *);
+/* json-run.c */
+void		 json_run_report(FILE *, const struct blktop *, const struct report *);
+/* sink-report.c */
 size_t		 report_dropped_text(const struct blktop *, const struct report *, char *,
 		     size_t);
 void		 report_html(FILE *, const struct blktop *, const struct report *);

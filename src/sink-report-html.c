@@ -233,7 +233,7 @@ html_summary(struct html *h)
 	    "device's columns; adjacent columns form one span. Spans are outlined on the "
 	    "heatmaps.</p>\n", REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);
 	for (d = 0; d < r->ndevs; d++) {
-		n = report_anomalies(r, r->devs[d], sp, nitems(sp));
+		n = report_col_anomalies(r, r->devs[d], sp, nitems(sp));
 		for (i = 0; i < n && i < nitems(sp); i++) {
 			if (!any++)
 				fprintf(f, "<table><tr><th class=\"l\">device</th><th class=\"l\">"
@@ -246,7 +246,7 @@ html_summary(struct html *h)
 			    html_time(h->b, r->col_start[sp[i].first], 0, t0, sizeof t0),
 			    html_time(h->b, r->col_end[sp[i].last], 0, t1, sizeof t1),
 			    html_trim(draw_fmt_lat(a, sizeof a, sp[i].p99)),
-			    html_trim(draw_fmt_lat(c, sizeof c, report_median_p99(r, r->devs[d]))));
+			    html_trim(draw_fmt_lat(c, sizeof c, report_col_median_p99(r, r->devs[d]))));
 		}
 		if (n > nitems(sp))
 			fprintf(f, "<tr><td class=\"l\" colspan=\"5\">... %u more spans</td></tr>\n",
@@ -401,7 +401,7 @@ html_heatmap(struct html *h, const struct report_dev *rd)
 	html_lat_line(h, rd, 50, lo, "");
 	html_lat_line(h, rd, 99, hi8, "");
 	html_lat_line(h, rd, 101, col, " stroke-dasharray=\"3 2\"");
-	n = report_anomalies(r, rd, sp, nitems(sp));
+	n = report_col_anomalies(r, rd, sp, nitems(sp));
 	for (i = 0; i < n && i < nitems(sp); i++)
 		fprintf(f, "<rect class=\"anomaly\" x=\"%u\" y=\"0.5\" width=\"%u\" height=\"%u\" "
 		    "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>",

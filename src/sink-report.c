@@ -316,133 +316,6 @@ report_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
 	}
 }
 
-/* A percentile of a column's device times, ns, within their extremes; 0 when it holds none. */
-uint64_t
-report_col_pct(const struct report_col *c, double p)
-{
-	uint64_t	 h[HIST_NBUCKETS], n = 0;
-	unsigned	 i;
-
-	for (i = 0; i < HIST_NBUCKETS; i++)
-		n += h[i] = c->lat[i];
-	return (n == 0 ? 0 : (uint64_t)hist_percentile(h, n, p, c->lat_min, c->lat_max));
-}
-
-/* Order two u64 for qsort. */
-static int
-report_cmp_u64(const void *a, const void *b)
-{
-	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* The median of the p99s of a device's columns that hold enough requests to judge; 0 if none. */
-uint64_t
-report_median_p99(const struct report *r, const struct report_dev *rd)
-{
-	uint64_t	 v[REPORT_COLS_MAX];
-	unsigned	 i, n = 0;
-
-	for (i = 0; i < r->ncols; i++) {
-		if (rd->cols[i].timed >= REPORT_ANOMALY_MIN)
-			v[n++] = report_col_pct(&rd->cols[i], 99);
-	}
-	if (n == 0)
-		return (0);
-	qsort(v, n, sizeof *v, report_cmp_u64);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-}
-
-/*
- * The spans where p99 jumped: runs of columns holding at least
- * REPORT_ANOMALY_MIN timed requests whose p99 is over REPORT_ANOMALY_X times
- * the median column p99. Returns how many (at most max are stored).
- */
-unsigned
-report_anomalies(const struct report *r, const struct report_dev *rd,
-    struct report_span *out, unsigned max)
-{
-	uint64_t	 med = report_median_p99(r, rd), p99;
-	unsigned	 i, n = 0;
-	int		 prev = 0;
-
-	for (i = 0; i < r->ncols; i++) {
-		p99 = rd->cols[i].timed >= REPORT_ANOMALY_MIN ?
-		    report_col_pct(&rd->cols[i], 99) : 0;
-		if (med == 0 || (double)p99 <= REPORT_ANOMALY_X * (double)med) {
-			prev = 0;
-			continue;
-		}
-		if (prev) {		/* the open span, stored if n <= max */
-			if (n <= max) {
-				out[n - 1].last = i;
-				if (p99 > out[n - 1].p99)
-					out[n - 1].p99 = p99;
-			}
-			continue;
-		}
-		if (n < max) {
-			out[n].first = out[n].last = i;
-			out[n].p99 = p99;
-		}
-		n++;
-		prev = 1;
-	}
-	return (n);
-}
-
-/* How many of a device's columns hold enough timed requests to judge a p99 by. */
-static unsigned
-report_judged_cols(const struct report *r, const struct report_dev *rd)
-{
-	unsigned	 i, n = 0;
-
-	for (i = 0; i < r->ncols; i++)
-		n += rd->cols[i].timed >= REPORT_ANOMALY_MIN;
-	return (n);
-}
-
-/* One device's whole run: json-dev.c's object, and the report's own members. */
-static void
-report_json_dev(FILE *f, const struct blktop *b, const struct report *r,
-    const struct report_dev *rd)
-{
-	struct report_span	 sp[64];
-	struct json_dev		 jd = {
-		.dev = rd->dev, .sum = &rd->tot, .qd_max = rd->qd_peak,
-		.qd_max_at = stream_wall(b, rd->qd_peak_ts), .run = 1,
-		.dw = windows_get(&b->win, rd->dev),
-	};
-	uint64_t		 med;
-	unsigned		 o, i, ns;
-
-	json_dev_write(f, &jd);
-	/* No column with enough timed requests: no median to judge by. */
-	med = report_median_p99(r, rd);
-	json_num(f, "median_column_p99_us", report_judged_cols(r, rd) > 0, 1,
-	    (double)med / 1e3);
-	fprintf(f, ",\"anomalies\":[");
-	ns = report_anomalies(r, rd, sp, nitems(sp));
-	for (i = 0; i < ns && i < nitems(sp); i++)
-		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
-		    stream_wall(b, r->col_start[sp[i].first]),
-		    stream_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
-	fprintf(f, "],\"anomalies_total\":%u", ns);
-	/* The offset map's numbers: per column, reads and writes by band. */
-	fprintf(f, ",\"offset_map\":{\"band_bytes\":%llu,\"bands\":%u,\"reads\":[",
-	    (unsigned long long)512 << rd->map_shift, MAP_BANDS);
-	for (o = 0; o < 2; o++) {
-		for (i = 0; i < r->ncols; i++) {
-			fprintf(f, "%s[", i ? "," : "");
-			for (ns = 0; ns < MAP_BANDS; ns++)
-				fprintf(f, "%s%u", ns ? "," : "", rd->cols[i].band[o][ns]);
-			fputc(']', f);
-		}
-		fprintf(f, o == 0 ? "],\"writes\":[" : "]}}");
-	}
-}
-
 /*
  * What a cap cut in the run, as text ("" if nothing): devices past the
  * device cap (their requests counted nowhere), devices past the report's own
@@ -460,41 +333,6 @@ report_dropped_text(const struct blktop *b, const struct report *r, char *buf, s
 	return (n < size ? n : size > 0 ? size - 1 : 0);
 }
 
-/* The whole run as one JSON object (the HTML page's summary, for scripts). */
-void
-report_json(FILE *f, const struct blktop *b, const struct report *r)
-{
-	unsigned	 i;
-
-	fprintf(f, "{\"source\":");
-	json_string(f, b->replay_path != NULL ? b->replay_path : "live");
-	fprintf(f, ",\"plan\":");
-	json_string(f, b->plan_text);
-	fprintf(f, ",\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,\"ticks\":%llu,"
-	    "\"columns\":%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
-	    "\"anomaly_rule\":\"a column with at least %d timed requests whose p99 is over "
-	    "%.0fx the median column p99 of the device; adjacent ones form one span\","
-	    "\"devices\":[", stream_wall(b, r->first_ts), stream_wall(b, r->last_ts),
-	    (double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->ticks,
-	    r->ncols, r->ticks_per_col, (unsigned long long)b->events,
-	    (unsigned long long)b->lost, REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);
-	for (i = 0; i < r->ndevs; i++) {
-		if (i > 0)
-			fputc(',', f);
-		report_json_dev(f, b, r, r->devs[i]);
-	}
-	fprintf(f, "]");
-	json_marks(f, b, 0);
-	json_phases(f, b, 0);
-	json_dropped(f, b, 0, REPORT_DEVS_MAX, r->ndropped, r->dropped_requests);
-	if (b->procs != NULL) {
-		fprintf(f, ",\"sort\":\"%s\"", field_key_name(r->opts.sort_key));
-		json_top(f, b, r->opts.sort_key, 1, REPORT_TOP);
-		json_insights(f, b);
-	}
-	fprintf(f, "}\n");
-}
-
 /* Write the report once: at the end of a replay, or when a live run stops. */
 static void
 report_write(struct sink *s)
@@ -506,7 +344,7 @@ report_write(struct sink *s)
 	if (r == NULL || r->f == NULL)
 		return;
 	if (r->json)
-		report_json(r->f, b, r);
+		json_run_report(r->f, b, r);
 	else
 		report_html(r->f, b, r);
 	bad = ferror(r->f);
