@@ -90,28 +90,35 @@ struct field_ctx {
 	int				 whole;	/* a whole run's totals (no latencies) */
 };
 
-/* One field (htop's Process_fields, below's render config): one row says all of it. */
+/* A field's column in a text table: its title and width (negative: left-aligned). */
+struct field_col {
+	const char	*title;
+	int		 width;
+};
+
+/*
+ * One field (htop's Process_fields, below's render config per model field):
+ * one row says all of it, each view reading its own part.
+ */
 struct field {
 	const char	*key;		/* its JSON member; -o's name if it sorts */
 	const char	*old;		/* -o's former name of it, or NULL */
-	const char	*title;		/* -b's column, NULL: not one */
-	int		 width;		/* -b's width, negative: left-aligned */
-	const char	*ui_title;	/* the UI's column (a rate of the interval) */
-	int		 ui_width;
-	const char	*html_title;	/* the HTML report's column */
 	enum field_unit	 unit;
-	int		 bytes;		/* a count of bytes (the report: "1.2 MB") */
 	unsigned	 ents;		/* FIELD_*: whose it is */
-	size_t		 off;		/* a counter: its offset in struct proc_counts */
+	size_t		 off;		/* a counter: its offset in struct proc_counts; */
 	double		(*get)(const struct field_ctx *, int *known);	/* else its value */
-	void		(*json)(FILE *, const struct field_ctx *);	/* else its JSON value */
+	void		(*json)(FILE *, const struct field_ctx *);	/* or its JSON value */
 	unsigned	 need;		/* HAVE_* bits all needed, else null */
 	unsigned	 need_any;	/* HAVE_* bits one of which is needed */
 	unsigned	 need_file;	/* HAVE_* bits a file's value needs too */
 	int		 prec;		/* JSON decimals */
+	int		 bytes;		/* a count of bytes (the report: "1.2 MB") */
 	int		 sorts;		/* -o orders by it: sort_key */
 	int		 sort_key;	/* enum proc_key */
 	int		 top_key;	/* enum proc_key whose top rows show it best (the UI) */
+	struct field_col b;		/* -b's column (a count of the interval) */
+	struct field_col ui;		/* the UI's column (a rate of the interval) */
+	const char	*html;		/* the HTML report's column title */
 	const char	*help;
 };
 extern const struct field proc_fields[PROCF_MAX];

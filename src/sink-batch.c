@@ -140,7 +140,7 @@ batch_text_proc_head(FILE *f)
 	fputc('\n', f);
 	for (i = 0; i < nitems(batch_proc_cols); i++) {
 		r = &proc_fields[batch_proc_cols[i]];
-		fprintf(f, "%s%*s", i ? " " : "", r->width, r->title);
+		fprintf(f, "%s%*s", i ? " " : "", r->b.width, r->b.title);
 	}
 	fputc('\n', f);
 }

@@ -11,7 +11,7 @@
 #include "insight.h"
 #include "report.h"
 
-/* The report's process table: its columns (proc_fields' rows: their HTML titles). */
+/* The report's process table: its columns (proc_fields' rows: their .html titles). */
 static const enum proc_field html_proc_cols[] = {
 	PROCF_PID, PROCF_COMM, PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES,
 	PROCF_REQ_WRITE_BYTES, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,
@@ -57,7 +57,7 @@ html_procs(struct html *h)
 	for (k = 0; k < nitems(html_proc_cols); k++) {
 		r = &proc_fields[html_proc_cols[k]];
 		fprintf(f, "<th%s>%s</th>", r->unit == FIELD_TEXT ? " class=\"l\"" : "",
-		    r->html_title);
+		    r->html);
 	}
 	fprintf(f, "</tr>\n");
 	for (i = 0; i < n; i++) {

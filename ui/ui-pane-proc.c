@@ -722,7 +722,7 @@ ui_pane_proc_tab_default(void)
 	for (i = 0; i < UI_PC_MAX; i++) {
 		f = &proc_fields[ui_proc_show[i].field];
 		ui_proc_cols[i] = (struct ui_col){
-			.name = f->ui_title, .width = f->ui_width, .left = ui_proc_show[i].left,
+			.name = f->ui.title, .width = f->ui.width, .left = ui_proc_show[i].left,
 			.ascending = ui_proc_show[i].ascending,
 			.by_name = ui_proc_show[i].by_name, .key = (enum proc_key)f->top_key,
 			.off = ui_proc_show[i].off != 0 || ui_proc_show[i].value != NULL ||
