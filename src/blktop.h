@@ -665,7 +665,7 @@ struct blktop {
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
 	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
-	int			 interval_set;	/* -d was given */
+	uint8_t			 opt_from[64];	/* options.c: where each option's value came from */
 	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
 	const char		*dev_args[FILTER_MAX_DEVS];
 };
@@ -771,8 +771,6 @@ int		 config_default_path(char *, size_t, char **errp);
 int		 config_parse(struct config *, const char *, size_t, char **errp);
 int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
-int		 config_insight(struct blktop *, const char *key, const char *value, int apply,
-		     char **errp);
 const char	*config_insight_line(const struct blktop *, unsigned, char *, size_t);
 const char	*config_value_why(const char *);
 struct sink_entry;
@@ -846,8 +844,6 @@ void		 replay_file_close(struct replay_file *, uint64_t *skipped,
 		     uint64_t *tail_lost);
 int		 replay_header_device(const struct capture_header *, const char *arg,
 		     uint32_t *dev, char **errp);
-int		 replay_resolve_devs(struct blktop *, const struct capture_header *,
-		     char **errp);
 const char *const *replay_paths(const struct blktop *, unsigned *np);
 
 /* source-merge.c: the files of one run (-r FILE...) as one stream in time order. */
