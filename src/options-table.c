@@ -364,12 +364,12 @@ const struct option_entry options_table[] = {
 	{ "iterations", 'n', "N", OPTION_WHOLE, 1, (double)LONG_MAX, AT(count),
 	  .help = "stop after N reports" },
 	{ "device", 'D', "DEV", OPTION_CALL, .call = options_table_device, .flags = OPTION_REPEAT,
-	  .help = "only this device: a name (loop0, nvme0n1) or MAJ:MIN;\n"
+	  .help = "only this device: a name (loop0, nvme0n1) or MAJ:MIN; "
 	  "repeatable; a partition selects its disk" },
 	{ "probe", 0, NULL, OPTION_FLAG, LOCAL(probe), .flags = OPTION_LOCAL,
 	  .help = "print the hook plan this kernel allows and exit" },
 	{ "hooks", 0, "PLAN", OPTION_TEXT, .env = "BLKTOP_HOOKS", AT(hooks),
-	  .help = "force hooks: ATTACH[:START], ATTACH tp_btf|raw_tp,\n"
+	  .help = "force hooks: ATTACH[:START], ATTACH tp_btf|raw_tp, "
 	  "START io_start|rq_insert|issue (also $BLKTOP_HOOKS)" },
 	{ "history", 0, "SECS", OPTION_SECS, 0.01, 86400, LOCAL(history), .flags = OPTION_LOCAL,
 	  .help = "seconds of history kept per device (UI default 600)" },
@@ -378,8 +378,8 @@ const struct option_entry options_table[] = {
 	{ "verbose", 'v', NULL, OPTION_COUNT, AT(verbose),
 	  .help = "libbpf's messages (twice: debug)" },
 	{ "read", 'r', "FILE", OPTION_CALL, .call = options_table_read, .flags = OPTION_REPEAT,
-	  .help = "replay a capture (or import a bpftrace text log); no privileges;\n"
-	  "repeated, or with more files after it (every argument that is\n"
+	  .help = "replay a capture (or import a bpftrace text log); no privileges; "
+	  "repeated, or with more files after it (every argument that is "
 	  "not an option), the files of one run merged in time order" },
 	{ "speed", 0, "X", OPTION_CALL, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 	  .call = options_table_speed, .flags = OPTION_BOUNDS,
@@ -423,16 +423,16 @@ const struct option_entry options_table[] = {
 	  .flags = OPTION_REPEAT, .words = options_table_insight_words,
 	  .help = "an insight's threshold (doc/insights.md):" },
 	{ "listen", 0, "[ADDR:]PORT", OPTION_TEXT, LOCAL(listen), .flags = OPTION_LOCAL,
-	  .help = "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+	  .help = "serve Prometheus metrics on http://ADDR:PORT/metrics "
 	  "(ADDR 127.0.0.1 unless given; 9989 is blktop's port)" },
 	{ "headless", 0, NULL, OPTION_FLAG, LOCAL(headless), .flags = OPTION_LOCAL,
 	  .help = "no UI and no reports: with --listen, -w or --report, as a service" },
 	{ "report", 0, "FILE", OPTION_CALL, AT(report_opts.path), .call = options_table_file,
-	  .help = "at the end, the whole run as one HTML page (or JSON if FILE\n"
-	  "ends in .json): heatmaps, charts, top processes and files;\n"
+	  .help = "at the end, the whole run as one HTML page (or JSON if FILE "
+	  "ends in .json): heatmaps, charts, top processes and files; "
 	  "with -r and no -b, replays at full speed without a UI" },
 	{ "trace", 0, "FILE", OPTION_CALL, AT(trace_opts.path), .call = options_table_file,
-	  .help = "at the end, every request and call as a Chrome Trace Event\n"
+	  .help = "at the end, every request and call as a Chrome Trace Event "
 	  "file for Perfetto (doc/trace.md); with -r and no -b, like --report" },
 	{ "mark", 0, "LABEL", OPTION_TEXT, LOCAL(mark_label), .flags = OPTION_LOCAL | OPTION_ALONE,
 	  .help = "put a mark into every running blktop (a new phase of its run)" },
@@ -440,10 +440,10 @@ const struct option_entry options_table[] = {
 	  .help = "add SECS (may be negative) to the trace's times" },
 	{ "trace-max", 0, "MB", OPTION_CALL, 1, TRACE_MAX_MB, OPTION_XSTR(TRACE_MAX_DEFAULT_MB),
 	  .call = options_table_trace_max, .flags = OPTION_BOUNDS,
-	  .help = "the trace's bound: past it\n"
+	  .help = "the trace's bound: past it "
 	  "the slowest requests and a uniform sample of the rest" },
 	{ "config", 0, "FILE", OPTION_CALL, .call = options_table_config,
-	  .help = "the UI's settings from FILE, not\n"
+	  .help = "the UI's settings from FILE, not "
 	  "$XDG_CONFIG_HOME/blktop/blktoprc (~/.config/blktop/blktoprc)" },
 	{ "no-config", 0, NULL, OPTION_CALL, .call = options_table_config,
 	  .help = "the UI's defaults, no config file read or written" },
@@ -474,3 +474,4 @@ const struct option_entry options_table[] = {
 	INSIGHT(wb_pause_share, OPTION_NUMBER, 0, 1, "writeback-storm: the share of its time"),
 };
 const unsigned options_count = nitems(options_table);
+_Static_assert(nitems(options_table) <= OPTIONS_MAX, "OPTIONS_MAX: struct blktop's opt_from");

@@ -81,17 +81,22 @@ options_name(const struct option_entry *e)
 
 /*
  * The precedence rule, the only place it is written: a value from `from`
- * is taken if no stronger source gave one (command line, then capture, then
- * config file, then default); 1 if taken, and the row remembers from where.
+ * may be taken if no stronger source gave one (command line, then capture,
+ * then config file, then default).
  */
+static int
+options_may(const struct blktop *b, const struct option_entry *e, enum option_from from)
+{
+	return ((unsigned)from >= b->opt_from[options_index(e)]);
+}
+
+/* Take a value from `from` if the rule lets it: 1 if so, and the row remembers from where. */
 int
 options_wins(struct blktop *b, const struct option_entry *e, enum option_from from)
 {
-	unsigned	 i = options_index(e);
-
-	if ((unsigned)from < b->opt_from[i])
+	if (!options_may(b, e, from))
 		return (0);
-	b->opt_from[i] = (uint8_t)from;
+	b->opt_from[options_index(e)] = (uint8_t)from;
 	return (1);
 }
 
@@ -109,7 +114,7 @@ options_wins_all(struct blktop *b, const char *const *names, enum option_from fr
 	unsigned	 i;
 
 	for (i = 0; names[i] != NULL; i++) {
-		if ((unsigned)from < b->opt_from[options_index(options_find(names[i]))])
+		if (!options_may(b, options_find(names[i]), from))
 			return (0);
 	}
 	for (i = 0; names[i] != NULL; i++)
@@ -212,7 +217,7 @@ options_take(struct options *o, const struct option_entry *e, const char *arg,
 	double	 v = 0;
 
 	if (e->type == OPTION_CALL) {
-		if (!apply || (unsigned)from < o->b->opt_from[options_index(e)])
+		if (!apply || !options_may(o->b, e, from))
 			return (0);
 		if (e->call(o, e, arg, from, errp) != 0)
 			return (-1);
@@ -305,8 +310,8 @@ options_words(FILE *f, int *col, int indent, const char *text)
 	size_t	 n;
 
 	for (;;) {
-		text += strspn(text, " ");
-		if ((n = strcspn(text, " ")) == 0)
+		text += strspn(text, " \n");
+		if ((n = strcspn(text, " \n")) == 0)
 			break;
 		options_word(f, col, indent, text, n);
 		text += n;
@@ -357,11 +362,10 @@ void
 options_usage(FILE *f)
 {
 	const struct option_entry	*e;
-	const char			*p, *w;
+	const char			*w;
 	char				 lo[32], hi[32], more[160];
 	unsigned			 i, k;
 	int				 col;
-	size_t				 n;
 
 	options_synopsis(f);
 	for (i = 0; i < options_count; i++) {
@@ -375,14 +379,7 @@ options_usage(FILE *f)
 		}
 		fprintf(f, "%*s", OPTIONS_COLUMN - col, "");
 		col = OPTIONS_COLUMN;
-		for (p = e->help; *p != '\0'; p += n + (p[n] == '\n')) {
-			if (p != e->help) {
-				fprintf(f, "\n%*s", OPTIONS_COLUMN, "");
-				col = OPTIONS_COLUMN;
-			}
-			n = strcspn(p, "\n");
-			col += fprintf(f, "%.*s", (int)n, p);
-		}
+		options_words(f, &col, OPTIONS_COLUMN, e->help);
 		for (k = 0; e->words != NULL && (w = e->words(k)) != NULL; k++)
 			options_word(f, &col, OPTIONS_COLUMN, w, strlen(w));
 		more[0] = '\0';

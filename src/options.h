@@ -70,13 +70,12 @@ struct option_entry {
 	int		 (*check)(double, const char *arg, char **errp);	/* more than bounds */
 	const char	*(*words)(unsigned);	/* the words it takes, listed by --help; NULL past them */
 	int		 flags;		/* OPTION_* */
-	const char	*help;		/* --help's text, lines apart by '\n' */
+	const char	*help;		/* --help's text, wrapped there */
 };
 
 /* options-table.c */
 extern const struct option_entry options_table[];
 extern const unsigned options_count;
-#define OPTIONS_MAX	64		/* rows at most (struct blktop's opt_from) */
 
 /* options.c */
 void		 options_defaults(struct options *, struct blktop *);
