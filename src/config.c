@@ -292,12 +292,12 @@ config_insight_line(const struct blktop *b, unsigned i, char *buf, size_t len)
 	uint64_t			 u;
 	double				 v;
 
-	for (k = 0; k < options_count; k++) {
+	for (k = 0; k < options_table_count; k++) {
 		e = &options_table[k];
 		if (e->key != NULL && strncmp(e->key, "insight.", 8) == 0 && i-- == 0)
 			break;
 	}
-	if (k == options_count)
+	if (k == options_table_count)
 		return (NULL);
 	at = (const char *)b + e->off;
 	def = (const char *)&insight_defaults + (e->off - offsetof(struct blktop, insight));

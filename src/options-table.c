@@ -244,7 +244,7 @@ options_table_insight_words(unsigned i)
 {
 	unsigned	 k;
 
-	for (k = 0; k < options_count; k++) {
+	for (k = 0; k < options_table_count; k++) {
 		if (options_table[k].key != NULL &&
 		    strncmp(options_table[k].key, "insight.", 8) == 0 && i-- == 0)
 			return (options_table[k].key + 8);
@@ -473,5 +473,5 @@ const struct option_entry options_table[] = {
 	INSIGHT(wb_pause_ms, OPTION_WHOLE, 0, 1e12, "writeback-storm: a process's pauses, ms"),
 	INSIGHT(wb_pause_share, OPTION_NUMBER, 0, 1, "writeback-storm: the share of its time"),
 };
-const unsigned options_count = nitems(options_table);
+const unsigned options_table_count = nitems(options_table);
 _Static_assert(nitems(options_table) <= OPTIONS_MAX, "OPTIONS_MAX: struct blktop's opt_from");

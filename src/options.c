@@ -42,7 +42,7 @@ options_find(const char *name)
 {
 	unsigned	 i;
 
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if (options_table[i].name != NULL && strcmp(options_table[i].name, name) == 0)
 			return (&options_table[i]);
 	}
@@ -55,7 +55,7 @@ options_find_key(const char *key)
 {
 	unsigned	 i;
 
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if (options_table[i].key != NULL && strcasecmp(options_table[i].key, key) == 0)
 			return (&options_table[i]);
 	}
@@ -328,13 +328,13 @@ options_synopsis(FILE *f)
 	int				 col = 14, n = 0;
 
 	fprintf(f, "usage: blktop [-");
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if (options_table[i].letter != 0 && options_table[i].arg == NULL)
 			n += fprintf(f, "%c", options_table[i].letter);
 	}
 	col += fprintf(f, "]") + n + 2;
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < options_count; i++) {
+		for (i = 0; i < options_table_count; i++) {
 			e = &options_table[i];
 			if (e->name == NULL || (e->flags & OPTION_ALONE) || (pass == 0 ?
 			    e->letter == 0 || e->arg == NULL : e->letter != 0))
@@ -349,7 +349,7 @@ options_synopsis(FILE *f)
 		}
 	}
 	fprintf(f, "\n");
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		e = &options_table[i];
 		if (e->flags & OPTION_ALONE)
 			fprintf(f, "       blktop --%s%s%s\n", e->name, e->arg ? " " : "",
@@ -368,7 +368,7 @@ options_usage(FILE *f)
 	int				 col;
 
 	options_synopsis(f);
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if ((e = &options_table[i])->name == NULL)
 			continue;
 		col = e->letter != 0 ? fprintf(f, "  -%c, ", e->letter) : fprintf(f, "      ");
@@ -429,7 +429,7 @@ options_defaults(struct options *o, struct blktop *b)
 	b->capture_opts.flight_secs = -1;	/* options_finish: by the kind of run */
 	b->insight = insight_defaults;		/* insight.c's */
 	b->speed = -1;				/* the replay's: by the kind of run */
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		e = &options_table[i];
 		if (e->def != NULL && options_set(o, e, e->def, OPTION_FROM_DEFAULT, &err) != 0)
 			fatalx("the default of %s: %s", options_name(e), err);
@@ -454,7 +454,7 @@ options_parse(struct options *o, int argc, char **argv)
 	int				 ch;
 
 	*p++ = ':';
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if ((e = &options_table[i])->name == NULL)
 			continue;
 		longopts[n++] = (struct option){ e->name, e->arg != NULL ? required_argument :
@@ -471,7 +471,7 @@ options_parse(struct options *o, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (ch == ':')
 			options_error("%s needs an argument", argv[optind - 1]);
-		for (i = 0, e = NULL; i < options_count && e == NULL; i++) {
+		for (i = 0, e = NULL; i < options_table_count && e == NULL; i++) {
 			if (options_table[i].name != NULL && (ch >= 256 ? ch - 256 == (int)i :
 			    options_table[i].letter == ch))
 				e = &options_table[i];

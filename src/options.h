@@ -75,7 +75,7 @@ struct option_entry {
 
 /* options-table.c */
 extern const struct option_entry options_table[];
-extern const unsigned options_count;
+extern const unsigned options_table_count;
 
 /* options.c */
 void		 options_defaults(struct options *, struct blktop *);

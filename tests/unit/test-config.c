@@ -390,7 +390,7 @@ test_usage(void)
 
 	options_usage(f);
 	fclose(f);
-	for (i = 0; i < options_count; i++) {
+	for (i = 0; i < options_table_count; i++) {
 		if (options_table[i].name == NULL)
 			continue;
 		if (options_table[i].letter != 0)
