@@ -523,8 +523,8 @@ struct sink {
 #define MERGE_NAMES_MAX		4096		/* opens kept for the basename join */
 
 /*
- * Each sink's options, in a struct of its own: filled by the command line
- * (blktop.c) and the config file (config.c), handed to the sink by
+ * Each sink's options, in a struct of its own: filled by the option table
+ * (options-table.c: the command line, a capture, the config file), handed to the sink by
  * stream_add_sink. A sink reads its own options from there, no other's.
  */
 /* sink-capture.c */
@@ -532,7 +532,7 @@ struct sink {
 struct capture_opts {
 	const char	*record_path;	/* -w: record from the start */
 	const char	*record_dir;	/* --record-dir: where `r` and the trigger write */
-	int		 flight_secs;	/* --flight: -1 until main() picks the default */
+	int		 flight_secs;	/* --flight: -1 until options_finish picks the default */
 	const char	*trigger;	/* --trigger-p99 MS[:DEVICE] */
 };
 /* sink-batch.c */
@@ -579,6 +579,7 @@ struct ui_opts {
 };
 
 /* Everything one run of blktop knows. */
+#define OPTIONS_MAX	96		/* rows of the option table (options-table.c) at most */
 #define HAVE_NBITS	10		/* the HAVE_* bits (below) */
 
 struct blktop {
@@ -665,7 +666,7 @@ struct blktop {
 	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
 	unsigned		 nreplay_files;	/* 0: replay_path alone */
 	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
-	int			 interval_set;	/* -d was given */
+	uint8_t			 opt_from[OPTIONS_MAX];	/* options.c: where each row's value came from */
 	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
 	const char		*dev_args[FILTER_MAX_DEVS];
 };
@@ -771,8 +772,6 @@ int		 config_default_path(char *, size_t, char **errp);
 int		 config_parse(struct config *, const char *, size_t, char **errp);
 int		 config_read(struct config *, const char *path, char **errp);
 int		 config_write(const char *path, const char *text, char **errp);
-int		 config_insight(struct blktop *, const char *key, const char *value, int apply,
-		     char **errp);
 const char	*config_insight_line(const struct blktop *, unsigned, char *, size_t);
 const char	*config_value_why(const char *);
 struct sink_entry;
@@ -846,8 +845,6 @@ void		 replay_file_close(struct replay_file *, uint64_t *skipped,
 		     uint64_t *tail_lost);
 int		 replay_header_device(const struct capture_header *, const char *arg,
 		     uint32_t *dev, char **errp);
-int		 replay_resolve_devs(struct blktop *, const struct capture_header *,
-		     char **errp);
 const char *const *replay_paths(const struct blktop *, unsigned *np);
 
 /* source-merge.c: the files of one run (-r FILE...) as one stream in time order. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "options.h"
 
 /*
  * Where the config file is: $XDG_CONFIG_HOME/blktop/blktoprc, else
@@ -276,152 +277,40 @@ config_write(const char *path, const char *text, char **errp)
 static struct config config_file;
 static int config_taken;	/* config_load found every value good */
 
-/* A number of seconds from min to max, or -1. */
-static double
-config_secs(const char *s, double min, double max)
-{
-	char	*end;
-	double	 v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v >= min && v <= max))
-		return (-1);
-	return (v);
-}
-
-/* The insights' thresholds (doc/insights.md): insight.NAME, a number from min to max. */
-static const struct {
-	const char	*key;
-	size_t		 off;		/* in struct insight_conf */
-	int		 whole;		/* a uint64_t, else a double */
-	double		 min, max;
-} config_insight_keys[] = {
-	{ "insight.min_calls", offsetof(struct insight_conf, min_calls), 1, 0, 1e12 },
-	{ "insight.small_bytes", offsetof(struct insight_conf, small_bytes), 1, 100, 1073741824 },
-	{ "insight.small_share", offsetof(struct insight_conf, small_share), 0, 0, 1 },
-	{ "insight.random_share", offsetof(struct insight_conf, random_share), 0, 0, 1 },
-	{ "insight.storm_opens", offsetof(struct insight_conf, storm_opens), 1, 1, 1e12 },
-	{ "insight.storm_ratio", offsetof(struct insight_conf, storm_ratio), 0, 0, 1e6 },
-	{ "insight.reread_factor", offsetof(struct insight_conf, reread_factor), 0, 1, 1e6 },
-	{ "insight.reread_bytes", offsetof(struct insight_conf, reread_bytes), 1, 1, 1e18 },
-	{ "insight.misaligned_share", offsetof(struct insight_conf, misaligned_share), 0, 0, 1 },
-	{ "insight.fsync_calls", offsetof(struct insight_conf, fsync_calls), 1, 1, 1e12 },
-	{ "insight.fsync_ratio", offsetof(struct insight_conf, fsync_ratio), 0, 0, 1e6 },
-	{ "insight.min_requests", offsetof(struct insight_conf, min_requests), 1, 0, 1e12 },
-	{ "insight.queue_share", offsetof(struct insight_conf, queue_share), 0, 0, 1 },
-	{ "insight.meta_share", offsetof(struct insight_conf, meta_share), 0, 0, 1 },
-	{ "insight.wb_pause_ms", offsetof(struct insight_conf, wb_pause_ms), 1, 0, 1e12 },
-	{ "insight.wb_pause_share", offsetof(struct insight_conf, wb_pause_share), 0, 0, 1 },
-};
-
 /*
- * Threshold i of the insights as a config line into buf ("insight.KEY =
- * VALUE\n", commented out at its default), for the view's W; NULL past the
- * last. The values read back as themselves (%.17g).
+ * Threshold i of the insights (the option table's insight.* rows) as a
+ * config line into buf ("insight.KEY = VALUE\n", commented out at its
+ * default), for the view's W; NULL past the last. The values read back as
+ * themselves (%.17g).
  */
 const char *
 config_insight_line(const struct blktop *b, unsigned i, char *buf, size_t len)
 {
-	const char	*at, *def;
-	uint64_t	 u;
-	double		 v;
+	const struct option_entry	*e;
+	const char			*at, *def;
+	unsigned			 k;
+	uint64_t			 u;
+	double				 v;
 
-	if (i >= nitems(config_insight_keys))
+	for (k = 0; k < options_table_count; k++) {
+		e = &options_table[k];
+		if (e->key != NULL && strncmp(e->key, "insight.", 8) == 0 && i-- == 0)
+			break;
+	}
+	if (k == options_table_count)
 		return (NULL);
-	at = (const char *)&b->insight + config_insight_keys[i].off;
-	def = (const char *)&insight_defaults + config_insight_keys[i].off;
-	if (config_insight_keys[i].whole) {
+	at = (const char *)b + e->off;
+	def = (const char *)&insight_defaults + (e->off - offsetof(struct blktop, insight));
+	if (e->type == OPTION_WHOLE) {
 		memcpy(&u, at, sizeof u);
 		snprintf(buf, len, "%s%s = %llu\n", memcmp(at, def, sizeof u) == 0 ? "# " : "",
-		    config_insight_keys[i].key, (unsigned long long)u);
+		    e->key, (unsigned long long)u);
 	} else {
 		memcpy(&v, at, sizeof v);
 		snprintf(buf, len, "%s%s = %.17g\n", memcmp(at, def, sizeof v) == 0 ? "# " : "",
-		    config_insight_keys[i].key, v);
+		    e->key, v);
 	}
 	return (buf);
-}
-
-/* An insight.* key: 1 if it is one (set if apply), 0 if not, -1 with *errp on a bad value. */
-int
-config_insight(struct blktop *b, const char *key, const char *value, int apply, char **errp)
-{
-	unsigned	 i;
-	char		*end;
-	double		 v;
-
-	for (i = 0; i < nitems(config_insight_keys); i++)
-		if (strcasecmp(key, config_insight_keys[i].key) == 0)
-			break;
-	if (i == nitems(config_insight_keys))
-		return (0);
-	errno = 0;
-	v = strtod(value, &end);
-	if (errno != 0 || end == value || *end != '\0' || !(v >= config_insight_keys[i].min &&
-	    v <= config_insight_keys[i].max) || (config_insight_keys[i].whole && v != (uint64_t)v)) {
-		xasprintf(errp, "'%s' is not a %s from %g to %g", value,
-		    config_insight_keys[i].whole ? "whole number" : "number",
-		    config_insight_keys[i].min, config_insight_keys[i].max);
-		return (-1);
-	}
-	if (strcasecmp(key, "insight.small_bytes") == 0 && insight_small_edge((uint64_t)v) < 0) {
-		xasprintf(errp, "'%s' is not one of Darshan's bin edges (100, 1024, 10240, "
-		    "102400, 1048576, 4194304, 10485760, 104857600, 1073741824)", value);
-		return (-1);
-	}
-	if (apply) {
-		char *at = (char *)&b->insight + config_insight_keys[i].off;
-
-		if (config_insight_keys[i].whole) {
-			uint64_t u = (uint64_t)v;
-
-			memcpy(at, &u, sizeof u);
-		} else
-			memcpy(at, &v, sizeof v);
-	}
-	return (1);
-}
-
-/*
- * The settings of the run and of its capture, into b and the capture's
- * options; as a sink's config callback. The view's theme, its own key, also
- * colours a report of the run (a -t wins).
- */
-static int
-config_core(struct blktop *b, const char *key, const char *value, int apply,
-    char **errp)
-{
-	double	 v;
-
-	if (strcasecmp(key, "interval") == 0) {
-		if ((v = config_secs(value, 0.01, 3600)) < 0) {
-			xasprintf(errp, "'%s' is not a number of seconds from 0.01 to 3600",
-			    value);
-			return (-1);
-		}
-		if (apply && !b->interval_set)
-			b->interval = v;
-		return (1);
-	}
-	if (strcasecmp(key, "flight") == 0) {
-		if ((v = config_secs(value, 0, 3600)) < 0 || v != (int)v) {
-			xasprintf(errp, "'%s' is not a whole number of seconds from 0 to 3600",
-			    value);
-			return (-1);
-		}
-		if (apply && b->capture_opts.flight_secs == -1)
-			b->capture_opts.flight_secs = (int)v;
-		return (1);
-	}
-	if (strcasecmp(key, "record_dir") == 0) {
-		if (apply && b->capture_opts.record_dir == NULL)
-			b->capture_opts.record_dir = value;
-		return (1);
-	}
-	if (strcasecmp(key, "theme") == 0 && apply && b->report_opts.theme == NULL)
-		b->report_opts.theme = value;
-	return (config_insight(b, key, value, apply, errp));
 }
 
 /*
@@ -490,7 +379,7 @@ config_load(struct blktop *b, const char *path, const struct sink_entry *view,
 	for (apply = 0; apply < 2 && bad == NULL; apply++) {
 		for (i = 0; i < config_file.nitems && bad == NULL; i++) {
 			it = &config_file.items[i];
-			r = config_core(b, it->key, it->value, apply, &why);
+			r = options_config(b, it->key, it->value, apply, &why);
 			/* The view's own keys are taken at its start, into its state. */
 			if (r == 0 && view->config != NULL)
 				r = apply ? 1 : view->config(b, NULL, it->key, it->value, &why);

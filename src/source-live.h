@@ -1,6 +1,6 @@
 /*
  * source-live.h: the live source's parts (source-live-*.c, source-cost.c),
- * for them, blktop.c (--probe, --hooks, privileges) and their tests;
+ * for them, main.c (--probe, --hooks, privileges) and their tests;
  * blktop.h first. The live source's entry and what other sources share
  * (struct hook_plan, struct prog_cost) stay in blktop.h.
  */

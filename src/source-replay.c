@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "options.h"
 
 /* Records fed per loop turn when running as fast as possible. */
 #define REPLAY_BATCH		65536
@@ -247,26 +248,6 @@ replay_plan_arg(const char *plan, const char *opt)
 	return (NULL);
 }
 
-/* Resolve the -D arguments through a recording's names, each device once. */
-int
-replay_resolve_devs(struct blktop *b, const struct capture_header *hdr,
-    char **errp)
-{
-	unsigned	 i, d;
-
-	b->ndevs = 0;
-	for (i = 0; i < b->ndev_args; i++) {
-		if (replay_header_device(hdr, b->dev_args[i], &b->devs[b->ndevs],
-		    errp) != 0)
-			return (-1);
-		for (d = 0; d < b->ndevs && b->devs[d] != b->devs[b->ndevs]; d++)
-			;
-		if (d == b->ndevs)
-			b->ndevs++;
-	}
-	return (0);
-}
-
 /* The -D filter as given, or with none the recording's own. */
 static int
 replay_filter(struct replay *r, char **errp)
@@ -278,11 +259,11 @@ replay_filter(struct replay *r, char **errp)
 	int				 n;
 
 	hdr = merge_header(r->run);
-	if (replay_resolve_devs(b, hdr, errp) != 0)
+	if (options_resolve_devs(b, r->src, errp) != 0)
 		return (-1);
-	if (b->ndev_args != 0)
-		return (0);
 	/* No -D now: the recording's own filter. */
+	if (!options_wins(b, options_find("device"), OPTION_FROM_CAPTURE))
+		return (0);
 	if (hdr->interval_ns != 0) {
 		for (i = 0; i < hdr->nfilter && b->ndevs < FILTER_MAX_DEVS; i++)
 			b->devs[b->ndevs++] = hdr->filter_devs[i];
@@ -310,11 +291,12 @@ replay_filter(struct replay *r, char **errp)
 static void
 replay_procs(struct replay *r)
 {
+	static const char *const	 filter[] = { "pid", "comm", "cgroup", NULL };
 	struct blktop			*b = r->b;
 	const struct capture_header	*hdr = merge_header(r->run);
 	unsigned			 i;
 
-	if (b->ntgids != 0 || b->ncomms != 0 || b->cgroup_id != 0 || !hdr->has_procs)
+	if (!hdr->has_procs || !options_wins_all(b, filter, OPTION_FROM_CAPTURE))
 		return;
 	b->cgroup_id = hdr->filter_cgroup;
 	for (i = 0; i < hdr->nfilter_pids && i < FILTER_MAX_PIDS; i++)
@@ -357,8 +339,7 @@ replay_interval(struct replay *r)
 		if (end == p)
 			d = 0;
 	}
-	if (!b->interval_set && isfinite(d) && d >= 0.01 && d <= 3600)
-		b->interval = d;
+	options_offer(b, "delay", d, OPTION_FROM_CAPTURE);
 	stream_set_ticks(b, history);
 	merge_set_tick(r->run, b->tick_ns);
 }

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "fields.h"
+#include "options.h"
 #include "check.h"
 #include "../common/rand.h"
 
@@ -250,6 +252,192 @@ test_value_why(void)
 	free(why);
 }
 
+static struct blktop	 tb;
+
+/* A fresh run with the table's defaults. */
+static struct options *
+fresh(void)
+{
+	static struct options	 o;
+
+	memset(&tb, 0, sizeof tb);
+	options_defaults(&o, &tb);
+	return (&o);
+}
+
+/*
+ * The one precedence rule: command line, then capture, then config file,
+ * then default, whatever order they come in.
+ */
+static void
+test_precedence(void)
+{
+	struct options	*o;
+	char		*why = NULL;
+
+	o = fresh();
+	CHECK("options: -d's default is 1", tb.interval == 1);
+	CHECK("options: the config file's interval over the default",
+	    options_config(&tb, "interval", "5", 1, &why) == 1 && tb.interval == 5);
+	CHECK("options: the capture's interval over the config file's",
+	    options_offer(&tb, "delay", 3, OPTION_FROM_CAPTURE) == 1 && tb.interval == 3);
+	CHECK("options: a config file read after the capture does not undo it",
+	    options_config(&tb, "interval", "7", 1, &why) == 1 && tb.interval == 3);
+	CHECK("options: -d over the capture's, given after it",
+	    options_set(o, options_find("delay"), "2", OPTION_FROM_COMMAND, &why) == 0 &&
+	    tb.interval == 2);
+	CHECK("options: the capture's interval does not undo -d",
+	    options_offer(&tb, "delay", 4, OPTION_FROM_CAPTURE) == 0 && tb.interval == 2);
+	CHECK("options: where -d's value came from",
+	    options_from(&tb, "delay") == OPTION_FROM_COMMAND);
+
+	/* --insight was overridden by the config file's insight.* until the table. */
+	o = fresh();
+	CHECK("options: --insight min_calls=7",
+	    options_set(o, options_find("insight"), "min_calls=7", OPTION_FROM_COMMAND,
+	    &why) == 0 && tb.insight.min_calls == 7);
+	CHECK("options: the config file's insight.min_calls does not undo --insight",
+	    options_config(&tb, "insight.min_calls", "5", 1, &why) == 1 &&
+	    tb.insight.min_calls == 7);
+	CHECK("options: the config file's insight.small_share where --insight said nothing",
+	    options_config(&tb, "INSIGHT.small_share", "0.25", 1, &why) == 1 &&
+	    tb.insight.small_share == 0.25);
+
+	/* -p, -c and --cgroup stand together against the recording's filter. */
+	o = fresh();
+	{
+		static const char *const	 filter[] = { "pid", "comm", "cgroup", NULL };
+
+		CHECK("options: no process filter given: the recording's is taken",
+		    options_wins_all(&tb, filter, OPTION_FROM_CAPTURE) == 1);
+		o = fresh();
+		CHECK("options: -c given: the recording's filter is not taken",
+		    options_set(o, options_find("comm"), "dd", OPTION_FROM_COMMAND, &why) == 0 &&
+		    options_wins_all(&tb, filter, OPTION_FROM_CAPTURE) == 0);
+	}
+	free(why);
+}
+
+/* Bounds are the table's: the command line, the config file and a capture meet the same. */
+static void
+test_bounds(void)
+{
+	struct options	*o = fresh();
+	char		*why = NULL;
+
+	CHECK("bounds: the config file's interval 0 refused, the table's bounds said",
+	    options_config(&tb, "interval", "0", 0, &why) == -1 &&
+	    strcmp(why, "'0' is not a number of seconds from 0.01 to 3600") == 0);
+	free(why);
+	why = NULL;
+	CHECK("bounds: a capture's interval past 3600 s passed over",
+	    options_offer(&tb, "delay", 5000, OPTION_FROM_CAPTURE) == 0 && tb.interval == 1);
+	CHECK("bounds: checking a config line does not take it",
+	    options_config(&tb, "interval", "9", 0, &why) == 1 && tb.interval == 1);
+	CHECK("bounds: flight is whole seconds",
+	    options_config(&tb, "flight", "1.5", 0, &why) == -1 &&
+	    strstr(why, "whole number from 0 to 3600") != NULL);
+	free(why);
+	why = NULL;
+	CHECK("bounds: insight.small_bytes a Darshan edge",
+	    options_config(&tb, "insight.small_bytes", "4000", 0, &why) == -1 &&
+	    strstr(why, "Darshan") != NULL);
+	free(why);
+	why = NULL;
+	CHECK("bounds: --top 10001 refused", options_set(o, options_find("top"), "10001",
+	    OPTION_FROM_COMMAND, &why) == -1 &&
+	    strcmp(why, "'10001' is not a whole number from 1 to 10000") == 0);
+	free(why);
+	why = NULL;
+	CHECK("keys: one that is no option's is left to the view",
+	    options_config(&tb, "pane", "files", 1, &why) == 0);
+	CHECK("keys: theme is the view's too, and colours the report",
+	    options_config(&tb, "theme", "light", 1, &why) == 0 &&
+	    tb.report_opts.theme != NULL && strcmp(tb.report_opts.theme, "light") == 0);
+}
+
+/* The command line through the generated long options and letters. */
+static void
+test_command_line(void)
+{
+	struct options	*o = fresh();
+	char		*argv[] = { "blktop", "-Jd", "0.5", "--top", "5", "--sort=opens",
+			    "--insight", "storm_opens=9", "-D", "sda", "-vv", NULL };
+
+	optind = 0;
+	options_parse(o, (int)nitems(argv) - 1, argv);
+	CHECK("command line: -J is batch JSON", tb.batch && tb.batch_opts.json);
+	CHECK("command line: -d 0.5 from a group of letters", tb.interval == 0.5);
+	CHECK("command line: --top 5", tb.batch_opts.top == 5);
+	CHECK("command line: --sort=opens", o->sort_key == PROC_KEY_OPENS);
+	CHECK("command line: --insight", tb.insight.storm_opens == 9);
+	CHECK("command line: -D kept to be named by the source",
+	    tb.ndev_args == 1 && strcmp(tb.dev_args[0], "sda") == 0);
+	CHECK("command line: -vv", tb.verbose == 2);
+	CHECK("command line: untouched rows keep their defaults",
+	    tb.max_procs == PROC_DEF_PROCS && tb.max_files == PROC_DEF_FILES &&
+	    tb.trace_opts.max_bytes == (uint64_t)TRACE_MAX_DEFAULT_MB << 20);
+}
+
+/* --help: every row with a name, its letter, the sort keys and thresholds, from the table. */
+static void
+test_usage(void)
+{
+	char		*text = NULL, want[64];
+	size_t		 len = 0;
+	FILE		*f = open_memstream(&text, &len);
+	unsigned	 i, missing = 0, lines = 0;
+	int		 k;
+
+	options_usage(f);
+	fclose(f);
+	for (i = 0; i < options_table_count; i++) {
+		if (options_table[i].name == NULL)
+			continue;
+		if (options_table[i].letter != 0)
+			snprintf(want, sizeof want, "  -%c, --%s", options_table[i].letter,
+			    options_table[i].name);
+		else
+			snprintf(want, sizeof want, "      --%s", options_table[i].name);
+		missing += strstr(text, want) == NULL;
+	}
+	CHECK("--help: a line for every option", missing == 0);
+	for (k = 0; k < PROC_KEY_MAX; k++)
+		missing += strstr(text, field_key_name((int)k)) == NULL;
+	CHECK("--help: -o lists every sort key", missing == 0);
+	CHECK("--help: --insight lists the thresholds", strstr(text, "wb_pause_share") != NULL &&
+	    strstr(text, "min_calls") != NULL);
+	for (i = 0, k = 0; text[i] != '\0'; i++) {
+		if (text[i] != '\n')
+			continue;
+		lines++;
+		if (i - (unsigned)k > 80)
+			missing++;
+		k = (int)i + 1;
+	}
+	CHECK("--help: no line past 80 columns", missing == 0 && lines > 60);
+	free(text);
+}
+
+/* The thresholds as W writes them: commented out at their default. */
+static void
+test_insight_lines(void)
+{
+	char	 line[96];
+	char	*why = NULL;
+
+	fresh();
+	CHECK("W: a threshold at its default is commented out",
+	    strncmp(config_insight_line(&tb, 0, line, sizeof line), "# insight.min_calls = ",
+	    22) == 0);
+	options_config(&tb, "insight.min_calls", "123", 1, &why);
+	CHECK("W: a threshold set is written as it is",
+	    strcmp(config_insight_line(&tb, 0, line, sizeof line),
+	    "insight.min_calls = 123\n") == 0);
+	CHECK("W: every threshold, then NULL", config_insight_line(&tb, 16, line,
+	    sizeof line) == NULL && config_insight_line(&tb, 15, line, sizeof line) != NULL);
+}
+
 int
 main(void)
 {
@@ -257,5 +445,10 @@ main(void)
 	test_value_why();
 	test_random();
 	test_files();
+	test_precedence();
+	test_bounds();
+	test_command_line();
+	test_usage();
+	test_insight_lines();
 	CHECK_EXIT();
 }

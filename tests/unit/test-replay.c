@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "options.h"
 #include "check.h"
 #include "../common/capture-fixture.h"
 
@@ -73,8 +74,10 @@ make_capture(const char *path, uint64_t interval_ns, uint32_t filter)
 static void
 replay_setup(struct blktop *b2, const char *path)
 {
+	struct options	 o;
+
+	options_defaults(&o, b2);	/* -d 1, unless the recording says */
 	b2->replay_path = path;
-	b2->interval = 1;
 	b2->tick_ns = NSEC_PER_SEC;
 	b2->ticks_per_report = 1;
 	b2->nticks = 60;
@@ -115,6 +118,7 @@ static void
 check_proc_filter(const char *path)
 {
 	struct blktop	 b2 = { 0 };
+	struct options	 o;
 	struct source	*src;
 	char		*err;
 	int		 ok;
@@ -138,8 +142,9 @@ check_proc_filter(const char *path)
 	windows_free(&b2.win);
 
 	/* One given: the user's, the recording's not mixed in. */
-	b2.comms[0] = "other";
-	b2.ncomms = 1;
+	o.b = &b2;
+	CHECK("-c other", options_set(&o, options_find("comm"), "other", OPTION_FROM_COMMAND,
+	    &err) == 0);
 	src = source_create(&b2, &source_replay);
 	ok = source_replay.start(src, &err) == 0;
 	CHECK("2.1 header: a -c given replaces the recording's process filter",
