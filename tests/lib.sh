@@ -56,9 +56,22 @@ refused() {
 	    [ "$st" = "$want" -a "$lines" = 1 ]
 }
 
-# need_root: skip the whole test (exit 0) unless root; tests/run turns skips into
-# failures under CI=true.
+# BLKTOP_TIER: which of a test's checks this run does (tests/README.md): user,
+# those that need no root (make check); live, those that do (make check-live);
+# all, both (the default: ./setup.sh check, a test run by hand). tests/run sets it.
+BLKTOP_TIER=${BLKTOP_TIER:-all}
+
+# user_part: true unless this run does only the checks that need root. A test
+# with checks of both kinds puts those that need no root first, inside
+# `if user_part; then ... fi`, and starts the others with need_root
+# (tests/run finds a test's tiers by these two words).
+user_part() { [ "$BLKTOP_TIER" != live ]; }
+
+# need_root: the checks that follow need root. Under BLKTOP_TIER=user the test
+# ends here (exit 0: they are check-live's); otherwise skip the rest (exit 0)
+# unless root. tests/run turns skips into failures under CI=true.
 need_root() {
+	[ "$BLKTOP_TIER" = user ] && exit 0
 	if [ "$(id -u)" != 0 ]; then
 		skip "needs root to load BPF"
 		exit 0

@@ -16,6 +16,7 @@ expect() {
 	fi
 }
 
+if user_part; then
 expect "unknown option" 2 "usage|unrecognized|invalid" "$BLKTOP" --no-such-option
 expect "bad -d" 2 "'-d': .*|-d: 'abc' is not a number" "$BLKTOP" -b -d abc
 expect "-d zero" 2 "-d: '0' is not a number" "$BLKTOP" -b -d 0
@@ -35,28 +36,28 @@ expect "--headless with -J" 2 "--headless prints no reports" "$BLKTOP" --headles
 check "--help exits 0 with usage" "$BLKTOP" --help
 check "--version" bash -c "'$BLKTOP' --version | grep -q '^blktop [0-9]'"
 
-if [ "$(id -u)" = 0 ]; then
-	# Drop to nobody with no capabilities: the message names what is missing.
-	cp "$BLKTOP" "$TEST_TMP/blktop" && chmod 755 "$TEST_TMP" "$TEST_TMP/blktop"
-	expect "not root: names CAP_BPF and CAP_PERFMON" 1 \
-	    "needs root or CAP_BPF and CAP_PERFMON \(missing: CAP_BPF, CAP_PERFMON\)" \
-	    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	    "$TEST_TMP/blktop" -b -n 1
-	expect "probe as non-root" 1 "needs root" \
-	    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	    "$TEST_TMP/blktop" --probe
-	# A forced variant this kernel lacks: clear message, no libbpf dump.
-	if ! "$BLKTOP" --probe | grep -q 'io_start .*exists'; then
-		expect "forced missing tracepoint" 1 "does not exist" "$BLKTOP" -b --hooks tp_btf:io_start -n 1
-	else
-		pass "forced missing tracepoint (not applicable: block_io_start exists)"
-	fi
-	# -n stops by itself, and the report has the device asked for.
-	LOOP=$(loop_create 16) && DEV=$(basename "$LOOP")
-	check "-n 2 -d 0.2 prints two reports and exits 0" \
-	    bash -c "'$BLKTOP' -J -n 2 -d 0.2 -D $DEV > '$TEST_TMP/n.out' && [ \$(wc -l < '$TEST_TMP/n.out') = 2 ] && grep -q '\"name\":\"$DEV\"' '$TEST_TMP/n.out'"
-	check "text mode header and row" \
-	    bash -c "'$BLKTOP' -b -n 1 -d 0.2 -D $DEV | grep -q '^$DEV '"
-else
-	skip "privilege checks need root"
 fi
+
+# ---- with root: what a user without privileges is told, live reports
+need_root
+# Drop to nobody with no capabilities: the message names what is missing.
+cp "$BLKTOP" "$TEST_TMP/blktop" && chmod 755 "$TEST_TMP" "$TEST_TMP/blktop"
+expect "not root: names CAP_BPF and CAP_PERFMON" 1 \
+    "needs root or CAP_BPF and CAP_PERFMON \(missing: CAP_BPF, CAP_PERFMON\)" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    "$TEST_TMP/blktop" -b -n 1
+expect "probe as non-root" 1 "needs root" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    "$TEST_TMP/blktop" --probe
+# A forced variant this kernel lacks: clear message, no libbpf dump.
+if ! "$BLKTOP" --probe | grep -q 'io_start .*exists'; then
+	expect "forced missing tracepoint" 1 "does not exist" "$BLKTOP" -b --hooks tp_btf:io_start -n 1
+else
+	pass "forced missing tracepoint (not applicable: block_io_start exists)"
+fi
+# -n stops by itself, and the report has the device asked for.
+LOOP=$(loop_create 16) && DEV=$(basename "$LOOP")
+check "-n 2 -d 0.2 prints two reports and exits 0" \
+    bash -c "'$BLKTOP' -J -n 2 -d 0.2 -D $DEV > '$TEST_TMP/n.out' && [ \$(wc -l < '$TEST_TMP/n.out') = 2 ] && grep -q '\"name\":\"$DEV\"' '$TEST_TMP/n.out'"
+check "text mode header and row" \
+    bash -c "'$BLKTOP' -b -n 1 -d 0.2 -D $DEV | grep -q '^$DEV '"

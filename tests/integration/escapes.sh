@@ -45,6 +45,7 @@ print("bad " + clean(sys.argv[2]) if clean(sys.argv[2]) else "ok")
 PY
 }
 
+if user_part; then
 python3 - "$DEVS" "$TEST_TMP" <<'PY'
 import sys
 exec(open(sys.argv[1]).read())
@@ -209,14 +210,14 @@ check "UI replay: the help's n/a reason for aio as ??" grep -qE 'n/a aio +\?\?' 
 verdict=$(clean_of "$TEST_TMP/cap.txt")
 check "UI replay: header and help hold no control or invisible character: ${verdict#bad }" [ "$verdict" = ok ]
 "${TMUX_CMD[@]}" send-keys -t cap Escape q
+fi
 
 # ---- A live UI's status line: a mark label with CR, newline, U+202E and
 # U+200B, sent to this run's own socket only (blktop --mark would reach
 # every blktop on the machine, other tests' among them).
-if [ "$(id -u)" != 0 ]; then
-	skip "UI marks: needs root to load BPF"
-	exit 0
-fi
+need_root
+need_cmd tmux tmux
+tmux_setup
 "${TMUX_CMD[@]}" new-session -d -s live -x 200 -y 50 \
     "echo \$\$ >$TEST_TMP/live.pid; exec env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP --no-vfs \
     2>$TEST_TMP/live.err"

@@ -8,12 +8,14 @@
 need_cmd python3 python3
 
 # ---- bad input: one line, a non-zero exit
+if user_part; then
 refused 2 "--mark ''" --mark ''
 refused 2 "--mark of 128 bytes" --mark "$(printf 'x%.0s' $(seq 128))"
 refused 2 "--mark with -J" --mark x -J
 refused 2 "--mark with an argument" --mark x y
 if ! grep -q " @blktop-mark\." /proc/net/unix; then
 	refused 1 "--mark with no blktop running" --mark x
+fi
 fi
 
 need_root

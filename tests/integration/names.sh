@@ -8,6 +8,7 @@
 # show the invisible characters as '?' (one a byte, as controls already were).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 
+if user_part; then
 NAMES="$TEST_TMP/names.py"
 cat >"$NAMES" <<'PY'
 # The hostile names, as bytes; tests/common/unescape.py adds the decoder of doc/blktop.8, NAMES.
@@ -81,14 +82,13 @@ sys.exit(not ("\u202e" not in t and "\u200b" not in t and "\x9b" not in t and
               ("café.npy" in t or sys.argv[1].endswith("r.html"))))' "$TEST_TMP/$o"
 done
 check "nothing on stderr" sh -c "! [ -s '$TEST_TMP/j.err' ] && ! [ -s '$TEST_TMP/d.err' ]"
+fi
 
 # ---- The UI, live: files named with U+202E (a bidi override) and U+200B (a
 # zero-width space) read while the files pane is shown: each is a '?', and
 # the screen holds neither character.
-if [ "$(id -u)" != 0 ] || ! command -v tmux >/dev/null 2>&1; then
-	skip "UI: needs root and tmux"
-	exit 0
-fi
+need_root
+need_cmd tmux tmux
 tmux_setup
 mkdir "$TEST_TMP/live"
 EVIL=$TEST_TMP/live/$(printf 'evil\342\200\256txt.exe')

@@ -3,9 +3,7 @@
 # trend; Enter opens one's heatmap, Esc comes back, v switches. First 64
 # devices of an imported log (no privileges), then 32 loop devices under fio.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
-need_root
 need_cmd tmux tmux
-need_cmd fio fio
 
 tmux_setup
 key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
@@ -71,6 +69,7 @@ wait_lines() {
 	return 1
 }
 
+if user_part; then
 # ---- 64 devices of an imported log, each doing 20 requests a second.
 python3 - "$TEST_TMP/many.txt" <<'PY'
 import sys
@@ -144,8 +143,12 @@ check "import: ... both states seen" sh -c "echo '$seen' | grep -q -- '- _' && e
 key q
 check "import: q exits 0" stopped
 
+fi
+
 # ---- 32 loop devices under fio, 40 reads a second each; one more reads for
 # 3 s only: then its line says "-" for the p99 of the last interval.
+need_root
+need_cmd fio fio
 loops=() names=""
 for i in $(seq 1 33); do
 	l=$(loop_create 16) || { fail "create loop device $i"; exit 1; }

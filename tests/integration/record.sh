@@ -5,8 +5,16 @@ FIX=$BLKTOP_SRCDIR/tests/fixtures
 
 # count_dump FILE TYPE: rows of one type in a --dump csv.
 count_dump() { "$BLKTOP" -r "$1" --dump 2>/dev/null | grep -c "^\"$2\","; }
+# one_line_error NAME FILE: exit 1 with exactly one line on stderr.
+one_line_error() {
+	"$BLKTOP" -r "$2" -b >"$TEST_TMP/o" 2>"$TEST_TMP/e"
+	local st=$?
+	check "$1: exit 1 ($st), one line ($(wc -l <"$TEST_TMP/e")): $(head -c 100 "$TEST_TMP/e")" \
+	    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/e")" = 1 -a ! -s "$TEST_TMP/o" ]
+}
 
 # ---- without root: imports, errors, dump of the fixtures
+if user_part; then
 check "import block_rq_issue: 11 requests" [ "$(count_dump "$FIX/import-issue.txt" block)" = 11 ]
 check "import block_rq_issue: 3 ticks" [ "$(count_dump "$FIX/import-issue.txt" tick)" = 3 ]
 out=$("$BLKTOP" -r "$FIX/import-issue.txt" -J 2>"$TEST_TMP/imp.err")
@@ -37,13 +45,6 @@ csv=$("$BLKTOP" -r "$FIX/import-bio.txt" --dump --format csv 2>/dev/null | wc -l
 jsonl=$("$BLKTOP" -r "$FIX/import-bio.txt" --dump --format jsonl 2>/dev/null | wc -l)
 check "dump: csv rows (header + 35) and jsonl rows (35)" [ "$csv" = 36 -a "$jsonl" = 35 ]
 
-# one_line_error NAME FILE: exit 1 with exactly one line on stderr.
-one_line_error() {
-	"$BLKTOP" -r "$2" -b >"$TEST_TMP/o" 2>"$TEST_TMP/e"
-	local st=$?
-	check "$1: exit 1 ($st), one line ($(wc -l <"$TEST_TMP/e")): $(head -c 100 "$TEST_TMP/e")" \
-	    [ "$st" = 1 -a "$(wc -l <"$TEST_TMP/e")" = 1 -a ! -s "$TEST_TMP/o" ]
-}
 : >"$TEST_TMP/empty"
 one_line_error "empty file" "$TEST_TMP/empty"
 head -c 4096 /dev/urandom >"$TEST_TMP/garbage"
@@ -53,6 +54,7 @@ one_line_error "text that is no log" "$TEST_TMP/text"
 one_line_error "missing file" "$TEST_TMP/nonexistent"
 printf 'Attaching 1 probe...\n' >"$TEST_TMP/nolines.txt"
 one_line_error "log without a valid line" "$TEST_TMP/nolines.txt"
+fi
 
 # ---- with root: record a real workload
 need_root

@@ -12,6 +12,7 @@ H=$TEST_TMP/small.html
 J=$TEST_TMP/small.json
 
 # ---- the committed capture: HTML and JSON, with no UI and no terminal
+if user_part; then
 check "-r --report OUT.html: exit 0 with no terminal" \
     sh -c "'$BLKTOP' -r '$CAP' --report '$H' </dev/null >'$TEST_TMP/h.out' 2>&1"
 check "-r --report OUT.json: exit 0" \
@@ -152,17 +153,18 @@ check "--dump with --report: a usage error ($(head -c 100 "$TEST_TMP/du.err"))" 
     [ "$st" = 2 -a ! -e "$TEST_TMP/d.html" ]
 "$BLKTOP" --report "" >/dev/null 2>&1; st=$?
 check "--report with an empty name: a usage error" [ "$st" = 2 ]
-if [ "$(id -u)" = 0 ]; then
-	chmod 711 "$TEST_TMP"
-	mkdir -m 1777 "$TEST_TMP/shared"
-	env SUDO_UID=65534 SUDO_GID=65534 "$BLKTOP" -r "$CAP" --report "$TEST_TMP/shared/u.html" \
-	    </dev/null >/dev/null 2>&1
-	check "through sudo: the report belongs to the user ($(stat -c %u:%g "$TEST_TMP/shared/u.html" 2>&1))" \
-	    [ "$(stat -c %u:%g "$TEST_TMP/shared/u.html")" = 65534:65534 ]
 fi
 
-# ---- live: the report of a run against /proc/diskstats
+# ---- with root: through sudo, the report is the user's
 need_root
+chmod 711 "$TEST_TMP"
+mkdir -m 1777 "$TEST_TMP/shared"
+env SUDO_UID=65534 SUDO_GID=65534 "$BLKTOP" -r "$CAP" --report "$TEST_TMP/shared/u.html" \
+    </dev/null >/dev/null 2>&1
+check "through sudo: the report belongs to the user ($(stat -c %u:%g "$TEST_TMP/shared/u.html" 2>&1))" \
+    [ "$(stat -c %u:%g "$TEST_TMP/shared/u.html")" = 65534:65534 ]
+
+# ---- live: the report of a run against /proc/diskstats
 need_cmd fio fio
 LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")

@@ -12,7 +12,7 @@ need_cmd python3 python3
 need_cmd mkfs.ext4 e2fsprogs
 XFER=$BLKTOP_BUILDDIR/tests/workload/xferwork
 if [ ! -x "$XFER" ]; then
-	fail "no $XFER (make check builds it)"
+	fail "no $XFER (make check or make check-live builds it)"
 	exit 0
 fi
 

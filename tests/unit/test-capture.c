@@ -2,9 +2,11 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -915,9 +917,43 @@ test_create(void)
 	free(target);
 }
 
+/* Write a short string to a file of /proc; -1 if it cannot. */
+static int
+write_proc(const char *path, const char *what)
+{
+	int	fd, ok;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	ok = write(fd, what, strlen(what)) == (ssize_t)strlen(what);
+	close(fd);
+	return (ok ? 0 : -1);
+}
+
+/*
+ * For a user: a user and a mount namespace of its own, where it is root and
+ * may mount a tmpfs (make check runs as a normal user). Root stays as it is.
+ */
+static void
+enospc_namespace(void)
+{
+	char	map[64];
+	uid_t	uid = getuid();
+	gid_t	gid = getgid();
+
+	if (geteuid() == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+		return;
+	snprintf(map, sizeof map, "0 %u 1", (unsigned)uid);
+	write_proc("/proc/self/uid_map", map);
+	write_proc("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof map, "0 %u 1", (unsigned)gid);
+	write_proc("/proc/self/gid_map", map);
+	mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
 /* A full disk fails the writer; what it wrote still replays. */
 static void
-test_enospc(void)
+test_enospc_run(void)
 {
 	struct capture_header	 hdr;
 	struct capture_stats	 st;
@@ -976,6 +1012,31 @@ test_enospc(void)
 	free(path);
 	free(mnt);
 	free(recs);
+}
+
+/* test_enospc_run in a child, in a namespace of its own where it needs one. */
+static void
+test_enospc(void)
+{
+	pid_t	pid;
+	int	st = 0;
+
+	fflush(stdout);
+	if ((pid = fork()) == -1) {
+		CHECK("ENOSPC: fork", 0);
+		return;
+	}
+	if (pid == 0) {
+		enospc_namespace();
+		test_enospc_run();
+		fflush(stdout);
+		_exit(check_failed ? 1 : 0);
+	}
+	/* Its checks printed their lines; a failure or a crash fails this test too. */
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		printf("# ENOSPC: the child failed (status 0x%x)\n", st);
+		check_failed++;
+	}
 }
 
 /* The flight recorder keeps the last seconds and starts a file with them. */
