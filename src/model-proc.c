@@ -421,8 +421,12 @@ struct proc_rw_add {
 	unsigned	 uring, aio, error;	/* 0 or 1 */
 };
 
-/* A read/write call, as proc_rw_add has it, into one set of counters. */
-static void
+/*
+ * A read/write call, as proc_rw_add has it, into one set of counters;
+ * inlined into its five calls (called, 115 instructions a call record of
+ * the 1255 proc_add_rw took, callgrind).
+ */
+static inline __attribute__((always_inline)) void
 proc_count_rw(struct proc_counts *c, const struct proc_rw_add *a)
 {
 	c->vfs_calls[a->d] += 1;
