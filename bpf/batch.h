@@ -26,6 +26,7 @@
 struct batch {
 	__u32 busy;
 	__u32 pad;
+	struct cg_cache cg;	/* current.h's, for a program holding busy (the vfs object's reads) */
 	struct ev_batch hdr;
 	__u8 recs[BATCH_BYTES + 128];	/* slack: the verifier's bound on a send's size is looser */
 };

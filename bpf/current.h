@@ -29,7 +29,8 @@ struct cg_cache {
  * The CPU's cache, for programs that run with preemption off (block
  * submissions, page dirtying and faults). A preemptible
  * program (the vfs object's calls: see vfs_scratch) keeps its own in the
- * scratch slot it holds: a shared entry could be read half-written.
+ * scratch slot or the record batch it holds: a shared entry could be read
+ * half-written.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -45,12 +46,31 @@ static __always_inline struct cg_cache *cg_cache_cpu(void)
 	return bpf_map_lookup_elem(&cg_cache, &zero);
 }
 
-/* The current task's cgroup v2 id and comm; cc the cache (or NULL), now the caller's clock reading. */
+/*
+ * The current task, typed, where the kernel has bpf_get_current_task_btf;
+ * NULL elsewhere, where the *_of functions below do not use it. A program
+ * that looks at its task more than once takes it once: each helper call
+ * costs a few ns, more with the return thunks of this VM's mitigations.
+ */
+static __always_inline struct task_struct *task_current(void)
+{
+	return HAVE_TASK_BTF ? bpf_get_current_task_btf() : NULL;
+}
+
+/* What bpf_get_current_pid_tgid() returns, from t = task_current() (plain loads where typed). */
+static __always_inline __u64 task_pid_tgid_of(struct task_struct *t)
+{
+	if (HAVE_TASK_BTF)
+		return (__u64)t->tgid << 32 | (__u32)t->pid;
+	return bpf_get_current_pid_tgid();
+}
+
+/* task_owner of t = task_current(). */
 static __always_inline void
-task_owner(struct cg_cache *cc, __u64 *cgroup, char comm[BLKTOP_COMM_LEN], __u64 now)
+task_owner_of(struct task_struct *t, struct cg_cache *cc, __u64 *cgroup,
+    char comm[BLKTOP_COMM_LEN], __u64 now)
 {
 	if (HAVE_TASK_BTF) {
-		struct task_struct *t = bpf_get_current_task_btf();
 		struct css_set *cs = t->cgroups;
 
 		if (cc && cc->css == (__u64)cs && now - cc->ts < CG_CACHE_NS) {
@@ -68,6 +88,13 @@ task_owner(struct cg_cache *cc, __u64 *cgroup, char comm[BLKTOP_COMM_LEN], __u64
 	}
 	*cgroup = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(comm, BLKTOP_COMM_LEN);
+}
+
+/* The current task's cgroup v2 id and comm; cc the cache (or NULL), now the caller's clock reading. */
+static __always_inline void
+task_owner(struct cg_cache *cc, __u64 *cgroup, char comm[BLKTOP_COMM_LEN], __u64 now)
+{
+	task_owner_of(task_current(), cc, cgroup, comm, now);
 }
 
 #endif

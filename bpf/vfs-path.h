@@ -7,10 +7,9 @@
 #ifndef BLKTOP_VFS_PATH_H
 #define BLKTOP_VFS_PATH_H
 
-/* The struct file behind fd in the current task, or NULL. */
-static __always_inline struct file *fd_file(int fd)
+/* The struct file behind fd in the current task (task: task_current()), or NULL. */
+static __always_inline struct file *fd_file_of(struct task_struct *task, int fd)
 {
-	struct task_struct *task;
 	struct fdtable *fdt;
 	struct file **fds, *f = NULL;
 	unsigned int max_fds;
@@ -19,7 +18,6 @@ static __always_inline struct file *fd_file(int fd)
 		return NULL;
 	if (HAVE_TASK_BTF) {
 		/* 5.11+: a typed task, plain loads down to the fd array. */
-		task = bpf_get_current_task_btf();
 		if (!task->files || !(fdt = task->files->fdt))
 			return NULL;
 		max_fds = fdt->max_fds;
@@ -35,6 +33,12 @@ static __always_inline struct file *fd_file(int fd)
 		return NULL;
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
 	return f;
+}
+
+/* The struct file behind fd in the current task, or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	return fd_file_of(task_current(), fd);
 }
 
 /* File type from i_mode. */
@@ -123,12 +127,14 @@ static __always_inline void file_info(struct scratch *s, struct file *f, struct 
 
 /*
  * At a read/write's entry or exit: f's inode and flags into *in and its
- * position into s->fpos (one probe read: the position sits within 128 bytes
- * of the rest from 5.10 to 6.18; -1 where it does not), and its type, from
+ * position into *fpos (one probe read into span, which has room for
+ * 2 * SPAN_MAX bytes: the position sits within 128 bytes of the rest from
+ * 5.10 to 6.18; -1 where it does not), and its type, from
  * its path slot when the slot holds f and that inode (then in->hit names the
  * slot), else from the inode (one more).
  */
-static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct inflight *in)
+static __always_inline __u16 file_peek_at(__u8 *span, __s64 *fpos, struct file *f,
+    struct inflight *in)
 {
 	__u32 lo = MIN2(SPAN_LO(struct file, f_inode, f_path), FOFF(struct file, f_flags));
 	__u32 hi = MAX2(SPAN_HI(struct file, f_inode, f_path), FEND(struct file, f_flags));
@@ -139,18 +145,18 @@ static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct
 	__u32 i, seq;
 
 	in->hit = 0;
-	s->fpos = -1;
+	*fpos = -1;
 	if (!f)
 		return VFS_FT_NONE;
-	if (span_read(s->span, f, plo, phi)) {
-		ino = SPAN_GET(s->span, plo, struct file, f_inode);
-		p = SPAN_GET(s->span, plo, struct file, f_path);
-		in->fflags = SPAN_GET(s->span, plo, struct file, f_flags);
-		s->fpos = SPAN_GET(s->span, plo, struct file, f_pos);
-	} else if (span_read(s->span, f, lo, hi)) {
-		ino = SPAN_GET(s->span, lo, struct file, f_inode);
-		p = SPAN_GET(s->span, lo, struct file, f_path);
-		in->fflags = SPAN_GET(s->span, lo, struct file, f_flags);
+	if (span_read(span, f, plo, phi)) {
+		ino = SPAN_GET(span, plo, struct file, f_inode);
+		p = SPAN_GET(span, plo, struct file, f_path);
+		in->fflags = SPAN_GET(span, plo, struct file, f_flags);
+		*fpos = SPAN_GET(span, plo, struct file, f_pos);
+	} else if (span_read(span, f, lo, hi)) {
+		ino = SPAN_GET(span, lo, struct file, f_inode);
+		p = SPAN_GET(span, lo, struct file, f_path);
+		in->fflags = SPAN_GET(span, lo, struct file, f_flags);
 	} else {
 		ino = BPF_CORE_READ(f, f_inode);
 		BPF_CORE_READ_INTO(&p, f, f_path);
@@ -171,6 +177,12 @@ static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct
 		}
 	}
 	return mode_ftype(BPF_CORE_READ(ino, i_mode));
+}
+
+/* file_peek_at with the span copied to s->span and the position put in s->fpos. */
+static __always_inline __u16 file_peek(struct scratch *s, struct file *f, struct inflight *in)
+{
+	return file_peek_at(s->span, &s->fpos, f, in);
 }
 
 /* A mount's root dentry, parent mount and mountpoint, in one probe read where they sit close. */

@@ -383,8 +383,8 @@ static __always_inline bool inflight_take(__u32 tid, struct inflight *out)
 	return true;
 }
 
-/* Whether the current task passes the -p/-c/--cgroup filters. */
-static __always_inline bool wanted(__u32 tgid)
+/* Whether the current task (t: task_current(), tgid its) passes the -p/-c/--cgroup filters. */
+static __always_inline bool wanted_of(struct task_struct *t, __u32 tgid)
 {
 	if (tgid == self_tgid)
 		return false;
@@ -397,7 +397,7 @@ static __always_inline bool wanted(__u32 tgid)
 
 		/* A typed task's comm is two plain loads; the helper costs ~30 ns more per call. */
 		if (HAVE_TASK_BTF)
-			__builtin_memcpy(c, bpf_get_current_task_btf()->comm, sizeof(c));
+			__builtin_memcpy(c, t->comm, sizeof(c));
 		else
 			bpf_get_current_comm(c, sizeof(c));
 		for (__u32 i = 0; i < FILTER_MAX_COMMS; i++) {
@@ -409,6 +409,12 @@ static __always_inline bool wanted(__u32 tgid)
 		return false;
 	}
 	return true;
+}
+
+/* Whether the current task, of tgid, passes the -p/-c/--cgroup filters. */
+static __always_inline bool wanted(__u32 tgid)
+{
+	return wanted_of(task_current(), tgid);
 }
 
 #include "vfs-path.h"
@@ -486,13 +492,14 @@ static __always_inline __u16 sys_op(__u32 sys)
 /* Syscall entry: filter, then remember the arguments and the time. */
 static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __u64 a3)
 {
-	__u64 id = bpf_get_current_pid_tgid();
+	struct task_struct *task = task_current();
+	__u64 id = task_pid_tgid_of(task);
 	__u32 tid = (__u32)id;
 	struct inflight in = {}, *p;
 	struct file *f = NULL;
 	struct scratch *s;
 
-	if (!wanted(id >> 32))
+	if (!wanted_of(task, id >> 32))
 		return 0;
 	/*
 	 * A read or write's file is looked up at its exit (rw_file), where the
@@ -824,17 +831,20 @@ static __always_inline bool async_file(struct scratch *s, struct inflight *in)
 }
 
 /*
- * What the call itself gives a read/write record: times, owner, bytes and
- * offset, fd. The file's fields (dev, ino, rdev, ftype, the path's) are the
- * caller's; e need not be cleared first, every other field is written.
+ * What the call itself gives a read/write record: times, owner (cg: the
+ * owner cache the caller holds), bytes and offset (fpos: the file's position
+ * file_peek found), fd. The file's fields (dev, ino, rdev, ftype, the
+ * path's) are the caller's; e need not be cleared first, every other field
+ * is written.
  */
-static __always_inline void rw_fill(struct ev_rw *e, struct scratch *s, const struct inflight *in,
-    __u64 now, long ret, __u16 op, __u64 id, __u16 *pflags)
+static __always_inline void rw_fill(struct ev_rw *e, struct task_struct *task,
+    struct cg_cache *cg, __s64 fpos, const struct inflight *in, __u64 now, long ret, __u16 op,
+    __u64 id, __u16 *pflags)
 {
 	e->type = EV_RW;
 	e->ts = now;
 	e->lat_ns = now - in->ts;
-	task_owner(&s->cg, &e->cgroup, e->comm, now);
+	task_owner_of(task, cg, &e->cgroup, e->comm, now);
 	e->pid = (__u32)id;
 	e->tgid = id >> 32;
 	e->sys = in->sys;
@@ -850,9 +860,9 @@ static __always_inline void rw_fill(struct ev_rw *e, struct scratch *s, const st
 	 * on the same open file between this one's end and its exit hook would
 	 * move it (a known limit).
 	 */
-	if (ret >= 0 && s->fpos >= ret && (in->sys == VFS_SYS_READ || in->sys == VFS_SYS_WRITE ||
+	if (ret >= 0 && fpos >= ret && (in->sys == VFS_SYS_READ || in->sys == VFS_SYS_WRITE ||
 	    in->sys == VFS_SYS_READV || in->sys == VFS_SYS_WRITEV))
-		e->pos = s->fpos - ret;
+		e->pos = fpos - ret;
 
 	switch (in->sys) {
 	case VFS_SYS_READV:
@@ -904,8 +914,52 @@ static __always_inline bool rw_cached(struct scratch *s, struct inflight *in, __
 	if (!p)
 		return false;
 	e = (struct ev_rw *)p;
-	rw_fill(e, s, in, now, ret, op, id, &pflags);
+	rw_fill(e, task_current(), &s->cg, s->fpos, in, now, ret, op, id, &pflags);
 	if (!pslot_take(in, e)) {
+		batch_abandon(b);
+		return false;
+	}
+	if (in->fflags & O_DIRECT_FLAG)
+		pflags |= VFS_PF_DIRECT;
+	e->path_len = 0;
+	e->path_flags = pflags | VFS_PF_CACHED;
+	*(__u64 *)(p + sizeof(struct ev_rw)) = 0;	/* the path's NUL, and the stride's tail */
+	batch_commit(b, ts, now);
+	return true;
+}
+
+/*
+ * The exit of a read/write system call whose file's path went out before,
+ * made in this CPU's batch with no scratch slot taken (its compare-and-swap
+ * and lookup were ~5% of a cached read()'s exit program): the struct file's
+ * span is copied into the record's own place in the batch, read, then
+ * written over by the record; the owner cache is the batch's. True if the
+ * call is done with (its record made, or its file not traced); false if the
+ * caller must make it the long way (vfs_exit_rw: a file's first call,
+ * batches off or busy, another file in the slot).
+ */
+static __always_inline bool rw_fast(struct task_struct *task, struct inflight *in, __u64 now,
+    long ret, __u64 id)
+{
+	struct batch *b;
+	struct ev_rw *e;
+	struct file *f;
+	__u16 ft, pflags = 0;
+	__s64 fpos;
+	__u64 *ts;
+	__u8 *p;
+
+	if (!path_cache || !(p = batch_begin(&b, &ts, now)))
+		return false;
+	f = fd_file_of(task, (int)in->arg[0]);
+	ft = file_peek_at(p, &fpos, f, in);
+	if (ft != VFS_FT_REG && ft != VFS_FT_BLK) {
+		batch_abandon(b);
+		return !include_all;	/* rw_file's "not traced"; with --all-files, the long way */
+	}
+	e = (struct ev_rw *)p;
+	if (!in->hit || (rw_fill(e, task, &b->cg, fpos, in, now, ret, sys_op(in->sys), id, &pflags),
+	    !pslot_take(in, e))) {
 		batch_abandon(b);
 		return false;
 	}
@@ -941,7 +995,7 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 		return 0;
 	e = (struct ev_rw *)s->buf;
 	__builtin_memset(e, 0, sizeof(*e));
-	rw_fill(e, s, in, now, ret, op, id, &pflags);
+	rw_fill(e, task_current(), &s->cg, s->fpos, in, now, ret, op, id, &pflags);
 
 	/*
 	 * The file: for a system call, the one its fd names at the exit. The
@@ -986,20 +1040,29 @@ static __always_inline int vfs_exit_rw(struct scratch *s, struct inflight *in, _
 
 #include "vfs-life.h"
 
-/* Syscall exit: finish the call this thread started, if any. */
-static __always_inline int vfs_exit(long ret)
+/*
+ * Syscall exit: finish the call this thread started, if any. fast: the hook
+ * may end a read/write system call (rw_fast: a compile-time constant, so that
+ * the exits of other calls are verified without it).
+ */
+static __always_inline int vfs_exit(long ret, bool fast)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *task = task_current();
+	__u64 id = task_pid_tgid_of(task);
 	struct inflight tmp, *in;
 	struct call_slot *c;
 	struct scratch *s;
 
-	if (!(in = inflight_find(tid, &c, &tmp)))
+	if (!(in = inflight_find((__u32)id, &c, &tmp)))
 		return 0;
 	if (sys_is_xfer(in->sys)) {
 		inflight_free(c);
 		return 0;	/* xfer: a stale entry: vfs_exit_xfer ends those calls */
+	}
+	if (fast && sys_is_rw(in->sys) && rw_fast(task, in, now, ret, id)) {
+		inflight_free(c);
+		return 0;
 	}
 	if (!(s = scratch_take())) {
 		count(&counters, sys_is_rw(in->sys) ? CNT_LOST_CALLS : CNT_LOST);
@@ -1029,7 +1092,7 @@ static __always_inline int vfs_exit(long ret)
  */
 __noinline int vfs_exit_global(long ret)
 {
-	return vfs_exit(ret);
+	return vfs_exit(ret, true);
 }
 
 #include "vfs-syscalls.h"
