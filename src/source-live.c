@@ -90,7 +90,7 @@ live_count_async(struct live *l, const void *rec, size_t len)
 static void
 live_blk_kio(struct live *l, const void *r)
 {
-	struct ev_blk_kio	 k;
+	const struct ev_blk_kio	*kp = r, k = *kp;
 	struct ev_block		 b;
 	union {
 		struct ev_rw	 e;
@@ -99,7 +99,6 @@ live_blk_kio(struct live *l, const void *r)
 	const void		*rec;
 	size_t			 rlen;
 
-	memcpy(&k, r, sizeof k);
 	memset(&b, 0, sizeof b);
 	b.type = EV_BLOCK;
 	b.dev = k.dev;
