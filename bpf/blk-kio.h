@@ -153,15 +153,15 @@ static __always_inline __u64 kio_of(struct bio *bio, __u64 *size)
 }
 
 /* Whether a call's owner passes the vfs object's filters (its wanted()). */
-static __always_inline bool kio_wanted(const struct ev_rw *e)
+static __always_inline bool kio_owner_wanted(__u32 tgid, __u64 cgroup, const char *comm)
 {
 	__u64 c[2];
 
-	if (e->tgid == kio_self_tgid || (kio_cgroup && e->cgroup != kio_cgroup))
+	if (tgid == kio_self_tgid || (kio_cgroup && cgroup != kio_cgroup))
 		return false;
 	if (!kio_ncomms)
 		return true;
-	__builtin_memcpy(c, e->comm, sizeof c);
+	__builtin_memcpy(c, comm, sizeof c);
 	for (__u32 i = 0; i < FILTER_MAX_COMMS; i++) {
 		if (i >= kio_ncomms)
 			break;
@@ -169,6 +169,11 @@ static __always_inline bool kio_wanted(const struct ev_rw *e)
 			return true;
 	}
 	return false;
+}
+
+static __always_inline bool kio_wanted(const struct ev_rw *e)
+{
+	return kio_owner_wanted(e->tgid, e->cgroup, e->comm);
 }
 
 /*
@@ -352,9 +357,83 @@ static __always_inline void kio_complete(struct request *rq, const struct reqinf
 			count(CNT_LOST_CALLS);
 	}
 }
+
+/*
+ * A request that is all of one direct async call: one bio, its dio's bytes
+ * the bio's, all completed now (no partial completion before), its pages
+ * pinned user memory (BLK_FC_DIRECT: no file of the page cache to name),
+ * its call's owner the request's (not an io-wq worker's). Sent as one
+ * record for the two (struct ev_blk_kio) written in place in this CPU's
+ * batch; false where it is not such a request, or the batch is busy: then
+ * block_send and kio_complete send them as before.
+ */
+static __always_inline bool kio_one(struct request *rq, const struct reqinfo *ri,
+    __u64 now, int status, __u32 nr_bytes, __u16 flags)
+{
+	struct ev_blk_kio *e;
+	struct batch *b;
+	struct bio *bio;
+	struct kiocb *k;
+	struct file *f;
+	struct inode *ino;
+	__u64 kb, size = 0, *ts;
+	__u16 sys, mode, ftype;
+	__s32 err;
+
+	if (!kio_on || ri->done_bytes || ri->fclass != BLK_FC_DIRECT ||
+	    (ri->op != BLK_OP_READ && ri->op != BLK_OP_WRITE))
+		return false;
+	bio = rq->bio;
+	if (!bio || bio->bi_next || bio->bi_iter.bi_size != nr_bytes ||
+	    !(kb = kio_of(bio, &size)) || size > nr_bytes)
+		return false;
+	k = bpf_rdonly_cast((void *)kb, bpf_core_type_id_kernel(struct kiocb));
+	if (!(sys = kio_engine(k, ri->op)))
+		return false;
+	if ((sys == VFS_SYS_URING_READ || sys == VFS_SYS_URING_WRITE) &&
+	    *(const __u64 *)ri->comm == *(const __u64 *)"iou-wrk-")
+		return false;	/* kio_fill names the ring's task */
+	f = k->ki_filp;
+	if (!f || !(f->f_flags & KIO_O_DIRECT) || !(ino = f->f_inode) ||
+	    !kio_owner_wanted(ri->tgid, ri->cgroup, ri->comm))
+		return false;
+	if (!(e = (struct ev_blk_kio *)batch_begin(&b, &ts, now)))
+		return false;
+	mode = ino->i_mode & 0170000;
+	ftype = mode == 0100000 ? VFS_FT_REG : mode == 0060000 ? VFS_FT_BLK : VFS_FT_OTHER;
+	err = kio_errno(status);
+	e->type = EV_BLK_KIO;
+	e->dev = ri->dev;
+	e->ts_start = ri->ts_start;
+	e->ts_issue = ri->ts_issue ? ri->ts_issue : ri->ts_start;
+	e->ts_done = now;
+	e->sector = ri->sector;
+	e->cgroup = ri->cgroup;
+	e->ino = ino->i_ino;
+	e->pos = k->ki_pos;	/* moved on only by the dio's completion, after this */
+	e->fsdev = ino->i_sb->s_dev;
+	e->rdev = ftype == VFS_FT_BLK ? ino->i_rdev : 0;
+	e->bytes = nr_bytes;
+	e->pid = ri->pid;
+	e->tgid = ri->tgid;
+	e->error = err;
+	e->op = ri->op;
+	e->flags = ri->flags | flags | BLK_F_NODEVSTAT;
+	e->sys = sys;
+	e->slot = pslot_of((const struct file *)kio_bits(f)) + 1;
+	__builtin_memcpy(e->comm, ri->comm, sizeof e->comm);
+	e->ftype = ftype;
+	e->pad[0] = e->pad[1] = e->pad[2] = 0;
+	_Static_assert(sizeof(*e) == BATCH_STRIDE, "every byte of the batch place written");
+	batch_commit(b, ts, now);
+	count(CNT_BLOCK_SENT);
+	return true;
+}
 #else
 static __always_inline void kio_complete(struct request *rq, const struct reqinfo *ri,
     __u64 now, int status) {}
+static __always_inline bool kio_one(struct request *rq, const struct reqinfo *ri,
+    __u64 now, int status, __u32 nr_bytes, __u16 flags) { return false; }
 #endif
 
 #endif

@@ -23,6 +23,7 @@ enum blktop_ev_type {
 	EV_FOP = 5,		/* a file's lifecycle: mknod, unlink, rename, mkdir, rmdir, close, mmap, munmap */
 	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
 	EV_THROTTLE = 7,	/* a task that dirties pages paused by the kernel (balance_dirty_pages) */
+	EV_BLK_KIO = 8,		/* from the kernel only, in a block batch: a request and its direct async call */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 	EV_MARK = 18,		/* user space only: a mark (blktop --mark LABEL) */
@@ -323,6 +324,44 @@ struct ev_batch {
 /* The block object's batches: its requests (EV_BLOCK) and its direct async calls (EV_RW, no path). */
 #define BLK_BATCH_STRIDE	(EV_BATCH_STRIDE(sizeof(struct ev_block)) > EV_BATCH_STRIDE(EV_RW_SIZE(0)) ? \
 				 EV_BATCH_STRIDE(sizeof(struct ev_block)) : EV_BATCH_STRIDE(EV_RW_SIZE(0)))
+
+/*
+ * A block request and the direct async call that is all of it (one bio,
+ * the dio's bytes the request's, bpf/blk-kio.h): one record in the block
+ * object's batch for the two it stands for, which user space
+ * (src/source-live.c) makes of it: its EV_BLOCK (fclass BLK_FC_DIRECT, no
+ * ino, busy_ns, inflight; BLK_F_NODEVSTAT in flags) and its EV_RW (path-less,
+ * VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO, the request's owner, ts
+ * ts_done, latency from ts_start, asked the request's bytes, done the same or
+ * 0 on error, fd -1). Both records, each of its own, cost a second batch
+ * place, its clearing and copy in the completion program.
+ */
+struct ev_blk_kio {
+	__u32 type;		/* EV_BLK_KIO */
+	__u32 dev;		/* the request's: kernel dev_t of the whole disk */
+	__u64 ts_start;
+	__u64 ts_issue;
+	__u64 ts_done;
+	__u64 sector;
+	__u64 cgroup;
+	__u64 ino;		/* the call's file */
+	__s64 pos;		/* the call's offset */
+	__u32 fsdev;		/* the call's file's filesystem (ev_rw's dev) */
+	__u32 rdev;		/* ev_rw's rdev */
+	__u32 bytes;		/* the request's and the call's */
+	__u32 pid;
+	__u32 tgid;
+	__s32 error;
+	__u16 op;
+	__u16 flags;		/* the request's BLK_F_* */
+	__u16 sys;		/* the call's enum blktop_vfs_sys */
+	__u16 slot;		/* 1 + the call's file's path slot */
+	char comm[BLKTOP_COMM_LEN];
+	__u16 ftype;		/* the call's enum blktop_vfs_ftype */
+	__u16 pad[3];
+};
+_Static_assert(EV_BATCH_STRIDE(sizeof(struct ev_blk_kio)) <= BLK_BATCH_STRIDE,
+    "ev_blk_kio fits the block object's batch stride");
 
 /*
  * A page-cache event of a file (bpf/vfs.bpf.c, tp_btf only): a page dirtied

@@ -672,9 +672,11 @@ on_complete(struct request *rq, __u64 key, int status, unsigned int nr_bytes, bo
 	if (debug_counts)
 		count(CNT_DBG_COMPLETE);
 	nolat = kstamp_complete(rq, ri, rqf, now, btf);
-	block_send(ri, now, ri->done_bytes + nr_bytes, status, nolat);
-	if (kio)
-		kio_complete(rq, ri, now, status);
+	if (!kio || !kio_one(rq, ri, now, status, nr_bytes, nolat)) {
+		block_send(ri, now, ri->done_bytes + nr_bytes, status, nolat);
+		if (kio)
+			kio_complete(rq, ri, now, status);
+	}
 	req_free(key, s);
 	return 0;
 }

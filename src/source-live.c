@@ -85,6 +85,70 @@ live_count_async(struct live *l, const void *rec, size_t len)
 }
 
 /*
+ * The two records a request of one direct async call stands for (struct
+ * ev_blk_kio, bpf/blk-kio.h's kio_one), into the stream as the block object
+ * sends them each by itself: the request, then the call.
+ */
+static void
+live_blk_kio(struct live *l, const void *r)
+{
+	const struct ev_blk_kio	*kp = r, k = *kp;
+	struct ev_block		 b;
+	union {
+		struct ev_rw	 e;
+		uint8_t		 bytes[EV_RW_SIZE(0)];
+	} u;
+	const void		*rec;
+	size_t			 rlen;
+
+	memset(&b, 0, sizeof b);
+	b.type = EV_BLOCK;
+	b.dev = k.dev;
+	b.ts_start = k.ts_start;
+	b.ts_issue = k.ts_issue;
+	b.ts_done = k.ts_done;
+	b.sector = k.sector;
+	b.cgroup = k.cgroup;
+	b.bytes = k.bytes;
+	b.pid = k.pid;
+	b.tgid = k.tgid;
+	b.error = k.error;
+	b.op = k.op;
+	b.flags = k.flags;
+	memcpy(b.comm, k.comm, sizeof b.comm);
+	b.fclass = BLK_FC_DIRECT;
+	stream_event(l->b, &b, sizeof b);
+	if (!l->vfs_loaded)
+		return;
+	memset(&u, 0, sizeof u);
+	u.e.type = EV_RW;
+	u.e.dev = k.fsdev;
+	u.e.ts = k.ts_done;
+	u.e.lat_ns = k.ts_done - k.ts_start;
+	u.e.cgroup = k.cgroup;
+	u.e.ino = k.ino;
+	u.e.asked = k.bytes;
+	u.e.done = k.error ? 0 : k.bytes;
+	u.e.pos = k.pos;
+	u.e.pid = k.pid;
+	u.e.tgid = k.tgid;
+	u.e.error = k.error;
+	u.e.fd = -1;
+	u.e.rdev = k.rdev;
+	u.e.sys = k.sys;
+	u.e.op = k.op;
+	u.e.ftype = k.ftype;
+	u.e.path_flags = VFS_PF_CACHED | VFS_PF_DIRECT | VFS_PF_KIO;
+	u.e.slot = k.slot;
+	memcpy(u.e.comm, k.comm, sizeof u.e.comm);
+	rlen = EV_RW_SIZE(0);
+	live_count_async(l, &u, rlen);
+	rec = live_paths_record(&u, &rlen);
+	l->batched++;
+	stream_event(l->b, rec, rlen);
+}
+
+/*
  * One record from the ring buffer: into the stream. A batch (EV_BATCH, of
  * block requests or of read/write records without their path) is unpacked
  * into its records, each taken as it would be by itself.
@@ -109,6 +173,11 @@ live_rb_record(void *ctx, void *data, size_t len)
 			if (type == EV_BLOCK &&
 			    bh->stride >= EV_BATCH_STRIDE(sizeof(struct ev_block))) {
 				stream_event(l->b, r, sizeof(struct ev_block));
+				continue;
+			}
+			if (type == EV_BLK_KIO &&
+			    bh->stride >= EV_BATCH_STRIDE(sizeof(struct ev_blk_kio))) {
+				live_blk_kio(l, r);
 				continue;
 			}
 			/* The vfs object's batches, and the block object's direct async calls (bpf/blk-kio.h). */
