@@ -220,7 +220,7 @@ PROC_EQ = ["pid", "tgid", "comm", "req_read_bytes", "req_write_bytes", "req_read
            "call_read_bytes", "call_write_bytes", "call_reads", "call_writes", "opens",
            "open_fails", "disk_read_bytes", "disk_write_bytes", "mknods", "renames",
            "lifecycle_errors", "read_size_hist", "write_size_hist", "common_sizes",
-           "rw_switches"]
+           "rw_switches", "call_errors"]
 PROC_LACK = {"cgroup": "no cgroup in the logs",
              "req_lat_us": "bio.bt's block_io_start..done, timed by other probes",
              "call_lat_us": "bpftrace's sys_enter..sys_exit, timed by other probes",
