@@ -85,6 +85,8 @@ def start(cmd, out):
         if p.poll() is not None:
             raise SystemExit("run-async: %r exited at start" % cmd)
         if time.time() - t0 > 30:
+            p.kill()	# not left running beside what comes next
+            p.wait()
             raise SystemExit("run-async: %r still loading programs after 30 s" % cmd)
         m = len(set(progs()) - before)
         if m != n:
