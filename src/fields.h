@@ -36,10 +36,8 @@ void		 json_dev_write(FILE *, const struct json_dev *);
 
 /* json-run.c: an interval's object (-J) and a run's (--report OUT.json, report.h). */
 struct batch_opts;
-struct pat_map;
 void		 json_run_interval(const struct batch_opts *, const struct blktop *,
 		     double ts_wall, unsigned nticks);
-void		 json_run_file_map(FILE *, const struct blktop *, const struct pat_map *);
 
 /*
  * field-proc.c: the fields of a process, and of a file or of all processes

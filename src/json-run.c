@@ -8,35 +8,6 @@
 #include "fields.h"
 #include "report.h"
 
-/*
- * ,"offset_map":{...}: where in the file its calls went over time (struct
- * pat_map), per column reads and writes by band; null when it has none (no
- * call with an offset, or the map went to a busier file: model-pattern.c).
- */
-void
-json_run_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
-{
-	unsigned	 d, c, k;
-
-	if (m == NULL) {
-		fprintf(f, ",\"offset_map\":null");
-		return;
-	}
-	fprintf(f, ",\"offset_map\":{\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,"
-	    "\"band_bytes\":%llu,\"bands\":%u,\"no_offset\":%u,\"reads\":[", stream_wall(b, m->t0),
-	    (double)(1ULL << m->tshift) / 1e9, PAT_MAP_COLS, 1ULL << m->oshift, PAT_MAP_BANDS,
-	    m->nooff);
-	for (d = 0; d < 2; d++) {
-		for (c = 0; c < PAT_MAP_COLS; c++) {
-			fprintf(f, "%s[", c ? "," : "");
-			for (k = 0; k < PAT_MAP_BANDS; k++)
-				fprintf(f, "%s%u", k ? "," : "", m->n[d][c][k]);
-			fputc(']', f);
-		}
-		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
-	}
-}
-
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
 void
 json_run_marks(FILE *f, const struct blktop *b, int interval)

@@ -247,6 +247,35 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 	fputc('}', f);
 }
 
+/*
+ * ,"offset_map":{...}: where in the file its calls went over time (struct
+ * pat_map), per column reads and writes by band; null when it has none (no
+ * call with an offset, or the map went to a busier file: model-pattern.c).
+ */
+static void
+json_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
+{
+	unsigned	 d, c, k;
+
+	if (m == NULL) {
+		fprintf(f, ",\"offset_map\":null");
+		return;
+	}
+	fprintf(f, ",\"offset_map\":{\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,"
+	    "\"band_bytes\":%llu,\"bands\":%u,\"no_offset\":%u,\"reads\":[", stream_wall(b, m->t0),
+	    (double)(1ULL << m->tshift) / 1e9, PAT_MAP_COLS, 1ULL << m->oshift, PAT_MAP_BANDS,
+	    m->nooff);
+	for (d = 0; d < 2; d++) {
+		for (c = 0; c < PAT_MAP_COLS; c++) {
+			fprintf(f, "%s[", c ? "," : "");
+			for (k = 0; k < PAT_MAP_BANDS; k++)
+				fprintf(f, "%s%u", k ? "," : "", m->n[d][c][k]);
+			fputc(']', f);
+		}
+		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
+	}
+}
+
 /* One file: its calls, the device requests that carried its pages, its lifecycle (whole: as json_proc). */
 void
 json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whole)
@@ -269,7 +298,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	json_req_pattern(f, &fe->rpat, NULL);
 	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
 	if (whole)
-		json_run_file_map(f, b, model_file_map(b->procs, fe));
+		json_file_map(f, b, model_file_map(b->procs, fe));
 	fputc('}', f);
 }
 
