@@ -896,6 +896,25 @@ static __always_inline void rw_fill(struct ev_rw *e, struct task_struct *task,
 }
 
 /*
+ * A read/write record made in place in this CPU's batch, its path sent
+ * before: flagged cached (and direct), its empty path's NUL written, the
+ * batch committed.
+ */
+static __always_inline bool rw_commit_cached(struct batch *b, __u64 *ts, __u8 *p,
+    const struct inflight *in, __u16 pflags, __u64 now)
+{
+	struct ev_rw *e = (struct ev_rw *)p;
+
+	if (in->fflags & O_DIRECT_FLAG)
+		pflags |= VFS_PF_DIRECT;
+	e->path_len = 0;
+	e->path_flags = pflags | VFS_PF_CACHED;
+	*(__u64 *)(p + sizeof(struct ev_rw)) = 0;	/* the path's NUL, and the stride's tail */
+	batch_commit(b, ts, now);
+	return true;
+}
+
+/*
  * A read/write record whose file's path went out before (the path slot the
  * entry found, in->hit), written straight into this CPU's batch; false if it
  * could not be (batches off or busy, or another file took the slot
@@ -919,13 +938,7 @@ static __always_inline bool rw_cached(struct scratch *s, struct inflight *in, __
 		batch_abandon(b);
 		return false;
 	}
-	if (in->fflags & O_DIRECT_FLAG)
-		pflags |= VFS_PF_DIRECT;
-	e->path_len = 0;
-	e->path_flags = pflags | VFS_PF_CACHED;
-	*(__u64 *)(p + sizeof(struct ev_rw)) = 0;	/* the path's NUL, and the stride's tail */
-	batch_commit(b, ts, now);
-	return true;
+	return rw_commit_cached(b, ts, p, in, pflags, now);
 }
 
 /*
@@ -963,13 +976,7 @@ static __always_inline bool rw_fast(struct task_struct *task, struct inflight *i
 		batch_abandon(b);
 		return false;
 	}
-	if (in->fflags & O_DIRECT_FLAG)
-		pflags |= VFS_PF_DIRECT;
-	e->path_len = 0;
-	e->path_flags = pflags | VFS_PF_CACHED;
-	*(__u64 *)(p + sizeof(struct ev_rw)) = 0;	/* the path's NUL, and the stride's tail */
-	batch_commit(b, ts, now);
-	return true;
+	return rw_commit_cached(b, ts, p, in, pflags, now);
 }
 
 /*
