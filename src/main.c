@@ -24,12 +24,8 @@ main_error(const char *fmt, ...)
 {
 	va_list	 ap;
 
-	fprintf(stderr, "%s: ", log_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(2);
+	options_verror("", fmt, ap);
 }
 
 /*

@@ -15,18 +15,24 @@
 #define OPTIONS_COLUMN	21	/* where --help's text starts */
 #define OPTIONS_WIDTH	79
 
+/* Exit 2 with one line: "blktop: ", the message, tail. */
+void
+options_verror(const char *tail, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", log_prog);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s\n", tail);
+	exit(2);
+}
+
 /* Exit with a one-line message about a bad command line. */
 void
 options_error(const char *fmt, ...)
 {
 	va_list	 ap;
 
-	fprintf(stderr, "%s: ", log_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (blktop --help for usage)\n");
-	exit(2);
+	options_verror(" (blktop --help for usage)", fmt, ap);
 }
 
 /* Row e's index: its slot in struct blktop's opt_from. */

@@ -3,6 +3,7 @@
 #ifndef OPTIONS_H
 #define OPTIONS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -83,6 +84,8 @@ int		 options_parse(struct options *, int argc, char **argv);
 void		 options_usage(FILE *);
 void __attribute__((noreturn)) __printflike(1, 2)
 		 options_error(const char *, ...);
+void __attribute__((noreturn)) __printflike(2, 0)
+		 options_verror(const char *tail, const char *, va_list);
 const char	*options_name(const struct option_entry *);
 int		 options_number(const struct option_entry *, enum option_type, const char *,
 		     double *, char **errp);
