@@ -149,7 +149,7 @@ static __always_inline int async_done(const struct async_sub *sub, struct file *
 	in.arg[2] = asked;
 	in.arg[3] = sub->pos;
 	in.file = (__u64)f;
-	vfs_exit_rw(s, &in, now, res, sys_op(in.sys));
+	vfs_exit_rw(s, &in, in.sys, now, res, sys_op(in.sys));
 	scratch_put(s);
 	return 0;
 }

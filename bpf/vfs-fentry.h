@@ -61,7 +61,7 @@ int BPF_PROG(vfs_fentry_read, struct file *f, char *buf, size_t n, loff_t *pos)
 SEC("fexit/vfs_read")
 int BPF_PROG(vfs_fexit_read, struct file *f, char *buf, size_t n, loff_t *pos, ssize_t ret)
 {
-	return vfs_exit(ret, false);
+	return vfs_exit(ret, VFS_SYS_MAX);
 }
 
 SEC("fentry/vfs_write")
@@ -74,7 +74,7 @@ SEC("fexit/vfs_write")
 int BPF_PROG(vfs_fexit_write, struct file *f, const char *buf, size_t n, loff_t *pos,
     ssize_t ret)
 {
-	return vfs_exit(ret, false);
+	return vfs_exit(ret, VFS_SYS_MAX);
 }
 
 SEC("fexit/do_filp_open")

@@ -86,7 +86,7 @@ int vfs_tp_exit_##name(struct sc_exit *ctx)					\
 	STOP_CHECK();								\
 	if (!group)								\
 		return 0;							\
-	return vfs_exit(ctx->ret, sys_is_rw(sys));				\
+	return vfs_exit(ctx->ret, sys);					\
 }
 
 TP_PAIR(open, VFS_SYS_OPEN, trace_open, 3)
@@ -157,7 +157,7 @@ int vfs_tp_exit_mmap(struct sc_exit *ctx)
 	STOP_CHECK();
 	if (!trace_life)
 		return 0;
-	return vfs_exit(ctx->ret, false);
+	return vfs_exit(ctx->ret, VFS_SYS_MMAP);
 }
 
 /*

@@ -58,7 +58,7 @@ __noinline int xfer_side(__u32 slot, __u32 write, long ret)
 		side.arg[0] = (__u32)s->xfer.arg[0];
 		side.arg[3] = xfer_pos(s->xfer.arg[1], ret);
 	}
-	return vfs_exit_rw(s, &side, s->xfer_now, ret, write ? BLK_OP_WRITE : BLK_OP_READ);
+	return vfs_exit_rw(s, &side, side.sys, s->xfer_now, ret, write ? BLK_OP_WRITE : BLK_OP_READ);
 }
 
 /*
