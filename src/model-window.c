@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "model-qdepth.h"
 
 /* The iostat group of a portable operation code. */
 enum opclass
@@ -180,6 +181,8 @@ windows_interval(struct windows *w)
 	w->dropped_interval = 0;
 	for (i = 0; i <= WINDOWS_DROP_MAX; i++)
 		w->drop[i].interval = 0;
+	for (i = 0; i < w->ndevs; i++)
+		depth_interval(&w->devs[i]->dq);
 }
 
 /*
