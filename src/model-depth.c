@@ -167,7 +167,6 @@ depth_cut_issue(struct depthx *x, const uint64_t *dv, unsigned nd, uint64_t cut)
 			;
 		inflight += k - i;
 		depth_disp_add(&x->iv, inflight, k - i);
-		depth_disp_add(&x->run, inflight, k - i);
 		i = k;
 	}
 	while (j < nd && dv[j] <= cut) {
@@ -221,7 +220,6 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 		for (; i < k; i++) {
 			qd[sv[i] & 3][b]++;
 			depth_lat_add(&x->iv, b, av[i]);	/* starts exist: x does */
-			depth_lat_add(&x->run, b, av[i]);
 		}
 	}
 	t->qd_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
@@ -299,23 +297,55 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 	depth_insert(&q->done, d);
 }
 
-/* What the depths final since the last report added up to starts again. */
+/*
+ * What the depths final since the last report added up to goes into the
+ * run's and starts again (once a report, not per request: the run's are as
+ * of the last report, or of the end, sink-model.c).
+ */
 void
 depth_interval(struct depthq *q)
 {
-	struct qd_acc	*a;
-	unsigned	 b;
+	struct qd_acc	*a, *r;
+	struct qd_lat	*l, *rl;
+	unsigned	 b, i;
 
 	if (q->x == NULL)
 		return;
 	a = &q->x->iv;
+	r = &q->x->run;
 	for (b = 0; b < QD_NBUCKETS; b++) {
-		if (a->lat[b] != NULL)
-			memset(a->lat[b], 0, sizeof *a->lat[b]);
+		r->disp[b] += a->disp[b];
+		if ((l = a->lat[b]) == NULL || l->n == 0)
+			continue;
+		if ((rl = r->lat[b]) == NULL)
+			rl = r->lat[b] = xcalloc(1, sizeof *rl);
+		if (rl->n == 0 || l->min < rl->min)
+			rl->min = l->min;
+		if (l->max > rl->max)
+			rl->max = l->max;
+		rl->n += l->n;
+		rl->bytes += l->bytes;
+		rl->sum += l->sum;
+		for (i = 0; i < HIST_NBUCKETS; i++)
+			rl->hist[i] += l->hist[i];
+		memset(l, 0, sizeof *l);
 	}
+	r->ndisp += a->ndisp;
+	if (a->disp_max > r->disp_max)
+		r->disp_max = a->disp_max;
 	memset(a->disp, 0, sizeof a->disp);
 	a->ndisp = 0;
 	a->disp_max = 0;
+}
+
+/* Every device's depths since the last report into its run's (the end: no report follows). */
+void
+windows_depth_fold(struct windows *w)
+{
+	unsigned	 i;
+
+	for (i = 0; i < w->ndevs; i++)
+		depth_interval(&w->devs[i]->dq);
 }
 
 /* A device's depths at dispatch and latency by depth: since the last report, or since the windows began (run); NULL without any. */

@@ -31,7 +31,8 @@ struct qd_acc {
  * A device's part past struct depthq: each pending start's latency and bytes
  * (parallel to start.v), the dispatches not yet final, in order, with the
  * completions of depthq.done walked a second time; and what the final ones
- * added up to since the last report (iv) and since the windows began (run).
+ * added up to since the last report (iv) and, up to the last report, since
+ * the windows began (run: iv goes into it at each report and at the end).
  */
 struct depthx {
 	uint64_t	*aux;		/* start.v's: latency ns << QDX_BYTES_BITS | bytes / 512 */
@@ -45,6 +46,7 @@ struct depthx {
 
 /* model-depth.c */
 void		 depth_interval(struct depthq *);
+void		 windows_depth_fold(struct windows *);
 const struct qd_acc *depth_acc(const struct devwin *, int run);
 
 

@@ -1,6 +1,7 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
 #include "blktop.h"
+#include "model-qdepth.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void
@@ -97,6 +98,7 @@ model_end(struct sink *s)
 {
 	reqpat_flush(s->b, UINT64_MAX);
 	windows_depth_flush(&s->b->win);
+	windows_depth_fold(&s->b->win);	/* the depths' run totals take the last ones */
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, UINT64_MAX);
 	if (s->b->phases != NULL)
