@@ -224,3 +224,33 @@ for line in open(sys.argv[1]):
 print(n)' "$out" "$DEV")
 got=$(awk -v d="$DEV" '$1 == d && NF == 8 && $2 ~ /^[0-9]+(-[0-9]+|\+)?$/ { n += $4 } END { print n + 0 }' "$TEST_TMP/b.txt")
 check "-b's depth block: $got dispatches, -J's $want" [ "$got" = "$want" -a "$got" -gt 0 ]
+
+# The UI's depth screen (D) over the capture, sought to its end: the
+# requests that found depth 128-255 at their start, since the start, are
+# -J's over the run (those depths were final reports before the end).
+need_cmd tmux tmux
+tmux_setup
+want=$(python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    for d in json.loads(line)["devices"]:
+        if d["name"] == sys.argv[2]:
+            n += sum(h["count"] for h in d["qd"].get("hist", []) if h["lo"] == 128)
+print(n)' "$out" "$DEV")
+"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
+    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $TEST_TMP/qd.blkcap 2>$TEST_TMP/ui.err; echo \$? >$TEST_TMP/ui.exit; sleep 600"
+check "UI: replay starts" wait_screen "$START_S" "$DEV"
+"${TMUX_CMD[@]}" send-keys -t ui G
+check "UI: G seeks to the end" wait_screen 20 "^blktop .* end *$"
+"${TMUX_CMD[@]}" send-keys -t ui D
+check "UI: D shows the depth screen" wait_screen 5 "Queue depth since the start"
+got=$(screen | awk '$1 == "128-255" { print $2 }')
+check "UI: depth 128-255 at start: $got, -J's $want" [ "$got" = "$want" -a "${want:-0}" -gt 0 ]
+"${TMUX_CMD[@]}" send-keys -t ui x
+gone() { local i=0; while [ "$i" -lt 50 ]; do screen | grep -q "Queue depth since" || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+check "UI: a key closes it" gone
+"${TMUX_CMD[@]}" send-keys -t ui q
+i=0
+while [ ! -s "$TEST_TMP/ui.exit" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "UI: q exits 0" [ "$(cat "$TEST_TMP/ui.exit" 2>/dev/null)" = 0 ]
