@@ -393,8 +393,9 @@ batch_text_depth(FILE *f, const struct blktop *b, unsigned nticks)
 			l = a->lat[k] != NULL && a->lat[k]->n != 0 ? a->lat[k] : NULL;
 			if (n == 0 && a->disp[k] == 0 && l == NULL)
 				continue;
+			/* After a blank line, its own title: not the device table's rows. */
 			if (!head++)
-				fprintf(f, "%-12s %7s %9s %9s %8s %8s %8s %6s\n", "Device", "qd",
+				fprintf(f, "\n%-12s %7s %9s %9s %8s %8s %8s %6s\n", "Depth_of", "qd",
 				    "at_start", "at_disp", "await_us", "p50_us", "p99_us", "MB%");
 			if (k == QD_NBUCKETS - 1)
 				snprintf(qd, sizeof qd, "%llu+", 1ULL << k);
