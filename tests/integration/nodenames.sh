@@ -10,6 +10,8 @@ need_cmd promtool prometheus
 need_cmd curl curl
 need_cmd blkdiscard util-linux
 
+refused 2 "--metrics-node-names without --listen refused" --metrics-node-names -b -n 1
+
 LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")
 read -r PORT PPORT < <(python3 -c 'import socket
