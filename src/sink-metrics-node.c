@@ -192,6 +192,28 @@ metrics_node_parse(struct metrics_node *mn)
 	}
 }
 
+/*
+ * A value as node_exporter computes it (the float64 of the count times the
+ * scale: ms times 0.001), in the fewest digits that read back to the same
+ * double, so Prometheus stores the very sample node_exporter's would give.
+ */
+static void
+metrics_node_value(struct evbuffer *out, uint64_t v, unsigned scale)
+{
+	double	 x = scale == 1000 ? (double)v * 0.001 : (double)v * scale;
+	char	 s[32];
+	int	 prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(s, sizeof s, "%.*g", prec, x);
+		if (strtod(s, NULL) == x)
+			break;
+	}
+	if (prec == 17)
+		snprintf(s, sizeof s, "%.17g", x);
+	evbuffer_add_printf(out, " %s\n", s);
+}
+
 /* node_uname_info: what node-mixin's dashboards list their instances by. */
 static void
 metrics_node_uname(struct evbuffer *out, int om)
@@ -221,8 +243,8 @@ metrics_node_uname(struct evbuffer *out, int om)
 
 /*
  * The node families as node_exporter's diskstats collector writes them, from
- * the same file read at the scrape: the same values on the same host (the
- * seconds to the millisecond the kernel counts in). Nothing if unreadable.
+ * the same file read at the scrape: the same values on the same host.
+ * Nothing if unreadable.
  */
 void
 metrics_node_write(struct metrics_node *mn, struct evbuffer *out, int om)
@@ -248,13 +270,8 @@ metrics_node_write(struct metrics_node *mn, struct evbuffer *out, int om)
 				metrics_family(out, om, nf->name, nf->type, nf->help);
 			evbuffer_add_printf(out, "%s{device=\"", nf->name);
 			metrics_label(out, d->name);
-			if (nf->scale == 1000)
-				evbuffer_add_printf(out, "\"} %llu.%03llu\n",
-				    (unsigned long long)(d->v[f] / 1000),
-				    (unsigned long long)(d->v[f] % 1000));
-			else
-				evbuffer_add_printf(out, "\"} %llu\n",
-				    (unsigned long long)(d->v[f] * nf->scale));
+			evbuffer_add(out, "\"}", 2);
+			metrics_node_value(out, d->v[f], nf->scale);
 		}
 	}
 }

@@ -2,20 +2,23 @@
 # nodenames.sh: --metrics-node-names scraped by a real Prometheus during dd on
 # a loop device: every PromQL expression of dist/grafana/blktop.json and the
 # node_disk_* expressions of node-mixin's dashboards return series, and the
-# node_disk_* counters moved over the run exactly as /proc/diskstats did.
+# node_disk_* counters moved over the run exactly as /proc/diskstats did, and
+# equal node_exporter's own (Debian's prometheus-node-exporter, started here on
+# the same device) in names, types, help texts and values.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd prometheus prometheus
 need_cmd promtool prometheus
 need_cmd curl curl
 need_cmd blkdiscard util-linux
+need_cmd prometheus-node-exporter prometheus-node-exporter
 
 refused 2 "--metrics-node-names without --listen refused" --metrics-node-names -b -n 1
 
 LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
 DEV=$(basename "$LOOP")
-read -r PORT PPORT < <(python3 -c 'import socket
-s = [socket.socket() for _ in range(2)]
+read -r PORT PPORT NPORT < <(python3 -c 'import socket
+s = [socket.socket() for _ in range(3)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 URL=http://127.0.0.1:$PORT
@@ -45,6 +48,21 @@ check "without --metrics-node-names: no node_* series" \
     sh -c "grep -q '^blktop_scrapes_total' '$TEST_TMP/no.txt' && ! grep -q '^node_' '$TEST_TMP/no.txt'"
 kill -INT "$nopid" 2>/dev/null; wait "$nopid" 2>/dev/null
 
+# ---- node_exporter itself, its diskstats and uname collectors alone, on our device only
+prometheus-node-exporter --web.listen-address="127.0.0.1:$NPORT" --collector.disable-defaults \
+    --collector.diskstats --collector.uname --collector.diskstats.device-exclude='^$' \
+    >"$TEST_TMP/ne.log" 2>&1 &
+nepid=$!
+TEST_PIDS="$TEST_PIDS $nepid"
+for _ in $(seq 1 40); do curl -s -o "$TEST_TMP/ne.txt" "http://127.0.0.1:$NPORT/metrics" && break; sleep 0.25; done
+curl -s "$URL/metrics" >"$TEST_TMP/m.txt"
+# The HELP and TYPE lines of every node_disk_* family blktop serves, and node_uname_info's sample.
+fams() { grep -E "^# (HELP|TYPE) node_(disk_[a-z_]+|uname_info) " "$1" | grep -v '_info ' | sort; }
+check "node_disk_* HELP and TYPE lines: node_exporter's ($(fams "$TEST_TMP/m.txt" | wc -l) lines; differing: $(diff <(fams "$TEST_TMP/m.txt") <(fams "$TEST_TMP/ne.txt" | grep -F -f <(fams "$TEST_TMP/m.txt" | awk '{ print $3 }' | sort -u | sed 's/$/ /')) | grep '^[<>]' | head -c 300))" \
+    diff <(fams "$TEST_TMP/m.txt") <(fams "$TEST_TMP/ne.txt" | grep -F -f <(fams "$TEST_TMP/m.txt" | awk '{ print $3 }' | sort -u | sed 's/$/ /'))
+check "node_uname_info: node_exporter's line ($(grep '^node_uname_info' "$TEST_TMP/ne.txt" | head -c 200))" \
+    [ "$(grep '^node_uname_info' "$TEST_TMP/m.txt")" = "$(grep '^node_uname_info' "$TEST_TMP/ne.txt")" -a -n "$(grep '^node_uname_info' "$TEST_TMP/m.txt")" ]
+
 # ---- Prometheus, scraping blktop every second as job "node" (node-mixin's
 # nodeExporterSelector), with node-mixin's two disk recording rules at a
 # rateInterval of 1m (its config knob: 5m by default) for the USE Method dashboards.
@@ -69,6 +87,9 @@ scrape_configs:
   - job_name: node
     static_configs:
       - targets: ['127.0.0.1:$PORT']
+  - job_name: node_exporter
+    static_configs:
+      - targets: ['127.0.0.1:$NPORT']
 YML
 prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
     --web.listen-address="127.0.0.1:$PPORT" >"$TEST_TMP/prom.log" 2>&1 &
@@ -119,6 +140,14 @@ while IFS=$'\t' read -r verdict what; do
 done <"$TEST_TMP/ds.out"
 check "every node_disk_* family compared ($(grep -c . "$TEST_TMP/ds.out") of $want)" [ "$(grep -c . "$TEST_TMP/ds.out")" = "$want" ]
 
+# Each family beside node_exporter's at the run's end (idle: both scrapes read the same counters).
+python3 "$BLKTOP_SRCDIR/tests/integration/promql.py" "$PROM" pair "$DEV" "$t1" node node_exporter \
+    >"$TEST_TMP/pair.out"
+while IFS=$'\t' read -r verdict what; do
+	[ "$verdict" = ok ]; check_status $? "$what"
+done <"$TEST_TMP/pair.out"
+check "every family beside node_exporter's ($(grep -c . "$TEST_TMP/pair.out") of $want)" [ "$(grep -c . "$TEST_TMP/pair.out")" = "$want" ]
+
 # blktop's own counters over the run, through Prometheus, equal /proc/diskstats too.
 read -r r0 _ w0 _ <<<"$(awk '{ print $4, $6, $8, $10 }' "$TEST_TMP/before")"
 read -r r1 _ w1 _ <<<"$(awk '{ print $4, $6, $8, $10 }' "$TEST_TMP/after")"
@@ -143,6 +172,6 @@ check "expressions evaluated: $(grep -c . "$TEST_TMP/dash.out") (the dashboard's
 kill -INT "$bpid"
 wait "$bpid"
 check "blktop exits 0" [ $? = 0 ]
-kill "$ppid" 2>/dev/null
-wait "$ppid" 2>/dev/null
+kill "$ppid" "$nepid" 2>/dev/null
+wait "$ppid" "$nepid" 2>/dev/null
 check "nothing on blktop's stderr: $(head -c 200 "$out.err")" [ ! -s "$out.err" ]

@@ -6,6 +6,8 @@ promql.py URL value EXPR [TIME]
 promql.py URL diskstats DEV T1 SECS BEFORE AFTER
     each node_disk_* family's move over [T1-SECS, T1] against two lines of
     /proc/diskstats; one "ok|bad<TAB>what" line per family
+promql.py URL pair DEV TIME JOB NODE_EXPORTER_JOB
+    each node_disk_* family's sample at TIME under the two jobs: the same value
 promql.py URL dashboards TIME DASHBOARD.json JOB INSTANCE DEV
     every expression of the shipped dashboard and of node-mixin's disk panels
     at TIME; one "ok|bad<TAB>what" line each (ok: it returned series, the
@@ -128,6 +130,17 @@ def diskstats(url, dev, t1, secs, before, after):
               ("ok" if units == raw else "bad", name, got, units, raw))
 
 
+def pair(url, dev, time, ours, theirs):
+    """Each family's sample at TIME under our job and under node_exporter's: the same double."""
+    for name, _, _ in FAMILIES:
+        a = value(url, '%s{job="%s",device="%s"}' % (name, ours, dev), time)
+        b = value(url, '%s{job="%s",device="%s"}' % (name, theirs, dev), time)
+        if a == "none" and b == "none":
+            continue
+        print("%s\t%s at an idle instant: blktop %s, node_exporter %s" %
+              ("ok" if a == b else "bad", name, a, b))
+
+
 def dashboard_exprs(path):
     """(what, expr) of every target and query variable of a Grafana dashboard."""
     d = json.load(open(path))
@@ -174,6 +187,8 @@ def main():
         print(value(url, *args))
     elif mode == "diskstats":
         diskstats(url, *args)
+    elif mode == "pair":
+        pair(url, *args)
     elif mode == "dashboards":
         dashboards(url, *args)
     else:
