@@ -6,6 +6,10 @@
 # equal node_exporter's own (Debian's prometheus-node-exporter, started here on
 # the same device) in names, types, help texts and values.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
+if user_part; then
+	check "dist/grafana/blktop.json is what dist/grafana/blktop-dashboard.py writes" \
+	    sh -c "python3 '$BLKTOP_SRCDIR/dist/grafana/blktop-dashboard.py' | cmp -s - '$BLKTOP_SRCDIR/dist/grafana/blktop.json'"
+fi
 need_root
 need_cmd prometheus prometheus
 need_cmd promtool prometheus
