@@ -547,6 +547,7 @@ struct metrics_opts {
 	char		 listen_addr[64];	/* --listen */
 	uint16_t	 listen_port;	/* 0: no metrics endpoint */
 	int		 listen_fd;	/* bound by main() before the source starts, -1 before */
+	int		 node_names;	/* --metrics-node-names: node_exporter's disk families too */
 };
 /* sink-report.c */
 struct report_opts {

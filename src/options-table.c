@@ -426,6 +426,10 @@ const struct option_entry options_table[] = {
 	{ "listen", 0, "[ADDR:]PORT", OPTION_TEXT, LOCAL(listen), .flags = OPTION_LOCAL,
 	  .help = "serve Prometheus metrics on http://ADDR:PORT/metrics "
 	  "(ADDR 127.0.0.1 unless given; 9989 is blktop's port)" },
+	{ "metrics-node-names", 0, NULL, OPTION_FLAG, AT(metrics_opts.node_names),
+	  .help = "with --listen, also node_exporter's disk families (node_disk_*, "
+	  "node_uname_info) from /proc/diskstats: for a host without node_exporter "
+	  "(doc/metrics.md)" },
 	{ "headless", 0, NULL, OPTION_FLAG, LOCAL(headless), .flags = OPTION_LOCAL,
 	  .help = "no UI and no reports: with --listen, -w or --report, as a service" },
 	{ "report", 0, "FILE", OPTION_CALL, AT(report_opts.path), .call = options_table_file,
