@@ -139,9 +139,13 @@ stack_room(void **v, size_t n, size_t *cap, size_t size)
 }
 
 /*
- * A block request: the script's direction is rwbs's first letter, R or W
- * (a write with a preflush, "FWS", is neither); figures of both into the
- * device's stack and "all".
+ * A block request: the script's direction is rwbs's first letter, R or W,
+ * read at dispatch for Q2D, sizes, depth and LBA, and at completion for D2C.
+ * The kernel clears a write's preflush once the flush before it is done
+ * (blk-flush.c): a write with data and a preflush is dispatched, and
+ * completes, as "W..."; an empty one (an fsync's) is never dispatched
+ * itself, the flush is, but it completes as "WS" and is in the script's
+ * D2C of writes only. Figures into the device's stack and "all".
  */
 static void
 stack_block(struct stack *st, const struct ev_block *ev, struct stack_proc *p)
@@ -153,12 +157,18 @@ stack_block(struct stack *st, const struct ev_block *ev, struct stack_proc *p)
 
 	if (ev->op == BLK_OP_READ)
 		dir = STACK_READ;
-	else if (ev->op == BLK_OP_WRITE && !(ev->flags & BLK_F_PREFLUSH))
+	else if (ev->op == BLK_OP_WRITE)
 		dir = STACK_WRITE;
 	else
 		return;
 	if ((d[1] = stack_dev(st, ev->dev)) == NULL)
 		st->devs_dropped++;
+	if ((ev->flags & BLK_F_PREFLUSH) && ev->bytes == 0) {
+		for (i = 0; i < 2 && d[i] != NULL; i++)
+			if (!(ev->flags & BLK_F_NOLAT) && ev->ts_done >= ev->ts_issue)
+				stack_hist_us(&d[i]->d2c[dir], ev->ts_done - ev->ts_issue);
+		return;
+	}
 	gb = ev->sector >> 21;
 	for (i = 0; i < 2 && d[i] != NULL; i++) {
 		d[i]->bs[dir].b[stack_slot(ev->bytes / 1024)]++;
