@@ -169,10 +169,13 @@ d = proc_sum(ours, "dirty_to_fsync_us")
 check(sum(d.values()) == syncs, "a dirty-to-fsync gap per fsync (%d)" % sum(d.values()))
 check(min(d) >= min(g), "a file's first write is never later than a thread's last before the fsync")
 # Depth at dispatch: global per direction in the script; with nothing else on the machine equal to ours.
+# A request whose record came more than the sweep's lag (1 s) after its
+# dispatch (a busy machine's ring buffer) has no depth: counted in "late".
 qd = js(mine["qd_read"])
-check(sum(qd.values()) >= 3000 and qd.get(1, 0) >= 0.95 * sum(qd.values()),
-      "fio's sync reads found themselves alone in flight at dispatch (qd 1: %d of %d)"
-      % (qd.get(1, 0), sum(qd.values())))
+check(sum(qd.values()) + st["late"] >= 3000 and st["late"] <= 30 and
+      qd.get(1, 0) >= 0.95 * sum(qd.values()),
+      "fio's sync reads found themselves alone in flight at dispatch (qd 1: %d of %d, late %d)"
+      % (qd.get(1, 0), sum(qd.values()), st["late"]))
 
 # The layout: every row as bpftrace writes one (label in 16, count in 8, " |", 52 wide bar, "|").
 ROW = re.compile(r"^[\[(][^ ]*(?: [^ ]+)?[\])] *\d+ \|[@ ]{52}\|$")
