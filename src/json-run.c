@@ -402,5 +402,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_run_top(f, b, r->opts.sort_key, 1, REPORT_TOP);
 		json_insights(f, b);
 	}
+	if (b->stack != NULL)
+		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }

@@ -112,13 +112,18 @@ stack_proc(struct stack *st, uint32_t tgid, const char *comm)
 	struct stack_proc	*p;
 	unsigned		 i;
 
+	if (st->proc_last < st->nprocs && st->procs[st->proc_last].tgid == tgid)
+		return (&st->procs[st->proc_last]);
 	for (i = 0; i < st->nprocs; i++)
-		if (st->procs[i].tgid == tgid)
+		if (st->procs[i].tgid == tgid) {
+			st->proc_last = i;
 			return (&st->procs[i]);
+		}
 	if (st->nprocs == STACK_PROCS) {
 		st->procs_dropped++;
 		return (NULL);
 	}
+	st->proc_last = st->nprocs;
 	p = &st->procs[st->nprocs++];
 	p->tgid = tgid;
 	memcpy(p->comm, comm, sizeof p->comm);

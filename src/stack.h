@@ -70,6 +70,7 @@ struct stack {
 	struct stack_proc	 procs_all;
 	struct stack_proc	*procs;		/* STACK_PROCS */
 	unsigned		 nprocs;
+	unsigned		 proc_last;	/* the last process found: calls come in runs of one process */
 	uint64_t		 procs_dropped;	/* calls of processes past STACK_PROCS (in "all" only) */
 	struct stack_req	*reqs;		/* waiting for the depth sweep */
 	size_t			 nreqs, capreqs;
