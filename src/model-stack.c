@@ -293,21 +293,27 @@ stack_add(struct blktop *b, struct stack *st, const struct rec_type *rt, const v
 		st->last_ts = ts;
 }
 
-/* Order of requests by dispatch, of calls by time (a write before an fsync of the same ns). */
-static int
-stack_req_cmp(const void *a, const void *b)
+/*
+ * Requests in order of dispatch (by_done 0) or completion (1): an insertion
+ * sort, as they come nearly in order (at completion; a request moves past
+ * about as many as were in flight), where qsort took 1,270 instructions a
+ * request (callgrind).
+ */
+static void
+stack_isort(struct stack_req *v, size_t n, int by_done)
 {
-	const struct stack_req	*x = a, *y = b;
+	struct stack_req	 x;
+	size_t			 i, j;
 
-	return (x->issue < y->issue ? -1 : x->issue > y->issue);
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && (by_done ? v[j - 1].done > x.done : v[j - 1].issue > x.issue); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
-static int
-stack_time_cmp(const void *a, const void *b)
-{
-	const uint64_t	*x = a, *y = b;
 
-	return (*x < *y ? -1 : *x > *y);
-}
+/* Order of calls by time (a write before an fsync of the same ns). */
 static int
 stack_call_cmp(const void *a, const void *b)
 {
@@ -322,21 +328,17 @@ stack_call_cmp(const void *a, const void *b)
  * The depth each request found at its dispatch, for one device (dev) or all
  * (dev 0) and one direction: 1 + the requests S of that key with S.issue <=
  * R.issue < S.done, R counted. The waiting list holds every request not yet
- * done before the previous cut, sorted by dispatch; completions sorted apart.
+ * done before the previous cut, sorted by dispatch; done, the same sorted by completion,
+ * once for every key.
  */
 static void
 stack_depths(struct stack *st, struct stack_hist *h, uint32_t dev, unsigned dir, uint64_t cut,
-    uint64_t *done)
+    const struct stack_req *done)
 {
-	size_t		 i, k, nd = 0;
+	size_t		 i, k = 0, nk = 0;
 	uint64_t	 starts = 0, depth;
 
 	for (i = 0; i < st->nreqs; i++) {
-		if (st->reqs[i].dir == dir && (dev == 0 || st->reqs[i].dev == dev))
-			done[nd++] = st->reqs[i].done;
-	}
-	qsort(done, nd, sizeof *done, stack_time_cmp);
-	for (i = 0, k = 0; i < st->nreqs; i++) {
 		const struct stack_req *r = &st->reqs[i];
 
 		if (r->dir != dir || (dev != 0 && r->dev != dev))
@@ -344,11 +346,13 @@ stack_depths(struct stack *st, struct stack_hist *h, uint32_t dev, unsigned dir,
 		if (r->issue >= cut)
 			break;
 		starts++;
-		while (k < nd && done[k] <= r->issue)
-			k++;
+		/* nk: completions of this key up to r's dispatch; k walks every key's. */
+		for (; k < st->nreqs && done[k].done <= r->issue; k++)
+			if (done[k].dir == dir && (dev == 0 || done[k].dev == dev))
+				nk++;
 		if (r->counted & (dev == 0 ? 1 : 2))
 			continue;
-		depth = starts - k;
+		depth = starts - nk;
 		stack_hist_add(h, depth, (double)depth);
 	}
 }
@@ -416,14 +420,16 @@ stack_gaps(struct stack *st, uint64_t cut)
 void
 stack_cut(struct stack *st, uint64_t cut)
 {
-	uint64_t	*done;
+	struct stack_req *done;
 	size_t		 i, n;
 	unsigned	 d, dir;
 
 	if (cut <= st->cut)
 		return;
-	qsort(st->reqs, st->nreqs, sizeof *st->reqs, stack_req_cmp);
+	stack_isort(st->reqs, st->nreqs, 0);
 	done = xreallocarray(NULL, st->nreqs + 1, sizeof *done);
+	memcpy(done, st->reqs, st->nreqs * sizeof *done);
+	stack_isort(done, st->nreqs, 1);
 	for (dir = 0; dir < STACK_NDIRS; dir++) {
 		stack_depths(st, &st->all.qd[dir], 0, dir, cut, done);
 		for (d = 0; d < st->ndevs; d++)
