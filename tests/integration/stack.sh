@@ -17,6 +17,69 @@
 # figure's count; and a time may be one bucket apart (stamps up to about
 # 1 us apart, see below).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
+
+# ---- no root: the committed captures' block figures, exactly, against the
+# same computed here from --dump's rows (each request's dispatch ts - lat_ns,
+# completion ts, start dispatch - queue_ns), and the depth at dispatch by
+# counting, for each request, those of its direction dispatched no later and
+# completed after its dispatch.
+if user_part; then
+need_cmd python3 python3
+for f in small marks; do
+	"$BLKTOP" -r "$BLKTOP_SRCDIR/tests/fixtures/$f.blkcap" --stack >"$TEST_TMP/$f.txt" 2>&1
+	check "$f.blkcap: --stack" [ $? = 0 ]
+	"$BLKTOP" -r "$BLKTOP_SRCDIR/tests/fixtures/$f.blkcap" --dump --format jsonl >"$TEST_TMP/$f.dump" 2>/dev/null
+	python3 - "$TEST_TMP/$f.txt" "$TEST_TMP/$f.dump" "$f" <<'PY'
+import json, re, sys, bisect
+txt, dump, name = sys.argv[1:]
+SFX = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+def num(s):
+    m = re.fullmatch(r"(\d+)([KMG]?)", s)
+    return int(m.group(1)) * SFX[m.group(2)]
+maps, cur = {}, None
+for line in open(txt):
+    m = re.match(r"^@(\w+): $", line.rstrip("\n"))
+    if m:
+        cur = maps.setdefault(m.group(1), {})
+        continue
+    m = re.match(r"^\[(\d+[KMG]?)(?:, [^)]*)?[\])]\s+(\d+) \|", line)
+    if m and cur is not None and int(m.group(2)):
+        cur[num(m.group(1))] = int(m.group(2))
+def slot(v):
+    return 0 if v == 0 else 1 if v == 1 else 1 << (v.bit_length() - 1)
+want = {}
+def add(k, v, lin=False):
+    h = want.setdefault(k, {})
+    b = (v // 10) * 10 if lin else slot(v)
+    h[b] = h.get(b, 0) + 1
+reqs = {0: [], 1: []}
+for l in open(dump):
+    r = json.loads(l)
+    if r["type"] != "block" or r["op"] not in (0, 1):
+        continue
+    d = r["op"]
+    k = "read" if d == 0 else "write"
+    done = r["ts_ns"]; issue = done - r["lat_ns"]
+    add("d2c_%s_us" % k, r["lat_ns"] // 1000)
+    if r["op"] == 1 and r["flags"] & 8 and r["bytes"] == 0:
+        continue
+    add("bssplit_%s_kb" % k, r["bytes"] // 1024)
+    add("lba_%s_gb" % k, r["sector"] >> 21, lin=True)
+    if not r["flags"] & 256:
+        add("q2d_%s_us" % k, r["queue_ns"] // 1000)
+    reqs[d].append((issue, done))
+for d, k in ((0, "read"), (1, "write")):
+    starts = sorted(i for i, _ in reqs[d])
+    dones = sorted(max(e, i + 1) for i, e in reqs[d])
+    for i, _ in reqs[d]:
+        add("qd_" + k, bisect.bisect_right(starts, i) - bisect.bisect_right(dones, i))
+bad = [k for k in want if maps.get(k) != want[k]] + [k for k in maps if k not in want]
+print(("PASS: " if want and not bad else "FAIL: ") + "stack: %s.blkcap: %d maps as computed from --dump%s"
+      % (name, len(want), (": differ " + " ".join(bad)) if bad else ""))
+PY
+done
+fi
+
 need_root
 need_cmd fio fio
 need_cmd python3 python3
