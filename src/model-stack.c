@@ -64,6 +64,7 @@ stack_create(void)
 	struct stack	*st = xcalloc(1, sizeof *st);
 
 	st->procs = xcalloc(STACK_PROCS, sizeof *st->procs);
+	st->sfiles = xcalloc(STACK_FILES, sizeof *st->sfiles);
 	st->tids = xcalloc(STACK_LAST_SLOTS, sizeof *st->tids);
 	st->files = xcalloc(STACK_LAST_SLOTS, sizeof *st->files);
 	st->capreqs = st->capcalls = 4096;
@@ -82,6 +83,7 @@ stack_free(struct stack *st)
 	for (i = 0; i < st->ndevs; i++)
 		free(st->devs[i]);
 	free(st->procs);
+	free(st->sfiles);
 	free(st->tids);
 	free(st->files);
 	free(st->reqs);
@@ -128,6 +130,32 @@ stack_proc(struct stack *st, uint32_t tgid, const char *comm)
 	p->tgid = tgid;
 	memcpy(p->comm, comm, sizeof p->comm);
 	return (p);
+}
+
+/* A file's own stack, by filesystem and inode; made (with path, if not NULL) or NULL past STACK_FILES. */
+static struct stack_file *
+stack_file(struct stack *st, uint32_t fsdev, uint64_t ino, const char *path, size_t len)
+{
+	struct stack_file	*f;
+	unsigned		 i;
+
+	for (i = 0; i < st->nsfiles; i++)
+		if (st->sfiles[i].ino == ino && st->sfiles[i].fsdev == fsdev)
+			return (&st->sfiles[i]);
+	if (path == NULL)
+		return (NULL);
+	if (st->nsfiles == STACK_FILES) {
+		st->files_dropped++;
+		return (NULL);
+	}
+	f = &st->sfiles[st->nsfiles++];
+	f->ino = ino;
+	f->fsdev = fsdev;
+	if (len >= sizeof f->path)
+		len = sizeof f->path - 1;
+	memcpy(f->path, path, len);
+	f->path[len] = '\0';
+	return (f);
 }
 
 /* Room for one more in a waiting list: doubled, never past STACK_WAIT_MAX (then 0). */
@@ -283,6 +311,13 @@ stack_add(struct blktop *b, struct stack *st, const struct rec_type *rt, const v
 		stack_hist_us(&st->procs_all.fsync, fop->lat_ns);
 		if (p != NULL)
 			stack_hist_us(&p->fsync, fop->lat_ns);
+		if (fop->ino != 0) {
+			struct stack_file *f = stack_file(st, fop->dev, fop->ino, fop->path,
+			    len > sizeof *fop ? strnlen(fop->path, len - sizeof *fop) : 0);
+
+			if (f != NULL)
+				stack_hist_us(&f->fsync, fop->lat_ns);
+		}
 		stack_call(st, fop->ts - fop->lat_ns, fop->dev, fop->ino, fop->pid, fop->tgid, 1);
 		ts = fop->ts;
 	} else
@@ -378,6 +413,7 @@ static void
 stack_gaps(struct stack *st, uint64_t cut)
 {
 	struct stack_proc	*p;
+	struct stack_file	*f;
 	struct stack_last	*l;
 	size_t			 i, j;
 
@@ -397,11 +433,14 @@ stack_gaps(struct stack *st, uint64_t cut)
 		for (j = 0; j < st->nprocs; j++)
 			if (st->procs[j].tgid == c->tgid)
 				p = &st->procs[j];
+		f = c->ino != 0 ? stack_file(st, c->fsdev, c->ino, NULL, 0) : NULL;
 		l = stack_last(st->tids, c->tid);
 		if (l->ts != 0 && c->ts >= l->ts) {
 			stack_hist_us(&st->procs_all.wgap, c->ts - l->ts);
 			if (p != NULL)
 				stack_hist_us(&p->wgap, c->ts - l->ts);
+			if (f != NULL)
+				stack_hist_us(&f->wgap, c->ts - l->ts);
 		}
 		l->ts = 0;
 		l = stack_last(st->files, fkey);
@@ -409,6 +448,8 @@ stack_gaps(struct stack *st, uint64_t cut)
 			stack_hist_us(&st->procs_all.dirty, c->ts - l->ts);
 			if (p != NULL)
 				stack_hist_us(&p->dirty, c->ts - l->ts);
+			if (f != NULL)
+				stack_hist_us(&f->dirty, c->ts - l->ts);
 		}
 		l->ts = 0;
 	}

@@ -237,6 +237,14 @@ stack_print_text(FILE *f, const struct blktop *b __unused, const struct stack *s
 		snprintf(scope, sizeof scope, "%.*s[%u]", BLKTOP_COMM_LEN, p->comm, p->tgid);
 		stack_print_verdict(f, scope, &v, 0, 1);
 	}
+	for (i = 0; i < st->nsfiles; i++) {
+		const struct stack_file *sf = &st->sfiles[i];
+
+		stack_print_rule(f, sf->path[0] != '\0' ? sf->path : "?", 3,
+		    stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n, stack_hist_mean(&sf->fsync),
+		    sf->fsync.n), "write_to_fsync", stack_hist_mean(&sf->wgap), sf->wgap.n, "fsync",
+		    stack_hist_mean(&sf->fsync), sf->fsync.n);
+	}
 	if (st->late != 0 || st->over != 0 || st->procs_dropped != 0 || st->devs_dropped != 0)
 		fprintf(f, "# late %" PRIu64 ", over %" PRIu64 ", processes dropped %" PRIu64
 		    ", devices dropped %" PRIu64 "\n", st->late, st->over, st->procs_dropped,
@@ -356,6 +364,20 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 		stack_judge(&v, &p->q2d, &p->d2c, 0, p);
 		stack_json_verdict(f, &v, 0, 1);
 		fprintf(f, "}");
+	}
+	fprintf(f, "],\"files_dropped\":%" PRIu64 ",\"files\":[", st->files_dropped);
+	for (i = 0; i < st->nsfiles; i++) {
+		const struct stack_file *sf = &st->sfiles[i];
+
+		fprintf(f, "%s{\"path\":", i ? "," : "");
+		name_json(f, sf->path, sizeof sf->path);
+		stack_json_hist(f, "fsync_us", &sf->fsync);
+		stack_json_hist(f, "write_to_fsync_us", &sf->wgap);
+		stack_json_hist(f, "dirty_to_fsync_us", &sf->dirty);
+		fprintf(f, ",\"verdicts\":{\"application_bound\":%s}}",
+		    stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n, stack_hist_mean(&sf->fsync),
+		    sf->fsync.n) < 0 ? "null" : stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n,
+		    stack_hist_mean(&sf->fsync), sf->fsync.n) ? "true" : "false");
 	}
 	fprintf(f, "]}");
 }

@@ -48,6 +48,16 @@ struct stack_proc {
 	struct stack_hist q2d, d2c;		/* us: its block requests, both directions */
 };
 
+/* The fsync figures of one file (its filesystem and inode; the path its first fsync named). */
+#define STACK_FILES		256	/* files with a stack of their own; more counted */
+#define STACK_PATH		256	/* bytes of a file's path kept, NUL included */
+struct stack_file {
+	uint64_t	 ino;
+	uint32_t	 fsdev;
+	char		 path[STACK_PATH];
+	struct stack_hist fsync, wgap, dirty;	/* as stack_proc's, of this file's fsyncs */
+};
+
 /* A block request waiting for its sweep (the depth at dispatch), or a write or fsync for the gap sweep. */
 struct stack_req {
 	uint64_t	 issue, done;
@@ -72,6 +82,9 @@ struct stack {
 	unsigned		 nprocs;
 	unsigned		 proc_last;	/* the last process found: calls come in runs of one process */
 	uint64_t		 procs_dropped;	/* calls of processes past STACK_PROCS (in "all" only) */
+	struct stack_file	*sfiles;	/* STACK_FILES */
+	unsigned		 nsfiles;
+	uint64_t		 files_dropped;	/* fsyncs of files past STACK_FILES (in "all" only) */
 	struct stack_req	*reqs;		/* waiting for the depth sweep */
 	size_t			 nreqs, capreqs;
 	struct stack_call	*calls;		/* waiting for the gap sweep */

@@ -230,6 +230,10 @@ g = proc_sum(ours, "write_to_fsync_us")
 check(sum(g.values()) == syncs, "a write-to-fsync gap per fsync (%d)" % sum(g.values()))
 d = proc_sum(ours, "dirty_to_fsync_us")
 check(sum(d.values()) == syncs, "a dirty-to-fsync gap per fsync (%d)" % sum(d.values()))
+fl = [x for x in st["files"] if x["path"] == "/dev/" + dev]
+check(len(fl) == 1 and fl[0]["fsync_us"]["n"] == syncs and fl[0]["dirty_to_fsync_us"]["n"] == syncs,
+      "the file /dev/%s: its fsyncs and dirty-to-fsync gaps, fio's %d (%s)"
+      % (dev, syncs, [(x["fsync_us"]["n"], x["dirty_to_fsync_us"]["n"]) for x in fl]))
 check(min(d) >= min(g), "a file's first write is never later than a thread's last before the fsync")
 # Depth at dispatch: global per direction in the script; with nothing else on the machine equal to ours.
 # A request whose record came more than the sweep's lag (1 s) after its
