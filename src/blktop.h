@@ -542,12 +542,14 @@ struct batch_opts {
 	FILE		*out;
 	unsigned	 top;		/* --top: rows of the process and file tables */
 	int		 sort_key;	/* -o: enum proc_key */
+	int		 stack;		/* --stack: the latency stack (src/stack.h) */
 };
 /* sink-metrics.c */
 struct metrics_opts {
 	char		 listen_addr[64];	/* --listen */
 	uint16_t	 listen_port;	/* 0: no metrics endpoint */
 	int		 listen_fd;	/* bound by main() before the source starts, -1 before */
+	int		 node_names;	/* --metrics-node-names: node_exporter's disk families too */
 };
 /* sink-report.c */
 struct report_opts {
@@ -656,6 +658,7 @@ struct blktop {
 	/* each sink's options (above), handed to it by stream_add_sink */
 	struct capture_opts	 capture_opts;
 	struct batch_opts	 batch_opts;
+	struct stack		*stack;		/* --stack's figures (src/stack.h), or NULL */
 	struct metrics_opts	 metrics_opts;
 	struct report_opts	 report_opts;
 	struct dump_opts	 dump_opts;
