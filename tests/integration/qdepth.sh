@@ -78,7 +78,7 @@ check "the replay's reports are the live ones" cmp -s "$TEST_TMP/a" "$TEST_TMP/b
 # judge FILE TAG: the checks of one run's reports (live or replay).
 judge() {
 	python3 - "$1" "$DEV" "$TEST_TMP" "$(cat "$TEST_TMP/tiq.before")" \
-	    "$(cat "$TEST_TMP/tiq.after")" "$2" <<'PY'
+	    "$(cat "$TEST_TMP/tiq.after")" "$2" <<'PY' || fail "$2: the checker ran to its end"
 import bisect, csv, json, sys
 path, dev, tmp, tiq0, tiq1, tag = sys.argv[1:7]
 def result(name, ok, detail):
