@@ -134,8 +134,6 @@ json_field_pattern(FILE *f, const struct field_ctx *x)
 	json_num(f, "misaligned", known, 0, (double)p->misaligned);
 }
 
-static void	 json_qd_depth(FILE *, const struct qd_acc *, int);
-
 /* "lo" and "hi" of depth bucket i, fio's "IO depths" (the last open). */
 static void
 json_qd_bucket(FILE *f, unsigned i)
