@@ -53,4 +53,21 @@ uint64_t	 wear_write(struct file_wear *, int64_t off, uint64_t bytes, uint64_t *
 uint64_t	 wear_read(struct file_wear *, int64_t off, uint64_t bytes);
 uint64_t	 wear_settle(struct file_wear *);
 
+/*
+ * model-wear.c: the model's side. A create, truncation or unlink waits in
+ * model-pattern.c's ring as an open does (struct model_pending's dir), so
+ * that the calls made before it are judged first.
+ */
+#define MODEL_PENDING_CREATE	3	/* an open that created its file */
+#define MODEL_PENDING_TRUNC	4	/* an open with O_TRUNC, for writing, of a regular file */
+#define MODEL_PENDING_UNLINK	5	/* an unlink of its name that succeeded */
+struct proc_table;
+struct proc_entry;
+struct file_entry;
+struct model_pending;
+void		 model_pattern_life(struct proc_table *, struct proc_entry *, struct file_entry *,
+		     uint64_t ts, unsigned kind);
+void		 model_wear_access(struct proc_table *, const struct model_pending *);
+void		 model_wear_life(struct proc_table *, const struct model_pending *);
+
 #endif
