@@ -12,22 +12,6 @@
 #include "fields.h"
 #include "json-wear.h"
 
-/* A directory's figures, or the whole table's. */
-struct wear_dir {
-	char		*dir;		/* NULL: a free slot */
-	uint64_t	 files, written, read_back, never_read, unread, over;
-	uint64_t	 creates, unlinks, lives, life_ns;
-};
-
-struct wear_walk {
-	const struct proc_table	*t;
-	struct wear_dir		 all;
-	struct wear_dir		 dirs[WEAR_DIRS];
-	unsigned		 ndirs;
-	uint64_t		 dirs_more;	/* files of directories past WEAR_DIRS */
-	char			 path[4096];
-};
-
 /* Add file fe's totals into d. */
 static void
 wear_dir_add(struct wear_dir *d, const struct file_entry *fe)
@@ -124,6 +108,37 @@ wear_dir_cmp(const void *a, const void *b)
 }
 
 /*
+ * The run's figures over the files of b's table (NULL without call records),
+ * the directories sorted, most never read and unread bytes first; for
+ * wear_walk_free.
+ */
+struct wear_walk *
+wear_walk_new(const struct blktop *b)
+{
+	struct wear_walk	*w;
+
+	if (b->procs == NULL || !(b->have & HAVE_VFS))
+		return (NULL);
+	w = xcalloc(1, sizeof *w);
+	w->t = b->procs;
+	proc_each_file(b->procs, wear_file, w);
+	qsort(w->dirs, WEAR_DIRS, sizeof w->dirs[0], wear_dir_cmp);
+	return (w);
+}
+
+void
+wear_walk_free(struct wear_walk *w)
+{
+	unsigned	 i;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < WEAR_DIRS; i++)
+		free(w->dirs[i].dir);
+	free(w);
+}
+
+/*
  * ,"wear":{...}: the run's totals over the files the table holds, each
  * directory's (WEAR_DIRS_SHOWN at most, most never read and unread first),
  * secs the run's length for the churn; null without call records.
@@ -131,17 +146,13 @@ wear_dir_cmp(const void *a, const void *b)
 void
 json_wear_run(FILE *f, const struct blktop *b, double secs)
 {
-	struct wear_walk	*w;
+	struct wear_walk	*w = wear_walk_new(b);
 	unsigned		 i;
 
-	if (b->procs == NULL || !(b->have & HAVE_VFS)) {
+	if (w == NULL) {
 		fprintf(f, ",\"wear\":null");
 		return;
 	}
-	w = xcalloc(1, sizeof *w);
-	w->t = b->procs;
-	proc_each_file(b->procs, wear_file, w);
-	qsort(w->dirs, WEAR_DIRS, sizeof w->dirs[0], wear_dir_cmp);
 	fprintf(f, ",\"wear\":{\"duration_s\":%.3f", secs);
 	wear_members(f, &w->all, secs);
 	fprintf(f, ",\"dirs_more\":%u,\"files_in_dirs_more\":%llu,\"dirs\":[",
@@ -154,7 +165,5 @@ json_wear_run(FILE *f, const struct blktop *b, double secs)
 		fputc('}', f);
 	}
 	fprintf(f, "]}");
-	for (i = 0; i < WEAR_DIRS; i++)
-		free(w->dirs[i].dir);
-	free(w);
+	wear_walk_free(w);
 }

@@ -100,3 +100,6 @@ PY
 	fail "the checks stopped (a Python error above)"
 check "-b: a wear line (written, read back, never read)" \
     grep -Eq '^wear: [0-9]+ written, [0-9]+ read back, [0-9]+ never read' "$TEST_TMP/replay.txt"
+"$BLKTOP" -r "$C" -c nvrwork --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
+check "the HTML report: a 'Written and never read' table with the kv directory's row" \
+    grep -q '<td class="l path">[^<]*/kv</td><td>8</td>' "$TEST_TMP/r.html"
