@@ -411,10 +411,15 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	if (ev->op == FOP_UNLINK && ev->error == 0)
 		model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_UNLINK);
 	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
+		/* Its unread bytes go with it (RENAME_EXCHANGE, 2, swaps: not followed). */
+		if (ev->error == 0 && !(ev->flags & 2))
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_RENAME_OUT);
 		f = model_file_event(t, ev->path + ev->path_len + 1, ev->path2_len,
 		    ev->path_flags & ~VFS_PF_NOPATH, ev->ftype, 0, ev->tgid, ev->ts);
 		proc_count_fop(&f->iv, ev);
 		proc_count_fop(&f->tot, ev);
+		if (ev->error == 0 && !(ev->flags & 2))
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_RENAME_IN);
 	}
 }
 

@@ -98,14 +98,35 @@ model_wear_life(struct proc_table *t, const struct model_pending *c)
 	struct file_entry	*f = &t->files[c->file];
 	struct file_wear	*w = &f->wear;
 	struct model_wear_add	 a;
+	uint64_t		 over;
 
 	model_file_active(t, c->file);
 	memset(&a, 0, sizeof a);
-	a.never_read = wear_settle(w);
+	if (c->dir == MODEL_PENDING_RENAME_OUT) {
+		/* Not settled: its ranges move, created_ns and writer with them. */
+		t->wear_moving.wear = *w;
+		t->wear_moving.ts = c->ts;
+		t->wear_moving.tgid = c->tgid;
+		t->wear_moving.set = 1;
+		memset(&w->unread, 0, sizeof w->unread);
+		w->unread.over = t->wear_moving.wear.unread.over;
+		w->created_ns = 0;
+		return;
+	}
+	a.never_read = wear_settle(w);	/* a create, truncation or unlink; a rename's target replaced */
 	if (a.never_read > 0)
 		model_wear_charge(t, f, model_wear_proc(t, w->writer, w->writer_id), &a);
 	memset(&a, 0, sizeof a);
 	switch (c->dir) {
+	case MODEL_PENDING_RENAME_IN:
+		if (t->wear_moving.set && t->wear_moving.ts == c->ts &&
+		    t->wear_moving.tgid == c->tgid) {
+			over = w->unread.over;
+			*w = t->wear_moving.wear;
+			w->unread.over = over;
+		}
+		t->wear_moving.set = 0;
+		break;
 	case MODEL_PENDING_CREATE:
 		w->created_ns = c->ts;
 		break;

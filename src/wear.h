@@ -61,6 +61,16 @@ uint64_t	 wear_settle(struct file_wear *);
 #define MODEL_PENDING_CREATE	3	/* an open that created its file */
 #define MODEL_PENDING_TRUNC	4	/* an open with O_TRUNC, for writing, of a regular file */
 #define MODEL_PENDING_UNLINK	5	/* an unlink of its name that succeeded */
+#define MODEL_PENDING_RENAME_OUT 6	/* a rename from its name: its ranges leave it, */
+#define MODEL_PENDING_RENAME_IN	7	/* and come to the new name (the next entry, same time) */
+
+/* A renamed file's ranges between its two ring entries (struct proc_table's). */
+struct wear_moving {
+	struct file_wear wear;
+	uint64_t	 ts;		/* the rename's: the entry to the new name has the same */
+	uint32_t	 tgid;
+	uint8_t		 set;
+};
 struct proc_table;
 struct proc_entry;
 struct file_entry;

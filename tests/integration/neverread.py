@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # neverread.py DIR OUT.json: neverread.sh's workload, of known counts. In
 # DIR/kv: 8 files written in 32 KiB write()s, some read back in known ranges,
-# one overwritten in part before any read, three unlinked, one truncated by
-# an open with O_TRUNC and written again, the rest left. Prints, in OUT.json,
+# one overwritten in part before any read, three unlinked, one renamed, read
+# through its new name and unlinked by it, one truncated by an open with
+# O_TRUNC and written again, the rest left. Prints, in OUT.json,
 # every figure blktop must find (per file, and the process's totals) and,
 # for each unlinked file, the bounds its create-to-unlink time must lie in:
 # CLOCK_MONOTONIC read before and after the open that created it and the
@@ -89,6 +90,21 @@ for k, i in enumerate((0, 1, 3)):
     f["never_read"] += SIZES[i] - f["read_back"]
     f["unlinks"] = 1
 
+# chunk6 renamed to chunk6r.bin, 2000 bytes read back through the new name, then
+# unlinked by it: its unread bytes and its create went with it.
+os.rename(path(6), os.path.join(d, "chunk6r.bin"))
+fd = os.open(os.path.join(d, "chunk6r.bin"), os.O_RDONLY)
+assert len(os.pread(fd, 2000, 1000)) == 2000
+os.close(fd)
+time.sleep(0.1)
+u0 = time.monotonic_ns()
+os.unlink(os.path.join(d, "chunk6r.bin"))
+u1 = time.monotonic_ns()
+lives["chunk6r.bin"] = [(u0 - life[6][1]) / 1e9, (u1 - life[6][0]) / 1e9]
+r = files.setdefault("chunk6r.bin", {"written": 0, "read_back": 2000,
+                                     "never_read": SIZES[6] - 2000, "unread": 0, "creates": 0,
+                                     "unlinks": 1})
+
 # chunk4 truncated (O_TRUNC), 500 bytes written again, left unread.
 fd = os.open(path(4), os.O_WRONLY | os.O_TRUNC)
 assert os.write(fd, b"z" * 500) == 500
@@ -100,7 +116,7 @@ f["written"] += 500
 # What is left unread at the end: chunk2's rest, chunk4's 500, chunks 5, 6 and 7.
 for i in range(8):
     f = fig(i)
-    f["unread"] = 0 if i in (0, 1, 3) else f["written"] - f["read_back"] - f["never_read"]
+    f["unread"] = 0 if i in (0, 1, 3, 6) else f["written"] - f["read_back"] - f["never_read"]
 tot = {k: sum(f[k] for f in files.values()) for k in ("written", "read_back", "never_read",
                                                       "unread", "creates", "unlinks")}
 # Its figures written under its first name again: not the workload's (-c).

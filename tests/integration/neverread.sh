@@ -1,9 +1,10 @@
 #!/bin/bash
 # neverread.sh: bytes written and never read (issue 44, part 4). A workload of
 # known counts (neverread.py: 8 files created and written, some read back in
-# known ranges, one overwritten in part, three unlinked, one truncated by
-# O_TRUNC, the rest left) on ext4 on a /dev/shm loop device, under blktop -J
-# with -w; then the capture replayed. Every figure of each file and of the
+# known ranges, one overwritten in part, three unlinked, one renamed, read and
+# unlinked by its new name, one truncated by O_TRUNC, the rest left) on ext4
+# on a /dev/shm loop device, under blktop -J with -w; then the capture
+# replayed. Every figure of each file and of the
 # process equals the workload's own count, live (-J's intervals summed, the
 # run's --report OUT.json) and from the replay; the lifetimes lie within the
 # bounds the workload read around its calls.
@@ -12,7 +13,9 @@ need_root
 need_cmd python3 python3
 ext4_on_loop 64 || exit 0
 C=$TEST_TMP/nvr.blkcap
-"$BLKTOP" -J -d 0.5 -c nvrwork --top 50 -o never_read_bytes -w "$C" --report "$TEST_TMP/live.json" \
+# -o opens: the report's 10 file rows are the 9 the workload opened (a rename's
+# new name one), before its directory's and the journal's.
+"$BLKTOP" -J -d 0.5 -c nvrwork --top 50 -o opens -w "$C" --report "$TEST_TMP/live.json" \
     >"$TEST_TMP/live.jsonl" 2>"$TEST_TMP/live.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
@@ -22,11 +25,11 @@ python3 "$BLKTOP_SRCDIR/tests/integration/neverread.py" "$MNT" "$TEST_TMP/want.j
 sleep 1.2
 stop_bg "$bpid"; st=$?
 check "live: blktop -J exits $st at SIGINT" [ "$st" = 0 ]
-"$BLKTOP" -r "$C" -J -d 0.5 -c nvrwork --top 50 -o never_read_bytes --report "$TEST_TMP/replay.json" \
+"$BLKTOP" -r "$C" -J -d 0.5 -c nvrwork --top 50 -o opens --report "$TEST_TMP/replay.json" \
     >"$TEST_TMP/replay.jsonl" 2>"$TEST_TMP/replay.err" </dev/null
 st=$?
 check "replay: exit $st" [ "$st" = 0 ]
-"$BLKTOP" -r "$C" -b -d 0.5 -c nvrwork >"$TEST_TMP/replay.txt" 2>&1 </dev/null
+"$BLKTOP" -r "$C" -b -d 0.5 -c nvrwork -o never_read_bytes >"$TEST_TMP/replay.txt" 2>&1 </dev/null
 
 python3 - "$TEST_TMP" <<'PY' ||
 import json, sys
@@ -50,7 +53,7 @@ for src in ("live", "replay"):
                 bad.append("%s %s %s, want %s" % (name, key, f[key], w[wk]))
         if f["wear_over_bytes"] != 0:
             bad.append("%s wear_over_bytes %s" % (name, f["wear_over_bytes"]))
-    out(not bad, "%s: the 8 files' written, read back, never read and unread bytes as the "
+    out(not bad, "%s: the 9 rows' (a rename's new name one) written, read back, never read and unread bytes as the "
         "workload counted (%s)" % (src, "; ".join(bad) if bad else "exact"))
     bad = []
     for name, (lo, hi) in sorted(want["lives"].items()):
@@ -60,14 +63,14 @@ for src in ("live", "replay"):
             bad.append("%s %s lifetime(s), %s s not in [%.6f, %.6f]" % (name, f.get("lifetimes"),
                        got, lo, hi))
     left = [n for n, f in files.items() if n not in want["lives"] and f.get("lifetimes")]
-    out(not bad and not left, "%s: the 3 unlinked files' lifetimes within the workload's bounds "
+    out(not bad and not left, "%s: the 4 unlinked files' lifetimes (a renamed one's from its create under the old name) within the workload's bounds "
         "around its open and unlink calls (%s)" % (src, "; ".join(bad + left) if bad or left else
         ", ".join("%s %.4f s" % (n, files[n]["lifetime_mean_s"]) for n in sorted(want["lives"]))))
     procs = [p for p in rep["processes"] if p["pid"] == want["pid"]]
     t = want["total"]
     p = procs[0] if procs else {}
     got = [p.get(k) for k, _ in KEYS] + [p.get("creates"), p.get("unlinks"), p.get("lifetimes")]
-    exp = [t[k] for _, k in KEYS] + [t["creates"], t["unlinks"], 3]
+    exp = [t[k] for _, k in KEYS] + [t["creates"], t["unlinks"], len(want["lives"])]
     out(got == exp, "%s: the process's totals %s, want %s" % (src, got, exp))
     # -J: the intervals' tables (every process's calls) and the process's rows, summed.
     lines = [json.loads(l) for l in open("%s/%s.jsonl" % (T, src)) if l.strip()]
@@ -102,4 +105,4 @@ check "-b: a wear line (written, read back, never read)" \
     grep -Eq '^wear: [0-9]+ written, [0-9]+ read back, [0-9]+ never read' "$TEST_TMP/replay.txt"
 "$BLKTOP" -r "$C" -c nvrwork --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
 check "the HTML report: a 'Written and never read' table with the kv directory's row" \
-    grep -q '<td class="l path">[^<]*/kv</td><td>8</td>' "$TEST_TMP/r.html"
+    grep -q '<td class="l path">[^<]*/kv</td><td>9</td>' "$TEST_TMP/r.html"
