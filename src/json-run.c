@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "blktop.h"
+#include "job.h"
 #include "fields.h"
 #include "report.h"
 
@@ -173,6 +174,7 @@ json_run_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
 		json_file(f, b, fe[i], whole);
 	}
 	fputc(']', f);
+	json_jobs(f, b, whole, JOB_TOP);
 	free(pe);
 	free(fe);
 }

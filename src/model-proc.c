@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "job.h"
 #include "model.h"
 
 /*
@@ -66,6 +67,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
 	model_file_table_init(t, max_files);
 	model_pattern_init(t, max_files);
+	t->tasks = task_create(TASK_MAX);
 	return t;
 }
 
@@ -79,6 +81,7 @@ proc_free(struct proc_table *t)
 	model_index_entries_free(t->procs, t->pi.cap, sizeof(*t->procs));
 	model_file_table_free(t);
 	model_pattern_free(t);
+	task_free(t->tasks);
 	free(t);
 }
 
@@ -488,6 +491,20 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	model_pattern_add(t, p, f, ev);
 }
 
+/* A process of the tree: into the tree, not the process table (it did no I/O). */
+static void
+proc_add_task(struct proc_table *t, const void *rec)
+{
+	task_add(t->tasks, rec);
+}
+
+/* The process tree the records told. */
+const struct task_table *
+proc_tasks(const struct proc_table *t)
+{
+	return (t->tasks);
+}
+
 /* What each record type adds to the tables; NULL: nothing. */
 static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 	[EV_BLOCK] = proc_add_block,
@@ -495,6 +512,7 @@ static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 	[EV_RW] = proc_add_rw,
 	[EV_PAGE] = proc_add_page,
 	[EV_THROTTLE] = proc_add_throttle,
+	[EV_TASK] = proc_add_task,
 	[EV_FOP] = proc_add_fop,
 };
 

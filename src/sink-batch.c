@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "blktop.h"
+#include "job.h"
 #include "fields.h"
 
 /* An interval is complete: print its report; stop the loop once -n reports are out. */
@@ -182,6 +183,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		batch_text_proc_head(f);
 	for (i = 0; i < n; i++)
 		batch_text_proc(f, b, pe[i]);
+	batch_jobs(f, b);
 	c = proc_sum(b->procs);
 	if (c->opens + c->open_fails + c->vfs_calls[0] + c->vfs_calls[1] > 0 ||
 	    (b->have & HAVE_LIFE))

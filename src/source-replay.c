@@ -377,6 +377,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			fsync = 1;
 		else if (k == 8 && strncmp(p, "throttle", 8) == 0)
 			have |= HAVE_THROTTLE;
+		else if (k == 4 && strncmp(p, "task", 4) == 0)
+			have |= HAVE_TASK;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}
@@ -474,6 +476,8 @@ replay_start(struct source *src, char **errp)
 	    have_na(b, HAVE_THROTTLE)[0] == '\0')
 		have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
 		    "dirtiers' pauses yet");
+	if (!(b->have & HAVE_TASK) && have_na(b, HAVE_TASK)[0] == '\0')
+		have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
 	replay_interval(r);
 
 	/*
