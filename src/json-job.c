@@ -71,6 +71,20 @@ job_figs_json(FILE *f, const struct blktop *b, const struct job_figs *g, int who
 	json_pcts(f, &g->req);
 }
 
+/* ,"tasks":N,...: the process tree's size and what it forgot for room; only where there is one. */
+void
+json_jobs_tree(FILE *f, const struct blktop *b)
+{
+	unsigned	 n, max;
+	uint64_t	 evicted;
+
+	if (!(b->have & HAVE_TASK) || b->procs == NULL)
+		return;
+	task_stats(proc_tasks(b->procs), &n, &max, &evicted);
+	fprintf(f, ",\"tasks\":%u,\"max_tasks\":%u,\"tasks_evicted\":%llu", n, max,
+	    (unsigned long long)evicted);
+}
+
 /*
  * ,"jobs":[...]: the top busiest jobs of the interval (or the run, whole),
  * each with its root, its members' pids, its figures summed and each

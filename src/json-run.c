@@ -260,6 +260,7 @@ json_run_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	fprintf(f, ",\"pattern_late\":%llu,\"requests_judged_early\":%llu,"
 	    "\"requests_judged_late\":%llu", (unsigned long long)st.pattern_late,
 	    (unsigned long long)early, (unsigned long long)late);
+	json_jobs_tree(f, b);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);
