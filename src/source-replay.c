@@ -476,7 +476,8 @@ replay_start(struct source *src, char **errp)
 	    have_na(b, HAVE_THROTTLE)[0] == '\0')
 		have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
 		    "dirtiers' pauses yet");
-	if (!(b->have & HAVE_TASK) && have_na(b, HAVE_TASK)[0] == '\0')
+	/* Calls recorded, the tree neither recorded nor said why: an older blktop's (as live --no-vfs: none). */
+	if ((b->have & HAVE_VFS) && !(b->have & HAVE_TASK) && have_na(b, HAVE_TASK)[0] == '\0')
 		have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
 	replay_interval(r);
 

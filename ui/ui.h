@@ -71,6 +71,7 @@ enum ui_action {
 	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
 	UI_INSIGHTS,			/* the insights, until the next key */
 	UI_MAP,				/* offset maps (devices, a drilled file) or latency heatmaps */
+	UI_GROUP_JOB,			/* processes: one row per job (the process tree), or per process */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
