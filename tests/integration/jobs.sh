@@ -10,7 +10,8 @@
 # each member's call and disk read bytes are its file's size, the job's are
 # their sum; --job CHILD picks exactly that child and the grandchild, live
 # --job PARENT exactly the tree; the UI's processes pane grouped by job (J)
-# shows the tree as one row (where tmux is); an older capture (tests/fixtures/marks.blkcap,
+# shows the tree as one row (where tmux is); the task programs refused
+# (BLKTOP_VFS_REFUSE=task), the rest runs and jobs are null; an older capture (tests/fixtures/marks.blkcap,
 # recorded before the tree was traced) replays with jobs null.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
@@ -193,6 +194,18 @@ if command -v tmux >/dev/null; then
 	screen | grep -E "^ *[0-9]+ " | grep -E " ($k1|$k2|$k3) " >"$TEST_TMP/ui-rows.txt"
 	check "ui: no row of the tree's other processes while grouped" [ ! -s "$TEST_TMP/ui-rows.txt" ]
 fi
+
+# A kernel without the tree (the group refused, as the verifier would): the
+# rest runs, jobs null, and "unavailable" says why.
+BLKTOP_VFS_REFUSE=task "$BLKTOP" -J -d 1 -n 1 </dev/null >"$TEST_TMP/nt.jsonl" 2>"$TEST_TMP/nt.err"
+python3 - "$TEST_TMP/nt.jsonl" <<'PY' || fail "the refused tree's checks stopped"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+why = o.get("unavailable", {}).get("task")
+print(("PASS: " if o["jobs"] is None and why and o["processes"] else "FAIL: ") +
+      "jobs: the task programs refused: %d processes still, jobs null, unavailable.task: %s"
+      % (len(o["processes"]), why))
+PY
 
 # An older blktop's capture (no task records, no "task" in its plan): jobs null.
 "$BLKTOP" -r "$BLKTOP_SRCDIR/tests/fixtures/marks.blkcap" -J -d 3600 </dev/null >"$TEST_TMP/old.jsonl" 2>/dev/null
