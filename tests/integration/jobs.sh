@@ -11,8 +11,9 @@
 # their sum; --job CHILD picks exactly that child and the grandchild, live
 # --job PARENT exactly the tree; the UI's processes pane grouped by job (J)
 # shows the tree as one row (where tmux is); the task programs refused
-# (BLKTOP_VFS_REFUSE=task), the rest runs and jobs are null; an older capture (tests/fixtures/marks.blkcap,
-# recorded before the tree was traced) replays with jobs null.
+# (BLKTOP_VFS_REFUSE=task), the rest runs and jobs are null; an older capture
+# (tests/fixtures/marks.blkcap, recorded before the tree was traced) replays
+# with jobs null.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3
