@@ -2,6 +2,7 @@
 #ifndef JOB_H
 #define JOB_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,6 +22,7 @@ struct proc_table;
 /* model-task.c: tgid -> (parent, comm, start), bounded. */
 struct task_table;
 struct task_table *task_create(unsigned max);
+size_t		 task_mem_bound(unsigned max);
 void		 task_free(struct task_table *);
 const struct task_table *proc_tasks(const struct proc_table *);	/* model-proc.c */
 void		 task_add(struct task_table *, const struct ev_task *);

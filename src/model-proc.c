@@ -41,7 +41,7 @@ proc_mem_bound(unsigned max_procs, unsigned max_files)
 {
 	return sizeof(struct proc_table) + model_index_size(max_procs) +
 	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files) +
-	    model_pattern_size(max_files);
+	    model_pattern_size(max_files) + task_mem_bound(TASK_MAX);
 }
 
 /* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */

@@ -33,6 +33,14 @@ task_same(const void *ctx, uint32_t e, const void *key)
 	return (t->e[e].tgid == *(const uint32_t *)key);
 }
 
+/* Bytes task_create(max) allocates: the tree's memory bound. */
+size_t
+task_mem_bound(unsigned max)
+{
+	return (sizeof(struct task_table) + model_index_size(max) +
+	    (size_t)max * sizeof(struct task_entry));
+}
+
 /* A tree of at most max processes. */
 struct task_table *
 task_create(unsigned max)

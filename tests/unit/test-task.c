@@ -81,6 +81,15 @@ main(void)
 	    task_find(t, 107, &ppid, &comm) && task_find(t, 110, &ppid, &comm));
 	task_free(t);
 
+	t = task_create(TASK_MAX);
+	for (i = 0; i < 1000000; i++)
+		add(t, 1000 + i, 999 + i, "w", TASK_FORK);
+	task_stats(t, &n, &max, &ev_n);
+	CHECK("bound: a million processes through the default tree: TASK_MAX kept, the rest evicted",
+	    n == TASK_MAX && ev_n == 1000000 - TASK_MAX && task_find(t, 1000 + 999999, &ppid, &comm) &&
+	    ppid == 999 + 999999);
+	task_free(t);
+
 	memset(&ev, 0, sizeof ev);
 	CHECK("stat: a name with spaces and parentheses, up to the last ')'",
 	    live_tasks_parse("123 (a) b (c) S 45 123 123 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 250 "
