@@ -138,6 +138,7 @@ struct ui_proc {
 
 	int		 by_cgroup;	/* rows are cgroups (key c), like atop's G */
 	int		 by_job;	/* rows are jobs (key J): PID the job's root */
+	uint32_t	 job_open;	/* by job: the job (root) opened by Enter, 0 none */
 	uint32_t	 drill;		/* tgid drilled into, 0 for none */
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
@@ -319,6 +320,11 @@ ui_pane_proc_group_job(struct ui_proc *d, const struct blktop *b)
 
 		if (root == 0)
 			continue;
+		if (d->job_open != 0) {		/* one job opened: its members, a row each */
+			if (root == d->job_open)
+				d->rows[n++] = d->rows[i];
+			continue;
+		}
 		for (j = 0; j < n && d->rows[j].id != root; j++)
 			;
 		if (j == n) {
@@ -332,7 +338,7 @@ ui_pane_proc_group_job(struct ui_proc *d, const struct blktop *b)
 		} else
 			ui_pane_proc_fold(&d->rows[j], &d->rows[i]);
 	}
-	for (j = 0; j < n; j++) {
+	for (j = 0; j < n && d->job_open == 0; j++) {	/* the jobs: their shares, "+N" */
 		g = &d->rows[j];
 		g->hit = proc_cache_hit_pct(b->have, &g->c);
 		if (g->tgid > 1) {	/* "+N": the others, the name cut to make room */
@@ -737,8 +743,14 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 		    "from the next interval");
 		return (1);
 	}
+	if (a == UI_BACK && d->job_open != 0) {
+		d->job_open = 0;
+		ui_status(u, "processes grouped by job; from the next interval");
+		return (1);
+	}
 	if (a == UI_GROUP_JOB) {
 		d->by_job = !d->by_job;
+		d->job_open = 0;
 		d->by_cgroup = 0;
 		ui_status(u, !(u->b->have & HAVE_TASK) ? "no process tree here (unavailable: "
 		    "task), one row per process" : d->by_job ? "processes grouped by job "
@@ -746,9 +758,18 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 		    "(J: by job); from the next interval");
 		return (1);
 	}
+	if (a == UI_ENTER && d->by_job && d->job_open == 0) {
+		/* A job's row opens to its members (Esc: back to the jobs). */
+		if (d->tab.sel < d->tab.norder) {
+			d->job_open = d->rows[d->tab.order[d->tab.sel]].id;
+			ui_status(u, "job %u: its processes (Esc: the jobs); from the next interval",
+			    d->job_open);
+		}
+		return (1);
+	}
 	if (a == UI_ENTER) {
-		if (d->by_cgroup || d->by_job)
-			return (1);	/* a cgroup's or job's row has no drill-down */
+		if (d->by_cgroup)
+			return (1);	/* a cgroup's row has no drill-down */
 		if (d->tab.sel < d->tab.norder)
 			ui_pane_proc_drill(p, d->rows[d->tab.order[d->tab.sel]].id);
 		return (1);
@@ -766,7 +787,7 @@ ui_pane_proc_click(struct ui_pane *p, const struct ui_rect *r, int y,
 
 	if (d->drill != 0 || (row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
-	if ((unsigned)row == d->tab.sel && !d->by_cgroup && !d->by_job)
+	if ((unsigned)row == d->tab.sel && !d->by_cgroup && (!d->by_job || d->job_open != 0))
 		ui_pane_proc_drill(p, d->rows[d->tab.order[row]].id);
 	d->tab.sel = (unsigned)row;
 	ui_pane_proc_remember(d, d->tab.order[row]);

@@ -10,7 +10,7 @@
 # each member's call and disk read bytes are its file's size, the job's are
 # their sum; --job CHILD picks exactly that child and the grandchild, live
 # --job PARENT exactly the tree; the UI's processes pane grouped by job (J)
-# shows the tree as one row (where tmux is); the task programs refused
+# shows the tree as one row and Enter opens it (where tmux is); the task programs refused
 # (BLKTOP_VFS_REFUSE=task), the rest runs and jobs are null; an older capture
 # (tests/fixtures/marks.blkcap, recorded before the tree was traced) replays
 # with jobs null.
@@ -43,6 +43,7 @@ def read_all(name):
         if not b:
             break
         n += len(b)
+        time.sleep(0.04)	# over seconds: the UI's rows of an interval show it
     os.close(fd)
     return n
 
@@ -194,6 +195,17 @@ if command -v tmux >/dev/null; then
 	    wait_screen 30 "^ *$tpid +python3\+4 "
 	screen | grep -E "^ *[0-9]+ " | grep -E " ($k1|$k2|$k3) " >"$TEST_TMP/ui-rows.txt"
 	check "ui: no row of the tree's other processes while grouped" [ ! -s "$TEST_TMP/ui-rows.txt" ]
+	# With --job the tree is the one job: Enter opens it to its members.
+	"${TMUX_CMD[@]}" kill-session -t ui
+	"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
+	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $C --job $tpid --speed 0.5 2>$TEST_TMP/ui2.err; sleep 600"
+	wait_screen 10 "replay" || fail "ui: the second replay did not start: $(head -c 200 "$TEST_TMP/ui2.err")"
+	"${TMUX_CMD[@]}" send-keys -t ui 2
+	"${TMUX_CMD[@]}" send-keys -t ui J
+	wait_screen 40 "^ *$tpid +python3\+4 " || fail "ui --job: no job row for $tpid"
+	"${TMUX_CMD[@]}" send-keys -t ui Enter
+	check "ui: Enter on the job's row lists its processes ($k1 $k2 $k3 among them)" \
+	    wait_screen 10 "^ *($k1|$k2|$k3) +python3 "
 fi
 
 # A kernel without the tree (the group refused, as the verifier would): the
