@@ -16,8 +16,6 @@ struct proc_table;
 #define TASK_MAX	32768	/* processes the tree remembers; the least recently seen go first */
 #define JOB_MAX_PIDS	8	/* --job PID given at most this often */
 #define JOB_MAX_DEPTH	64	/* ancestors walked up from a process */
-#define JOB_TOP		10	/* jobs in -J and the report (-b: JOB_TOP_B) */
-#define JOB_TOP_B	5
 
 /* model-task.c: tgid -> (parent, comm, start), bounded. */
 struct task_table;
@@ -56,6 +54,6 @@ void		 json_pcts(FILE *, const struct proc_hist *);
 /* json-job.c: ,"jobs":[...] of -J and the report; -b's block. */
 void		 json_jobs(FILE *, const struct blktop *, int whole, unsigned top);
 void		 json_jobs_tree(FILE *, const struct blktop *);
-void		 batch_jobs(FILE *, const struct blktop *);
+void		 batch_jobs(FILE *, const struct blktop *, unsigned top);
 
 #endif

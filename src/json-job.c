@@ -133,9 +133,9 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 	jobs_free(&js);
 }
 
-/* -b: the busiest jobs of the interval, a line each: root, members, bytes, latencies. */
+/* -b: the top busiest jobs of the interval, a line each: root, members, bytes, latencies. */
 void
-batch_jobs(FILE *f, const struct blktop *b)
+batch_jobs(FILE *f, const struct blktop *b, unsigned top)
 {
 	struct jobs	 js;
 	struct job_figs	 g;
@@ -149,7 +149,7 @@ batch_jobs(FILE *f, const struct blktop *b)
 	}
 	fprintf(f, "\n%8s %-16s %5s %10s %10s %10s %10s %8s %8s %5s\n", "JOB", "COMM", "PROCS",
 	    "vfs_rd_B", "vfs_wr_B", "disk_rd_B", "disk_wr_B", "cp99_us", "rp99_us", "hit%");
-	for (i = 0; i < js.njobs && i < JOB_TOP_B; i++) {
+	for (i = 0; i < js.njobs && i < top; i++) {
 		const struct job	*jb = &js.jobs[i];
 		double			 hit;
 

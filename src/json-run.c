@@ -174,7 +174,7 @@ json_run_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
 		json_file(f, b, fe[i], whole);
 	}
 	fputc(']', f);
-	json_jobs(f, b, whole, JOB_TOP);
+	json_jobs(f, b, whole, n);
 	free(pe);
 	free(fe);
 }

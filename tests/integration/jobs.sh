@@ -79,7 +79,7 @@ tpid=$!
 TEST_PIDS="$TEST_PIDS $tpid"
 
 C=$TEST_TMP/j.blkcap
-"$BLKTOP" -J -d 0.5 -w "$C" --report "$TEST_TMP/r.json" >"$TEST_TMP/j.jsonl" 2>"$TEST_TMP/j.err" &
+"$BLKTOP" -J -d 0.5 --top 1000 -w "$C" --report "$TEST_TMP/r.json" >"$TEST_TMP/j.jsonl" 2>"$TEST_TMP/j.err" &
 bpid=$!
 TEST_PIDS="$TEST_PIDS $bpid"
 "$BLKTOP" -J -d 0.5 --job "$tpid" >"$TEST_TMP/p.jsonl" 2>"$TEST_TMP/p.err" &
@@ -96,10 +96,10 @@ check "live: the tree exits $tst, both blktops $st $st2 at SIGINT, nothing on st
     [ "$tst" = 0 -a "$st" = 0 -a "$st2" = 0 -a ! -s "$TEST_TMP/j.err" -a ! -s "$TEST_TMP/p.err" ]
 read -r k1 k2 k3 <"$TEST_TMP/kids"
 
-"$BLKTOP" -r "$C" -J -d 0.5 </dev/null >"$TEST_TMP/rj.jsonl" 2>"$TEST_TMP/rj.err"
+"$BLKTOP" -r "$C" -J -d 0.5 --top 1000 </dev/null >"$TEST_TMP/rj.jsonl" 2>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" --report "$TEST_TMP/r2.json" </dev/null >/dev/null 2>"$TEST_TMP/r2.err"
 "$BLKTOP" -r "$C" -J -d 0.5 --job "$k2" </dev/null >"$TEST_TMP/rk.jsonl" 2>>"$TEST_TMP/rj.err"
-"$BLKTOP" -r "$C" -b -d 3600 </dev/null >"$TEST_TMP/b.txt" 2>>"$TEST_TMP/rj.err"
+"$BLKTOP" -r "$C" -b -d 3600 --top 1000 </dev/null >"$TEST_TMP/b.txt" 2>>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" --dump </dev/null >"$TEST_TMP/dump.csv" 2>>"$TEST_TMP/rj.err"
 check "replays: nothing on stderr ($(head -c 300 "$TEST_TMP/rj.err"))" [ ! -s "$TEST_TMP/rj.err" ]
 
