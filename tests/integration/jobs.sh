@@ -5,8 +5,8 @@
 # each process its own file of its own size, the file's pages dropped first
 # (fsync + POSIX_FADV_DONTNEED) so that every byte comes from the device. The
 # parent starts before blktop (found in /proc), its children after (forks).
-# Checked, live (-J; the report, of --job) and from the capture's replay: the job rooted
-# at the parent (its parent is this test's bash) has exactly those 5 members,
+# Checked, live (-J; the report, of --job) and from the capture's replay: the
+# job rooted at the parent (its parent is this test's bash) has exactly those 5 members,
 # each member's call and disk read bytes are its file's size, the job's are
 # their sum; --job CHILD picks exactly that child and the grandchild, live
 # --job PARENT exactly the tree; the UI's processes pane grouped by job (J)
