@@ -24,6 +24,7 @@ enum blktop_ev_type {
 	EV_BATCH = 6,		/* from the kernel only: path-less read/write records, together */
 	EV_THROTTLE = 7,	/* a task that dirties pages paused by the kernel (balance_dirty_pages) */
 	EV_BLK_KIO = 8,		/* from the kernel only, in a block batch: a request and its direct async call */
+	EV_TASK = 9,		/* a process made (fork of a new thread group) or exec'd, or found running at start */
 	EV_TICK = 16,		/* user space only: end of one window tick */
 	EV_LOST = 17,		/* user space only: events the kernel could not reserve */
 	EV_MARK = 18,		/* user space only: a mark (blktop --mark LABEL) */
@@ -407,6 +408,26 @@ struct ev_throttle {
 	__u32 pause_ms;		/* the sleep it is about to take, ms (the tracepoint's unit) */
 	__u64 dirty;		/* pages dirty in the system, and the limit it is throttled toward */
 	__u64 limit;
+	char comm[BLKTOP_COMM_LEN];
+};
+
+/*
+ * The process tree (bpf/vfs-task.h: sched_process_fork of a new thread group,
+ * sched_process_exec; src/source-live-tasks.c: the processes running when
+ * blktop started, read once from /proc): a process, its parent and its name.
+ */
+enum blktop_task_kind {
+	TASK_FORK = 0,		/* a new process (not a thread): comm is its parent's */
+	TASK_EXEC = 1,		/* it exec'd: comm is the new program's */
+	TASK_FOUND = 2,		/* running when blktop started (/proc); start is its start time */
+};
+struct ev_task {
+	__u32 type;		/* EV_TASK */
+	__u32 tgid;		/* the process */
+	__u64 ts;		/* CLOCK_MONOTONIC ns: when seen */
+	__u64 start;		/* CLOCK_MONOTONIC ns: when it began (fork: ts; found: from /proc, may be before boot's monotonic 0: 0) */
+	__u32 ppid;		/* its parent's tgid (real_parent), 0 if none */
+	__u32 kind;		/* enum blktop_task_kind */
 	char comm[BLKTOP_COMM_LEN];
 };
 

@@ -16,6 +16,7 @@
 #include "vfs-fentry.h"
 #include "vfs-pages.h"
 #include "vfs-async.h"
+#include "vfs-task.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -584,7 +584,7 @@ struct ui_opts {
 
 /* Everything one run of blktop knows. */
 #define OPTIONS_MAX	96		/* rows of the option table (options-table.c) at most */
-#define HAVE_NBITS	10		/* the HAVE_* bits (below) */
+#define HAVE_NBITS	11		/* the HAVE_* bits (below) */
 
 struct blktop {
 	struct event_base	*base;
@@ -607,6 +607,8 @@ struct blktop {
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
 	int			 verbose;
 	unsigned		 ntgids;	/* -p */
+	uint32_t		 job_pids[8];	/* --job (JOB_MAX_PIDS, job.h) */
+	unsigned		 njob_pids;
 	uint32_t		 tgids[FILTER_MAX_PIDS];
 	unsigned		 ncomms;	/* -c */
 	const char		*comms[FILTER_MAX_COMMS];
@@ -932,6 +934,7 @@ extern const struct sink_entry sink_ui;
 #define HAVE_MUNMAP	0x80		/* munmaps among them (bpf_find_vma: 5.17) */
 #define HAVE_FSYNC	0x100		/* fsync and fdatasync among them (live, captures since fsyncs were traced) */
 #define HAVE_THROTTLE	0x200		/* dirtiers' pauses (VFS_PAGES_THROTTLE loaded) */
+#define HAVE_TASK	0x400		/* the process tree: EV_TASK records (VFS_PAGES_TASK loaded) */
 /* A HAVE_* bit's name and what it tells (source.c). */
 struct have_entry {
 	unsigned	 bit;

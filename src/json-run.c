@@ -6,6 +6,7 @@
 
 #include "blktop.h"
 #include "stack.h"
+#include "job.h"
 #include "fields.h"
 #include "report.h"
 #include "json-wear.h"
@@ -175,6 +176,7 @@ json_run_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
 		json_file(f, b, fe[i], whole);
 	}
 	fputc(']', f);
+	json_jobs(f, b, whole, n);
 	free(pe);
 	free(fe);
 }
@@ -260,6 +262,7 @@ json_run_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	fprintf(f, ",\"pattern_late\":%llu,\"requests_judged_early\":%llu,"
 	    "\"requests_judged_late\":%llu", (unsigned long long)st.pattern_late,
 	    (unsigned long long)early, (unsigned long long)late);
+	json_jobs_tree(f, b);
 	/* Every process's calls of the interval, not only the top rows'. */
 	json_sum(f, b, proc_sum(b->procs));
 	fputc('}', f);

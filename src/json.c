@@ -35,7 +35,7 @@ json_num(FILE *f, const char *name, int known, int prec, double v)
 }
 
 /* {"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
-static void
+void
 json_pcts(FILE *f, const struct proc_hist *h)
 {
 	if (h->n == 0) {

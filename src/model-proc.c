@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "job.h"
 #include "model.h"
 
 /*
@@ -41,7 +42,7 @@ proc_mem_bound(unsigned max_procs, unsigned max_files)
 {
 	return sizeof(struct proc_table) + model_index_size(max_procs) +
 	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files) +
-	    model_pattern_size(max_files);
+	    model_pattern_size(max_files) + task_mem_bound(TASK_MAX);
 }
 
 /* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */
@@ -67,6 +68,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	t->procs = model_index_entries(max_procs, sizeof(*t->procs));
 	model_file_table_init(t, max_files);
 	model_pattern_init(t, max_files);
+	t->tasks = task_create(TASK_MAX);
 	return t;
 }
 
@@ -80,6 +82,7 @@ proc_free(struct proc_table *t)
 	model_index_entries_free(t->procs, t->pi.cap, sizeof(*t->procs));
 	model_file_table_free(t);
 	model_pattern_free(t);
+	task_free(t->tasks);
 	free(t);
 }
 
@@ -504,6 +507,20 @@ proc_add_rw(struct proc_table *t, const void *rec)
 	model_pattern_add(t, p, f, ev);
 }
 
+/* A process of the tree: into the tree, not the process table (it did no I/O). */
+static void
+proc_add_task(struct proc_table *t, const void *rec)
+{
+	task_add(t->tasks, rec);
+}
+
+/* The process tree the records told. */
+const struct task_table *
+proc_tasks(const struct proc_table *t)
+{
+	return (t->tasks);
+}
+
 /* What each record type adds to the tables; NULL: nothing. */
 static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 	[EV_BLOCK] = proc_add_block,
@@ -511,6 +528,7 @@ static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 	[EV_RW] = proc_add_rw,
 	[EV_PAGE] = proc_add_page,
 	[EV_THROTTLE] = proc_add_throttle,
+	[EV_TASK] = proc_add_task,
 	[EV_FOP] = proc_add_fop,
 };
 

@@ -112,6 +112,7 @@ struct proc_table {
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */
 	uint64_t		 bad;		/* malformed records */
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
+	struct task_table	*tasks;		/* the process tree (model-task.c) */
 	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
 	uint64_t		 files_evicted_mark;
 	struct wear_moving	 wear_moving;	/* model-wear.c: a renamed file's unread ranges */

@@ -171,6 +171,24 @@ options_table_pid(struct options *o, const struct option_entry *e, const char *a
 	return (0);
 }
 
+/* --job: one more process whose subtree is a job. */
+static int
+options_table_job(struct options *o, const struct option_entry *e, const char *arg,
+    __unused enum option_from from, char **errp)
+{
+	struct blktop	*b = o->b;
+	double		 v;
+
+	if (b->njob_pids == nitems(b->job_pids)) {
+		xasprintf(errp, "--job: at most %zu processes", nitems(b->job_pids));
+		return (-1);
+	}
+	if (options_table_number(e, OPTION_WHOLE, arg, &v, errp) != 0)
+		return (-1);
+	b->job_pids[b->njob_pids++] = (uint32_t)v;
+	return (0);
+}
+
 /* -c: one more command name. */
 static int
 options_table_comm(struct options *o, __unused const struct option_entry *e, const char *arg,
@@ -412,6 +430,8 @@ const struct option_entry options_table[] = {
 	  .help = "start recording when a read or write p99 over a tick passes MS" },
 	{ "pid", 'p', "PID", OPTION_CALL, 1, 4194304, .call = options_table_pid,
 	  .flags = OPTION_REPEAT, .help = "processes and files of this process only (repeatable)" },
+	{ "job", 0, "PID", OPTION_CALL, 1, 4194304, .call = options_table_job,
+	  .flags = OPTION_REPEAT, .help = "jobs: only this process's subtree, as one job (repeatable)" },
 	{ "comm", 'c', "NAME", OPTION_CALL, .call = options_table_comm, .flags = OPTION_REPEAT,
 	  .help = "... of processes with this command name (repeatable)" },
 	{ "cgroup", 0, "PATH", OPTION_CALL, .call = options_table_cgroup,

@@ -44,6 +44,15 @@ rec_type_valid_throttle(const void *rec, size_t len __unused)
 	return (((const struct ev_throttle *)rec)->pause_ms > 0);
 }
 
+/* A process of the tree: a kind there is, a process (pid 0 is the idle task). */
+static int
+rec_type_valid_task(const void *rec, size_t len __unused)
+{
+	const struct ev_task	*e = rec;
+
+	return (e->kind <= TASK_FOUND && e->tgid != 0);
+}
+
 /* A file operation: an op there is, both paths fit and end in their NULs. */
 static int
 rec_type_valid_fop(const void *rec, size_t len)
@@ -111,6 +120,10 @@ const struct rec_type rec_types[EV_MAX] = {
 		.name = "throttle", .min_len = sizeof(struct ev_throttle), .event = 1,
 		.ts_off = offsetof(struct ev_throttle, ts), REC_CHARGES(ev_throttle),
 		.valid = rec_type_valid_throttle,
+	},
+	[EV_TASK] = {
+		.name = "task", .min_len = sizeof(struct ev_task),
+		.ts_off = offsetof(struct ev_task, ts), .valid = rec_type_valid_task,
 	},
 	[EV_FOP] = {
 		.name = "fop", .min_len = sizeof(struct ev_fop), .event = 1,

@@ -245,6 +245,23 @@ sink_dump_throttle(struct blktop *b __unused, const void *rec, size_t len __unus
 	return (1);
 }
 
+/* A process of the tree: its parent tgid as the count, fork, exec or found as the class. */
+static int
+sink_dump_task(struct blktop *b __unused, const void *rec, size_t len __unused,
+    struct dump_row *r)
+{
+	static const char *const kinds[] = { "fork", "exec", "found" };
+	const struct ev_task *e = rec;
+
+	r->ts = e->ts;
+	r->pid = e->tgid;
+	r->tgid = e->tgid;
+	r->comm = e->comm;
+	r->class = e->kind < nitems(kinds) ? kinds[e->kind] : "other";
+	r->count = e->ppid;
+	return (1);
+}
+
 /* A tick: its time. */
 static int
 sink_dump_tick(struct blktop *b __unused, const void *rec, size_t len __unused,
@@ -366,6 +383,7 @@ static int (*const sink_dump_fillers[EV_MAX])(struct blktop *, const void *, siz
 	[EV_BLOCK] = sink_dump_block,
 	[EV_PAGE] = sink_dump_page,
 	[EV_THROTTLE] = sink_dump_throttle,
+	[EV_TASK] = sink_dump_task,
 	[EV_TICK] = sink_dump_tick,
 	[EV_LOST] = sink_dump_lost,
 	[EV_OPEN] = sink_dump_open,

@@ -129,7 +129,11 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 	else if (rt == &rec_types[EV_DISKSTAT] && rt->valid(rec, len) &&
 	    stream_dev_wanted(b, ((const struct ev_diskstat *)rec)->dev))
 		windows_add_diskstat(&b->win, rec);
-	else if (rt != NULL && rt->charges)
+	else if (rt == &rec_types[EV_TASK] && b->procs != NULL) {
+		/* The tree whatever the filters: a job's members are found through it. */
+		if (proc_add_typed(b->procs, rt, rec, len) < 0)
+			b->bad_records++;
+	} else if (rt != NULL && rt->charges)
 		model_proc_record(b, rt, rec, len);
 }
 

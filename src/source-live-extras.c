@@ -12,7 +12,7 @@
 #include "blktop.h"
 #include "source-live.h"
 
-#define LIVE_EXTRAS_NGROUPS	6
+#define LIVE_EXTRAS_NGROUPS	7
 static unsigned	 live_extras_on;		/* VFS_PAGES_* of the last plan */
 /* Why a group is not on; why the verifier refused one, in its words (kept across loads). */
 static char	 live_extras_why_not[LIVE_EXTRAS_NGROUPS][160];
@@ -72,6 +72,10 @@ static const struct live_extras_prog {
 	    "paths sent again after an unlink" },
 	{ "names_unlinkat", "syscalls/sys_exit_unlinkat", VFS_PAGES_NAMES, "unlinkat", 0, 0, 1,
 	    "paths sent again after an unlink (needed)" },
+	{ "task_fork", "sched_process_fork", VFS_PAGES_TASK, "fork", 2, 0, 1,
+	    "the process tree: a new process, its parent" },
+	{ "task_exec", "sched_process_exec", VFS_PAGES_TASK, "exec", 3, 0, 1,
+	    "the process tree: a process's new program name" },
 };
 
 /* The groups of extras: their names in the plan, and what they tell. */
@@ -81,6 +85,7 @@ static const struct {
 } live_extras_groups[] = {
 	{ VFS_PAGES_DIRTY, "dirty" }, { VFS_PAGES_FAULT, "fault" }, { VFS_PAGES_URING, "uring" },
 	{ VFS_PAGES_AIO, "aio" }, { VFS_PAGES_NAMES, "names" }, { VFS_PAGES_THROTTLE, "throttle" },
+	{ VFS_PAGES_TASK, "task" },
 };
 _Static_assert(nitems(live_extras_groups) == LIVE_EXTRAS_NGROUPS, "live_extras_groups");
 

@@ -132,6 +132,7 @@ live_vfs_select_extras(struct vfs_bpf *skel, bool want)
 	on = live_extras_planned();
 	skel->rodata->trace_pages = (on & (VFS_PAGES_DIRTY | VFS_PAGES_FAULT)) != 0;
 	skel->rodata->trace_throttle = (on & VFS_PAGES_THROTTLE) != 0;
+	skel->rodata->trace_task = (on & VFS_PAGES_TASK) != 0;
 	skel->rodata->trace_uring = (on & VFS_PAGES_URING) != 0;
 	skel->rodata->trace_aio = (on & VFS_PAGES_AIO) != 0;
 }

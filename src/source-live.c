@@ -59,6 +59,7 @@ struct live {
 	uint64_t		 batched;	/* read/write records that came in batches */
 	int			 stats_fd;	/* holds BPF run-time statistics on */
 	struct diskstat		 disks;		/* part_stat samples (source-diskstat.c) */
+	int			 tasks_due;	/* /proc's processes to stream at the next drain */
 };
 
 /* -v's level for libbpf's messages: its print callback takes no context. */
@@ -356,6 +357,10 @@ live_drain_some(struct live *l)
 	unsigned	 k;
 
 	diskstat_emit(&l->disks, l->b);	/* the first tick's baseline, once */
+	if (l->tasks_due) {		/* the tree's processes older than blktop, once */
+		l->tasks_due = 0;
+		live_tasks_scan(l->b, source_now());
+	}
 	cost_batch_flush(&l->batch, forced);	/* before a report: every batch */
 	if (l->vfs_loaded)
 		live_vfs_batch_flush(forced);
@@ -428,6 +433,7 @@ live_start_vfs(struct live *l)
 		{ VFS_PAGES_DIRTY, HAVE_DIRTY, "dirty" }, { VFS_PAGES_FAULT, HAVE_FAULT, "fault" },
 		{ VFS_PAGES_AIO, HAVE_AIO, "aio" }, { VFS_PAGES_URING, HAVE_URING, "uring" },
 		{ VFS_PAGES_THROTTLE, HAVE_THROTTLE, "throttle" },
+		{ VFS_PAGES_TASK, HAVE_TASK, "task" },
 	};
 	struct live_vfs_opts	 vo;
 	unsigned		 pages, i;
@@ -613,6 +619,7 @@ live_start(struct source *src, char **errp)
 		    b->plan_text, strerror(-err));
 		return (-1);
 	}
+	l->tasks_due = (b->have & HAVE_TASK) != 0;
 	if (l->skel->bss != NULL && cost_batch_start(&l->batch,
 	    bpf_program__fd(l->skel->progs.blk_batch_flush),
 	    bpf_map__fd(l->skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))

@@ -108,6 +108,7 @@ int		 live_vfs_set_kio(int on);
 #define VFS_PAGES_AIO	0x8		/* syscalls:*io_submit, *io_(p)getevents: ev_rw */
 #define VFS_PAGES_NAMES	0x10		/* syscalls:sys_exit_rename*, unlink*: a path sent once per open file */
 #define VFS_PAGES_THROTTLE 0x20		/* writeback:balance_dirty_pages: ev_throttle */
+#define VFS_PAGES_TASK	0x40		/* sched:sched_process_fork + sched_process_exec: ev_task */
 unsigned	 live_vfs_pages_loaded(void);
 int		 live_vfs_have_munmap(void);
 int		 live_vfs_hook_lookup(const char *);
@@ -119,6 +120,11 @@ void		 live_vfs_unload(void);
 void		 live_vfs_halt(void);
 void		 live_vfs_paths_stale(void);
 struct bpf_object_skeleton *live_vfs_skeleton(void);
+/* source-live-tasks.c: the processes running at start, as EV_TASK records. */
+struct ev_task;
+int		 live_tasks_parse(const char *line, struct ev_task *, uint64_t boot_to_mono, long hz);
+unsigned	 live_tasks_scan(struct blktop *, uint64_t ts);
+
 /* source-live-extras.c: the vfs object's extra programs (VFS_PAGES_* groups) this kernel takes. */
 struct bpf_object;
 struct bpf_program;

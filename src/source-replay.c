@@ -377,6 +377,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			fsync = 1;
 		else if (k == 8 && strncmp(p, "throttle", 8) == 0)
 			have |= HAVE_THROTTLE;
+		else if (k == 4 && strncmp(p, "task", 4) == 0)
+			have |= HAVE_TASK;
 		else if (k > 0)
 			have |= HAVE_VFS;
 	}
@@ -474,6 +476,9 @@ replay_start(struct source *src, char **errp)
 	    have_na(b, HAVE_THROTTLE)[0] == '\0')
 		have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
 		    "dirtiers' pauses yet");
+	/* Calls recorded, the tree neither recorded nor said why: an older blktop's (as live --no-vfs: none). */
+	if ((b->have & HAVE_VFS) && !(b->have & HAVE_TASK) && have_na(b, HAVE_TASK)[0] == '\0')
+		have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
 	replay_interval(r);
 
 	/*

@@ -57,6 +57,7 @@ const struct have_entry have_table[HAVE_NBITS] = {
 	{ HAVE_MUNMAP, "munmap", "munmaps per process and file" },
 	{ HAVE_FSYNC, "fsync", "fsyncs per process and file" },
 	{ HAVE_THROTTLE, "throttle", "dirtiers paused by the kernel (writeback throttling)" },
+	{ HAVE_TASK, "task", "the process tree: jobs (parents at fork and exec)" },
 };
 
 /* Bit's index in have_table. */

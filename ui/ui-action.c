@@ -336,6 +336,8 @@ const struct ui_action_info ui_actions[] = {
 	{ UI_SORT_INVERT, "sort_invert", "invert the sort order", NULL, 0 },
 	{ UI_GROUP, "group", "processes: group by cgroup, or back to one row per "
 	    "process", NULL, 0 },
+	{ UI_GROUP_JOB, "group_job", "processes: group by job (the process tree: "
+	    "the ancestor below the shell, or --job), or back to one row per process", NULL, 0 },
 	{ UI_PAUSE, "pause", "pause the display (collection goes on)",
 	    ui_action_pause, 0 },
 	{ UI_ZOOM_OUT, "zoom_out", "more time per heatmap column (up to 60 s)",

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "job.h"
 #include "ui.h"
 
 #define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
@@ -136,6 +137,8 @@ struct ui_proc {
 	uint32_t	 sel_id;	/* keeps the selection across intervals */
 
 	int		 by_cgroup;	/* rows are cgroups (key c), like atop's G */
+	int		 by_job;	/* rows are jobs (key J): PID the job's root */
+	uint32_t	 job_open;	/* by job: the job (root) opened by Enter, 0 none */
 	uint32_t	 drill;		/* tgid drilled into, 0 for none */
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
@@ -297,6 +300,59 @@ ui_pane_proc_group(struct ui_proc *d, const struct blktop *b)
 	d->nrows = n;
 }
 
+/*
+ * Grouped by job (model-job.c's rule, or --job): the process rows folded
+ * into one per job, PID its root, COMMAND the root's name and "+N" the
+ * other members shown; processes outside every --job tree left out.
+ */
+static void
+ui_pane_proc_group_job(struct ui_proc *d, const struct blktop *b)
+{
+	const struct task_table	*t = proc_tasks(b->procs);
+	struct ui_proc_row	*g;
+	unsigned		 n = 0, i, j;
+	uint32_t		 ppid;
+	const char		*comm;
+	char			 name[BLKTOP_COMM_LEN];
+
+	for (i = 0; i < d->nrows; i++) {
+		uint32_t root = task_job_root(t, d->rows[i].tgid, b->job_pids, b->njob_pids);
+
+		if (root == 0)
+			continue;
+		if (d->job_open != 0) {		/* one job opened: its members, a row each */
+			if (root == d->job_open)
+				d->rows[n++] = d->rows[i];
+			continue;
+		}
+		for (j = 0; j < n && d->rows[j].id != root; j++)
+			;
+		if (j == n) {
+			g = &d->rows[n++];
+			if (j != i)
+				*g = d->rows[i];
+			g->tgid = 1;
+			g->id = root;
+			if (task_find(t, root, &ppid, &comm))
+				snprintf(g->comm, sizeof g->comm, "%s", comm);
+		} else
+			ui_pane_proc_fold(&d->rows[j], &d->rows[i]);
+	}
+	for (j = 0; j < n && d->job_open == 0; j++) {	/* the jobs: their shares, "+N" */
+		g = &d->rows[j];
+		g->hit = proc_cache_hit_pct(b->have, &g->c);
+		if (g->tgid > 1) {	/* "+N": the others, the name cut to make room */
+			size_t	 k = (size_t)snprintf(name, sizeof name, "+%u", g->tgid - 1);
+			size_t	 at = strlen(g->comm);
+
+			if (at + k > sizeof g->comm - 1)
+				at = sizeof g->comm - 1 - k;
+			memcpy(g->comm + at, name, k + 1);
+		}
+	}
+	d->nrows = n;
+}
+
 /* A full histogram folded to one count per power of two. */
 static int
 ui_pane_proc_coarse(const uint32_t *lat, uint32_t *c)
@@ -447,6 +503,8 @@ ui_pane_proc_collect(struct ui_pane *pane, double secs)
 	d->nrows = n;
 	if (d->by_cgroup)
 		ui_pane_proc_group(d, b);
+	else if (d->by_job && (b->have & HAVE_TASK))
+		ui_pane_proc_group_job(d, b);
 	if (d->drill != 0) {
 		if (!found) {
 			memset(&d->drill_row.c, 0, sizeof d->drill_row.c);
@@ -679,14 +737,39 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 	}
 	if (a == UI_GROUP) {
 		d->by_cgroup = !d->by_cgroup;
+		d->by_job = 0;
 		ui_status(u, d->by_cgroup ? "processes grouped by cgroup (c: one row per "
 		    "process); from the next interval" : "one row per process (c: by cgroup); "
 		    "from the next interval");
 		return (1);
 	}
+	if (a == UI_BACK && d->job_open != 0) {
+		d->job_open = 0;
+		ui_status(u, "processes grouped by job; from the next interval");
+		return (1);
+	}
+	if (a == UI_GROUP_JOB) {
+		d->by_job = !d->by_job;
+		d->job_open = 0;
+		d->by_cgroup = 0;
+		ui_status(u, !(u->b->have & HAVE_TASK) ? "no process tree here (unavailable: "
+		    "task), one row per process" : d->by_job ? "processes grouped by job "
+		    "(J: one row per process); from the next interval" : "one row per process "
+		    "(J: by job); from the next interval");
+		return (1);
+	}
+	if (a == UI_ENTER && d->by_job && d->job_open == 0) {
+		/* A job's row opens to its members (Esc: back to the jobs). */
+		if (d->tab.sel < d->tab.norder) {
+			d->job_open = d->rows[d->tab.order[d->tab.sel]].id;
+			ui_status(u, "job %u: its processes (Esc: the jobs); from the next interval",
+			    d->job_open);
+		}
+		return (1);
+	}
 	if (a == UI_ENTER) {
 		if (d->by_cgroup)
-			return (1);	/* a cgroup row has no drill-down */
+			return (1);	/* a cgroup's row has no drill-down */
 		if (d->tab.sel < d->tab.norder)
 			ui_pane_proc_drill(p, d->rows[d->tab.order[d->tab.sel]].id);
 		return (1);
@@ -704,7 +787,7 @@ ui_pane_proc_click(struct ui_pane *p, const struct ui_rect *r, int y,
 
 	if (d->drill != 0 || (row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
-	if ((unsigned)row == d->tab.sel && !d->by_cgroup)
+	if ((unsigned)row == d->tab.sel && !d->by_cgroup && (!d->by_job || d->job_open != 0))
 		ui_pane_proc_drill(p, d->rows[d->tab.order[row]].id);
 	d->tab.sel = (unsigned)row;
 	ui_pane_proc_remember(d, d->tab.order[row]);

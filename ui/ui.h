@@ -72,6 +72,7 @@ enum ui_action {
 	UI_INSIGHTS,			/* the insights, until the next key */
 	UI_MAP,				/* offset maps (devices, a drilled file) or latency heatmaps */
 	UI_DEPTH,			/* the queue depth screen, until the next key (ui-depth.c) */
+	UI_GROUP_JOB,			/* processes: one row per job (the process tree), or per process */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */

@@ -59,6 +59,7 @@ FEATURES = [
     ("io_uring", "io_uring reads/writes per file (fio), their offsets from 5.19"),
     ("libaio", "libaio reads/writes per file (fio)"),
     ("throttle", "a dirtier's pauses (balance_dirty_pages) against tracefs"),
+    ("jobs", "the process tree: lifecycle's child in its parent's job (fork records)"),
     ("files-replay", "-w then -r of the files run: the same reports"),
 ]
 verdict = {name: {"status": "works", "detail": ""} for name, _ in FEATURES}
@@ -286,7 +287,7 @@ else:
 frc = rc("files.rc")
 fr = reports("files.jsonl")
 FILE_FEATURES = ["files", "disk-bytes", "dirtied", "mmap", "lifecycle", "munmap", "xfer", "io_uring",
-                 "libaio", "throttle", "files-replay"]
+                 "libaio", "throttle", "jobs", "files-replay"]
 vfs_err = None
 if frc != 0 or not fr or any("_bad" in r for r in fr):
     vfs_err = "blktop -J --all-files: exit %s, %d reports: %s" % (frc, len(fr), first_error("files.err"))
@@ -455,8 +456,20 @@ else:
         line(bool(v) and bool(pv), "mmap", "faults counted on the file and its process (got %s, %s%s)" %
              (v, pv, "; probe: " + why if why else ""))
 
-    # lifecycle (lifecycle.sh): the child's counts, its files
+    # jobs: lifecycle forks its worker, which is in the parent's job (the
+    # parent's parent is this script's shell); the tree's records from the
+    # fork tracepoint (the parent itself found in /proc or by its fork)
     lpid = pid_of("lifecycle.pid")
+    why = unavailable("task")
+    jobs = [j for r in fr for j in (r.get("jobs") or []) if lpid in j["pids"]]
+    if why and all(r.get("jobs") is None for r in fr):
+        na("jobs", why)
+    else:
+        roots = sorted(set((j["root"], j["comm"]) for j in jobs))
+        line(bool(jobs) and all(j["root"] != lpid and j["comm"] == "lifecycle" for j in jobs),
+             "jobs", "the lifecycle worker (pid %s) is in its parent's job: roots %s" % (lpid, roots))
+
+    # lifecycle (lifecycle.sh): the child's counts, its files
     if rc("lifecycle.rc") != 0 or lpid is None:
         line(False, "lifecycle", "the workload failed: " + read("lifecycle.err").strip()[:200])
     else:
