@@ -24,10 +24,11 @@
 #   time over the interval) times the interval, summed over the run, is the
 #   kernel's own time_in_queue delta of the device (/proc/diskstats field 11;
 #   fio is the device's only submitter), within 5 ms per report (req_depth's
-#   2 decimals over 1 s) + 1 ms (the kernel's ms) + 1% (blktop's completion
-#   stamp is taken at block_rq_complete, before the kernel's accounting takes
-#   its own: 0.8 us a request shorter, 266 ms of 181 s seen over 333k
-#   requests); and it is at most the configured
+#   2 decimals over 1 s) + 1 ms (the kernel's ms) + 2 us a request (blktop's
+#   completion stamp is taken at block_rq_complete, before the kernel's
+#   accounting takes its own: 0.8 us a request shorter, 266 ms of 181 s seen
+#   over 333k requests; 0.6-0.9 us over whole runs, more on a busier machine;
+#   the 1% once allowed was 0.87-1.9% of it); and it is at most the configured
 #   depth in every interval. It is NOT near the configured depth on this
 #   device: a request on a /dev/shm loop completes in microseconds, and fio
 #   spends most of each cycle in user space reaping and refilling, so the
@@ -60,7 +61,7 @@ for q in 1 4 32 128; do
 	    --name=qd$q --direct=1 --ioengine=libaio --iodepth="$q" --rw=randread --bs=4k \
 	    --size=200M --time_based --runtime=2 >"$TEST_TMP/fio.err" 2>&1 ||
 	    { fail "QD $q: fio ran"; cat "$TEST_TMP/fio.err"; }
-	sleep 2.5	# an idle report between the runs (depths are final 250 ms late)
+	sleep 4	# idle reports between the runs (depths are final 250 ms late; under load reports come late)
 done
 tiq "$DEV" >"$TEST_TMP/tiq.after"
 sleep 1.2
@@ -204,9 +205,11 @@ for k in wby:
 result("by_depth's counts, bytes and mean total latency equal the sweep's", ok,
        bad.strip() or "%d buckets" % len(wby))
 tiq_kernel = int(tiq1) - int(tiq0)
+nreq = sum(r["ios"] for r in runs)
 result("fio's depth x time is the kernel's time_in_queue", abs(tiq_blktop - tiq_kernel) <=
-       1.0 + 5.0 * sum(len(r["means"]) for r in runs) + 0.01 * tiq_kernel,
-       "blktop %.1f ms kernel %d ms" % (tiq_blktop, tiq_kernel))
+       1.0 + 5.0 * sum(len(r["means"]) for r in runs) + 0.002 * nreq,
+       "blktop %.1f ms kernel %d ms, %d requests: %.2f us a request" % (tiq_blktop, tiq_kernel,
+       nreq, (tiq_kernel - tiq_blktop) * 1000.0 / max(nreq, 1)))
 PY
 }
 
