@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "options.h"
 
 /*

@@ -7,6 +7,7 @@
 #include "blktop.h"
 #include "fields.h"
 #include "report.h"
+#include "stream.h"
 
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
 void

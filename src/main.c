@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "draw.h"
 #include "options.h"
 

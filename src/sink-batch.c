@@ -8,6 +8,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "stream.h"
 
 /* An interval is complete: print its report; stop the loop once -n reports are out. */
 static void

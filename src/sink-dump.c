@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "stream.h"
 
 /*
  * Print a string as a CSV field (name_text_char's text: '?' for a control,

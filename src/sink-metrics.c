@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "stream.h"
 
 /*
  * Operations as /proc/diskstats groups them (node_exporter's labels): write

@@ -1,6 +1,7 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
 #include "blktop.h"
+#include "stream.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void

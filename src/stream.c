@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "stream.h"
 
 /*
  * Append a sink with its options (its entry's own struct, kept by the caller

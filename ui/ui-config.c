@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "ui.h"
 
 #define UI_CONFIG_TEXT_MAX	8192

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "fields.h"
 #include "options.h"
 #include "check.h"

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "options.h"
+#include "stream.h"
 #include "check.h"
 #include "../common/capture-fixture.h"
 
