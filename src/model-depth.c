@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "window.h"
 
 /*
  * The depth a request R found at its start is 1 + the requests S of its
