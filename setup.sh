@@ -15,7 +15,7 @@ PKGS_BUILD="build-essential autoconf automake pkg-config clang llvm bpftool libb
 libelf-dev zlib1g-dev libncurses-dev libevent-dev"
 PKGS_USER="python3 python3-jsonschema tmux groff-base chromium curl prometheus"
 PKGS_LIVE="$PKGS_USER fio libbpf-tools e2fsprogs util-linux kmod procps libcap2-bin iproute2
-debhelper dpkg-dev lintian bpftrace"
+debhelper dpkg-dev lintian bpftrace prometheus-node-exporter"
 PKGS_KERNELS="python3 fio e2fsprogs kmod qemu-system-x86 busybox-static cpio xz-utils zstd"
 case "$mode" in
 run|build)	PKGS=$PKGS_BUILD ;;

@@ -1,11 +1,13 @@
 /*
  * vfs-async.h: io_uring and libaio reads and writes, from submission to
  * completion (async_slots), each completion a read/write record.
- * Included by vfs.bpf.c at this point of the one program object: it uses
- * the maps, scratch and helpers defined above its #include there.
+ * Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_ASYNC_H
 #define BLKTOP_VFS_ASYNC_H
+
+#include "vfs-rw.h"
+#include "vfs-syscalls.h"	/* struct sc_enter, sc_exit */
 
 /*
  * Async submissions between submission and completion (io_uring requests by

@@ -1,11 +1,12 @@
 /*
  * vfs-fentry.h: the fentry/fexit variant of the read/write and open hooks
  * (vfs_read, vfs_write, do_filp_open), where the kernel allows them.
- * Included by vfs.bpf.c at this point of the one program object: it uses
- * the maps, scratch and helpers defined above its #include there.
+ * Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_FENTRY_H
 #define BLKTOP_VFS_FENTRY_H
+
+#include "vfs-exit.h"
 
 /*
  * Variant fentry: vfs_read/vfs_write see the file directly (also reads done by

@@ -1,11 +1,12 @@
 /*
  * vfs-life.h: the exit of a lifecycle call (EV_FOP: close, mmap, munmap, and the
  * calls by name: unlink, rename, mkdir, rmdir, mknod).
- * Included by vfs.bpf.c at this point of the one program object: it uses
- * the maps, scratch and helpers defined above its #include there.
+ * Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_LIFE_H
 #define BLKTOP_VFS_LIFE_H
+
+#include "vfs-emit.h"
 
 /*
  * Exit of a lifecycle call (EV_FOP): close, mmap and munmap name their file

@@ -1,11 +1,12 @@
 /*
  * vfs-pages.h: page-cache events (EV_PAGE): pages dirtied, file mappings
  * faulted.
- * Included by vfs.bpf.c at this point of the one program object: it uses
- * the maps, scratch and helpers defined above its #include there.
+ * Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_PAGES_H
 #define BLKTOP_VFS_PAGES_H
+
+#include "vfs-emit.h"
 
 /*
  * Page-cache events (struct ev_page), loaded beside any variant where the

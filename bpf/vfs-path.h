@@ -1,11 +1,13 @@
 /*
- * vfs-path.h: included by vfs.bpf.c after its scratch buffer and maps: from
- * an fd to its struct file, the file's type and identity, and its path walked
- * through dentries and mounts into the scratch buffer (bounded loops, the
- * verifier's way), as static inline helpers of the one program object.
+ * vfs-path.h: from an fd to its struct file, the file's type and identity,
+ * and its path walked through dentries and mounts into the scratch buffer
+ * (bounded loops, the verifier's way), as static inline helpers of the one
+ * program object.
  */
 #ifndef BLKTOP_VFS_PATH_H
 #define BLKTOP_VFS_PATH_H
+
+#include "vfs-calls.h"
 
 /* The struct file behind fd in the current task (task: task_current()), or NULL. */
 static __always_inline struct file *fd_file_of(struct task_struct *task, int fd)

@@ -2,11 +2,26 @@
  * vfs-syscalls.h: the syscall hooks, one variant of them loaded: typed and
  * raw sys_enter/sys_exit (every call, the id checked first), the per-call
  * classic tracepoints, and the rename/unlink hooks that make cached paths
- * stale. Included by vfs.bpf.c at this point of the one program object: it
- * uses the maps, scratch and helpers defined above its #include there.
+ * stale. Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_SYSCALLS_H
 #define BLKTOP_VFS_SYSCALLS_H
+
+#include "vfs-exit.h"
+#include "vfs-xfer.h"
+
+/*
+ * vfs_exit as a global function, for the exit programs that dispatch on the
+ * syscall id: one of them makes both vfs_exit's records and vfs_exit_xfer's,
+ * and with vfs_exit inlined its frame (the biggest), xfer_side's and
+ * walk_path's passed the 512 bytes of stack a chain of calls may take on
+ * 5.10 ("combined stack size of 3 calls is 672. Too large"); later kernels
+ * count it otherwise and took it.
+ */
+__noinline int vfs_exit_global(long ret)
+{
+	return vfs_exit(ret, VFS_SYS_MAX);
+}
 
 #include "syscalls-arch.h"
 

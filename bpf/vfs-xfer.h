@@ -1,11 +1,12 @@
 /*
  * vfs-xfer.h: sendfile, splice and copy_file_range, the calls that move
  * bytes between two files: a read record of one and a write record of the
- * other. Included by vfs.bpf.c at this point of the one program object: it
- * uses the maps, scratch and helpers defined above its #include there.
+ * other. Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_XFER_H
 #define BLKTOP_VFS_XFER_H
+
+#include "vfs-rw.h"
 
 /*
  * The arguments of sendfile(out_fd, in_fd, offset, count), splice and

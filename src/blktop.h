@@ -149,6 +149,7 @@ struct blktop {
 	/* each sink's options (above), handed to it by stream_add_sink */
 	struct capture_opts	 capture_opts;
 	struct batch_opts	 batch_opts;
+	struct stack		*stack;		/* --stack's figures (src/stack.h), or NULL */
 	struct metrics_opts	 metrics_opts;
 	struct report_opts	 report_opts;
 	struct dump_opts	 dump_opts;

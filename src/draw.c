@@ -427,48 +427,6 @@ draw_fmt_lat(char *buf, size_t len, uint64_t ns)
 	return (buf);
 }
 
-/*
- * Length in bytes of the UTF-8 character at s (n bytes left), its code point
- * in *cpp if not NULL; 0 if it is not a well-formed, shortest-form,
- * non-surrogate sequence.
- */
-size_t
-draw_utf8_decode(const unsigned char *s, size_t n, uint32_t *cpp)
-{
-	size_t		 len, i;
-	uint32_t	 cp;
-
-	if (s[0] < 0x80) {
-		if (cpp != NULL)
-			*cpp = s[0];
-		return (1);
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else
-		return (0);
-	if (len > n)
-		return (0);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (0);
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return (0);
-	if (cpp != NULL)
-		*cpp = cp;
-	return (len);
-}
-
 /* Columns taken by a string, counting each UTF-8 character (or stray byte) as one. */
 unsigned
 draw_text_width(const char *s)
@@ -478,7 +436,7 @@ draw_text_width(const char *s)
 	unsigned		 w = 0;
 
 	while (n > 0) {
-		if ((l = draw_utf8_decode(p, n, NULL)) == 0)
+		if ((l = utf8_char((const char *)p, n, NULL)) == 0)
 			l = 1;
 		p += l;
 		n -= l;
@@ -527,7 +485,7 @@ draw_path(char *out, size_t outlen, const char *path, unsigned width,
 	at = xcalloc(n + 1, sizeof *at);
 	for (i = 0; n > 0; nch++) {
 		at[nch] = i;
-		l = draw_utf8_decode(p, n, NULL);
+		l = utf8_char((const char *)p, n, NULL);
 		/*
 		 * The one test of every text output (name_text's): controls
 		 * can drive the terminal, bidi overrides and zero-width

@@ -88,6 +88,5 @@ char		*draw_fmt_lat(char *buf, size_t len, uint64_t ns);
 size_t		 draw_path(char *out, size_t outlen, const char *path,
 		     unsigned width, int flags);
 unsigned	 draw_text_width(const char *s);
-size_t		 draw_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif

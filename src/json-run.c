@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "blktop.h"
+#include "stack.h"
 #include "fields.h"
 #include "report.h"
 #include "stream.h"
@@ -314,6 +315,8 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	json_run_unavailable(f, b);
 	json_run_dropped(f, b, 1, 0, 0, 0);
 	json_run_self(f, b);
+	if (b->stack != NULL)
+		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }
 
@@ -400,5 +403,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_run_top(f, b, r->opts.sort_key, 1, REPORT_TOP);
 		json_insights(f, b);
 	}
+	if (b->stack != NULL)
+		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }

@@ -13,6 +13,7 @@
 #include "config-file.h"
 #include "draw.h"
 #include "options.h"
+#include "stack.h"
 
 /* The run: main()'s alone; sources and sinks get it as their b. */
 static struct blktop bt;
@@ -259,6 +260,8 @@ main(int argc, char **argv)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->max_procs, b->max_files, b->by_thread);
+	if (b->batch_opts.stack)
+		b->stack = stack_create();
 	/*
 	 * Signals first: loading the programs takes seconds, and a SIGINT in
 	 * that time must still end the run (a background job of a script has
@@ -324,6 +327,7 @@ main(int argc, char **argv)
 	if (b->procs != NULL)
 		proc_free(b->procs);
 	phase_free(b->phases);
+	stack_free(b->stack);
 	reqpat_free(b->reqpat);
 	event_base_free(b->base);
 	if (b->lost > 0)

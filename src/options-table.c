@@ -52,6 +52,15 @@ options_table_json(struct options *o, __unused const struct option_entry *e,
 	return (0);
 }
 
+/* --stack: the latency stack's histograms and verdicts, a batch run's own output (src/stack.h). */
+static int
+options_table_stack(struct options *o, __unused const struct option_entry *e,
+    __unused const char *arg, __unused enum option_from from, __unused char **errp)
+{
+	o->b->batch = o->b->batch_opts.stack = 1;
+	return (0);
+}
+
 /* -D: one more device, named as the run's source names them once it is known. */
 static int
 options_table_device(struct options *o, __unused const struct option_entry *e, const char *arg,
@@ -360,6 +369,9 @@ const struct option_entry options_table[] = {
 	  .help = "no UI: print one report per interval (like top -b)" },
 	{ "json", 'J', NULL, OPTION_CALL, .call = options_table_json,
 	  .help = "batch reports as JSON Lines (implies -b)" },
+	{ "stack", 0, NULL, OPTION_CALL, .call = options_table_stack,
+	  .help = "the latency stack: storage_latency_stack.bt's histograms in its layout, "
+	  "then its rules per device and process (implies -b; -J: a \"stack\" object)" },
 	{ "delay", 'd', "SECS", OPTION_SECS, 0.01, 3600, "1", "interval", AT(interval),
 	  .flags = OPTION_BOUNDS, .help = "report interval, fractions allowed" },
 	{ "iterations", 'n', "N", OPTION_WHOLE, 1, (double)LONG_MAX, AT(count),
@@ -426,6 +438,10 @@ const struct option_entry options_table[] = {
 	{ "listen", 0, "[ADDR:]PORT", OPTION_TEXT, LOCAL(listen), .flags = OPTION_LOCAL,
 	  .help = "serve Prometheus metrics on http://ADDR:PORT/metrics "
 	  "(ADDR 127.0.0.1 unless given; 9989 is blktop's port)" },
+	{ "metrics-node-names", 0, NULL, OPTION_FLAG, AT(metrics_opts.node_names),
+	  .help = "with --listen, also node_exporter's disk families (node_disk_*, "
+	  "node_uname_info) from /proc/diskstats: for a host without node_exporter "
+	  "(doc/metrics.md)" },
 	{ "headless", 0, NULL, OPTION_FLAG, LOCAL(headless), .flags = OPTION_LOCAL,
 	  .help = "no UI and no reports: with --listen, -w or --report, as a service" },
 	{ "report", 0, "FILE", OPTION_CALL, AT(report_opts.path), .call = options_table_file,

@@ -538,6 +538,8 @@ options_check(struct options *o)
 		    "nothing");
 	if (o->headless && b->batch)
 		options_error("--headless prints no reports: not with -b or -J");
+	if (b->metrics_opts.node_names && b->metrics_opts.listen_port == 0)
+		options_error("--metrics-node-names adds to the metrics endpoint: give --listen too");
 	if (o->config_path != NULL && (o->headless || b->batch))
 		options_error("--config is the UI's: not with -b, -J or --headless");
 }

@@ -8,6 +8,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "stack.h"
 #include "stream.h"
 
 /* An interval is complete: print its report; stop the loop once -n reports are out. */
@@ -21,7 +22,11 @@ batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 	ts_wall = stream_wall(b, ts_mono);
 	if (bo->json)
 		json_run_interval(bo, b, ts_wall, nticks);
-	else
+	else if (bo->stack && b->stack != NULL) {
+		/* Since the start, as bpftrace at exit: at the end, or at each of -n reports. */
+		if (b->count > 0 || b->exiting || b->ending)
+			stack_print_text(bo->out, b, b->stack);
+	} else
 		batch_print_text(bo, b, ts_wall, nticks);
 	fflush(bo->out);
 	b->reports++;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "sink-metrics-node.h"
 #include "stream.h"
 
 /*
@@ -77,6 +78,7 @@ struct metrics {
 	struct metrics_cgroup	 cg[METRICS_CGROUPS + 1];	/* the last: "other" */
 	unsigned		 ncg;
 	uint64_t		 scrapes;
+	struct metrics_node	*node;		/* --metrics-node-names, live only */
 };
 
 static enum metrics_op
@@ -216,7 +218,7 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
  * double quote. One bad name must not make Prometheus refuse the scrape, nor
  * put a raw ESC on the terminal of whoever curls it.
  */
-static void
+void
 metrics_label(struct evbuffer *out, const char *name)
 {
 	char	*e, *s;
@@ -232,7 +234,7 @@ metrics_label(struct evbuffer *out, const char *name)
 }
 
 /* "# HELP" and "# TYPE" of a family; OpenMetrics names counters without _total. */
-static void
+void
 metrics_family(struct evbuffer *out, int om, const char *name, const char *type,
     const char *help)
 {
@@ -473,6 +475,8 @@ metrics_write(struct metrics *m, struct evbuffer *out, int om)
 	}
 	metrics_cgroups(m, out, om);
 	metrics_self(m, out, om);
+	if (m->node != NULL)
+		metrics_node_write(m->node, out, om);
 	if (om)
 		evbuffer_add_printf(out, "# EOF\n");
 }
@@ -591,6 +595,9 @@ metrics_start(struct sink *s, char **errp)
 
 	m->b = b;
 	m->devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *m->devs);
+	/* A replay's devices are another time's (or host's): this host's counters are not theirs. */
+	if (mo->node_names && b->replay_path == NULL)
+		m->node = metrics_node_new(b);
 	if (fd == -1 &&
 	    (fd = metrics_http_bind(mo->listen_addr, mo->listen_port, errp)) == -1)
 		return (-1);
@@ -608,6 +615,7 @@ metrics_stop(struct sink *s)
 		return;
 	if (m->http != NULL)
 		metrics_http_free(m->http);
+	metrics_node_free(m->node);
 	for (i = 0; i <= METRICS_CGROUPS; i++)
 		free(m->cg[i].name);
 	free(m->devs);

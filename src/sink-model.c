@@ -1,6 +1,7 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
 #include "blktop.h"
+#include "stack.h"
 #include "stream.h"
 
 /* The windows open at ts, with one for every device the filter names. */
@@ -67,6 +68,8 @@ static void
 model_tick(struct blktop *b, uint64_t ts)
 {
 	windows_tick(&b->win, ts);
+	if (b->stack != NULL && ts > STACK_LAG_NS)
+		stack_cut(b->stack, ts - STACK_LAG_NS);
 	if (ts > MODEL_PATTERN_DELAY_NS)
 		reqpat_flush(b, ts - MODEL_PATTERN_DELAY_NS);
 	if (b->procs != NULL && ts > MODEL_PATTERN_DELAY_NS)
@@ -88,6 +91,8 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 	/* The run's last report: the phase after the last mark ends with it, every depth is final. */
 	if (s->b->exiting || s->b->ending)
 		windows_depth_flush(&s->b->win);
+	if ((s->b->exiting || s->b->ending) && s->b->stack != NULL)
+		stack_cut(s->b->stack, UINT64_MAX);
 	if ((s->b->exiting || s->b->ending) && s->b->phases != NULL)
 		phase_end(s->b->phases, ts);
 }
@@ -98,6 +103,8 @@ model_end(struct sink *s)
 {
 	reqpat_flush(s->b, UINT64_MAX);
 	windows_depth_flush(&s->b->win);
+	if (s->b->stack != NULL)
+		stack_cut(s->b->stack, UINT64_MAX);
 	if (s->b->procs != NULL)
 		proc_pattern_flush(s->b->procs, UINT64_MAX);
 	if (s->b->phases != NULL)
@@ -110,6 +117,8 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 {
 	struct blktop	*b = s->b;
 
+	if (b->stack != NULL)
+		stack_add(b, b->stack, rt, rec, len);
 	if (rt == &rec_types[EV_BLOCK])
 		model_block(s, rec);
 	else if (rt == &rec_types[EV_TICK])

@@ -83,12 +83,14 @@ struct batch_opts {
 	FILE		*out;
 	unsigned	 top;		/* --top: rows of the process and file tables */
 	int		 sort_key;	/* -o: enum proc_key */
+	int		 stack;		/* --stack: the latency stack (src/stack.h) */
 };
 /* sink-metrics.c */
 struct metrics_opts {
 	char		 listen_addr[64];	/* --listen */
 	uint16_t	 listen_port;	/* 0: no metrics endpoint */
 	int		 listen_fd;	/* bound by main() before the source starts, -1 before */
+	int		 node_names;	/* --metrics-node-names: node_exporter's disk families too */
 };
 /* sink-report.c */
 struct report_opts {

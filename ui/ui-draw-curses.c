@@ -362,7 +362,7 @@ ui_draw_wc(const char *glyph)
 
 	if (glyph[0] == '\0')
 		return (L' ');
-	if (draw_utf8_decode((const unsigned char *)glyph, strlen(glyph), &cp) == 0)
+	if (utf8_char(glyph, strlen(glyph), &cp) == 0)
 		return (L'?');
 	return ((wchar_t)cp);
 }

@@ -33,6 +33,7 @@ check_status $? "lintian: no error (exit $st; $(grep -c '^E:' "$PKG/lintian.log"
 contents=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 for f in ./usr/bin/blktop ./usr/share/man/man8/blktop.8.gz ./lib/systemd/system/blktop.service \
     ./usr/share/blktop/themes/default.theme ./usr/share/blktop/themes/viridis.theme \
+    ./usr/share/blktop/grafana/blktop.json \
     ./usr/share/doc/blktop/copyright; do
 	check "the package holds $f" grep -qxF "$f" <<<"$contents"
 done

@@ -38,6 +38,7 @@ check "/ answers 200" [ "$(code "$URL/")" = 200 ]
 check "an unknown path: 404, no file served" [ "$(code "$URL/../../etc/passwd")" = 404 -a "$(code "$URL/metrics/x")" = 404 ]
 check "POST refused" [ "$(code -X POST -d x "$URL/metrics")" != 200 ]
 check "headers over 8 KiB refused" [ "$(code -H "X-Big: $(head -c 9000 /dev/zero | tr '\0' a)" "$URL/metrics")" != 200 ]
+check "no node_* series without --metrics-node-names" sh -c "! grep -q '^node_' '$TEST_TMP/m.txt'"
 check "listens on loopback only" sh -c "ss -ltnH | grep -q '127.0.0.1:$PORT '"
 
 # ---- Prometheus, scraping every second
@@ -93,7 +94,8 @@ after=$(diskstats "$DEV")
 t1=$(date +%s.%N)
 read -r r0 _ w0 _ <<<"$before"
 read -r r1 _ w1 _ <<<"$after"
-R=$(python3 -c "print(round($t1 - $t0))")
+# Whole seconds back to a scrape before the run: at least 1 s before t0.
+R=$(python3 -c "import math; print(math.ceil($t1 - $t0) + 1)")
 for op in read write; do
 	[ "$op" = read ] && want=$((r1 - r0)) || want=$((w1 - w0))
 	got=$(q "blktop_disk_requests_total{device=\"$DEV\",op=\"$op\"} - blktop_disk_requests_total{device=\"$DEV\",op=\"$op\"} offset ${R}s" "$t1")

@@ -207,7 +207,7 @@ check "root: --dump reads a user's 0600 capture, then keeps no capability ($st)"
 "${TMUX_CMD[@]}" new-session -d -s ui -x 120 -y 40 \
     "cd $TEST_TMP/user && env SUDO_UID=$NOB SUDO_GID=$NOB BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes \
     $BLKTOP -D $DEV --flight 0 2>$TEST_TMP/ui.err; echo \$? >$TEST_TMP/ui.exit; sleep 600"
-check "ui: starts" wait_screen 30 "rec off"
+check "ui: starts" wait_screen "$START_S" "rec off"
 pid=$(pgrep -n -P "$("${TMUX_CMD[@]}" display -p -t ui '#{pane_pid}')" blktop)
 st=$(status_of "$pid")
 check "ui: runs as $NOB with no capabilities ($st)" \

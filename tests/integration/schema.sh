@@ -82,6 +82,10 @@ for f in "$FX/small.blkcap" "$FX/marks.blkcap" "$FX"/import-*.txt "$FX"/bpftrace
 	# shellcheck disable=SC2086
 	"$BLKTOP" -r $f -J --threads -d 0.5 >"$OUT/f$i-t.jsonl" 2>/dev/null
 	# shellcheck disable=SC2086
+	"$BLKTOP" -r $f -J --stack >"$OUT/f$i-s.jsonl" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$BLKTOP" -r $f --stack --report "$OUT/f$i-s.json" >/dev/null 2>&1
+	# shellcheck disable=SC2086
 	"$BLKTOP" -r $f --report "$OUT/f$i.json" >/dev/null 2>&1
 	# shellcheck disable=SC2086
 	"$BLKTOP" -r $f --dump --format jsonl >"$OUT/f$i.dump" 2>/dev/null
