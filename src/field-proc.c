@@ -24,6 +24,7 @@ static double	field_req_p50(const struct field_ctx *, int *);
 static double	field_req_p99(const struct field_ctx *, int *);
 static double	field_call_p99(const struct field_ctx *, int *);
 static double	field_lat(const struct field_ctx *, int *);
+static double	field_req_depth(const struct field_ctx *, int *);
 
 /*
  * The fields, the JSON's members first and in its order (doc/json.md says
@@ -59,6 +60,9 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .help = "bytes of its block write requests" },
 	[PROCF_REQ_LAT] = { "req_lat_us", .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
 	    .json = json_field_req_lat, .help = "its requests' device times, us" },
+	[PROCF_REQ_DEPTH] = { "req_depth", .unit = FIELD_NUM, .ents = FP_BOTH | FIELD_INTERVAL,
+	    .get = field_req_depth, .prec = 2,
+	    .help = "mean block requests in flight (start to done) over the interval" },
 	[PROCF_OPENS] = { "opens", FP_COUNT(opens), .ents = FP_CALLS,
 	    .need_any = HAVE_VFS | HAVE_LIFE, FP_SORT(PROC_KEY_OPENS), .b = { "opens", 6 },
 	    .ui = { "open/s", 6 }, .html = "opens",
@@ -258,6 +262,20 @@ field_lat(const struct field_ctx *x, int *known)
 	return ((double)(x->c->vfs_lat_sum + x->c->blk_lat_sum));
 }
 
+/*
+ * The depth it kept: its block requests' in-flight time (start to done) that
+ * completed in the interval, over the interval's ticks (iostat's aqu-sz, of
+ * its requests only); none without a request with times.
+ */
+static double
+field_req_depth(const struct field_ctx *x, int *known)
+{
+	uint64_t	 ns = (uint64_t)x->b->ticks_since_report * x->b->tick_ns;
+
+	*known = ns != 0 && x->c->blk_wait_sum != 0;
+	return (*known ? (double)x->c->blk_wait_sum / (double)ns : 0);
+}
+
 /* A counter's value (rows with an offset in struct proc_counts). */
 uint64_t
 field_count(const struct field *r, const struct field_ctx *x)
@@ -336,6 +354,7 @@ field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t l
 		break;
 	case FIELD_US:
 	case FIELD_PCT:
+	case FIELD_NUM:
 		v = field_value(r, x, &known);
 		fmt_num(buf, len, w, 1, known, v);
 		break;

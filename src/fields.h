@@ -60,6 +60,7 @@ void		 json_run_interval(const struct batch_opts *, const struct blktop *,
 enum proc_field {
 	PROCF_PID, PROCF_TGID, PROCF_COMM, PROCF_CGROUP,
 	PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_LAT,
+	PROCF_REQ_DEPTH,
 	PROCF_OPENS, PROCF_OPEN_FAILS, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,
 	PROCF_CALL_WRITE_BYTES, PROCF_CALL_ERRORS, PROCF_CALL_LAT,
 	PROCF_DISK_READ_BYTES, PROCF_DISK_WRITE_BYTES, PROCF_DISK_READS, PROCF_DISK_WRITES,
@@ -88,6 +89,7 @@ enum field_unit {
 	FIELD_TEXT,		/* comm */
 	FIELD_PCT,		/* a share, 0 to 100 */
 	FIELD_US,		/* microseconds */
+	FIELD_NUM,		/* a mean of its own unit (a depth) */
 	FIELD_GROUP,		/* members of its own shape (json) */
 };
 

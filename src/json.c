@@ -6,6 +6,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "model-qdepth.h"
 #include "insight.h"
 
 /* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
@@ -133,6 +134,36 @@ json_field_pattern(FILE *f, const struct field_ctx *x)
 	json_num(f, "misaligned", known, 0, (double)p->misaligned);
 }
 
+/* "lo" and "hi" of depth bucket i, fio's "IO depths" (the last open). */
+static void
+json_qd_bucket(FILE *f, unsigned i)
+{
+	fprintf(f, "{\"lo\":%llu,\"hi\":", 1ULL << i);
+	if (i == QD_NBUCKETS - 1)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%llu", (2ULL << i) - 1);
+}
+
+/* ,"key":[{"lo","hi","count"}...]: the non-empty buckets of a depth histogram. */
+static void
+json_qd_hist(FILE *f, const char *key, const uint64_t *h)
+{
+	unsigned	 i, first = 1;
+
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < QD_NBUCKETS; i++) {
+		if (h[i] == 0)
+			continue;
+		if (!first)
+			fputc(',', f);
+		json_qd_bucket(f, i);
+		fprintf(f, ",\"count\":%llu}", (unsigned long long)h[i]);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
 /*
  * What "qd" holds past avg and max where the ticks had it (nothing for a
  * capture of records that carried the kernel-side count): "in_flight",
@@ -143,28 +174,19 @@ json_field_pattern(FILE *f, const struct field_ctx *x)
 void
 json_qd_more(FILE *f, const struct sum *s)
 {
-	uint64_t	 n;
-	unsigned	 i, o, first = 1;
+	uint64_t	 h[QD_NBUCKETS];
+	unsigned	 i, o;
 
 	if (s->flags & TICK_STAT)
 		fprintf(f, ",\"in_flight\":%u", s->in_flight);
 	if (!(s->flags & TICK_QD))
 		return;
-	fprintf(f, ",\"late\":%llu,\"hist\":[", (unsigned long long)s->qd_late);
+	fprintf(f, ",\"late\":%llu", (unsigned long long)s->qd_late);
 	for (i = 0; i < QD_NBUCKETS; i++) {
-		for (n = 0, o = 0; o < OPC_MAX; o++)
-			n += s->op[o].qd[i];
-		if (n == 0)
-			continue;
-		fprintf(f, "%s{\"lo\":%llu,\"hi\":", first ? "" : ",", 1ULL << i);
-		if (i == QD_NBUCKETS - 1)
-			fprintf(f, "null");
-		else
-			fprintf(f, "%llu", (2ULL << i) - 1);
-		fprintf(f, ",\"count\":%llu}", (unsigned long long)n);
-		first = 0;
+		for (h[i] = 0, o = 0; o < OPC_MAX; o++)
+			h[i] += s->op[o].qd[i];
 	}
-	fputc(']', f);
+	json_qd_hist(f, "hist", h);
 }
 
 /*
@@ -373,6 +395,47 @@ json_dev_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t max,
 	    (double)max / 1e3, (double)sum / (double)n / 1e3);
 }
 
+/*
+ * ,"hist_dispatch" (the depths found at dispatch), "max_dispatch" and
+ * "by_depth": per depth bucket found at start, the requests' count, bytes,
+ * share of the bytes and total latency ("await_us", start to done). A run's
+ * (the report's) has "hist" too, the by_depth counts: the ticks it sums
+ * miss the depths made final after the run's last tick.
+ */
+static void
+json_qd_depth(FILE *f, const struct qd_acc *a, int run)
+{
+	const struct qd_lat	*l;
+	uint64_t		 h[QD_NBUCKETS], bytes = 0;
+	unsigned		 i, first = 1;
+
+	for (i = 0; i < QD_NBUCKETS; i++) {
+		h[i] = a->lat[i] != NULL ? a->lat[i]->n : 0;
+		bytes += a->lat[i] != NULL ? a->lat[i]->bytes : 0;
+	}
+	if (run)
+		json_qd_hist(f, "hist", h);
+	json_qd_hist(f, "hist_dispatch", a->disp);
+	json_num(f, "max_dispatch", a->ndisp != 0, 0, a->disp_max);
+	fprintf(f, ",\"by_depth\":[");
+	for (i = 0; i < QD_NBUCKETS; i++) {
+		if ((l = a->lat[i]) == NULL || l->n == 0)
+			continue;
+		if (!first)
+			fputc(',', f);
+		json_qd_bucket(f, i);
+		fprintf(f, ",\"count\":%llu,\"bytes\":%llu", (unsigned long long)l->n,
+		    (unsigned long long)l->bytes);
+		json_num(f, "bytes_pct", bytes != 0, 2, bytes ? 100.0 * (double)l->bytes /
+		    (double)bytes : 0);
+		fprintf(f, ",\"await_us\":");
+		json_dev_lat(f, l->hist, l->n, l->min, l->max, l->sum, run);
+		fputc('}', f);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
 /* The non-empty buckets of a latency histogram. */
 static void
 json_dev_hist(FILE *f, const uint64_t *h)
@@ -489,10 +552,16 @@ json_dev_write(FILE *f, const struct json_dev *d)
 	fprintf(f, ",\"qd\":{\"avg\":");
 	json_val(f, dur, 3, (double)s->wait_sum / 1e9 / secs);
 	fprintf(f, ",\"max\":%u", d->qd_max);
-	if (d->run)	/* no request ever in flight: no moment of the peak */
+	if (d->run) {	/* no request ever in flight: no moment of the peak */
 		json_num(f, "max_at", d->qd_max > 0, 3, d->qd_max_at);
-	else
+		if (depth_acc(d->dw, 1) != NULL)
+			json_qd_depth(f, depth_acc(d->dw, 1), 1);
+	} else {
 		json_qd_more(f, s);
+		/* The device's since the last report: what its ticks' depths came with. */
+		if ((s->flags & TICK_QD) && depth_acc(d->dw, 0) != NULL)
+			json_qd_depth(f, depth_acc(d->dw, 0), 0);
+	}
 	fputc('}', f);
 	json_num(f, "util_pct", dur, 2, fmin(100.0, (double)s->busy_ns / 1e9 / secs * 100.0));
 	if (d->dw != NULL)

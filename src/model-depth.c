@@ -6,6 +6,7 @@
 
 #include "base.h"
 #include "window.h"
+#include "model-qdepth.h"
 
 /*
  * The depth a request R found at its start is 1 + the requests S of its
@@ -20,6 +21,12 @@
  * before the cut) is counted in qd_late instead, and its own depth in no
  * bucket. The same records in the same order give the same depths: a replay
  * cuts at the same ticks. The kernel keeps no in-flight count for it.
+ *
+ * The depth a request found at its dispatch is the same walk over the
+ * dispatch times and the same completions: 1 + the requests S with
+ * S.issue <= R.issue < S.done. Each start carries its request's latency
+ * (start to done) and bytes beside it (struct depthx), so that the walk
+ * counts both under the depth its request found: the depth-to-latency curve.
  */
 
 /* Bucket of a depth: floor(log2(depth)), fio's "IO depths" 1, 2, 4, ... */
@@ -55,17 +62,21 @@ depth_counts(struct windows *w, struct tick *t, uint32_t *qd[4])
  * instructions and 2 MiB of memory traffic a request, callgrind).
  */
 static void
-depth_room(struct depth_seq *q)
+depth_room(struct depth_seq *q, uint64_t **aux)
 {
 	if (q->head + q->n < q->cap)
 		return;
 	if (q->head > 0 && (q->head >= q->cap / 2 || q->cap >= 2 * DEPTH_MAX)) {
 		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+		if (aux != NULL)
+			memmove(*aux, *aux + q->head, q->n * sizeof **aux);
 		q->head = 0;
 		return;
 	}
 	q->cap = q->cap == 0 ? 256 : q->cap * 2;
 	q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+	if (aux != NULL)
+		*aux = xreallocarray(*aux, q->cap, sizeof **aux);
 }
 
 /* Insert key in order: from the end, where records nearly in order land. */
@@ -76,7 +87,7 @@ depth_insert(struct depth_seq *q, uint64_t key)
 	unsigned	 i;
 
 	if (q->head + q->n >= q->cap)
-		depth_room(q);
+		depth_room(q, NULL);
 	v = q->v + q->head;
 	i = q->n++;
 	while (i > 0 && v[i - 1] > key) {
@@ -84,6 +95,88 @@ depth_insert(struct depth_seq *q, uint64_t key)
 		i--;
 	}
 	v[i] = key;
+}
+
+/* Insert key in order, with val beside it in *aux (kept parallel to q). */
+static inline void
+depth_insert_aux(struct depth_seq *q, uint64_t **aux, uint64_t key, uint64_t val)
+{
+	uint64_t	*v, *a;
+	unsigned	 i;
+
+	if (q->head + q->n >= q->cap)
+		depth_room(q, aux);
+	v = q->v + q->head;
+	a = *aux + q->head;
+	i = q->n++;
+	while (i > 0 && v[i - 1] > key) {
+		v[i] = v[i - 1];
+		a[i] = a[i - 1];
+		i--;
+	}
+	v[i] = key;
+	a[i] = val;
+}
+
+/* One request of latency and bytes aux (depthx.aux's form) that found depth bucket b at its start, into acc. */
+static void
+depth_lat_add(struct qd_acc *acc, unsigned b, uint64_t aux)
+{
+	struct qd_lat	*l;
+	uint64_t	 lat = aux >> QDX_BYTES_BITS;
+
+	if ((l = acc->lat[b]) == NULL)
+		l = acc->lat[b] = xcalloc(1, sizeof *l);	/* once per bucket a device reaches */
+	if (l->n == 0 || lat < l->min)
+		l->min = lat;
+	if (lat > l->max)
+		l->max = lat;
+	l->n++;
+	l->sum += lat;
+	l->bytes += (aux & ((1ULL << QDX_BYTES_BITS) - 1)) << 9;
+	l->hist[hist_bucket(lat)]++;
+}
+
+/* Dispatches found to have found inflight, n of them, into acc. */
+static void
+depth_disp_add(struct qd_acc *acc, uint64_t inflight, unsigned n)
+{
+	acc->disp[depth_bucket(inflight)] += n;
+	acc->ndisp += n;
+	if (inflight > acc->disp_max)
+		acc->disp_max = inflight > UINT32_MAX ? UINT32_MAX : (uint32_t)inflight;
+}
+
+/*
+ * Every dispatch up to cut is final: the same walk as the starts', over the
+ * dispatch times and the nd completions kept (dv), which are after their
+ * dispatches as after their starts.
+ */
+static void
+depth_cut_issue(struct depthx *x, const uint64_t *dv, unsigned nd, uint64_t cut)
+{
+	const uint64_t	*iv = x->issue.v + x->issue.head;
+	uint64_t	 inflight = x->issue_inflight, st;
+	unsigned	 i = 0, j = 0, k, ni = x->issue.n;
+
+	while (i < ni && (st = iv[i]) <= cut) {
+		while (j < nd && dv[j] <= st) {
+			j++;
+			inflight--;
+		}
+		for (k = i + 1; k < ni && iv[k] == st; k++)
+			;
+		inflight += k - i;
+		depth_disp_add(&x->iv, inflight, k - i);
+		i = k;
+	}
+	while (j < nd && dv[j] <= cut) {
+		j++;
+		inflight--;
+	}
+	x->issue.head += i;
+	x->issue.n -= i;
+	x->issue_inflight = inflight;
 }
 
 /*
@@ -94,7 +187,8 @@ void
 depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 {
 	struct depthq	*q = &dw->dq;
-	const uint64_t	*sv, *dv;
+	struct depthx	*x = q->x;
+	const uint64_t	*sv, *dv, *av;
 	uint64_t	 inflight = q->inflight, st, max = t->qd_max;
 	uint32_t	*qd[4];
 	unsigned	 i = 0, j = 0, k, b, ns = q->start.n, nd = q->done.n;
@@ -103,6 +197,7 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 		return;
 	sv = q->start.v + q->start.head;
 	dv = q->done.v + q->done.head;
+	av = x != NULL ? x->aux + q->start.head : NULL;
 	if (ns > 0 && (sv[0] >> 2) <= cut)
 		depth_counts(w, t, qd);
 	/*
@@ -123,10 +218,14 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 		if (inflight > max)
 			max = inflight;
 		b = depth_bucket(inflight);
-		for (; i < k; i++)
+		for (; i < k; i++) {
 			qd[sv[i] & 3][b]++;
+			depth_lat_add(&x->iv, b, av[i]);	/* starts exist: x does */
+		}
 	}
 	t->qd_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
+	if (x != NULL)
+		depth_cut_issue(x, dv, nd, cut);
 	while (j < nd && dv[j] <= cut) {
 		j++;
 		inflight--;
@@ -149,6 +248,8 @@ depth_bound(struct windows *w, struct devwin *dw, struct tick *t)
 		depth_cut(w, dw, t, q->start.v[q->start.head + q->start.n / 8] >> 2);
 	if (q->done.n >= DEPTH_MAX - 1)
 		depth_cut(w, dw, t, q->done.v[q->done.head + q->done.n / 8]);
+	if (q->x != NULL && q->x->issue.n >= DEPTH_MAX - 1)
+		depth_cut(w, dw, t, q->x->issue.v[q->x->issue.head + q->x->issue.n / 8]);
 }
 
 /* A completed request (BLK_F_NODEVSTAT, of operation class opc) of device dw, counted in tick t. */
@@ -157,13 +258,20 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
     unsigned opc)
 {
 	struct depthq	*q = &dw->dq;
-	uint64_t	 s = ev->ts_start, d = ev->ts_done;
+	struct depthx	*x;
+	uint64_t	 s = ev->ts_start, d = ev->ts_done, is = ev->ts_issue, lat, sz;
 
 	/* No times (a completion never seen, an empty flush): no depth, none found. */
 	if ((ev->flags & BLK_F_NOLAT) || s > (UINT64_MAX >> 2))
 		return;
 	if (d <= s)
 		d = s + 1;	/* in flight at its own start */
+	if (is < s)
+		is = s;
+	if (is >= d)
+		is = d - 1;	/* and at its own dispatch */
+	if ((x = q->x) == NULL)
+		x = q->x = xcalloc(1, sizeof *x);	/* once per device */
 	depth_bound(w, dw, t);
 	if (s <= q->cut) {
 		/* Its start is past: its own depth and its share of others' came too late. */
@@ -172,17 +280,99 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 		if (d > q->cut) {
 			q->inflight++;
 			depth_insert(&q->done, d);
+			if (is > q->cut)
+				depth_insert(&x->issue, is);
+			else
+				x->issue_inflight++;
 		}
 		return;
 	}
-	depth_insert(&q->start, s << 2 | opc);
+	lat = d - s;
+	if (lat >= 1ULL << (64 - QDX_BYTES_BITS))
+		lat = (1ULL << (64 - QDX_BYTES_BITS)) - 1;
+	sz = ev->bytes >> 9;
+	if (sz >= 1ULL << QDX_BYTES_BITS)
+		sz = (1ULL << QDX_BYTES_BITS) - 1;
+	depth_insert_aux(&q->start, &x->aux, s << 2 | opc, lat << QDX_BYTES_BITS | sz);
+	depth_insert(&x->issue, is);
 	depth_insert(&q->done, d);
+}
+
+/*
+ * What the depths final since the last report added up to goes into the
+ * run's and starts again (once a report, not per request: the run's are as
+ * of the last report, or of the end, sink-model.c).
+ */
+void
+depth_interval(struct depthq *q)
+{
+	struct qd_acc	*a, *r;
+	struct qd_lat	*l, *rl;
+	unsigned	 b, i;
+
+	if (q->x == NULL)
+		return;
+	a = &q->x->iv;
+	r = &q->x->run;
+	for (b = 0; b < QD_NBUCKETS; b++) {
+		r->disp[b] += a->disp[b];
+		if ((l = a->lat[b]) == NULL || l->n == 0)
+			continue;
+		if ((rl = r->lat[b]) == NULL)
+			rl = r->lat[b] = xcalloc(1, sizeof *rl);
+		if (rl->n == 0 || l->min < rl->min)
+			rl->min = l->min;
+		if (l->max > rl->max)
+			rl->max = l->max;
+		rl->n += l->n;
+		rl->bytes += l->bytes;
+		rl->sum += l->sum;
+		for (i = 0; i < HIST_NBUCKETS; i++)
+			rl->hist[i] += l->hist[i];
+		memset(l, 0, sizeof *l);
+	}
+	r->ndisp += a->ndisp;
+	if (a->disp_max > r->disp_max)
+		r->disp_max = a->disp_max;
+	memset(a->disp, 0, sizeof a->disp);
+	a->ndisp = 0;
+	a->disp_max = 0;
+}
+
+/* Every device's depths since the last report into its run's (the end: no report follows). */
+void
+windows_depth_fold(struct windows *w)
+{
+	unsigned	 i;
+
+	for (i = 0; i < w->ndevs; i++)
+		depth_interval(&w->devs[i]->dq);
+}
+
+/* A device's depths at dispatch and latency by depth: since the last report, or since the windows began (run); NULL without any. */
+const struct qd_acc *
+depth_acc(const struct devwin *dw, int run)
+{
+	if (dw == NULL || dw->dq.x == NULL)
+		return (NULL);
+	return (run ? &dw->dq.x->run : &dw->dq.x->iv);
 }
 
 /* Give a device's times back. */
 void
 depth_free(struct depthq *q)
 {
+	unsigned	 b;
+
+	if (q->x != NULL) {
+		for (b = 0; b < QD_NBUCKETS; b++) {
+			free(q->x->iv.lat[b]);
+			free(q->x->run.lat[b]);
+		}
+		free(q->x->aux);
+		free(q->x->issue.v);
+		free(q->x);
+	}
 	free(q->start.v);
 	free(q->done.v);
 	memset(q, 0, sizeof *q);

@@ -231,7 +231,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 	struct proc_entry	*p, *owner;
 	struct file_entry	*f;
 	char			 comm[BLKTOP_COMM_LEN];
-	uint64_t		 lat = 0;
+	uint64_t		 lat = 0, wait = 0;
 	unsigned		 d, lat_b = 0;
 	int			 haslat = !(ev->flags & BLK_F_NOLAT);
 
@@ -250,8 +250,10 @@ proc_add_block(struct proc_table *t, const void *rec)
 	COUNT2(p, blk_bytes[d], += ev->bytes);
 	if (haslat) {
 		lat = ev->ts_done > ev->ts_issue ? ev->ts_done - ev->ts_issue : 0;
+		wait = ev->ts_done > ev->ts_start ? ev->ts_done - ev->ts_start : 0;
 		lat_b = hist_bucket(lat);
 		COUNT2(p, blk_lat_sum, += lat);
+		COUNT2(p, blk_wait_sum, += wait);
 		proc_hist_add(&p->blk_lat, lat, lat_b);
 	}
 	owner = p;
@@ -261,6 +263,7 @@ proc_add_block(struct proc_table *t, const void *rec)
 		COUNT2(f, disk_bytes[d], += ev->bytes);
 		if (haslat) {
 			COUNT2(f, blk_lat_sum, += lat);
+			COUNT2(f, blk_wait_sum, += wait);
 			proc_hist_add(&f->blk_lat, lat, lat_b);
 		}
 		if (ev->fclass == BLK_FC_FILE && d == 0)

@@ -5,6 +5,7 @@
 
 #include "base.h"
 #include "window.h"
+#include "model-qdepth.h"
 
 /* The iostat group of a portable operation code. */
 enum opclass
@@ -181,6 +182,8 @@ windows_interval(struct windows *w)
 	w->dropped_interval = 0;
 	for (i = 0; i <= WINDOWS_DROP_MAX; i++)
 		w->drop[i].interval = 0;
+	for (i = 0; i < w->ndevs; i++)
+		depth_interval(&w->devs[i]->dq);
 }
 
 /*

@@ -49,6 +49,7 @@ struct proc_counts {
 	uint64_t	 blk_ios[2];	/* block requests completed (processes only) */
 	uint64_t	 blk_bytes[2];
 	uint64_t	 blk_lat_sum;	/* device time, issue to done, ns */
+	uint64_t	 blk_wait_sum;	/* start to done, ns: the depth it kept, integrated (req_depth) */
 	uint64_t	 vfs_calls[2];	/* read/write family calls */
 	uint64_t	 vfs_bytes[2];	/* bytes done */
 	uint64_t	 vfs_asked[2];	/* bytes asked */

@@ -100,6 +100,8 @@ struct html {
 void		 html_text(FILE *, const char *);
 void		 html_colour(const struct report *, enum theme_colour, const char *fallback, char *out);
 const char	*html_trim(const char *);
+/* sink-report-depth.c */
+void		 html_depth(struct html *);
 /* sink-report-tables.c */
 void		 html_procs(struct html *);
 void		 html_files(struct html *);

@@ -8,8 +8,11 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "model-qdepth.h"
 #include "stack.h"
 #include "stream.h"
+
+static void	batch_text_depth(FILE *, const struct blktop *, unsigned);
 
 /* An interval is complete: print its report; stop the loop once -n reports are out. */
 static void
@@ -356,10 +359,68 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		    fmt_num(v[13], sizeof v[13], 5, 0, pattern_req_pct(&dw->rpat, 0) >= 0,
 		    pattern_req_pct(&dw->rpat, 0)));
 	}
+	batch_text_depth(f, b, nticks);
 	batch_text_phases(f, b);
 	batch_text_tables(f, bo, b);
 	batch_text_insights(f, b);
 	fputc('\n', f);
+}
+
+/*
+ * The depths the interval's requests found, one line per device and depth
+ * bucket (fio's: 1, 2-3, 4-7, ...): how many found it at their start and at
+ * their dispatch, and the total latency (start to done, us) of
+ * those that found it at their start, mean, p50, p99, with their share of
+ * the bytes. Only devices whose depths come from the requests' times.
+ */
+static void
+batch_text_depth(FILE *f, const struct blktop *b, unsigned nticks)
+{
+	const struct devwin	*dw;
+	const struct qd_acc	*a;
+	const struct qd_lat	*l;
+	struct sum		 s;
+	uint64_t		 n, bytes;
+	char			 v[5][16], qd[24];
+	unsigned		 i, k, o, head = 0;
+
+	for (i = 0; i < b->win.ndevs; i++) {
+		dw = b->win.devs[i];
+		if (!stream_dev_wanted(b, dw->dev) || (a = depth_acc(dw, 0)) == NULL)
+			continue;
+		windows_sum(&b->win, dw, 1, nticks, &s);
+		if (!(s.flags & TICK_QD))
+			continue;
+		for (bytes = 0, k = 0; k < QD_NBUCKETS; k++)
+			bytes += a->lat[k] != NULL ? a->lat[k]->bytes : 0;
+		for (k = 0; k < QD_NBUCKETS; k++) {
+			for (n = 0, o = 0; o < OPC_MAX; o++)
+				n += s.op[o].qd[k];
+			l = a->lat[k] != NULL && a->lat[k]->n != 0 ? a->lat[k] : NULL;
+			if (n == 0 && a->disp[k] == 0 && l == NULL)
+				continue;
+			/* After a blank line, its own title: not the device table's rows. */
+			if (!head++)
+				fprintf(f, "\n%-12s %7s %9s %9s %8s %8s %8s %6s\n", "Depth_of", "qd",
+				    "at_start", "at_disp", "await_us", "p50_us", "p99_us", "MB%");
+			if (k == QD_NBUCKETS - 1)
+				snprintf(qd, sizeof qd, "%llu+", 1ULL << k);
+			else if (k == 0)
+				snprintf(qd, sizeof qd, "1");
+			else
+				snprintf(qd, sizeof qd, "%llu-%llu", 1ULL << k, (2ULL << k) - 1);
+			fprintf(f, "%-12s %7s %9llu %9llu %s %s %s %s\n", device_text(dw->dev), qd,
+			    (unsigned long long)n, (unsigned long long)a->disp[k],
+			    fmt_num(v[0], sizeof v[0], 8, 1, l != NULL,
+			    l ? (double)l->sum / (double)l->n / 1e3 : 0),
+			    fmt_num(v[1], sizeof v[1], 8, 1, l != NULL, l ? hist_percentile(l->hist,
+			    l->n, 50, l->min, l->max) / 1e3 : 0),
+			    fmt_num(v[2], sizeof v[2], 8, 1, l != NULL, l ? hist_percentile(l->hist,
+			    l->n, 99, l->min, l->max) / 1e3 : 0),
+			    fmt_num(v[3], sizeof v[3], 6, 1, l != NULL && bytes != 0,
+			    l && bytes ? 100.0 * (double)l->bytes / (double)bytes : 0));
+		}
+	}
 }
 
 const struct sink_entry sink_batch = {

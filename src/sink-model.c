@@ -1,6 +1,7 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
 #include "blktop.h"
+#include "model-qdepth.h"
 #include "stack.h"
 #include "stream.h"
 
@@ -103,6 +104,7 @@ model_end(struct sink *s)
 {
 	reqpat_flush(s->b, UINT64_MAX);
 	windows_depth_flush(&s->b->win);
+	windows_depth_fold(&s->b->win);	/* the depths' run totals take the last ones */
 	if (s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
 	if (s->b->procs != NULL)

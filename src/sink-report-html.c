@@ -583,6 +583,7 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	report_html_phases(f, b);
 	for (d = 0; d < r->ndevs; d++)
 		html_device(&h, r->devs[d]);
+	html_depth(&h);
 	if (b->procs != NULL) {
 		html_procs(&h);
 		html_files(&h);

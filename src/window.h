@@ -87,6 +87,7 @@ struct depthq {
 	struct depth_seq done;		/* completions after cut */
 	uint64_t	 cut;		/* depths final up to here */
 	uint64_t	 inflight;	/* seen in flight at cut */
+	struct depthx	*x;		/* at dispatch, latency by depth (model-qdepth.h) */
 };
 
 /* A whole disk's last part_stat sample (EV_DISKSTAT), for the next one's deltas. */

@@ -37,6 +37,14 @@ ui_action_insights(struct ui_state *u, __unused enum ui_action a)
 	return (UI_DRAW_FRAME);
 }
 
+/* The queue depth screen (ui-depth.c), until the next key. */
+static int
+ui_action_depth(struct ui_state *u, __unused enum ui_action a)
+{
+	u->help = 3;
+	return (UI_DRAW_FRAME);
+}
+
 /* The help screen, until the next key. */
 static int
 ui_action_help(struct ui_state *u, __unused enum ui_action a)
@@ -349,6 +357,8 @@ const struct ui_action_info ui_actions[] = {
 	    ui_action_save, 0 },
 	{ UI_INSIGHTS, "insights", "the insights: what the rules find wrong, each with "
 	    "its rule (any key closes them)", ui_action_insights, 0 },
+	{ UI_DEPTH, "depth", "queue depth: the depths each device's requests found at start "
+	    "and dispatch, and the latency by depth (any key closes it)", ui_action_depth, 0 },
 	{ UI_STEP, "step", "replay: one tick forward (pauses)", ui_action_step, 0 },
 	{ UI_SEEK_BACK, "seek_back", "replay: 10 s back", ui_action_seek_back, 0 },
 	{ UI_SEEK_FWD, "seek_forward", "replay: 10 s forward", ui_action_seek_fwd, 0 },

@@ -27,6 +27,7 @@ static const struct ui_key ui_keys_default[] = {
 	{ '/', UI_FILTER }, { 'r', UI_RECORD }, { 'W', UI_SAVE }, { '.', UI_STEP },
 	{ '[', UI_SEEK_BACK }, { ']', UI_SEEK_FWD }, { 'g', UI_SEEK_START },
 	{ 'G', UI_SEEK_END }, { 's', UI_SLOWER }, { 'S', UI_FASTER }, { 'i', UI_INSIGHTS },
+	{ 'D', UI_DEPTH },
 };
 
 /* A UI's bindings as the defaults, before the config file's key.NAME lines. */

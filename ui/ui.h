@@ -71,6 +71,7 @@ enum ui_action {
 	UI_DEV_VIEW,			/* devices: one line each, or a heatmap each */
 	UI_INSIGHTS,			/* the insights, until the next key */
 	UI_MAP,				/* offset maps (devices, a drilled file) or latency heatmaps */
+	UI_DEPTH,			/* the queue depth screen, until the next key (ui-depth.c) */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
@@ -159,6 +160,7 @@ extern const struct pane_entry ui_pane_dev, ui_pane_proc, ui_pane_file;
 void		 ui_redraw(struct ui_state *);
 void		*ui_pane_data(struct ui_state *, const struct pane_entry *);
 void		 ui_frame(struct ui_state *, int pane);
+void		 ui_draw_depth(const struct ui_state *, const struct ui_rect *);	/* ui-depth.c */
 void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
@@ -198,7 +200,7 @@ struct ui_state {
 	struct event	*redraw_ev;
 	int		 redraw_pending;
 	unsigned	 pane;
-	int		 help;		/* 1: the keys; 2: the insights (until the next key) */
+	int		 help;		/* 1: the keys; 2: the insights; 3: the depths (until the next key) */
 	int		 editing;	/* the filter is being typed */
 	char		 filter[UI_FILTER_MAX];
 	char		 edit[UI_FILTER_MAX];

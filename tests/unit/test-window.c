@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "model-qdepth.h"
 #include "check.h"
 
 /* A block event completing at done after lat ns of device time and q ns of queueing. */
@@ -32,6 +33,48 @@ req(uint32_t dev, uint64_t start, uint64_t done)
 	e.inflight = 0;
 	e.flags = BLK_F_NODEVSTAT;
 	return (e);
+}
+
+/*
+ * The depth each request found at its dispatch, and the latency by the depth
+ * found at its start (model-depth.c, struct depthx), counted by hand.
+ */
+static void
+test_depth_dispatch(uint64_t now, uint32_t dev)
+{
+	struct windows		 w;
+	struct ev_block		 e;
+	const struct qd_acc	*a;
+	unsigned		 i;
+	/* start, dispatch, done (us), in completion order: B, A, D, C. */
+	static const uint64_t	 sid[][3] = { { 10, 20, 60 }, { 0, 50, 100 }, { 40, 110, 120 },
+				     { 30, 30, 200 } };
+
+	windows_init(&w, 8, now);
+	for (i = 0; i < 4; i++) {
+		e = req(dev, now + sid[i][0] * 1000, now + sid[i][2] * 1000);
+		e.ts_issue = now + sid[i][1] * 1000;
+		windows_add_block(&w, &e);
+	}
+	CHECK("dispatch: nothing before the lag", (a = depth_acc(w.devs[0], 0)) != NULL &&
+	    a->ndisp == 0 && a->lat[0] == NULL);
+	windows_tick(&w, now + NSEC_PER_SEC);
+	a = depth_acc(w.devs[0], 0);
+	/* Dispatches B 20: 1; C 30: 2; A 50: 3; D 110: 2 (B done at 60, A at 100). */
+	CHECK("dispatch: depths and max from the dispatch times", a->ndisp == 4 &&
+	    a->disp[0] == 1 && a->disp[1] == 3 && a->disp_max == 3);
+	/* Starts A 0: 1; B 10: 2; C 30: 3; D 40: 4: A alone, B and C, D. */
+	CHECK("by depth: counts, bytes and total latency by the depth found at start",
+	    a->lat[0] != NULL && a->lat[0]->n == 1 && a->lat[0]->sum == 100000 &&
+	    a->lat[1] != NULL && a->lat[1]->n == 2 && a->lat[1]->sum == 220000 &&
+	    a->lat[1]->min == 50000 && a->lat[1]->max == 170000 && a->lat[1]->bytes == 8192 &&
+	    a->lat[2] != NULL && a->lat[2]->n == 1 && a->lat[2]->sum == 80000);
+	windows_interval(&w);
+	a = depth_acc(w.devs[0], 0);
+	CHECK("by depth: a report starts the interval's again, not the run's",
+	    a->ndisp == 0 && a->lat[1]->n == 0 && depth_acc(w.devs[0], 1)->ndisp == 4 &&
+	    depth_acc(w.devs[0], 1)->lat[1]->n == 2);
+	windows_free(&w);
 }
 
 /* Depths from the requests' times, and part_stat samples into the ticks (model-depth.c). */
@@ -348,5 +391,6 @@ main(void)
 	    s.op[OPC_READ].lat_max == 9000 && s.op[OPC_READ].q_min == 50);
 	windows_free(&w);
 	test_depth(now, dev);
+	test_depth_dispatch(now, dev);
 	CHECK_EXIT();
 }
