@@ -43,6 +43,7 @@
 #include "base.h"
 #include "event.h"
 #include "pattern.h"
+#include "wear.h"
 #include "insight.h"
 #include "sources.h"
 #include "replay.h"

@@ -25,6 +25,10 @@ static double	field_req_p99(const struct field_ctx *, int *);
 static double	field_call_p99(const struct field_ctx *, int *);
 static double	field_lat(const struct field_ctx *, int *);
 static double	field_req_depth(const struct field_ctx *, int *);
+static double	field_unread(const struct field_ctx *, int *);
+static double	field_lifetime(const struct field_ctx *, int *);
+static double	field_creates_s(const struct field_ctx *, int *);
+static double	field_unlinks_s(const struct field_ctx *, int *);
 
 /*
  * The fields, the JSON's members first and in its order (doc/json.md says
@@ -155,6 +159,38 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .help = "pauses the kernel made it take for dirtying pages" },
 	[PROCF_THROTTLED_MS] = { "throttled_ms", FP_COUNT(throttle_ms), .ents = FIELD_PROC,
 	    .need = HAVE_THROTTLE, .help = "those pauses' length, ms" },
+	/* Bytes written and never read (src/wear.h, src/model-wear.c). */
+	[PROCF_WRITTEN] = { "written_bytes", FP_COUNT(wear.written), .ents = FP_CALLS,
+	    .need = HAVE_VFS, .bytes = 1, .html = "wear written",
+	    .help = "bytes written by calls with an offset (an overwrite counted again)" },
+	[PROCF_READ_BACK] = { "read_back_bytes", FP_COUNT(wear.read_back), .ents = FP_CALLS,
+	    .need = HAVE_VFS, .bytes = 1, .html = "read back",
+	    .help = "of the bytes written in the run, those a later read covered (once each), "
+	    "before an unlink or truncation" },
+	[PROCF_NEVER_READ] = { "never_read_bytes", FP_COUNT(wear.never_read), .ents = FP_CALLS,
+	    .need = HAVE_VFS, .bytes = 1, FP_SORT(PROC_KEY_NEVER_READ), .ui = { "nvrMB/s", 7 },
+	    .html = "never read",
+	    .help = "bytes written and never read, counted at the file's unlink, truncation "
+	    "(O_TRUNC) or new create, or as a write overwrote them" },
+	[PROCF_UNREAD] = { "unread_bytes", .unit = FIELD_COUNT, .ents = FP_BOTH,
+	    .need = HAVE_VFS, .get = field_unread, .bytes = 1,
+	    .help = "bytes written, not read back yet, the file still there: never read if the "
+	    "run ended now (since first seen)" },
+	[PROCF_WEAR_OVER] = { "wear_over_bytes", FP_COUNT(wear.over), .ents = FP_CALLS,
+	    .need = HAVE_VFS, .bytes = 1,
+	    .help = "bytes of gaps joined in full range sets: 0 when the figures above are exact" },
+	[PROCF_LIFETIMES] = { "lifetimes", FP_COUNT(wear.lives), .ents = FP_CALLS,
+	    .need = HAVE_LIFE,
+	    .help = "files unlinked whose create was seen (its lifetime known)" },
+	[PROCF_LIFETIME] = { "lifetime_mean_s", .unit = FIELD_SECS, .ents = FP_CALLS,
+	    .need = HAVE_LIFE, .get = field_lifetime, .prec = 6,
+	    .help = "mean time from a file's create to its unlink, s" },
+	[PROCF_CREATES_S] = { "creates_per_s", .unit = FIELD_SECS, .ents = FIELD_PROC | FIELD_SUM,
+	    .need = HAVE_LIFE, .get = field_creates_s, .prec = 3,
+	    .help = "files created a second: creates over -d (a run: over the time it was seen)" },
+	[PROCF_UNLINKS_S] = { "unlinks_per_s", .unit = FIELD_SECS, .ents = FIELD_PROC | FIELD_SUM,
+	    .need = HAVE_LIFE, .get = field_unlinks_s, .prec = 3,
+	    .help = "unlink calls a second: unlinks over -d (a run: over the time it was seen)" },
 	[PROCF_REQ_P50] = { "req_p50", .unit = FIELD_US, .ents = FIELD_PROC | FIELD_INTERVAL,
 	    .get = field_req_p50, .top_key = PROC_KEY_LAT, .b = { "blk_p50", 9 },
 	    .ui = { "p50", DRAW_LAT_WIDTH }, .help = "its requests' median device time, us" },
@@ -276,6 +312,63 @@ field_req_depth(const struct field_ctx *x, int *known)
 	return (*known ? (double)x->c->blk_wait_sum / (double)ns : 0);
 }
 
+/*
+ * Bytes written and still unread: a file's own set's, a process's by its
+ * counters since first seen (written - read back - never read + over: the
+ * files it wrote last); not kept for the interval's totals.
+ */
+static double
+field_unread(const struct field_ctx *x, int *known)
+{
+	const struct wear_counts	*w;
+	uint64_t			 out;
+
+	*known = 1;
+	if (x->fe != NULL)
+		return ((double)x->fe->wear.unread.bytes);
+	if (x->pe == NULL) {
+		*known = 0;
+		return (0);
+	}
+	w = &x->pe->tot.wear;
+	out = w->read_back + w->never_read;
+	return (w->written + w->over > out ? (double)(w->written + w->over - out) : 0);
+}
+
+/* Mean create-to-unlink time, s; none without one. */
+static double
+field_lifetime(const struct field_ctx *x, int *known)
+{
+	*known = x->c->wear.lives > 0;
+	return (*known ? (double)x->c->wear.life_ns / (double)x->c->wear.lives / 1e9 : 0);
+}
+
+/* n a second: over -d, or over a whole run's process's time seen. */
+static double
+field_per_s(const struct field_ctx *x, uint64_t n, int *known)
+{
+	double	 secs = x->b->interval;
+
+	if (x->whole && x->pe != NULL)
+		secs = (double)(x->pe->last_ts - x->pe->first_ts) / 1e9;
+	*known = secs > 0;
+	return (secs > 0 ? (double)n / secs : 0);
+}
+
+/* Files created a second. */
+static double
+field_creates_s(const struct field_ctx *x, int *known)
+{
+	return (field_per_s(x, x->c->creates, known));
+}
+
+/* Unlinks a second. */
+static double
+field_unlinks_s(const struct field_ctx *x, int *known)
+{
+	return (field_per_s(x, x->c->fops[FOP_UNLINK], known));
+}
+
 /* A counter's value (rows with an offset in struct proc_counts). */
 uint64_t
 field_count(const struct field *r, const struct field_ctx *x)
@@ -353,6 +446,7 @@ field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t l
 		snprintf(buf, len, "%*s", r->b.width, comm);
 		break;
 	case FIELD_US:
+	case FIELD_SECS:
 	case FIELD_PCT:
 	case FIELD_NUM:
 		v = field_value(r, x, &known);

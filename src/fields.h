@@ -69,6 +69,8 @@ enum proc_field {
 	PROCF_CREATES, PROCF_MKNODS, PROCF_UNLINKS, PROCF_RENAMES, PROCF_MKDIRS, PROCF_RMDIRS, PROCF_CLOSES,
 	PROCF_MMAPS, PROCF_MUNMAPS, PROCF_FSYNCS, PROCF_LIFE_ERRORS, PROCF_LIFE_LAT,
 	PROCF_PATTERN, PROCF_THROTTLES, PROCF_THROTTLED_MS,
+	PROCF_WRITTEN, PROCF_READ_BACK, PROCF_NEVER_READ, PROCF_UNREAD, PROCF_WEAR_OVER,
+	PROCF_LIFETIMES, PROCF_LIFETIME, PROCF_CREATES_S, PROCF_UNLINKS_S,
 	/* Not members of the JSON (a part of one, or a sort order only). */
 	PROCF_REQ_P50, PROCF_REQ_P99, PROCF_CALL_P99, PROCF_LAT,
 	PROCF_MAX
@@ -90,6 +92,7 @@ enum field_unit {
 	FIELD_PCT,		/* a share, 0 to 100 */
 	FIELD_US,		/* microseconds */
 	FIELD_NUM,		/* a mean of its own unit (a depth) */
+	FIELD_SECS,		/* seconds, or a rate a second */
 	FIELD_GROUP,		/* members of its own shape (json) */
 };
 

@@ -8,6 +8,7 @@
 #include "stack.h"
 #include "fields.h"
 #include "report.h"
+#include "json-wear.h"
 #include "stream.h"
 
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
@@ -402,6 +403,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		fprintf(f, ",\"sort\":\"%s\"", field_key_name(r->opts.sort_key));
 		json_run_top(f, b, r->opts.sort_key, 1, REPORT_TOP);
 		json_insights(f, b);
+		json_wear_run(f, b, (double)(r->last_ts - r->first_ts) / 1e9);
 	}
 	if (b->stack != NULL)
 		stack_json(f, b, b->stack);

@@ -188,11 +188,15 @@ model_pattern_pop(struct proc_table *t)
 	__builtin_prefetch(&t->pending[(t->pending_head + 8) & (t->pending_len - 1)]);
 	/* The file (or process) left the table meanwhile, its slot maybe reused: not counted. */
 	if (t->files[c->file].hash != c->fhash || t->files[c->file].chunk == MODEL_NIL) {
-		t->pattern_gone += c->dir != MODEL_PENDING_OPEN;
+		t->pattern_gone += c->dir < MODEL_PENDING_OPEN;
 		return;
 	}
 	if (c->dir == MODEL_PENDING_OPEN) {
 		pattern_pos_open(model_pattern_pos(t, c->tgid, c->fhash));
+		return;
+	}
+	if (c->dir > MODEL_PENDING_OPEN) {
+		model_wear_life(t, c);
 		return;
 	}
 	pattern_step(model_pattern_pos(t, c->tgid, c->fhash), c->dir, c->off, c->bytes, &st);
@@ -201,6 +205,7 @@ model_pattern_pop(struct proc_table *t)
 		pattern_touch(&t->files[c->file].touched, c->off, c->bytes);
 	model_map_add(t, c->file, (enum pat_dir)c->dir, c->ts, c->off);
 	model_file_active(t, c->file);
+	model_wear_access(t, c);
 	if (t->procs[c->proc].id == c->proc_id) {
 		pattern_count(&t->procs[c->proc].pat, &st);
 		model_proc_active(t, c->proc);
@@ -238,6 +243,17 @@ void
 model_pattern_open(struct proc_table *t, struct proc_entry *p, struct file_entry *f, uint64_t ts)
 {
 	model_pattern_queue(t, p, f, ts, -1, 0, MODEL_PENDING_OPEN);
+}
+
+/*
+ * A create, truncation or unlink of file f by process p at ts (kind a
+ * MODEL_PENDING_* of wear.h): judged after the calls made before it.
+ */
+void
+model_pattern_life(struct proc_table *t, struct proc_entry *p, struct file_entry *f, uint64_t ts,
+    unsigned kind)
+{
+	model_pattern_queue(t, p, f, ts, -1, 0, (uint8_t)kind);
 }
 
 /*

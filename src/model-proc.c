@@ -1,4 +1,5 @@
 /* model-proc.c: the model's tables: created, fed block requests and file calls per process. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,6 +359,11 @@ proc_add_open(struct proc_table *t, const void *rec)
 		}
 		model_file_set_ino(t, f, ev->dev, ev->ino);
 		model_pattern_open(t, p, f, ev->ts);
+		if (ev->path_flags & VFS_PF_CREATED)
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_CREATE);
+		else if ((ev->flags & O_TRUNC) && (ev->flags & O_ACCMODE) != O_RDONLY &&
+		    ev->ftype == VFS_FT_REG)
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_TRUNC);
 	} else {
 		COUNT2(p, open_fails, += 1);
 		t->sum.open_fails++;
@@ -406,11 +412,18 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	}
 	proc_count_fop(&f->iv, ev);
 	proc_count_fop(&f->tot, ev);
+	if (ev->op == FOP_UNLINK && ev->error == 0)
+		model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_UNLINK);
 	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
+		/* Its unread bytes go with it (RENAME_EXCHANGE, 2, swaps: not followed). */
+		if (ev->error == 0 && !(ev->flags & 2))
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_RENAME_OUT);
 		f = model_file_event(t, ev->path + ev->path_len + 1, ev->path2_len,
 		    ev->path_flags & ~VFS_PF_NOPATH, ev->ftype, 0, ev->tgid, ev->ts);
 		proc_count_fop(&f->iv, ev);
 		proc_count_fop(&f->tot, ev);
+		if (ev->error == 0 && !(ev->flags & 2))
+			model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_RENAME_IN);
 	}
 }
 

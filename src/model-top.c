@@ -32,6 +32,7 @@ model_top_value(const struct proc_counts *c, enum proc_key k)
 	case PROC_KEY_LAT:		return c->vfs_lat_sum + c->blk_lat_sum;
 	case PROC_KEY_DISK_READ_BYTES:	return c->disk_bytes[0];
 	case PROC_KEY_DISK_WRITE_BYTES:	return c->disk_bytes[1];
+	case PROC_KEY_NEVER_READ:	return c->wear.never_read;
 	default:			return 0;
 	}
 }

@@ -114,6 +114,7 @@ struct proc_table {
 	struct proc_counts	 sum;		/* the interval's calls, all processes (proc_sum) */
 	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
 	uint64_t		 files_evicted_mark;
+	struct wear_moving	 wear_moving;	/* model-wear.c: a renamed file's unread ranges */
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };

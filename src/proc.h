@@ -14,6 +14,7 @@
 #include "base.h"
 #include "event.h"
 #include "pattern.h"
+#include "wear.h"
 
 struct blktop;
 
@@ -42,6 +43,7 @@ enum proc_key {
 	PROC_KEY_LAT,			/* time in I/O: call latencies + device time, ns */
 	PROC_KEY_DISK_READ_BYTES,	/* bytes read from a device on its behalf */
 	PROC_KEY_DISK_WRITE_BYTES,	/* bytes written on its behalf, writeback included */
+	PROC_KEY_NEVER_READ,		/* bytes written and never read (wear.h) */
 	PROC_KEY_MAX
 };
 /* Counters of a process or file over one interval or since first seen; [0] read, [1] write. */
@@ -79,6 +81,7 @@ struct proc_counts {
 	uint64_t	 creates;	/* opens that created the file, mknods */
 	uint64_t	 fop_errors;	/* lifecycle calls that failed */
 	uint64_t	 fop_lat_sum;	/* ns, lifecycle calls */
+	struct wear_counts wear;	/* what became of the bytes written (wear.h) */
 };
 /* An interval's latencies of a process or file: 32-bit buckets, how many, the exact extremes. */
 struct proc_hist {
@@ -115,6 +118,7 @@ struct file_entry {
 	struct proc_hist	 blk_lat;	/* interval: device latency of its requests */
 	struct pattern		 pat;		/* its calls' access pattern, since first seen */
 	struct pat_touched	 touched;	/* the byte ranges its reads covered, since first seen */
+	struct file_wear	 wear;		/* the ranges written, not read back (wear.h) */
 	struct req_pattern	 rpat;		/* the requests that carried its pages, since first seen */
 	uint32_t		 pids[PROC_FILE_PIDS];	/* tgids that touched it */
 	uint32_t		 dirtier;	/* process (table id) that last dirtied it, 0 if none */

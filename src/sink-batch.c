@@ -171,6 +171,29 @@ batch_text_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe)
 }
 
 /* The top processes and files of the interval, under the device table. */
+/*
+ * The interval's bytes written and what became of them (src/wear.h), and
+ * the churn over -d: one line, when it has any.
+ */
+static void
+batch_text_wear(FILE *f, const struct blktop *b, const struct proc_counts *c)
+{
+	const struct wear_counts	*w = &c->wear;
+	char				 life[16];
+
+	if (!(b->have & HAVE_VFS) || w->written + w->read_back + w->never_read + w->lives == 0)
+		return;
+	fprintf(f, "wear: %llu written, %llu read back, %llu never read%s, %llu lifetimes "
+	    "(mean %s s), %.1f creates/s, %.1f unlinks/s\n", (unsigned long long)w->written,
+	    (unsigned long long)w->read_back, (unsigned long long)w->never_read,
+	    w->over > 0 ? " (ranges joined: over by that much at most)" : "",
+	    (unsigned long long)w->lives,
+	    fmt_num(life, sizeof life, 1, 3, w->lives > 0,
+	    w->lives > 0 ? (double)w->life_ns / (double)w->lives / 1e9 : 0),
+	    b->interval > 0 ? (double)c->creates / b->interval : 0,
+	    b->interval > 0 ? (double)c->fops[FOP_UNLINK] / b->interval : 0);
+}
+
 static void
 batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
@@ -202,6 +225,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    (unsigned long long)c->fops[FOP_MMAP], (unsigned long long)c->fops[FOP_UNLINK],
 		    (unsigned long long)c->fops[FOP_RENAME], (unsigned long long)c->fops[FOP_MKDIR],
 		    (unsigned long long)c->fops[FOP_RMDIR]);
+	batch_text_wear(f, b, c);
 	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
 	if (n > 0)
 		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s %4s %10s  %-23s %s\n", "opens",

@@ -9,6 +9,7 @@
 #include "blktop.h"
 #include "insight.h"
 #include "report.h"
+#include "json-wear.h"
 
 
 /* A theme colour as #rrggbb; the fallback where the theme leaves it to the terminal. */
@@ -588,6 +589,7 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 		html_procs(&h);
 		html_files(&h);
 		html_pattern(&h);
+		html_wear(&h, (double)(r->last_ts - r->first_ts) / 1e9);
 		html_timeline(&h);
 	}
 	html_insights(&h);

@@ -261,7 +261,7 @@ test_sort_keys(void)
 		CHECK("keys: -o's list, from the table, every key once",
 		    n == strlen(list) && strcmp(list, "req_reads req_writes req_read_bytes "
 		    "req_write_bytes opens call_reads call_writes call_read_bytes "
-		    "call_write_bytes disk_read_bytes disk_write_bytes lat") == 0);
+		    "call_write_bytes disk_read_bytes disk_write_bytes never_read_bytes lat") == 0);
 		CHECK("keys: the list cut to its buffer, its whole length said",
 		    field_key_list(small, sizeof small, " ") == n && strlen(small) == 7);
 	}
