@@ -1,5 +1,6 @@
 /*
- * blktop.h: the run (struct blktop) and the stream that carries it, and the
+ * blktop.h: the run (struct blktop: the options the user gave, struct
+ * run_opts, and the run's state) and the stream that carries it, and the
  * one header a file that needs all of blktop includes. It pulls in the
  * layers' own headers, each of which includes nothing of the layers above:
  *
@@ -74,25 +75,18 @@ struct self_cost {
 	uint64_t	 batched;
 };
 
-/* Everything one run of blktop knows. */
 #define OPTIONS_MAX	96		/* rows of the option table (options-table.c) at most */
 
-struct blktop {
-	struct event_base	*base;
-	struct source		*src;
-	struct sink		 sinks[STREAM_MAX_SINKS];	/* in stream order */
-	unsigned		 nsinks;
-	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
-	unsigned		 nevent_sinks;
-	void			 (*notice)(void *, const char *);	/* view's, */
-	void			*notice_arg;				/* with its state */
-	struct windows		 win;
-
-	/* options */
+/*
+ * What the user asked of the run: filled by the option table (options.c,
+ * options-table.c: the command line, a capture, the config file, the
+ * defaults) and resolved once the source is known (-D, --cgroup); the run
+ * reads them. Each sink's options are in a struct of its own (sinks.h).
+ */
+struct run_opts {
 	int			 batch;		/* -b */
 	double			 interval;	/* -d, seconds */
 	long			 count;		/* -n, 0 = forever */
-	unsigned		 nticks;	/* history length in ticks */
 	unsigned		 ndevs;		/* -D */
 	uint32_t		 devs[FILTER_MAX_DEVS];
 	const char		*hooks;		/* --hooks or BLKTOP_HOOKS */
@@ -110,7 +104,41 @@ struct blktop {
 	unsigned		 max_procs;	/* --max-procs */
 	unsigned		 max_files;	/* --max-files */
 	unsigned		 max_devs;	/* $BLKTOP_MAX_DEVS (tests), 0: WINDOWS_MAX_DEVS */
-	char			 vfs_plan[32];
+
+	/* each sink's options (sinks.h), handed to it by stream_add_sink */
+	struct capture_opts	 capture_opts;
+	struct batch_opts	 batch_opts;
+	struct metrics_opts	 metrics_opts;
+	struct report_opts	 report_opts;
+	struct dump_opts	 dump_opts;
+	struct trace_opts	 trace_opts;
+	struct ui_opts		 ui_opts;
+
+	/* replay options (source-replay.c, import.c) */
+	const char		*replay_path;	/* -r: the file, or the files' names joined */
+	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
+	unsigned		 nreplay_files;	/* 0: replay_path alone */
+	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
+	uint8_t			 opt_from[OPTIONS_MAX];	/* options.c: where each row's value came from */
+	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
+	const char		*dev_args[FILTER_MAX_DEVS];
+};
+
+/* Everything one run of blktop knows: its options, then its state. */
+struct blktop {
+	struct run_opts		 opt;		/* what the user asked (above) */
+
+	struct event_base	*base;
+	struct source		*src;
+	struct sink		 sinks[STREAM_MAX_SINKS];	/* in stream order */
+	unsigned		 nsinks;
+	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
+	unsigned		 nevent_sinks;
+	void			 (*notice)(void *, const char *);	/* view's, */
+	void			*notice_arg;				/* with its state */
+	struct windows		 win;
+	unsigned		 nticks;	/* history length in ticks (stream_set_ticks) */
+	char			 vfs_plan[32];	/* the vfs hooks the live source chose */
 
 	/* state */
 	uint64_t		 tick_ns;	/* length of one window tick */
@@ -144,27 +172,9 @@ struct blktop {
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */
 	struct phase_table	*phases;	/* marks and phases (model-phase.c) */
 	struct reqpat		*reqpat;	/* requests waiting to be judged in start order (model-reqpat.c) */
+	struct stack		*stack;		/* --stack's figures (src/stack.h), or NULL */
 	struct self_cost	 self;		/* blktop's own cost over the last report */
 	uid_t			 uid;		/* who it runs as once started (privs.c) */
-
-	/* each sink's options (above), handed to it by stream_add_sink */
-	struct capture_opts	 capture_opts;
-	struct batch_opts	 batch_opts;
-	struct stack		*stack;		/* --stack's figures (src/stack.h), or NULL */
-	struct metrics_opts	 metrics_opts;
-	struct report_opts	 report_opts;
-	struct dump_opts	 dump_opts;
-	struct trace_opts	 trace_opts;
-	struct ui_opts		 ui_opts;
-
-	/* replay options (source-replay.c, import.c) */
-	const char		*replay_path;	/* -r: the file, or the files' names joined */
-	const char		*replay_files[MERGE_MAX_FILES];	/* -r FILE... */
-	unsigned		 nreplay_files;	/* 0: replay_path alone */
-	double			 speed;		/* --speed, 0 = as fast as possible, -1 = default */
-	uint8_t			 opt_from[OPTIONS_MAX];	/* options.c: where each row's value came from */
-	unsigned		 ndev_args;	/* -D as given, resolved once the source is known */
-	const char		*dev_args[FILTER_MAX_DEVS];
 };
 
 /* Wall time, in seconds since the epoch, of stream time ts (the source's clock). */

@@ -17,10 +17,10 @@ stream_dev_wanted(const struct blktop *b, uint32_t dev)
 {
 	unsigned	 i;
 
-	if (b->ndevs == 0)
+	if (b->opt.ndevs == 0)
 		return (1);
-	for (i = 0; i < b->ndevs; i++) {
-		if (b->devs[i] == dev)
+	for (i = 0; i < b->opt.ndevs; i++) {
+		if (b->opt.devs[i] == dev)
 			return (1);
 	}
 	return (0);
@@ -34,7 +34,7 @@ int		 stream_proc_filter(const struct blktop *, uint32_t tgid, const char *comm,
 static inline int
 stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm, uint64_t cgroup)
 {
-	if (b->cgroup_id == 0 && b->ntgids == 0 && b->ncomms == 0)
+	if (b->opt.cgroup_id == 0 && b->opt.ntgids == 0 && b->opt.ncomms == 0)
 		return (1);
 	return (stream_proc_filter(b, tgid, comm, cgroup));
 }
