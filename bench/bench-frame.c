@@ -194,7 +194,7 @@ main(int argc, char **argv)
 	setenv("LANG", "C.UTF-8", 1);
 	unsetenv("NO_COLOR");
 
-	b->interval = 1;
+	b->opt.interval = 1;
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 1;
 	b->nticks = BENCH_TICKS;
@@ -203,8 +203,8 @@ main(int argc, char **argv)
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("event_base_new");
 	stream_add_sink(b, &sink_model, NULL);
-	b->ui_opts.capture = &b->capture_opts;
-	stream_add_sink(b, &sink_ui, &b->ui_opts);
+	b->opt.ui_opts.capture = &b->opt.capture_opts;
+	stream_add_sink(b, &sink_ui, &b->opt.ui_opts);
 	stream_begin(b, now);
 	b->procs = proc_create(BENCH_PROCS, BENCH_FILES, 0);
 

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "event.h"
 #include "capture.h"
 
 /*

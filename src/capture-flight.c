@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "capture-file.h"
 #include "capture.h"
 
 /* One chunk kept by the flight recorder. */

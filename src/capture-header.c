@@ -6,7 +6,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "capture-file.h"
 #include "capture.h"
 
 #define FILE_MAGIC		"\x89" "BLKTOP\n"

@@ -12,7 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "capture-file.h"
 #include "capture.h"
 
 #define CHUNK_RAW_MAX		(4 * 1024 * 1024)	/* reader's bound */

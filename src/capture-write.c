@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "capture-file.h"
 #include "capture.h"
 
 /* The file writer. */

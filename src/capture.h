@@ -1,4 +1,4 @@
-/* capture.h: the capture's chunk format and encoder, for capture-*.c only (blktop.h first). */
+/* capture.h: the capture's chunk format and encoder, for capture-*.c only (base.h and event.h first). */
 #ifndef BLKTOP_CAPTURE_H
 #define BLKTOP_CAPTURE_H
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "options.h"
 
 /*
@@ -300,7 +301,7 @@ config_insight_line(const struct blktop *b, unsigned i, char *buf, size_t len)
 	if (k == options_table_count)
 		return (NULL);
 	at = (const char *)b + e->off;
-	def = (const char *)&insight_defaults + (e->off - offsetof(struct blktop, insight));
+	def = (const char *)&insight_defaults + (e->off - offsetof(struct blktop, opt.insight));
 	if (e->type == OPTION_WHOLE) {
 		memcpy(&u, at, sizeof u);
 		snprintf(buf, len, "%s%s = %llu\n", memcmp(at, def, sizeof u) == 0 ? "# " : "",
@@ -347,7 +348,7 @@ int
 config_load(struct blktop *b, const char *path, const struct sink_entry *view,
     char **errp)
 {
-	struct ui_opts		*vo = &b->ui_opts;
+	struct ui_opts		*vo = &b->opt.ui_opts;
 	struct config_item	*it;
 	char			*why = NULL, *bad = NULL;
 	unsigned		 i, unknown = 0, first = 0;

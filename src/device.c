@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "window.h"
 
 #define DEVICE_CACHE	(2 * WINDOWS_MAX_DEVS)	/* names of every device the windows keep, and more */
 

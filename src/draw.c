@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
 #include "draw.h"
 
 /* Density ramp for heat levels and ASCII sparklines: index = level, 0 is empty. */

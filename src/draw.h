@@ -1,6 +1,6 @@
 /*
  * draw.h: colours by meaning (theme.c) and drawing into cells and strings
- * (draw.c), no curses: for the UI (ui/) and the HTML report; blktop.h first.
+ * (draw.c), no curses: for the UI (ui/) and the HTML report; base.h first.
  */
 #ifndef BLKTOP_DRAW_H
 #define BLKTOP_DRAW_H

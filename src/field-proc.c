@@ -347,7 +347,7 @@ field_lifetime(const struct field_ctx *x, int *known)
 static double
 field_per_s(const struct field_ctx *x, uint64_t n, int *known)
 {
-	double	 secs = x->b->interval;
+	double	 secs = x->b->opt.interval;
 
 	if (x->whole && x->pe != NULL)
 		secs = (double)(x->pe->last_ts - x->pe->first_ts) / 1e9;

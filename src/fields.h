@@ -1,4 +1,4 @@
-/* fields.h: what the views share of a measure: the field tables, their text formats and the device JSON writer. */
+/* fields.h: what the views share of a measure: the field tables, their text formats and json.c's JSON writers. */
 
 #ifndef FIELDS_H
 #define FIELDS_H
@@ -14,6 +14,8 @@ struct insight;
 struct proc_counts;
 struct proc_entry;
 struct proc_table;
+struct req_extra;
+struct req_pattern;
 struct sum;
 
 /* fmt.c: the text the views (the UI, -b, the report) write alike. */
@@ -22,6 +24,17 @@ void		 fmt_comm(char *out, const char *comm);
 void		 fmt_insight_name(const struct proc_table *, const struct insight *, char *,
 		     size_t);
 const char	*fmt_num(char *, size_t, int width, int prec, int known, double);
+
+/* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+void		 json_string(FILE *, const char *);
+void		 json_val(FILE *, int known, int prec, double);
+void		 json_num(FILE *, const char *name, int known, int prec, double);
+void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
+void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_extra *);
+void		 json_qd_more(FILE *, const struct sum *);
+void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
+void		 json_insights(FILE *, const struct blktop *);
+void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
 
 /* json.c: one device's JSON object, of an interval (-J) or of a run (--report). */
 struct json_dev {

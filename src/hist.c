@@ -1,6 +1,6 @@
 /* hist.c: log-linear latency buckets, request-size buckets and percentiles. */
 
-#include "blktop.h"
+#include "base.h"
 
 /* Lowest latency (ns) that falls in bucket i. */
 uint64_t

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 #define IMPORT_ALIGN_SAMPLES	65536		/* clock estimates kept (then every 2nd, 4th...) */

@@ -3,7 +3,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 #define IMPORT_MAJOR		4095		/* fake major of imported devices */

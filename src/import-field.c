@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 /* Parse a whole unsigned decimal number. */

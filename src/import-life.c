@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 #define IMPORT_MAPS		4096		/* mmaps remembered for munmap, direct-mapped */

@@ -2,7 +2,9 @@
 
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 /* `TIMESTAMP [TIME] PID COMM R|W LAT REQUESTED RETURNED FILE`. */

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 #include "import.h"
 
 /*

@@ -1,4 +1,4 @@
-/* import.h: what the importer's files share (import.c and its formats, import-*.c); include after blktop.h. */
+/* import.h: what the importer's files share (import.c and its formats, import-*.c); include after replay.h and capture-file.h. */
 
 #ifndef IMPORT_H
 #define IMPORT_H

@@ -582,7 +582,7 @@ insight_proc(void *ctx, const struct proc_entry *p)
 unsigned
 insight_scan(const struct blktop *b, struct insight *out, unsigned max, uint64_t *more)
 {
-	struct insight_scan sc = { &b->insight, b->have, out, 0, max, 0 };
+	struct insight_scan sc = { &b->opt.insight, b->have, out, 0, max, 0 };
 	unsigned	    i;
 
 	for (i = 0; i < b->win.ndevs; i++)

@@ -10,6 +10,7 @@
 #include "fields.h"
 #include "report.h"
 #include "json-wear.h"
+#include "stream.h"
 
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
 void
@@ -381,7 +382,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 	unsigned	 i;
 
 	fprintf(f, "{\"source\":");
-	json_string(f, b->replay_path != NULL ? b->replay_path : "live");
+	json_string(f, b->opt.replay_path != NULL ? b->opt.replay_path : "live");
 	fprintf(f, ",\"plan\":");
 	json_string(f, b->plan_text);
 	fprintf(f, ",\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,\"ticks\":%llu,"

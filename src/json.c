@@ -342,7 +342,7 @@ json_insights(FILE *f, const struct blktop *b)
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *r = in[i].rule;
 
-		r->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		r->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\",\"name\":",
 		    i ? "," : "", r->code, insight_level_name(r->level),
 		    r->subject == INSIGHT_FILE ? "file" : r->subject == INSIGHT_PROC ? "process" :

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
 
 const char *log_prog = "blktop";
 

@@ -10,9 +10,10 @@
 #include <unistd.h>
 
 #include "blktop.h"
-#include "stack.h"
+#include "config-file.h"
 #include "draw.h"
 #include "options.h"
+#include "stack.h"
 
 /* The run: main()'s alone; sources and sinks get it as their b. */
 static struct blktop bt;
@@ -43,14 +44,14 @@ main_check_trace_max(const struct blktop *b)
 	if (options_from(b, "trace-max") != OPTION_FROM_COMMAND || pages <= 0 || psize <= 0)
 		return;
 	half = (uint64_t)pages * (uint64_t)psize / 2;
-	if (trace_pool_bytes(b->trace_opts.max_bytes) <= half)
+	if (trace_pool_bytes(b->opt.trace_opts.max_bytes) <= half)
 		return;
-	mb = (long)(b->trace_opts.max_bytes >> 20);
+	mb = (long)(b->opt.trace_opts.max_bytes >> 20);
 	for (most = mb - 1; most > 1 && trace_pool_bytes((uint64_t)most << 20) > half; most--)
 		;
 	options_error("--trace-max: %ld MB holds up to %llu MiB of events in memory, over "
 	    "half of this machine's %llu MiB: at most %ld here", mb,
-	    (unsigned long long)(trace_pool_bytes(b->trace_opts.max_bytes) >> 20),
+	    (unsigned long long)(trace_pool_bytes(b->opt.trace_opts.max_bytes) >> 20),
 	    (unsigned long long)(half >> 19), most);
 }
 
@@ -74,8 +75,8 @@ main_options(struct options *o, struct blktop *b, int argc, char **argv)
 	/* A bad theme is a command-line error, before any loading. */
 	if (o->theme != NULL && theme_option(&t, o->theme, &err) != 0)
 		main_error("-t: %s", err);
-	if (o->listen != NULL && metrics_parse_listen(o->listen, b->metrics_opts.listen_addr,
-	    sizeof b->metrics_opts.listen_addr, &b->metrics_opts.listen_port, &err) != 0)
+	if (o->listen != NULL && metrics_parse_listen(o->listen, b->opt.metrics_opts.listen_addr,
+	    sizeof b->opt.metrics_opts.listen_addr, &b->opt.metrics_opts.listen_port, &err) != 0)
 		options_error("%s", err);
 	main_check_trace_max(b);
 	options_check(o);
@@ -88,7 +89,7 @@ main_options(struct options *o, struct blktop *b, int argc, char **argv)
 	if (options_use_config(o) && config_load(b, o->config_path, &sink_ui, &err) != 0)
 		main_error("%s", err);
 	options_finish(o);
-	if (b->replay_path == NULL && options_resolve_devs(b, NULL, &err) != 0)
+	if (b->opt.replay_path == NULL && options_resolve_devs(b, NULL, &err) != 0)
 		main_error("-D: %s", err);
 }
 
@@ -161,7 +162,7 @@ blktop_drop(struct blktop *b)
 	if (privs_drop(&b->uid, &err) != 0)
 		fatalx("%s", err);
 	(void)privs_kept(&why);
-	if (b->verbose && why != NULL)
+	if (b->opt.verbose && why != NULL)
 		log_warnx("privileges: %s", why);
 }
 
@@ -177,7 +178,7 @@ blktop_drop_early(struct blktop *b)
 {
 	uid_t	 su;
 
-	if (b->replay_path == NULL || privs_sudo_uid(&su) != 0)
+	if (b->opt.replay_path == NULL || privs_sudo_uid(&su) != 0)
 		return (0);
 	blktop_drop(b);
 	return (1);
@@ -195,12 +196,12 @@ blktop_dump(struct blktop *b)
 	char	*err;
 	int	 dropped;
 
-	b->speed = 0;
+	b->opt.speed = 0;
 	stream_set_ticks(b, 0);
 	if ((b->base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
 	b->src = source_create(b, &source_replay);
-	stream_add_sink(b, &sink_dump, &b->dump_opts);
+	stream_add_sink(b, &sink_dump, &b->opt.dump_opts);
 	dropped = blktop_drop_early(b);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
@@ -228,12 +229,12 @@ main(int argc, char **argv)
 	int		 i, dropped;
 
 	main_options(&o, b, argc, argv);
-	if (b->dump_opts.format != 0)
+	if (b->opt.dump_opts.format != 0)
 		exit(blktop_dump(b));
-	if (b->hooks != NULL) {
+	if (b->opt.hooks != NULL) {
 		struct hook_plan plan;
 
-		if (live_parse_hooks(b->hooks, &plan, &err) != 0) {
+		if (live_parse_hooks(b->opt.hooks, &plan, &err) != 0) {
 			fprintf(stderr, "%s: %s\n", log_prog, err);
 			exit(2);
 		}
@@ -253,13 +254,13 @@ main(int argc, char **argv)
 	 * The port first: a port taken fails the run in well under a second,
 	 * not after the programs loaded; bound while still root, any port.
 	 */
-	if (b->metrics_opts.listen_port != 0 &&
-	    (b->metrics_opts.listen_fd = metrics_http_bind(b->metrics_opts.listen_addr,
-	    b->metrics_opts.listen_port, &err)) == -1)
+	if (b->opt.metrics_opts.listen_port != 0 &&
+	    (b->opt.metrics_opts.listen_fd = metrics_http_bind(b->opt.metrics_opts.listen_addr,
+	    b->opt.metrics_opts.listen_port, &err)) == -1)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
-	b->procs = proc_create(b->max_procs, b->max_files, b->by_thread);
-	if (b->batch_opts.stack)
+	b->procs = proc_create(b->opt.max_procs, b->opt.max_files, b->opt.by_thread);
+	if (b->opt.batch_opts.stack)
 		b->stack = stack_create();
 	/*
 	 * Signals first: loading the programs takes seconds, and a SIGINT in
@@ -271,31 +272,31 @@ main(int argc, char **argv)
 		evsignal_add(sigs[i], NULL);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	b->src = source_create(b, b->replay_path != NULL ? &source_replay :
+	b->src = source_create(b, b->opt.replay_path != NULL ? &source_replay :
 	    &source_live);
 	/*
 	 * The stream's sinks, in order, each with its options: the capture gets
 	 * what the model gets, the view reads the model.
 	 */
-	stream_add_sink(b, &sink_capture, &b->capture_opts);
+	stream_add_sink(b, &sink_capture, &b->opt.capture_opts);
 	stream_add_sink(b, &sink_model, NULL);
-	if (!o.headless && b->batch)
-		stream_add_sink(b, &sink_batch, &b->batch_opts);
+	if (!o.headless && b->opt.batch)
+		stream_add_sink(b, &sink_batch, &b->opt.batch_opts);
 	else if (!o.headless)
-		stream_add_sink(b, &sink_ui, &b->ui_opts);
-	if (b->metrics_opts.listen_port != 0)
-		stream_add_sink(b, &sink_metrics, &b->metrics_opts);
-	if (b->report_opts.path != NULL)
-		stream_add_sink(b, &sink_report, &b->report_opts);
-	if (b->trace_opts.path != NULL)
-		stream_add_sink(b, &sink_trace, &b->trace_opts);
+		stream_add_sink(b, &sink_ui, &b->opt.ui_opts);
+	if (b->opt.metrics_opts.listen_port != 0)
+		stream_add_sink(b, &sink_metrics, &b->opt.metrics_opts);
+	if (b->opt.report_opts.path != NULL)
+		stream_add_sink(b, &sink_report, &b->opt.report_opts);
+	if (b->opt.trace_opts.path != NULL)
+		stream_add_sink(b, &sink_trace, &b->opt.trace_opts);
 	dropped = blktop_drop_early(b);
 	if (b->src->entry->start(b->src, &err) != 0)
 		fatalx("%s", err);
 	/* Attached: from here on, the user who ran sudo and no capabilities. */
 	if (!dropped)
 		blktop_drop(b);
-	if (b->replay_path == NULL)
+	if (b->opt.replay_path == NULL)
 		mark_listen(b);
 	if (stream_start(b, &err) != 0)
 		fatalx("%s", err);

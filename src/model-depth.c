@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "window.h"
 #include "model-qdepth.h"
 
 /*

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "proc.h"
 #include "model.h"
 
 /*

@@ -52,7 +52,7 @@ job_collect_one(void *ctx, const struct proc_entry *pe)
 
 	if (c->n == c->max || (!c->whole && pe->epoch != c->b->procs->epoch))
 		return;
-	root = task_job_root(c->tasks, pe->tgid, c->b->job_pids, c->b->njob_pids);
+	root = task_job_root(c->tasks, pe->tgid, c->b->opt.job_pids, c->b->opt.njob_pids);
 	if (root == 0)
 		return;		/* in none of the --job trees */
 	c->pairs[c->n].root = root;

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "proc.h"
 #include "model.h"
 
 /* A pending entry that is an open, not an access (struct model_pending's dir). */

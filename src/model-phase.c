@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "phase.h"
 
 /*
  * A phase runs from one mark to the next in stream order (the first from the

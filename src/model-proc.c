@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "proc.h"
 #include "job.h"
 #include "model.h"
 

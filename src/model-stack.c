@@ -6,6 +6,7 @@
 
 #include "blktop.h"
 #include "stack.h"
+#include "stream.h"
 
 /*
  * Each figure is the one storage_latency_stack.bt takes, from the records

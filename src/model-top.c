@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "proc.h"
 #include "model.h"
 
 #define MODEL_TOP_MAX	PROC_TOP_MAX

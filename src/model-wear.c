@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "proc.h"
 #include "model.h"
 
 /* What one step adds to the counters of a file, a process and the interval. */

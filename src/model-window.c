@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "window.h"
 #include "model-qdepth.h"
 
 /* The iostat group of a portable operation code. */

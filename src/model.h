@@ -1,4 +1,4 @@
-/* model.h: the model's own tables (the hash index and LRU, the process and file tables' layout), for model-*.c and their tests (blktop.h first). */
+/* model.h: the model's own tables (the hash index and LRU, the process and file tables' layout), for model-*.c and their tests (proc.h first). */
 #ifndef BLKTOP_MODEL_H
 #define BLKTOP_MODEL_H
 

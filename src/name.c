@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
 
 /*
  * The length of the well-formed UTF-8 character at s (at most n bytes) and

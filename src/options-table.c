@@ -16,7 +16,7 @@
 #define OPTION_STR(x)	#x
 #define OPTION_XSTR(x)	OPTION_STR(x)
 /* Where a value is: in struct blktop, or in main's struct options. */
-#define AT(f)		.off = offsetof(struct blktop, f), .size = sizeof(((struct blktop *)0)->f)
+#define AT(f)		.off = offsetof(struct blktop, opt.f), .size = sizeof(((struct blktop *)0)->opt.f)
 #define LOCAL(f)	.off = offsetof(struct options, f), \
 			.size = sizeof(((struct options *)0)->f)
 #define INSIGHT(k, t, lo, hi, h)	{ .key = "insight." #k, .type = t, .min = lo, \
@@ -48,7 +48,7 @@ static int
 options_table_json(struct options *o, __unused const struct option_entry *e,
     __unused const char *arg, __unused enum option_from from, __unused char **errp)
 {
-	o->b->batch = o->b->batch_opts.json = 1;
+	o->b->opt.batch = o->b->opt.batch_opts.json = 1;
 	return (0);
 }
 
@@ -57,7 +57,7 @@ static int
 options_table_stack(struct options *o, __unused const struct option_entry *e,
     __unused const char *arg, __unused enum option_from from, __unused char **errp)
 {
-	o->b->batch = o->b->batch_opts.stack = 1;
+	o->b->opt.batch = o->b->opt.batch_opts.stack = 1;
 	return (0);
 }
 
@@ -68,11 +68,11 @@ options_table_device(struct options *o, __unused const struct option_entry *e, c
 {
 	struct blktop	*b = o->b;
 
-	if (b->ndev_args == FILTER_MAX_DEVS) {
+	if (b->opt.ndev_args == FILTER_MAX_DEVS) {
 		xasprintf(errp, "-D: at most %d devices", FILTER_MAX_DEVS);
 		return (-1);
 	}
-	b->dev_args[b->ndev_args++] = arg;
+	b->opt.dev_args[b->opt.ndev_args++] = arg;
 	return (0);
 }
 
@@ -81,7 +81,7 @@ static int
 options_table_theme(struct options *o, __unused const struct option_entry *e, const char *arg,
     enum option_from from, __unused char **errp)
 {
-	o->b->report_opts.theme = arg;
+	o->b->opt.report_opts.theme = arg;
 	if (from == OPTION_FROM_COMMAND)
 		o->theme = arg;
 	return (0);
@@ -94,11 +94,11 @@ options_table_read(struct options *o, __unused const struct option_entry *e, con
 {
 	struct blktop	*b = o->b;
 
-	if (b->nreplay_files == MERGE_MAX_FILES) {
+	if (b->opt.nreplay_files == MERGE_MAX_FILES) {
 		xasprintf(errp, "-r: at most %d files in one replay", MERGE_MAX_FILES);
 		return (-1);
 	}
-	b->replay_files[b->nreplay_files++] = arg;
+	b->opt.replay_files[b->opt.nreplay_files++] = arg;
 	return (0);
 }
 
@@ -111,7 +111,7 @@ options_table_speed(struct options *o, const struct option_entry *e, const char 
 	double	 v;
 
 	if (strcmp(arg, "max") == 0) {
-		o->b->speed = 0;
+		o->b->opt.speed = 0;
 		return (0);
 	}
 	errno = 0;
@@ -123,7 +123,7 @@ options_table_speed(struct options *o, const struct option_entry *e, const char 
 		    e->max);
 		return (-1);
 	}
-	o->b->speed = v;
+	o->b->opt.speed = v;
 	return (0);
 }
 
@@ -132,8 +132,8 @@ static int
 options_table_dump(struct options *o, __unused const struct option_entry *e,
     __unused const char *arg, __unused enum option_from from, __unused char **errp)
 {
-	if (o->b->dump_opts.format == 0)
-		o->b->dump_opts.format = REPLAY_DUMP_CSV;
+	if (o->b->opt.dump_opts.format == 0)
+		o->b->opt.dump_opts.format = REPLAY_DUMP_CSV;
 	return (0);
 }
 
@@ -143,9 +143,9 @@ options_table_format(struct options *o, __unused const struct option_entry *e, c
     __unused enum option_from from, char **errp)
 {
 	if (strcmp(arg, "csv") == 0)
-		o->b->dump_opts.format = REPLAY_DUMP_CSV;
+		o->b->opt.dump_opts.format = REPLAY_DUMP_CSV;
 	else if (strcmp(arg, "jsonl") == 0)
-		o->b->dump_opts.format = REPLAY_DUMP_JSONL;
+		o->b->opt.dump_opts.format = REPLAY_DUMP_JSONL;
 	else {
 		xasprintf(errp, "--format: '%s' is not csv or jsonl", arg);
 		return (-1);
@@ -161,13 +161,13 @@ options_table_pid(struct options *o, const struct option_entry *e, const char *a
 	struct blktop	*b = o->b;
 	double		 v;
 
-	if (b->ntgids == FILTER_MAX_PIDS) {
+	if (b->opt.ntgids == FILTER_MAX_PIDS) {
 		xasprintf(errp, "-p: at most %d processes", FILTER_MAX_PIDS);
 		return (-1);
 	}
 	if (options_table_number(e, OPTION_WHOLE, arg, &v, errp) != 0)
 		return (-1);
-	b->tgids[b->ntgids++] = (uint32_t)v;
+	b->opt.tgids[b->opt.ntgids++] = (uint32_t)v;
 	return (0);
 }
 
@@ -179,13 +179,13 @@ options_table_job(struct options *o, const struct option_entry *e, const char *a
 	struct blktop	*b = o->b;
 	double		 v;
 
-	if (b->njob_pids == nitems(b->job_pids)) {
-		xasprintf(errp, "--job: at most %zu processes", nitems(b->job_pids));
+	if (b->opt.njob_pids == nitems(b->opt.job_pids)) {
+		xasprintf(errp, "--job: at most %zu processes", nitems(b->opt.job_pids));
 		return (-1);
 	}
 	if (options_table_number(e, OPTION_WHOLE, arg, &v, errp) != 0)
 		return (-1);
-	b->job_pids[b->njob_pids++] = (uint32_t)v;
+	b->opt.job_pids[b->opt.njob_pids++] = (uint32_t)v;
 	return (0);
 }
 
@@ -196,7 +196,7 @@ options_table_comm(struct options *o, __unused const struct option_entry *e, con
 {
 	struct blktop	*b = o->b;
 
-	if (b->ncomms == FILTER_MAX_COMMS) {
+	if (b->opt.ncomms == FILTER_MAX_COMMS) {
 		xasprintf(errp, "-c: at most %d names", FILTER_MAX_COMMS);
 		return (-1);
 	}
@@ -205,7 +205,7 @@ options_table_comm(struct options *o, __unused const struct option_entry *e, con
 		    BLKTOP_COMM_LEN - 1);
 		return (-1);
 	}
-	b->comms[b->ncomms++] = arg;
+	b->opt.comms[b->opt.ncomms++] = arg;
 	return (0);
 }
 
@@ -230,8 +230,8 @@ options_table_cgroup(struct options *o, __unused const struct option_entry *e, c
 		xasprintf(errp, "--cgroup: '%s' is not on a cgroup v2 file system", path);
 		return (-1);
 	}
-	o->b->cgroup_path = arg;
-	o->b->cgroup_id = (uint64_t)st.st_ino;
+	o->b->opt.cgroup_path = arg;
+	o->b->opt.cgroup_id = (uint64_t)st.st_ino;
 	return (0);
 }
 
@@ -331,7 +331,7 @@ options_table_trace_offset(struct options *o, const struct option_entry *e, cons
 
 	if (options_table_number(e, OPTION_SECS, arg, &v, errp) != 0)
 		return (-1);
-	o->b->trace_opts.offset_ns = (int64_t)llround(1e9 * v);
+	o->b->opt.trace_opts.offset_ns = (int64_t)llround(1e9 * v);
 	return (0);
 }
 
@@ -344,7 +344,7 @@ options_table_trace_max(struct options *o, const struct option_entry *e, const c
 
 	if (options_table_number(e, OPTION_WHOLE, arg, &v, errp) != 0)
 		return (-1);
-	o->b->trace_opts.max_bytes = (uint64_t)v << 20;
+	o->b->opt.trace_opts.max_bytes = (uint64_t)v << 20;
 	return (0);
 }
 

@@ -93,7 +93,7 @@ options_name(const struct option_entry *e)
 static int
 options_may(const struct blktop *b, const struct option_entry *e, enum option_from from)
 {
-	return ((unsigned)from >= b->opt_from[options_index(e)]);
+	return ((unsigned)from >= b->opt.opt_from[options_index(e)]);
 }
 
 /* Take a value from `from` if the rule lets it: 1 if so, and the row remembers from where. */
@@ -102,7 +102,7 @@ options_wins(struct blktop *b, const struct option_entry *e, enum option_from fr
 {
 	if (!options_may(b, e, from))
 		return (0);
-	b->opt_from[options_index(e)] = (uint8_t)from;
+	b->opt.opt_from[options_index(e)] = (uint8_t)from;
 	return (1);
 }
 
@@ -110,7 +110,7 @@ options_wins(struct blktop *b, const struct option_entry *e, enum option_from fr
 enum option_from
 options_from(const struct blktop *b, const char *name)
 {
-	return ((enum option_from)b->opt_from[options_index(options_find(name))]);
+	return ((enum option_from)b->opt.opt_from[options_index(options_find(name))]);
 }
 
 /* The rule for options that stand together (a process filter): all of them win, or none. */
@@ -408,15 +408,15 @@ options_replay_name(struct blktop *b)
 	char		*name, *s;
 	unsigned	 i;
 
-	if (b->nreplay_files == 0)
+	if (b->opt.nreplay_files == 0)
 		return;
-	name = xstrdup(b->replay_files[0]);
-	for (i = 1; i < b->nreplay_files; i++) {
-		xasprintf(&s, "%s, %s", name, b->replay_files[i]);
+	name = xstrdup(b->opt.replay_files[0]);
+	for (i = 1; i < b->opt.nreplay_files; i++) {
+		xasprintf(&s, "%s, %s", name, b->opt.replay_files[i]);
 		free(name);
 		name = s;
 	}
-	b->replay_path = name;	/* for the whole run */
+	b->opt.replay_path = name;	/* for the whole run */
 }
 
 /* The defaults of every row (the table's, then the environment's), and what has none. */
@@ -430,11 +430,11 @@ options_defaults(struct options *o, struct blktop *b)
 
 	memset(o, 0, sizeof *o);
 	o->b = b;
-	b->metrics_opts.listen_fd = -1;
-	b->batch_opts.out = stdout;
-	b->capture_opts.flight_secs = -1;	/* options_finish: by the kind of run */
-	b->insight = insight_defaults;		/* insight.c's */
-	b->speed = -1;				/* the replay's: by the kind of run */
+	b->opt.metrics_opts.listen_fd = -1;
+	b->opt.batch_opts.out = stdout;
+	b->opt.capture_opts.flight_secs = -1;	/* options_finish: by the kind of run */
+	b->opt.insight = insight_defaults;		/* insight.c's */
+	b->opt.speed = -1;				/* the replay's: by the kind of run */
 	for (i = 0; i < options_table_count; i++) {
 		e = &options_table[i];
 		if (e->def != NULL && options_set(o, e, e->def, OPTION_FROM_DEFAULT, &err) != 0)
@@ -496,7 +496,7 @@ options_parse(struct options *o, int argc, char **argv)
 			options_error("--mark LABEL takes no other option or argument");
 		return (0);
 	}
-	if (optind != argc && o->b->nreplay_files == 0)
+	if (optind != argc && o->b->opt.nreplay_files == 0)
 		options_error("unexpected argument '%s'", argv[optind]);
 	for (; optind < argc; optind++) {
 		if (options_set(o, options_find("read"), argv[optind], OPTION_FROM_COMMAND,
@@ -513,34 +513,34 @@ options_check(struct options *o)
 {
 	struct blktop	*b = o->b;
 
-	if (b->dump_opts.format != 0 && b->replay_path == NULL)
+	if (b->opt.dump_opts.format != 0 && b->opt.replay_path == NULL)
 		options_error("--dump and --format need -r FILE");
-	if (b->dump_opts.format != 0 && b->report_opts.path != NULL)
+	if (b->opt.dump_opts.format != 0 && b->opt.report_opts.path != NULL)
 		options_error("--dump prints rows, --report a summary: one or the other");
-	if (b->speed >= 0 && b->replay_path == NULL)
+	if (b->opt.speed >= 0 && b->opt.replay_path == NULL)
 		options_error("--speed needs -r FILE");
-	if (b->trace_opts.path == NULL && (b->trace_opts.offset_ns != 0 ||
+	if (b->opt.trace_opts.path == NULL && (b->opt.trace_opts.offset_ns != 0 ||
 	    options_from(b, "trace-max") == OPTION_FROM_COMMAND))
 		options_error("--trace-offset and --trace-max need --trace FILE");
-	if (b->trace_opts.path != NULL && b->dump_opts.format != 0)
+	if (b->opt.trace_opts.path != NULL && b->opt.dump_opts.format != 0)
 		options_error("--dump prints rows, --trace writes a file: one or the other");
 	/* A replay for a report or trace alone needs no screen and no pacing. */
-	if ((b->report_opts.path != NULL || b->trace_opts.path != NULL) &&
-	    b->replay_path != NULL && !b->batch) {
+	if ((b->opt.report_opts.path != NULL || b->opt.trace_opts.path != NULL) &&
+	    b->opt.replay_path != NULL && !b->opt.batch) {
 		o->headless = 1;
-		if (b->speed < 0)
-			b->speed = 0;
+		if (b->opt.speed < 0)
+			b->opt.speed = 0;
 	}
-	if (o->headless && b->metrics_opts.listen_port == 0 &&
-	    b->capture_opts.record_path == NULL && b->report_opts.path == NULL &&
-	    b->trace_opts.path == NULL)
+	if (o->headless && b->opt.metrics_opts.listen_port == 0 &&
+	    b->opt.capture_opts.record_path == NULL && b->opt.report_opts.path == NULL &&
+	    b->opt.trace_opts.path == NULL)
 		options_error("--headless needs --listen, -w, --report or --trace: it would do "
 		    "nothing");
-	if (o->headless && b->batch)
+	if (o->headless && b->opt.batch)
 		options_error("--headless prints no reports: not with -b or -J");
-	if (b->metrics_opts.node_names && b->metrics_opts.listen_port == 0)
+	if (b->opt.metrics_opts.node_names && b->opt.metrics_opts.listen_port == 0)
 		options_error("--metrics-node-names adds to the metrics endpoint: give --listen too");
-	if (o->config_path != NULL && (o->headless || b->batch))
+	if (o->config_path != NULL && (o->headless || b->opt.batch))
 		options_error("--config is the UI's: not with -b, -J or --headless");
 }
 
@@ -550,7 +550,7 @@ options_use_config(const struct options *o)
 {
 	const struct blktop	*b = o->b;
 
-	return (!o->no_config && !o->headless && !b->batch && b->dump_opts.format == 0 &&
+	return (!o->no_config && !o->headless && !b->opt.batch && b->opt.dump_opts.format == 0 &&
 	    !o->probe);
 }
 
@@ -563,21 +563,21 @@ options_finish(struct options *o)
 {
 	struct blktop	*b = o->b;
 
-	b->batch_opts.sort_key = b->report_opts.sort_key = o->sort_key;
+	b->opt.batch_opts.sort_key = b->opt.report_opts.sort_key = o->sort_key;
 	/* Batch mode has no `r`: a flight recorder only serves a trigger there. */
-	if (b->capture_opts.flight_secs < 0)
-		b->capture_opts.flight_secs = b->batch && b->capture_opts.trigger == NULL ?
+	if (b->opt.capture_opts.flight_secs < 0)
+		b->opt.capture_opts.flight_secs = b->opt.batch && b->opt.capture_opts.trigger == NULL ?
 		    0 : CAPTURE_FLIGHT_DEFAULT;
 	/* Only the UI shows history: reports keep the ticks of one report. */
 	if (options_wins(b, options_find("history"), OPTION_FROM_DEFAULT))
-		o->history = b->batch || o->headless ? 0 : 600;
-	b->report_opts.announce = b->verbose || o->headless;
-	b->report_opts.ends_run = o->headless && b->metrics_opts.listen_port == 0;
-	b->trace_opts.announce = b->report_opts.announce;
-	b->trace_opts.ends_run = b->report_opts.ends_run;
+		o->history = b->opt.batch || o->headless ? 0 : 600;
+	b->opt.report_opts.announce = b->opt.verbose || o->headless;
+	b->opt.report_opts.ends_run = o->headless && b->opt.metrics_opts.listen_port == 0;
+	b->opt.trace_opts.announce = b->opt.report_opts.announce;
+	b->opt.trace_opts.ends_run = b->opt.report_opts.ends_run;
 	/* -t colours the view; without it, the config file's theme does. */
-	b->ui_opts.theme = o->theme;
-	b->ui_opts.capture = &b->capture_opts;
+	b->opt.ui_opts.theme = o->theme;
+	b->opt.ui_opts.capture = &b->opt.capture_opts;
 }
 
 /*
@@ -590,14 +590,14 @@ options_resolve_devs(struct blktop *b, struct source *src, char **errp)
 {
 	unsigned	 i, d;
 
-	b->ndevs = 0;
-	for (i = 0; i < b->ndev_args; i++) {
-		if (source_device(src, b->dev_args[i], &b->devs[b->ndevs], errp) != 0)
+	b->opt.ndevs = 0;
+	for (i = 0; i < b->opt.ndev_args; i++) {
+		if (source_device(src, b->opt.dev_args[i], &b->opt.devs[b->opt.ndevs], errp) != 0)
 			return (-1);
-		for (d = 0; d < b->ndevs && b->devs[d] != b->devs[b->ndevs]; d++)
+		for (d = 0; d < b->opt.ndevs && b->opt.devs[d] != b->opt.devs[b->opt.ndevs]; d++)
 			;
-		if (d == b->ndevs)
-			b->ndevs++;
+		if (d == b->opt.ndevs)
+			b->opt.ndevs++;
 	}
 	return (0);
 }

@@ -2,7 +2,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "event.h"
 
 /* Whether a record with a path of path_len bytes (and its NUL) fits in len. */
 static int

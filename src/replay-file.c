@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 
 /* What a reader's probe says of a file from its first bytes. */
 enum replay_file_probe {

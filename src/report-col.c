@@ -2,7 +2,9 @@
 
 #include <stdlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "window.h"
+#include "sinks.h"
 #include "report.h"
 
 /* A percentile of a column's device times, ns, within their extremes; 0 when it holds none. */

@@ -11,6 +11,7 @@
 #include "fields.h"
 #include "model-qdepth.h"
 #include "stack.h"
+#include "stream.h"
 
 static void	batch_text_depth(FILE *, const struct blktop *, unsigned);
 
@@ -27,13 +28,13 @@ batch_report(struct sink *s, uint64_t ts_mono, unsigned nticks)
 		json_run_interval(bo, b, ts_wall, nticks);
 	else if (bo->stack && b->stack != NULL) {
 		/* Since the start, as bpftrace at exit: at the end, or at each of -n reports. */
-		if (b->count > 0 || b->exiting || b->ending)
+		if (b->opt.count > 0 || b->exiting || b->ending)
 			stack_print_text(bo->out, b, b->stack);
 	} else
 		batch_print_text(bo, b, ts_wall, nticks);
 	fflush(bo->out);
 	b->reports++;
-	if (b->count > 0 && b->reports >= b->count && b->base != NULL)
+	if (b->opt.count > 0 && b->reports >= b->opt.count && b->base != NULL)
 		event_base_loopbreak(b->base);
 }
 
@@ -122,7 +123,7 @@ batch_text_insights(FILE *f, const struct blktop *b)
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *ru = in[i].rule;
 
-		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		ru->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fmt_insight_name(b->procs, &in[i], name, sizeof name);
 		fprintf(f, "%-4s %-17s %s: %s\n", insight_level_name(ru->level), ru->code,
 		    name, fig);
@@ -190,8 +191,8 @@ batch_text_wear(FILE *f, const struct blktop *b, const struct proc_counts *c)
 	    (unsigned long long)w->lives,
 	    fmt_num(life, sizeof life, 1, 3, w->lives > 0,
 	    w->lives > 0 ? (double)w->life_ns / (double)w->lives / 1e9 : 0),
-	    b->interval > 0 ? (double)c->creates / b->interval : 0,
-	    b->interval > 0 ? (double)c->fops[FOP_UNLINK] / b->interval : 0);
+	    b->opt.interval > 0 ? (double)c->creates / b->opt.interval : 0,
+	    b->opt.interval > 0 ? (double)c->fops[FOP_UNLINK] / b->opt.interval : 0);
 }
 
 static void

@@ -130,26 +130,26 @@ sink_capture_header(struct blktop *b, struct capture_header *hdr, uint64_t creat
 	hdr->kernel = xstrdup(u.release);
 	hdr->plan = sink_capture_plan(b);
 	/* The interval and the filter: replay restores them. */
-	hdr->interval_ns = (uint64_t)(b->interval * 1e9 + 0.5);
-	if (b->ndevs != 0) {
-		hdr->filter_devs = xcalloc(b->ndevs, sizeof *hdr->filter_devs);
-		for (i = 0; i < b->ndevs; i++)
-			hdr->filter_devs[i] = b->devs[i];
-		hdr->nfilter = b->ndevs;
+	hdr->interval_ns = (uint64_t)(b->opt.interval * 1e9 + 0.5);
+	if (b->opt.ndevs != 0) {
+		hdr->filter_devs = xcalloc(b->opt.ndevs, sizeof *hdr->filter_devs);
+		for (i = 0; i < b->opt.ndevs; i++)
+			hdr->filter_devs[i] = b->opt.devs[i];
+		hdr->nfilter = b->opt.ndevs;
 	}
 	/* The process filter: the model took only these processes' records. */
-	hdr->filter_cgroup = b->cgroup_id;
-	for (i = 0; i < b->ntgids && i < FILTER_MAX_PIDS; i++)
-		hdr->filter_pids[hdr->nfilter_pids++] = b->tgids[i];
-	for (i = 0; i < b->ncomms && i < FILTER_MAX_COMMS; i++)
+	hdr->filter_cgroup = b->opt.cgroup_id;
+	for (i = 0; i < b->opt.ntgids && i < FILTER_MAX_PIDS; i++)
+		hdr->filter_pids[hdr->nfilter_pids++] = b->opt.tgids[i];
+	for (i = 0; i < b->opt.ncomms && i < FILTER_MAX_COMMS; i++)
 		snprintf(hdr->filter_comms[hdr->nfilter_comms++], BLKTOP_COMM_LEN, "%s",
-		    b->comms[i]);
+		    b->opt.comms[i]);
 	hdr->clock_offset = b->mono_to_wall;
 	hdr->created = created;
 	for (i = 0; i < b->win.ndevs; i++)
 		sink_capture_add_dev(hdr, b->win.devs[i]->dev,
 		    device_name(b->win.devs[i]->dev));
-	if (b->replay_path == NULL)
+	if (b->opt.replay_path == NULL)
 		sink_capture_sysfs_devs(hdr);
 }
 

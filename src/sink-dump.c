@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "stream.h"
 
 /*
  * Print a string as a CSV field (name_text_char's text: '?' for a control,
@@ -182,7 +183,7 @@ sink_dump_block(struct blktop *b, const void *rec, size_t len __unused,
 {
 	const struct ev_block *e = rec;
 
-	if (b->ndev_args != 0 && !stream_dev_wanted(b, e->dev))
+	if (b->opt.ndev_args != 0 && !stream_dev_wanted(b, e->dev))
 		return (0);
 	r->ts = e->ts_done;
 	r->dev = e->dev;
@@ -368,7 +369,7 @@ sink_dump_diskstat(struct blktop *b, const void *rec, size_t len __unused,
 {
 	const struct ev_diskstat *e = rec;
 
-	if (b->ndev_args != 0 && !stream_dev_wanted(b, e->dev))
+	if (b->opt.ndev_args != 0 && !stream_dev_wanted(b, e->dev))
 		return (0);
 	r->ts = e->ts;
 	r->dev = e->dev;

@@ -11,6 +11,7 @@
 
 #include "blktop.h"
 #include "sink-metrics-node.h"
+#include "stream.h"
 
 /*
  * node_exporter's default --collector.diskstats.device-exclude: partitions of
@@ -148,7 +149,7 @@ static int
 metrics_node_wanted(struct metrics_node *mn, unsigned major, unsigned minor,
     const char *name)
 {
-	if (mn->b->ndevs != 0)
+	if (mn->b->opt.ndevs != 0)
 		return (stream_dev_wanted(mn->b, major << 20 | minor));
 	return (regexec(&mn->exclude, name, 0, NULL, 0) != 0);
 }

@@ -15,6 +15,7 @@
 
 #include "blktop.h"
 #include "sink-metrics-node.h"
+#include "stream.h"
 
 /*
  * Operations as /proc/diskstats groups them (node_exporter's labels): write
@@ -595,7 +596,7 @@ metrics_start(struct sink *s, char **errp)
 	m->b = b;
 	m->devs = xcalloc(WINDOWS_MAX_DEVS, sizeof *m->devs);
 	/* A replay's devices are another time's (or host's): this host's counters are not theirs. */
-	if (mo->node_names && b->replay_path == NULL)
+	if (mo->node_names && b->opt.replay_path == NULL)
 		m->node = metrics_node_new(b);
 	if (fd == -1 &&
 	    (fd = metrics_http_bind(mo->listen_addr, mo->listen_port, errp)) == -1)

@@ -3,6 +3,7 @@
 #include "blktop.h"
 #include "model-qdepth.h"
 #include "stack.h"
+#include "stream.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void
@@ -13,9 +14,9 @@ model_begin(struct sink *s, uint64_t ts)
 
 	windows_free(&b->win);
 	windows_init(&b->win, b->nticks, ts);
-	windows_limit(&b->win, b->max_devs, b->ticks_per_report + 1, 0);
-	for (d = 0; d < b->ndevs; d++)
-		windows_find(&b->win, b->devs[d]);
+	windows_limit(&b->win, b->opt.max_devs, b->ticks_per_report + 1, 0);
+	for (d = 0; d < b->opt.ndevs; d++)
+		windows_find(&b->win, b->opt.devs[d]);
 	if (b->phases == NULL)
 		b->phases = phase_create(ts);
 	else

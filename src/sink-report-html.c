@@ -91,7 +91,7 @@ html_head(struct html *h)
 	    "<meta name=\"viewport\" content=\"width=device-width\">\n"
 	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	    "style-src 'unsafe-inline'\">\n<title>blktop report: ");
-	html_text(f, h->b->replay_path != NULL ? h->b->replay_path : "live");
+	html_text(f, h->b->opt.replay_path != NULL ? h->b->opt.replay_path : "live");
 	fprintf(f, "</title>\n<style>\n"
 	    "body{background:%s;color:%s;font:13px/1.45 ui-monospace,monospace;margin:16px 24px}\n"
 	    "h1,h2,h3{color:%s;font-weight:600}h1{font-size:20px}h2{font-size:16px;"
@@ -118,8 +118,8 @@ html_intro(struct html *h)
 
 	fprintf(f, "<h1>blktop report</h1>\n<table>\n<tr><th class=\"l\">source</th>"
 	    "<td class=\"l\">");
-	if (b->replay_path != NULL)
-		html_text(f, b->replay_path);
+	if (b->opt.replay_path != NULL)
+		html_text(f, b->opt.replay_path);
 	else if (uname(&u) == 0) {
 		fputs("live on ", f);
 		html_text(f, u.nodename);

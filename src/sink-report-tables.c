@@ -261,7 +261,7 @@ html_insights(struct html *h)
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *ru = in[i].rule;
 
-		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		ru->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fprintf(f, "<tr class=\"insight\"><td class=\"l\">%s</td><td class=\"l\">%s</td>"
 		    "<td class=\"l path\">", insight_level_name(ru->level), ru->code);
 		fmt_insight_name(b->procs, &in[i], path, sizeof path);

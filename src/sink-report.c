@@ -12,6 +12,7 @@
 #include "blktop.h"
 #include "fields.h"
 #include "report.h"
+#include "stream.h"
 
 /* The sink's state, made the first time it is needed (a source begins before the sinks start). */
 static struct report *

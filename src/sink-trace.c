@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "stream.h"
 #include "trace.h"
 
 /* xorshift64*: the sampling keys, the same for the same run. */

@@ -9,6 +9,7 @@
 
 #include "blktop.h"
 #include "source-live.h"
+#include "stream.h"
 
 /*
  * Busy time (io_ticks), queue time (time_in_queue) and in-flight come from

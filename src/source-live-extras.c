@@ -9,7 +9,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "sources.h"
 #include "source-live.h"
 
 #define LIVE_EXTRAS_NGROUPS	7

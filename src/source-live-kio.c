@@ -55,7 +55,7 @@ live_kio_why_not(const struct blktop *b, const struct hook_plan *plan)
 
 	if (env != NULL && strcmp(env, "0") == 0)
 		return ("BLKTOP_KIO=0");
-	if (b->no_vfs)
+	if (b->opt.no_vfs)
 		return ("--no-vfs: no calls are traced");
 	if (plan->attach != ATTACH_TP_BTF || plan->start != START_IO_START)
 		return ("needs the typed block_io_start hook (tp_btf:io_start, Linux 6.5+)");
@@ -65,9 +65,9 @@ live_kio_why_not(const struct blktop *b, const struct hook_plan *plan)
 	btf__free(vmlinux);
 	if (!cast)
 		return ("no bpf_rdonly_cast kfunc (Linux 6.2+)");
-	if (b->ndevs > 0)
+	if (b->opt.ndevs > 0)
 		return ("-D: a call on another device would go uncounted");
-	if (b->ntgids > 0)
+	if (b->opt.ntgids > 0)
 		return ("-p: the process table is the vfs object's");
 	if (!live_kio_loads()) {
 		snprintf(live_kio_reason, sizeof live_kio_reason,
@@ -87,12 +87,12 @@ live_kio_prepare(struct blktop_bpf *skel, const struct blktop *b, uint32_t self_
 	bpf_program__set_autoload(skel->progs.tb_rq_complete, false);
 	bpf_program__set_autoload(skel->progs.tb_rq_complete_kio, true);
 	skel->rodata->kio_self_tgid = self_tgid;
-	skel->rodata->kio_cgroup = b->cgroup_id;
-	skel->rodata->kio_ncomms = b->ncomms < FILTER_MAX_COMMS ? b->ncomms : FILTER_MAX_COMMS;
+	skel->rodata->kio_cgroup = b->opt.cgroup_id;
+	skel->rodata->kio_ncomms = b->opt.ncomms < FILTER_MAX_COMMS ? b->opt.ncomms : FILTER_MAX_COMMS;
 	for (i = 0; i < skel->rodata->kio_ncomms; i++) {
 		char c[BLKTOP_COMM_LEN] = { 0 };
 
-		strncpy(c, b->comms[i], sizeof(c) - 1);	/* as vfs.bpf.c's comms */
+		strncpy(c, b->opt.comms[i], sizeof(c) - 1);	/* as vfs.bpf.c's comms */
 		memcpy((void *)skel->rodata->kio_comms[i], c, sizeof(c));
 	}
 }

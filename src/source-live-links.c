@@ -10,7 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "sources.h"
 #include "source-live.h"
 
 #define LIVE_LINKS_THREADS_MAX	64

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "event.h"
+#include "sources.h"
 #include "source-live.h"
 
 /*

@@ -263,7 +263,7 @@ live_print_probe(const struct blktop *b, FILE *f)
 		fprintf(f, "bpf build: main\n");
 	privs_print_probe(f);
 	live_block_offers(attach_ok, start_ok);
-	if (b->hooks != NULL && live_parse_hooks(b->hooks, &plan, &err) != 0)
+	if (b->opt.hooks != NULL && live_parse_hooks(b->opt.hooks, &plan, &err) != 0)
 		fatalx("%s", err);
 	if (live_choose(&plan, &err) != 0) {
 		fprintf(f, "block: none works: %s\n", err);
@@ -296,7 +296,7 @@ live_print_probe(const struct blktop *b, FILE *f)
 		    "(no BIO_PAGE_PINNED: before 6.5)\n");
 	live_probe_stamps(f, &bits, plan.start == START_IO_START);
 	fprintf(f, "not used: kprobes and fentry (tracepoints are stable and work where those are refused)\n");
-	live_probe_mount_tracefs(b->verbose);
+	live_probe_mount_tracefs(b->opt.verbose);
 	live_vfs_probe(f);
 	live_kio_probe(b, &plan, f);
 }

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "sources.h"
 #include "source-live.h"
 
 /* Whether the kernel has a tracepoint, by its BTF typedef (tp_btf, raw_tp: needs no tracefs). */

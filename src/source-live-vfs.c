@@ -11,7 +11,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "event.h"
+#include "sources.h"
 #include "source-live.h"
 #include "vfs.skel.h"
 #include "vfs.compat.skel.h"

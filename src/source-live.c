@@ -440,15 +440,15 @@ live_start_vfs(struct live *l)
 	char			*err;
 
 	memset(&vo, 0, sizeof vo);
-	vo.tgids = b->tgids;
-	vo.ntgids = b->ntgids;
-	vo.comms = b->comms;
-	vo.ncomms = b->ncomms;
-	vo.cgroup = b->cgroup_id;
-	vo.all_files = b->all_files;
-	vo.debug = b->verbose > 0;
+	vo.tgids = b->opt.tgids;
+	vo.ntgids = b->opt.ntgids;
+	vo.comms = b->opt.comms;
+	vo.ncomms = b->opt.ncomms;
+	vo.cgroup = b->opt.cgroup_id;
+	vo.all_files = b->opt.all_files;
+	vo.debug = b->opt.verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
-	live_probe_mount_tracefs(b->verbose);
+	live_probe_mount_tracefs(b->opt.verbose);
 	if (live_vfs_load(bpf_map__fd(l->skel->maps.events),
 	    bpf_map__fd(l->skel->maps.counters), &vo, &err) != 0) {
 		log_warnx("per-process file I/O is not traced: %s", err);
@@ -538,7 +538,7 @@ live_start(struct source *src, char **errp)
 	l = src->data = xcalloc(1, sizeof *l);
 	l->b = b;
 	l->stats_fd = -1;
-	live_verbose = b->verbose;
+	live_verbose = b->opt.verbose;
 	/*
 	 * The windows open before the programs load, so that no record (the
 	 * first ones come while loading goes on) is older than the first tick:
@@ -553,9 +553,9 @@ live_start(struct source *src, char **errp)
 	if (live_check_privileges(errp) != 0)
 		return (-1);
 	privs_keep_bpf();	/* counters and batch flushes: bpf() after the drop */
-	if (b->hooks != NULL && live_parse_hooks(b->hooks, &b->plan, errp) != 0)
+	if (b->opt.hooks != NULL && live_parse_hooks(b->opt.hooks, &b->plan, errp) != 0)
 		return (-1);
-	if (b->hooks == NULL)
+	if (b->opt.hooks == NULL)
 		b->plan.attach = ATTACH_MAX, b->plan.start = START_MAX;
 	if (live_choose(&b->plan, errp) != 0)
 		return (-1);
@@ -570,7 +570,7 @@ live_start(struct source *src, char **errp)
 		xasprintf(errp, "cannot open the BPF object: %s", strerror(errno));
 		return (-1);
 	}
-	l->skel->rodata->debug_counts = b->verbose >= 2;
+	l->skel->rodata->debug_counts = b->opt.verbose >= 2;
 	l->skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
 		live_probe_block_bits(vmlinux, &bits);
@@ -582,17 +582,17 @@ live_start(struct source *src, char **errp)
 		btf__free(vmlinux);
 	}
 	/* The kernel's request stamps (bpf/kstamps.h); -vvv times requests both ways. */
-	l->skel->rodata->kstamp_check = b->verbose >= 3;
+	l->skel->rodata->kstamp_check = b->opt.verbose >= 3;
 	l->skel->rodata->kstamp_bound_ns = LIVE_KSTAMP_BOUND_NS;
 	l->skel->rodata->issue_skip = b->plan.start == START_IO_START;
-	l->skel->rodata->filter_ndevs = b->ndevs;
-	for (i = 0; i < b->ndevs; i++)
-		l->skel->rodata->filter_devs[i] = b->devs[i];
+	l->skel->rodata->filter_ndevs = b->opt.ndevs;
+	for (i = 0; i < b->opt.ndevs; i++)
+		l->skel->rodata->filter_devs[i] = b->opt.devs[i];
 	live_set_autoload(l->skel, &b->plan);
 	if ((why = live_kio_why_not(b, &b->plan)) == NULL) {
 		live_kio_prepare(l->skel, b, (uint32_t)getpid());
 		l->kio = 1;
-	} else if (b->verbose)
+	} else if (b->opt.verbose)
 		log_warnx("direct async calls at submission and completion: %s", why);
 	live_ring_size(l->skel);
 	/* What blktop costs the kernel, for "self"; without it, unknown. */
@@ -608,7 +608,7 @@ live_start(struct source *src, char **errp)
 	elf = blktop_compat__elf_bytes(&sz);
 	live_probe_forget_elf(elf, sz);
 	/* vfs loads first: it takes seconds, and nothing drains the ring meanwhile. */
-	if (!b->no_vfs)
+	if (!b->opt.no_vfs)
 		live_start_vfs(l);
 	/* Direct async calls are the block object's once the vfs object leaves them (blk-kio.h). */
 	if (l->kio && l->vfs_loaded && (b->have & HAVE_URING) && (b->have & HAVE_AIO) &&
@@ -699,14 +699,14 @@ live_stop(struct source *src)
 		return;
 	live_halt(src);
 	live_prog_cost(l, &pc);
-	if (b->verbose && l->skel != NULL)
+	if (b->opt.verbose && l->skel != NULL)
 		live_counter(l, CNT_LOST);	/* a refused read shows below, not as 0 */
-	if (b->verbose && l->skel != NULL && cost_read_error(&nfail) != 0)
+	if (b->opt.verbose && l->skel != NULL && cost_read_error(&nfail) != 0)
 		log_warnx("kernel counters: unreadable (%llu bpf() reads failed, the last: %s): "
 		    "lost, block events sent... unknown, received %llu",
 		    (unsigned long long)nfail, strerror(cost_read_error(NULL)),
 		    (unsigned long long)b->block_events);
-	else if (b->verbose && l->skel != NULL)
+	else if (b->opt.verbose && l->skel != NULL)
 		log_warnx("kernel counters: lost %llu, request table full %llu, "
 		    "completions of untracked requests %llu, block events sent %llu, "
 		    "received %llu, program runs skipped %llu, "
@@ -718,11 +718,11 @@ live_stop(struct source *src)
 		    (unsigned long long)b->block_events,
 		    (unsigned long long)pc.misses,
 		    (unsigned long long)live_counter(l, CNT_STALE));
-	if (b->verbose && l->vfs_loaded)
+	if (b->opt.verbose && l->vfs_loaded)
 		log_warnx("io_uring/libaio calls: %llu named at submission and completion, "
 		    "%llu at their block requests",
 		    (unsigned long long)l->async_calls[0], (unsigned long long)l->async_calls[1]);
-	if (b->verbose >= 2 && l->skel != NULL)
+	if (b->opt.verbose >= 2 && l->skel != NULL)
 		log_warnx("debug counters: started %llu, first seen at issue %llu, "
 		    "partial completions (data of flushed writes included) %llu, final completions %llu, "
 		    "still in the table %llu",
@@ -731,8 +731,8 @@ live_stop(struct source *src)
 		    (unsigned long long)live_counter(l, CNT_DBG_PARTIAL),
 		    (unsigned long long)live_counter(l, CNT_DBG_COMPLETE),
 		    (unsigned long long)live_tracked(l));
-	if (b->verbose >= 2 && l->skel != NULL)
-		live_kstamp_report(l, b->verbose >= 3);
+	if (b->opt.verbose >= 2 && l->skel != NULL)
+		live_kstamp_report(l, b->opt.verbose >= 3);
 	if (l->rb_ev != NULL)
 		event_free(l->rb_ev);
 	if (l->drain_ev != NULL)

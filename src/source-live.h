@@ -1,8 +1,8 @@
 /*
  * source-live.h: the live source's parts (source-live-*.c, source-cost.c),
  * for them, main.c (--probe, --hooks, privileges) and their tests;
- * blktop.h first. The live source's entry and what other sources share
- * (struct hook_plan, struct prog_cost) stay in blktop.h.
+ * sources.h (or blktop.h) first. The live source's entry and what other
+ * sources share (struct hook_plan, struct prog_cost) are in sources.h.
  */
 #ifndef BLKTOP_SOURCE_LIVE_H
 #define BLKTOP_SOURCE_LIVE_H

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "blktop.h"
+#include "base.h"
+#include "replay.h"
+#include "capture-file.h"
 
 /*
  * Name join: a vfs read/write log has only the file's last component

@@ -120,7 +120,7 @@ replay_feed(struct replay *r, uint64_t ts)
 static int
 replay_done_count(const struct blktop *b)
 {
-	return (b->count > 0 && b->reports >= b->count);
+	return (b->opt.count > 0 && b->reports >= b->opt.count);
 }
 
 /*
@@ -265,15 +265,15 @@ replay_filter(struct replay *r, char **errp)
 	if (!options_wins(b, options_find("device"), OPTION_FROM_CAPTURE))
 		return (0);
 	if (hdr->interval_ns != 0) {
-		for (i = 0; i < hdr->nfilter && b->ndevs < FILTER_MAX_DEVS; i++)
-			b->devs[b->ndevs++] = hdr->filter_devs[i];
+		for (i = 0; i < hdr->nfilter && b->opt.ndevs < FILTER_MAX_DEVS; i++)
+			b->opt.devs[b->opt.ndevs++] = hdr->filter_devs[i];
 		return (0);
 	}
 	/* A 1.0 capture keeps it in the plan, "-D 7:3,7:4". */
 	if ((p = replay_plan_arg(hdr->plan, "-D ")) == NULL)
 		return (0);
-	while (b->ndevs < FILTER_MAX_DEVS && sscanf(p, "%u:%u%n", &ma, &mi, &n) == 2) {
-		b->devs[b->ndevs++] = DEV_MKDEV(ma, mi);
+	while (b->opt.ndevs < FILTER_MAX_DEVS && sscanf(p, "%u:%u%n", &ma, &mi, &n) == 2) {
+		b->opt.devs[b->opt.ndevs++] = DEV_MKDEV(ma, mi);
 		p += n;
 		if (*p != ',')
 			break;
@@ -298,12 +298,12 @@ replay_procs(struct replay *r)
 
 	if (!hdr->has_procs || !options_wins_all(b, filter, OPTION_FROM_CAPTURE))
 		return;
-	b->cgroup_id = hdr->filter_cgroup;
+	b->opt.cgroup_id = hdr->filter_cgroup;
 	for (i = 0; i < hdr->nfilter_pids && i < FILTER_MAX_PIDS; i++)
-		b->tgids[b->ntgids++] = hdr->filter_pids[i];
+		b->opt.tgids[b->opt.ntgids++] = hdr->filter_pids[i];
 	for (i = 0; i < hdr->nfilter_comms && i < FILTER_MAX_COMMS; i++) {
 		memcpy(r->comms[i], hdr->filter_comms[i], BLKTOP_COMM_LEN);
-		b->comms[b->ncomms++] = r->comms[i];
+		b->opt.comms[b->opt.ncomms++] = r->comms[i];
 	}
 	r->own_procs = 1;
 }
@@ -425,12 +425,12 @@ replay_na(struct blktop *b, const char *plan)
 const char *const *
 replay_paths(const struct blktop *b, unsigned *np)
 {
-	if (b->nreplay_files == 0) {
+	if (b->opt.nreplay_files == 0) {
 		*np = 1;
-		return (&b->replay_path);
+		return (&b->opt.replay_path);
 	}
-	*np = b->nreplay_files;
-	return (b->replay_files);
+	*np = b->opt.nreplay_files;
+	return (b->opt.replay_files);
 }
 
 /* Open the files, set names, clocks and windows from their header, start feeding. */
@@ -492,10 +492,10 @@ replay_start(struct source *src, char **errp)
 		r->start_ts = first;
 	replay_reset(r);
 
-	if (b->speed < 0)
-		r->speed = b->batch ? 0 : 1;
+	if (b->opt.speed < 0)
+		r->speed = b->opt.batch ? 0 : 1;
 	else
-		r->speed = b->speed;
+		r->speed = b->opt.speed;
 	replay_anchor(r);
 	if (b->base != NULL) {
 		r->ev = event_new(b->base, -1, 0, replay_cb, r);
@@ -523,9 +523,9 @@ replay_stop(struct source *src)
 	if (r->ev != NULL)
 		event_free(r->ev);
 	merge_close(r->run, 1, r->fed);
-	if (r->own_procs) {		/* b->comms point into r */
-		r->b->ncomms = r->b->ntgids = 0;
-		r->b->cgroup_id = 0;
+	if (r->own_procs) {		/* b->opt.comms point into r */
+		r->b->opt.ncomms = r->b->opt.ntgids = 0;
+		r->b->opt.cgroup_id = 0;
 	}
 	free(r);
 	src->data = NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "stream.h"
 
 /*
  * Append a sink with its options (its entry's own struct, kept by the caller
@@ -108,17 +109,17 @@ stream_proc_filter(const struct blktop *b, uint32_t tgid, const char *comm,
 	unsigned	 i;
 	int		 ok;
 
-	if (b->cgroup_id != 0 && cgroup != b->cgroup_id)
+	if (b->opt.cgroup_id != 0 && cgroup != b->opt.cgroup_id)
 		return (0);
-	if (b->ntgids > 0) {
-		for (i = 0, ok = 0; i < b->ntgids && !ok; i++)
-			ok = b->tgids[i] == tgid;
+	if (b->opt.ntgids > 0) {
+		for (i = 0, ok = 0; i < b->opt.ntgids && !ok; i++)
+			ok = b->opt.tgids[i] == tgid;
 		if (!ok)
 			return (0);
 	}
-	if (b->ncomms > 0) {
-		for (i = 0, ok = 0; i < b->ncomms && !ok; i++)
-			ok = strncmp(b->comms[i], comm, BLKTOP_COMM_LEN) == 0;
+	if (b->opt.ncomms > 0) {
+		for (i = 0, ok = 0; i < b->opt.ncomms && !ok; i++)
+			ok = strncmp(b->opt.comms[i], comm, BLKTOP_COMM_LEN) == 0;
 		if (!ok)
 			return (0);
 	}
@@ -133,8 +134,8 @@ stream_proc_filter(const struct blktop *b, uint32_t tgid, const char *comm,
 void
 stream_set_ticks(struct blktop *b, double history_secs)
 {
-	b->tick_ns = b->interval < 1 ? (uint64_t)(b->interval * 1e9) : NSEC_PER_SEC;
-	b->ticks_per_report = (unsigned)llround(b->interval * 1e9 / (double)b->tick_ns);
+	b->tick_ns = b->opt.interval < 1 ? (uint64_t)(b->opt.interval * 1e9) : NSEC_PER_SEC;
+	b->ticks_per_report = (unsigned)llround(b->opt.interval * 1e9 / (double)b->tick_ns);
 	if (b->ticks_per_report == 0)
 		b->ticks_per_report = 1;
 	b->nticks = (unsigned)ceil(history_secs * 1e9 / (double)b->tick_ns);

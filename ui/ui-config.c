@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "ui.h"
 
 #define UI_CONFIG_TEXT_MAX	8192
@@ -322,7 +323,7 @@ ui_config_text(struct ui_state *u, char *buf, size_t len)
 	    PACKAGE_VERSION);
 	ui_config_put(buf, &off, "theme = %s\n", u->nthemes > 0 ?
 	    u->themes[u->theme_idx] : "default");
-	ui_config_put(buf, &off, "interval = %g\n", b->interval);
+	ui_config_put(buf, &off, "interval = %g\n", b->opt.interval);
 	ui_config_put(buf, &off, "pane = %s\n", ui_panes[u->pane]->name);
 	ui_config_put(buf, &off, "devices.view = %s\n",
 	    ui_config_views[ui_pane_dev_view(u, -1) % nitems(ui_config_views)]);

@@ -52,7 +52,7 @@ ui_draw_header(struct ui_state *u)
 	x = ui_put(0, 0, THEME_TITLE, "blktop ");
 	snprintf(buf, sizeof buf, "%s %s  %s  %s  interval %gs  column %us  ",
 	    u->host, u->kernel, b->src != NULL ? b->src->entry->name : "?", when,
-	    b->interval, u->view.col_secs);
+	    b->opt.interval, u->view.col_secs);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
 	snprintf(buf, sizeof buf, "%.0f ev/s  ", u->evps);
 	x = ui_put(0, x, THEME_MAIN_FG, buf);
@@ -240,7 +240,7 @@ ui_draw_insights(const struct ui_state *u, const struct ui_rect *r)
 	for (i = 0; i < n && y + 2 < r->y + r->h; i++) {
 		const struct insight_rule *ru = in[i].rule;
 
-		ru->text(&b->insight, &in[i], fig, sizeof fig, rule, sizeof rule);
+		ru->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
 		fmt_insight_name(b->procs, &in[i], name, sizeof name);
 		snprintf(line, sizeof line, "%-4s %-10s %.990s", insight_level_name(ru->level),
 		    ru->code, name);

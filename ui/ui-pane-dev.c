@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "stream.h"
 #include "ui.h"
 
 #define UI_DEV_SCALE_W	7		/* right margin: sparkline scale ("12.3k") */

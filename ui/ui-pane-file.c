@@ -237,11 +237,11 @@ ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 
 		memset(&in, 0, sizeof in);
 		if (ru->subject != INSIGHT_FILE || (ru->need & b->have) != ru->need ||
-		    !ru->fire(&b->insight, f, &in.figure, &in.n))
+		    !ru->fire(&b->opt.insight, f, &in.figure, &in.n))
 			continue;
 		in.rule = ru;
 		in.file = f;
-		ru->text(&b->insight, &in, fig, sizeof fig, dr->find[dr->nfind][1],
+		ru->text(&b->opt.insight, &in, fig, sizeof fig, dr->find[dr->nfind][1],
 		    sizeof dr->find[dr->nfind][1]);
 		snprintf(dr->find[dr->nfind][0], sizeof dr->find[dr->nfind][0], "%-4s %s: %s",
 		    insight_level_name(ru->level), ru->code, fig);

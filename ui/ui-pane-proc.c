@@ -316,7 +316,7 @@ ui_pane_proc_group_job(struct ui_proc *d, const struct blktop *b)
 	char			 name[BLKTOP_COMM_LEN];
 
 	for (i = 0; i < d->nrows; i++) {
-		uint32_t root = task_job_root(t, d->rows[i].tgid, b->job_pids, b->njob_pids);
+		uint32_t root = task_job_root(t, d->rows[i].tgid, b->opt.job_pids, b->opt.njob_pids);
 
 		if (root == 0)
 			continue;

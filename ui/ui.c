@@ -18,6 +18,7 @@
 #include <wchar.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "ui.h"
 
 /* The panes, in tab order. */

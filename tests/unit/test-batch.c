@@ -334,13 +334,13 @@ main(void)
 
 	test_sort_keys();
 	test_fields_documented();
-	b->batch = b->batch_opts.json = 1;
+	b->opt.batch = b->opt.batch_opts.json = 1;
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 2;
-	b->batch_opts.out = open_memstream(&buf, &len);
+	b->opt.batch_opts.out = open_memstream(&buf, &len);
 	b->nticks = 10;
 	stream_add_sink(b, &sink_model, NULL);
-	stream_add_sink(b, &sink_batch, &b->batch_opts);
+	stream_add_sink(b, &sink_batch, &b->opt.batch_opts);
 	stream_begin(b, now);
 	device_set_name(DEV_MKDEV(7, 0), "loop\"0");
 
@@ -367,11 +367,11 @@ main(void)
 	stream_event(b, &l, sizeof l);
 	t.ts = now + NSEC_PER_SEC;
 	stream_event(b, &t, sizeof t);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 	CHECK("no report before the interval is complete", len == 0);
 	t.ts = now + 2 * NSEC_PER_SEC;
 	stream_event(b, &t, sizeof t);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 	CHECK("one report after two ticks", len > 0 && strchr(buf, '\n') == buf + len - 1);
 	CHECK("report is valid JSON", json_valid(buf));
 	CHECK("interval and lost", strstr(buf, "\"interval_s\":2.000000,\"lost\":3,") != NULL);
@@ -407,10 +407,10 @@ main(void)
 
 		b->src = &fake;
 		self_reset(b);
-		fclose(b->batch_opts.out);
+		fclose(b->opt.batch_opts.out);
 		free(buf);
 		buf = NULL;
-		b->batch_opts.out = open_memstream(&buf, &len);
+		b->opt.batch_opts.out = open_memstream(&buf, &len);
 		e.ts_done = now + 2 * NSEC_PER_SEC + 1000;
 		e.ts_issue = e.ts_done - 1000;
 		e.ts_start = e.ts_issue;
@@ -421,7 +421,7 @@ main(void)
 		stream_event(b, &t, sizeof t);
 		t.ts = ts + NSEC_PER_SEC;
 		stream_event(b, &t, sizeof t);
-		fflush(b->batch_opts.out);
+		fflush(b->opt.batch_opts.out);
 		CHECK("self: BPF run time and runs between two looks",
 		    strstr(buf, "\"bpf_ns\":250000,\"bpf_runs\":1000,\"bpf_ns_per_run\":250.0,"
 		    "\"bpf_ns_per_event\":25000.0,") != NULL);
@@ -432,15 +432,15 @@ main(void)
 	}
 
 	/* The text table. */
-	fclose(b->batch_opts.out);
+	fclose(b->opt.batch_opts.out);
 	free(buf);
 	buf = NULL;
-	b->batch_opts.out = open_memstream(&buf, &len);
-	b->batch_opts.json = 0;
+	b->opt.batch_opts.out = open_memstream(&buf, &len);
+	b->opt.batch_opts.json = 0;
 	t.ts = now + 4 * NSEC_PER_SEC;
 	b->ticks_since_report = 1;
 	stream_event(b, &t, sizeof t);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 	CHECK("text header", strstr(buf, "Device") != NULL && strstr(buf, "r_p99") != NULL &&
 	    strstr(buf, "%util") != NULL);
 	CHECK("text row", strstr(buf, "loop\"0") != NULL);
@@ -459,7 +459,7 @@ main(void)
 		CHECK("text row without a request: awaits and p50/p99 '-' (6), rates and util 0 (7)",
 		    dash == 6 && zero == 7);
 	}
-	fclose(b->batch_opts.out);
+	fclose(b->opt.batch_opts.out);
 	free(buf);
 	windows_free(&b->win);
 

@@ -61,15 +61,15 @@ report(struct blktop *b, uint64_t ts, char **buf, size_t *len)
 {
 	struct ev_tick	 t = { .type = EV_TICK };
 
-	fclose(b->batch_opts.out);
+	fclose(b->opt.batch_opts.out);
 	free(*buf);
 	*buf = NULL;
-	b->batch_opts.out = open_memstream(buf, len);
+	b->opt.batch_opts.out = open_memstream(buf, len);
 	t.ts = ts;
 	stream_event(b, &t, sizeof t);
 	t.ts = ts + NSEC_PER_SEC;
 	stream_event(b, &t, sizeof t);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 }
 
 /* count marks labelled prefix0, prefix1, ... in one interval from ts, then its report. */
@@ -96,16 +96,16 @@ main(void)
 	uint64_t	 now = 5000 * NSEC_PER_SEC, ts;
 	unsigned	 n;
 
-	b->batch = b->batch_opts.json = 1;
+	b->opt.batch = b->opt.batch_opts.json = 1;
 	b->tick_ns = NSEC_PER_SEC;
 	b->ticks_per_report = 2;
 	b->nticks = 10;
 	b->have = HAVE_VFS;
-	b->batch_opts.top = 300;
-	b->batch_opts.out = open_memstream(&buf, &len);
+	b->opt.batch_opts.top = 300;
+	b->opt.batch_opts.out = open_memstream(&buf, &len);
 	b->procs = proc_create(4096, 4096, 0);
 	stream_add_sink(b, &sink_model, NULL);
-	stream_add_sink(b, &sink_batch, &b->batch_opts);
+	stream_add_sink(b, &sink_batch, &b->opt.batch_opts);
 	stream_begin(b, now);
 
 	/* Item 3: --top 300 over 400 files read by 400 processes lists 300 of each. */
@@ -116,7 +116,7 @@ main(void)
 	CHECK("-J --top 300, 400 processes: 300 process rows (was 256)",
 	    json_rows(buf, "processes", "\"comm\":") == 300);
 
-	b->batch_opts.json = 0;
+	b->opt.batch_opts.json = 0;
 	ts = now + 3 * NSEC_PER_SEC;
 	feed_files(b, ts, "/data", 400, 1000);
 	report(b, ts, &buf, &len);
@@ -124,7 +124,7 @@ main(void)
 	CHECK("-b --top 300: 300 process rows (was 256)", feed_count(buf, " reader ") == 300);
 
 	/* Item 15: 1000 marks in one interval, more than the 256 kept. */
-	b->batch_opts.json = 1;
+	b->opt.batch_opts.json = 1;
 	marks_report(b, now + 5 * NSEC_PER_SEC, 'm', 1000, &buf, &len);
 	rows = array_of(buf, "marks");
 	n = rows != NULL ? feed_count(rows, "\"label\":") : 0;
@@ -149,7 +149,7 @@ main(void)
 	    strstr(buf, "\"phases_not_listed\":0") != NULL);
 	free(rows);
 
-	b->batch_opts.json = 0;
+	b->opt.batch_opts.json = 0;
 	marks_report(b, now + 9 * NSEC_PER_SEC, 't', 1000, &buf, &len);
 	n = feed_count(buf, "\nmark ");
 	snprintf(line, sizeof line, "\nmarks: %u more in this interval not listed", 1000 - n);
@@ -160,16 +160,16 @@ main(void)
 	    1000 - n);
 	CHECK("-b: and how many phases", n > 0 && n < 1000 && strstr(buf, line) != NULL);
 
-	b->batch_opts.json = 1;
+	b->opt.batch_opts.json = 1;
 	/* --top past the 1024 one top call returned: 2000 of 2500 files, in -J. */
-	b->batch_opts.top = 2000;
+	b->opt.batch_opts.top = 2000;
 	ts = now + 11 * NSEC_PER_SEC;
 	feed_files(b, ts, "/big", 2500, 5000);
 	report(b, ts, &buf, &len);
 	CHECK("-J --top 2000, 2500 files read: 2000 file rows (was 1024)",
 	    json_rows(buf, "files", "\"path\":") == 2000);
 
-	fclose(b->batch_opts.out);
+	fclose(b->opt.batch_opts.out);
 	free(buf);
 	proc_free(b->procs);
 	phase_free(b->phases);

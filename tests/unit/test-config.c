@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "config-file.h"
 #include "fields.h"
 #include "options.h"
 #include "check.h"
@@ -276,18 +277,18 @@ test_precedence(void)
 	char		*why = NULL;
 
 	o = fresh();
-	CHECK("options: -d's default is 1", tb.interval == 1);
+	CHECK("options: -d's default is 1", tb.opt.interval == 1);
 	CHECK("options: the config file's interval over the default",
-	    options_config(&tb, "interval", "5", 1, &why) == 1 && tb.interval == 5);
+	    options_config(&tb, "interval", "5", 1, &why) == 1 && tb.opt.interval == 5);
 	CHECK("options: the capture's interval over the config file's",
-	    options_offer(&tb, "delay", 3, OPTION_FROM_CAPTURE) == 1 && tb.interval == 3);
+	    options_offer(&tb, "delay", 3, OPTION_FROM_CAPTURE) == 1 && tb.opt.interval == 3);
 	CHECK("options: a config file read after the capture does not undo it",
-	    options_config(&tb, "interval", "7", 1, &why) == 1 && tb.interval == 3);
+	    options_config(&tb, "interval", "7", 1, &why) == 1 && tb.opt.interval == 3);
 	CHECK("options: -d over the capture's, given after it",
 	    options_set(o, options_find("delay"), "2", OPTION_FROM_COMMAND, &why) == 0 &&
-	    tb.interval == 2);
+	    tb.opt.interval == 2);
 	CHECK("options: the capture's interval does not undo -d",
-	    options_offer(&tb, "delay", 4, OPTION_FROM_CAPTURE) == 0 && tb.interval == 2);
+	    options_offer(&tb, "delay", 4, OPTION_FROM_CAPTURE) == 0 && tb.opt.interval == 2);
 	CHECK("options: where -d's value came from",
 	    options_from(&tb, "delay") == OPTION_FROM_COMMAND);
 
@@ -295,13 +296,13 @@ test_precedence(void)
 	o = fresh();
 	CHECK("options: --insight min_calls=7",
 	    options_set(o, options_find("insight"), "min_calls=7", OPTION_FROM_COMMAND,
-	    &why) == 0 && tb.insight.min_calls == 7);
+	    &why) == 0 && tb.opt.insight.min_calls == 7);
 	CHECK("options: the config file's insight.min_calls does not undo --insight",
 	    options_config(&tb, "insight.min_calls", "5", 1, &why) == 1 &&
-	    tb.insight.min_calls == 7);
+	    tb.opt.insight.min_calls == 7);
 	CHECK("options: the config file's insight.small_share where --insight said nothing",
 	    options_config(&tb, "INSIGHT.small_share", "0.25", 1, &why) == 1 &&
-	    tb.insight.small_share == 0.25);
+	    tb.opt.insight.small_share == 0.25);
 
 	/* -p, -c and --cgroup stand together against the recording's filter. */
 	o = fresh();
@@ -331,9 +332,9 @@ test_bounds(void)
 	free(why);
 	why = NULL;
 	CHECK("bounds: a capture's interval past 3600 s passed over",
-	    options_offer(&tb, "delay", 5000, OPTION_FROM_CAPTURE) == 0 && tb.interval == 1);
+	    options_offer(&tb, "delay", 5000, OPTION_FROM_CAPTURE) == 0 && tb.opt.interval == 1);
 	CHECK("bounds: checking a config line does not take it",
-	    options_config(&tb, "interval", "9", 0, &why) == 1 && tb.interval == 1);
+	    options_config(&tb, "interval", "9", 0, &why) == 1 && tb.opt.interval == 1);
 	CHECK("bounds: flight is whole seconds",
 	    options_config(&tb, "flight", "1.5", 0, &why) == -1 &&
 	    strstr(why, "whole number from 0 to 3600") != NULL);
@@ -353,7 +354,7 @@ test_bounds(void)
 	    options_config(&tb, "pane", "files", 1, &why) == 0);
 	CHECK("keys: theme is the view's too, and colours the report",
 	    options_config(&tb, "theme", "light", 1, &why) == 0 &&
-	    tb.report_opts.theme != NULL && strcmp(tb.report_opts.theme, "light") == 0);
+	    tb.opt.report_opts.theme != NULL && strcmp(tb.opt.report_opts.theme, "light") == 0);
 }
 
 /* The command line through the generated long options and letters. */
@@ -366,17 +367,17 @@ test_command_line(void)
 
 	optind = 0;
 	options_parse(o, (int)nitems(argv) - 1, argv);
-	CHECK("command line: -J is batch JSON", tb.batch && tb.batch_opts.json);
-	CHECK("command line: -d 0.5 from a group of letters", tb.interval == 0.5);
-	CHECK("command line: --top 5", tb.batch_opts.top == 5);
+	CHECK("command line: -J is batch JSON", tb.opt.batch && tb.opt.batch_opts.json);
+	CHECK("command line: -d 0.5 from a group of letters", tb.opt.interval == 0.5);
+	CHECK("command line: --top 5", tb.opt.batch_opts.top == 5);
 	CHECK("command line: --sort=opens", o->sort_key == PROC_KEY_OPENS);
-	CHECK("command line: --insight", tb.insight.storm_opens == 9);
+	CHECK("command line: --insight", tb.opt.insight.storm_opens == 9);
 	CHECK("command line: -D kept to be named by the source",
-	    tb.ndev_args == 1 && strcmp(tb.dev_args[0], "sda") == 0);
-	CHECK("command line: -vv", tb.verbose == 2);
+	    tb.opt.ndev_args == 1 && strcmp(tb.opt.dev_args[0], "sda") == 0);
+	CHECK("command line: -vv", tb.opt.verbose == 2);
 	CHECK("command line: untouched rows keep their defaults",
-	    tb.max_procs == PROC_DEF_PROCS && tb.max_files == PROC_DEF_FILES &&
-	    tb.trace_opts.max_bytes == (uint64_t)TRACE_MAX_DEFAULT_MB << 20);
+	    tb.opt.max_procs == PROC_DEF_PROCS && tb.opt.max_files == PROC_DEF_FILES &&
+	    tb.opt.trace_opts.max_bytes == (uint64_t)TRACE_MAX_DEFAULT_MB << 20);
 }
 
 /* --help: every row with a name, its letter, the sort keys and thresholds, from the table. */

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "options.h"
+#include "stream.h"
 #include "check.h"
 #include "../common/capture-fixture.h"
 
@@ -77,11 +78,11 @@ replay_setup(struct blktop *b2, const char *path)
 	struct options	 o;
 
 	options_defaults(&o, b2);	/* -d 1, unless the recording says */
-	b2->replay_path = path;
+	b2->opt.replay_path = path;
 	b2->tick_ns = NSEC_PER_SEC;
 	b2->ticks_per_report = 1;
 	b2->nticks = 60;
-	b2->speed = 1;
+	b2->opt.speed = 1;
 	b2->base = event_base_new();
 }
 
@@ -101,8 +102,8 @@ check_header_fields(const char *path, uint64_t interval_ns, uint32_t filter,
 	replay_setup(&b2, path);
 	src = source_create(&b2, &source_replay);
 	CHECK(what, source_replay.start(src, &err) == 0 &&
-	    b2.interval == want_interval &&
-	    b2.ndevs == (filter != 0) && (filter == 0 || b2.devs[0] == filter));
+	    b2.opt.interval == want_interval &&
+	    b2.opt.ndevs == (filter != 0) && (filter == 0 || b2.opt.devs[0] == filter));
 	source_replay.stop(src);
 	source_free(src);
 	stream_stop(&b2);
@@ -130,13 +131,13 @@ check_proc_filter(const char *path)
 	src = source_create(&b2, &source_replay);
 	ok = source_replay.start(src, &err) == 0;
 	CHECK("2.1 header: the recording's -c, -p and --cgroup restored",
-	    ok && b2.ncomms == 1 && strcmp(b2.comms[0], "lifecycle") == 0 &&
-	    b2.ntgids == 1 && b2.tgids[0] == 42 && b2.cgroup_id == 7 &&
+	    ok && b2.opt.ncomms == 1 && strcmp(b2.opt.comms[0], "lifecycle") == 0 &&
+	    b2.opt.ntgids == 1 && b2.opt.tgids[0] == 42 && b2.opt.cgroup_id == 7 &&
 	    stream_proc_wanted(&b2, 42, "lifecycle", 7) &&
 	    !stream_proc_wanted(&b2, 42, "python3", 7));
 	source_replay.stop(src);
 	CHECK("2.1 header: the restored filter goes with the replay",
-	    b2.ncomms == 0 && b2.ntgids == 0 && b2.cgroup_id == 0);
+	    b2.opt.ncomms == 0 && b2.opt.ntgids == 0 && b2.opt.cgroup_id == 0);
 	source_free(src);
 	stream_stop(&b2);
 	windows_free(&b2.win);
@@ -148,8 +149,8 @@ check_proc_filter(const char *path)
 	src = source_create(&b2, &source_replay);
 	ok = source_replay.start(src, &err) == 0;
 	CHECK("2.1 header: a -c given replaces the recording's process filter",
-	    ok && b2.ncomms == 1 && strcmp(b2.comms[0], "other") == 0 &&
-	    b2.ntgids == 0 && b2.cgroup_id == 0);
+	    ok && b2.opt.ncomms == 1 && strcmp(b2.opt.comms[0], "other") == 0 &&
+	    b2.opt.ntgids == 0 && b2.opt.cgroup_id == 0);
 	source_replay.stop(src);
 	source_free(src);
 	stream_stop(&b2);
@@ -194,11 +195,11 @@ main(void)
 
 	replay_setup(b, path);
 	b->nticks = 600;
-	b->capture_opts.flight_secs = 0;
-	b->batch_opts.json = 1;
-	b->batch_opts.out = open_memstream(&out, &outlen);
+	b->opt.capture_opts.flight_secs = 0;
+	b->opt.batch_opts.json = 1;
+	b->opt.batch_opts.out = open_memstream(&out, &outlen);
 	stream_add_sink(b, &sink_model, NULL);
-	stream_add_sink(b, &sink_batch, &b->batch_opts);
+	stream_add_sink(b, &sink_batch, &b->opt.batch_opts);
 	b->src = src = source_create(b, e);
 	CHECK("replay starts", e->start(src, &err) == 0);
 	CHECK("clock from the header", b->mono_to_wall == OFFSET);
@@ -210,13 +211,13 @@ main(void)
 	CHECK("paused", st.paused && st.pos_ns == T0);
 	e->step(src);
 	CHECK("step: one tick", b->win.nclosed == 1 && b->events == PER);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 	CHECK("step: its report is printed", lines(out, outlen) == 1);
 	e->status(src, &st);
 	CHECK("status: wall clock of the position", st.wall_ns == (int64_t)(T0 + NSEC_PER_SEC) + OFFSET);
 	e->seek(src, 3);
 	CHECK("seek +3 s: four ticks", b->win.nclosed == 4 && b->events == 4 * PER);
-	fflush(b->batch_opts.out);
+	fflush(b->opt.batch_opts.out);
 	CHECK("seek: silent, no report printed", lines(out, outlen) == 1 && !b->silent);
 	e->seek(src, -2);
 	CHECK("seek -2 s: rewound to two ticks", b->win.nclosed == 2 && b->events == 2 * PER);
@@ -242,7 +243,7 @@ main(void)
 	e->stop(src);
 	source_free(src);
 	stream_stop(b);
-	fclose(b->batch_opts.out);
+	fclose(b->opt.batch_opts.out);
 	free(out);
 	windows_free(&b->win);
 	event_base_free(b->base);

@@ -27,10 +27,10 @@ main(void)
 	b->tick_ns = NSEC_PER_SEC;
 	b->nticks = 10;
 	b->ticks_per_report = 1;
-	b->trace_opts.path = path;
-	b->trace_opts.max_bytes = (uint64_t)TRACE_MAX_DEFAULT_MB << 20;
+	b->opt.trace_opts.path = path;
+	b->opt.trace_opts.max_bytes = (uint64_t)TRACE_MAX_DEFAULT_MB << 20;
 	stream_add_sink(b, &sink_model, NULL);
-	stream_add_sink(b, &sink_trace, &b->trace_opts);
+	stream_add_sink(b, &sink_trace, &b->opt.trace_opts);
 	CHECK("the trace sink starts", stream_start(b, &err) == 0);
 	stream_begin(b, now);
 
