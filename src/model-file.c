@@ -29,7 +29,7 @@ model_file_nchunks(unsigned max_files)
 
 	if (n < VFS_PATH_MAX / PROC_CHUNK_DATA + 2)
 		n = VFS_PATH_MAX / PROC_CHUNK_DATA + 2;
-	return n;
+	return (n);
 }
 
 /* The key of a path. */
@@ -43,16 +43,16 @@ model_file_hash(const char *s, size_t len)
 static uint32_t
 model_file_ino_nsets(unsigned max_files)
 {
-	return model_index_nsets(2ULL * max_files, PROC_INO_WAYS);
+	return (model_index_nsets(2ULL * max_files, PROC_INO_WAYS));
 }
 
 /* Bytes model_file_table_init allocates for max_files files. */
 size_t
 model_file_table_size(unsigned max_files)
 {
-	return model_index_size(max_files) + (size_t)max_files * sizeof(struct file_entry) +
+	return (model_index_size(max_files) + (size_t)max_files * sizeof(struct file_entry) +
 	    (size_t)model_file_nchunks(max_files) * sizeof(struct proc_chunk) +
-	    (size_t)model_file_ino_nsets(max_files) * PROC_INO_WAYS * sizeof(uint32_t);
+	    (size_t)model_file_ino_nsets(max_files) * PROC_INO_WAYS * sizeof(uint32_t));
 }
 
 /* Allocate the file table and its chunk pool for max_files files. */
@@ -120,16 +120,16 @@ model_file_same(const void *ctx, uint32_t e, const void *k)
 	size_t				 off = 0;
 
 	if (f->hash != key->hash || f->path_len != key->len)
-		return 0;
+		return (0);
 	while (off < key->len && c != MODEL_NIL) {
 		size_t n = key->len - off < PROC_CHUNK_DATA ? key->len - off : PROC_CHUNK_DATA;
 
 		if (memcmp(t->chunks[c].data, key->path + off, n) != 0)
-			return 0;
+			return (0);
 		off += n;
 		c = t->chunks[c].next;
 	}
-	return off == key->len;
+	return (off == key->len);
 }
 
 /* Store path in fresh chunks, evicting files until the pool has room; returns the first. */
@@ -159,7 +159,7 @@ model_file_path_store(struct proc_table *t, const char *path, size_t len)
 		link = &t->chunks[c].next;
 		off += n;
 	}
-	return first;
+	return (first);
 }
 
 /* Clear the interval part of a file if it belongs to an older interval. */
@@ -232,7 +232,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 		model_index_touch(&t->fi, e);
 		f->last_ts = ts;
 		model_file_epoch(t, f);
-		return f;
+		return (f);
 	}
 	if (t->fi.used == t->fi.cap)
 		model_file_evict(t);
@@ -247,7 +247,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	f->path_len = len;
 	f->first_ts = f->last_ts = ts;
 	f->epoch = t->epoch;
-	return f;
+	return (f);
 }
 
 /* The file of this path if the table holds it, else NULL; nothing changes (a view's lookup). */
@@ -289,7 +289,7 @@ model_file_last(const char *path, size_t len, size_t *lenp)
 	while (p > path && p[-1] != '/')
 		p--;
 	*lenp = len - (size_t)(p - path);
-	return p;
+	return (p);
 }
 
 /*
@@ -310,19 +310,19 @@ model_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t p
 		last = model_file_last(path, len, &n);
 		if (n > 6 && memcmp(last, "memfd:", 6) == 0) {
 			*lenp = n;
-			return last;
+			return (last);
 		}
 	}
 	if (len > 0 && !(pflags & (VFS_PF_NOPATH | VFS_PF_PSEUDO))) {
 		if (!(pflags & VFS_PF_DELETED) || ftype != VFS_FT_REG ||
 		    (size_t)len + sizeof " (deleted)" > sizeof t->name2) {
 			*lenp = len;
-			return path;
+			return (path);
 		}
 		memcpy(t->name2, path, len);
 		memcpy(t->name2 + len, " (deleted)", sizeof " (deleted)");
 		*lenp = len + sizeof " (deleted)" - 1;
-		return t->name2;
+		return (t->name2);
 	}
 	last = model_file_last(path, len, &n);
 	switch (ftype) {
@@ -335,13 +335,13 @@ model_file_name(struct proc_table *t, const char *path, uint16_t len, uint16_t p
 			w = snprintf(t->name, sizeof t->name, "%s%.*s",
 			    last[0] == '[' ? "anon_inode:" : "", (int)n, last);
 			*lenp = (size_t)w;
-			return t->name;
+			return (t->name);
 		}
 		kind = "anon_inode";
 		break;
 	}
 	*lenp = snprintf(t->name, sizeof(t->name), "%s:[%llu]", kind, (unsigned long long)ino);
-	return t->name;
+	return (t->name);
 }
 
 /* The file a VFS event of tgid is about, found or created, with the type and flags it saw. */
@@ -357,7 +357,7 @@ model_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t 
 	f->ftype = ftype;
 	f->path_flags = pflags;
 	model_file_add_pid(f, tgid);
-	return f;
+	return (f);
 }
 
 /*
@@ -371,14 +371,14 @@ model_file_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
 {
 	uint64_t h = (ino ^ (uint64_t)dev << 40) * 0x9e3779b97f4a7c15ULL;
 
-	return &t->by_ino[((h >> 32) & t->ino_mask) * PROC_INO_WAYS];
+	return (&t->by_ino[((h >> 32) & t->ino_mask) * PROC_INO_WAYS]);
 }
 
 /* Whether slot value e names the live file (dev, ino). */
 static int
 model_file_ino_match(const struct proc_table *t, uint32_t e, uint32_t dev, uint64_t ino)
 {
-	return e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev;
+	return (e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev);
 }
 
 /* File f is (dev, ino): remember it so block requests and page events find it. */
@@ -441,7 +441,7 @@ model_file_by_ino(struct proc_table *t, uint32_t dev, uint64_t ino, uint64_t ts)
 			model_index_touch(&t->fi, set[w]);
 			f->last_ts = ts;
 			model_file_epoch(t, f);
-			return f;
+			return (f);
 		}
 	}
 	n = snprintf(name, sizeof name, "inode:[%u:%u:%llu]", DEV_MAJOR(dev), DEV_MINOR(dev),
@@ -450,7 +450,7 @@ model_file_by_ino(struct proc_table *t, uint32_t dev, uint64_t ino, uint64_t ts)
 	f->ftype = VFS_FT_REG;
 	f->path_flags = VFS_PF_NOPATH;
 	model_file_set_ino(t, f, dev, ino);
-	return f;
+	return (f);
 }
 
 /* A file by a name of blktop's own (metadata:[7:0]), found or created. */
@@ -460,7 +460,7 @@ model_file_named(struct proc_table *t, const char *name, uint64_t ts)
 	struct file_entry *f = model_file_get(t, name, strlen(name), ts);
 
 	f->path_flags = VFS_PF_NOPATH;
-	return f;
+	return (f);
 }
 
 /* Copy a file's path into buf (NUL-terminated, cut to len); returns its full length. */
@@ -482,5 +482,5 @@ model_file_path(const struct proc_table *t, const struct file_entry *f, char *bu
 	}
 	if (len > 0)
 		buf[off < len - 1 ? off : len - 1] = '\0';
-	return f->path_len;
+	return (f->path_len);
 }

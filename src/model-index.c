@@ -24,7 +24,7 @@ model_index_nslots(uint32_t n)
 
 	while (s < 2 * n)
 		s <<= 1;
-	return s;
+	return (s);
 }
 
 /* Bytes model_index_init allocates for cap entries. */
@@ -67,7 +67,7 @@ model_index_entries(uint32_t cap, size_t size)
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		fatal("cannot reserve %zu bytes for a table", (size_t)cap * size);
-	return p;
+	return (p);
 }
 
 /* Give back what model_index_entries(cap, size) returned. */
@@ -97,10 +97,10 @@ model_index_find(const struct model_index *ix, uint32_t hash,
 	while ((e = ix->slots[pos]) != 0) {
 		/* The hashes first: entries of other hashes stay out of the cache. */
 		if (ix->hashes[e - 1] == hash && same(ix->ctx, e - 1, key))
-			return e - 1;
+			return (e - 1);
 		pos = (pos + 1) & ix->mask;
 	}
-	return MODEL_NIL;
+	return (MODEL_NIL);
 }
 
 /* Take entry e out of the LRU list. */
@@ -161,7 +161,7 @@ model_index_add(struct model_index *ix, uint32_t hash)
 	ix->slots[pos] = e + 1;
 	ix->used++;
 	model_index_push(ix, e);
-	return e;
+	return (e);
 }
 
 /* Remove the hash slot at pos, shifting followers back (no tombstones). */
@@ -199,7 +199,7 @@ model_index_evict(struct model_index *ix)
 	ix->free = e;
 	ix->used--;
 	ix->evicted++;
-	return e;
+	return (e);
 }
 
 /*
@@ -214,7 +214,7 @@ uint32_t
 model_index_ring_grow(void *ring, size_t size, uint32_t len, uint32_t head)
 {
 	memcpy((char *)ring + (size_t)len * size, ring, (size_t)head * size);
-	return len * 2;
+	return (len * 2);
 }
 
 /* Sets of ways slots each for at least need slots: a power of two, 4 at least. */
@@ -225,5 +225,5 @@ model_index_nsets(uint64_t need, unsigned ways)
 
 	while ((uint64_t)n * ways < need)
 		n <<= 1;
-	return n;
+	return (n);
 }

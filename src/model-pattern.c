@@ -33,7 +33,7 @@ static void	model_pattern_queue(struct proc_table *, struct proc_entry *, struct
 static uint32_t
 model_pattern_nsets(unsigned max_files)
 {
-	return model_index_nsets(2ULL * max_files, MODEL_PAIR_WAYS);
+	return (model_index_nsets(2ULL * max_files, MODEL_PAIR_WAYS));
 }
 
 /* Bytes model_pattern_init allocates for max_files files. */
@@ -156,7 +156,7 @@ model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 
 		if (q->stamp != 0 && q->fhash == fhash && q->tgid == tgid) {
 			q->stamp = t->pair_stamp;
-			return &q->pos;
+			return (&q->pos);
 		}
 		if (pick == NULL || (pick->stamp != 0 &&
 		    (q->stamp == 0 || t->pair_stamp - q->stamp > t->pair_stamp - pick->stamp)))
@@ -168,7 +168,7 @@ model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 	pick->tgid = tgid;
 	pick->stamp = t->pair_stamp;
 	pattern_pos_init(&pick->pos);
-	return &pick->pos;
+	return (&pick->pos);
 }
 
 /* Judge the oldest pending call and count it into its file's and process's patterns. */

@@ -25,7 +25,7 @@ proc_hash32(uint32_t x)
 	x ^= x >> 15;
 	x *= 0x846ca68bU;
 	x ^= x >> 16;
-	return x;
+	return (x);
 }
 
 /* Whether process entry e has the id *key. */
@@ -34,16 +34,16 @@ proc_same(const void *ctx, uint32_t e, const void *key)
 {
 	const struct proc_table *t = ctx;
 
-	return t->procs[e].id == *(const uint32_t *)key;
+	return (t->procs[e].id == *(const uint32_t *)key);
 }
 
 /* Bytes proc_create(max_procs, max_files) allocates: the memory bound of the tables. */
 size_t
 proc_mem_bound(unsigned max_procs, unsigned max_files)
 {
-	return sizeof(struct proc_table) + model_index_size(max_procs) +
+	return (sizeof(struct proc_table) + model_index_size(max_procs) +
 	    (size_t)max_procs * sizeof(struct proc_entry) + model_file_table_size(max_files) +
-	    model_pattern_size(max_files) + task_mem_bound(TASK_MAX);
+	    model_pattern_size(max_files) + task_mem_bound(TASK_MAX));
 }
 
 /* Allocate the tables: at most max_procs processes (threads if by_thread) and max_files files. */
@@ -70,7 +70,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 	model_file_table_init(t, max_files);
 	model_pattern_init(t, max_files);
 	t->tasks = task_create(TASK_MAX);
-	return t;
+	return (t);
 }
 
 /* Free the tables. */
@@ -145,7 +145,7 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 		p->last_ts = ts;
 		p->cgroup = cgroup;
 		proc_entry_epoch(t, p);
-		return p;
+		return (p);
 	}
 	if (t->pi.used == t->pi.cap)
 		model_index_evict(&t->pi);
@@ -159,7 +159,7 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	p->cgroup = cgroup;
 	p->first_ts = p->last_ts = ts;
 	p->epoch = t->epoch;
-	return p;
+	return (p);
 }
 
 /*
@@ -192,12 +192,12 @@ proc_find(struct proc_table *t, uint32_t id, uint64_t ts)
 	struct proc_entry *p;
 
 	if (e == MODEL_NIL)
-		return NULL;
+		return (NULL);
 	p = &t->procs[e];
 	model_index_touch(&t->pi, e);
 	p->last_ts = ts;
 	proc_entry_epoch(t, p);
-	return p;
+	return (p);
 }
 
 /*
@@ -212,13 +212,13 @@ proc_block_file(struct proc_table *t, const struct ev_block *ev)
 
 	switch (ev->fclass) {
 	case BLK_FC_FILE:
-		return model_file_by_ino(t, ev->fsdev, ev->ino, ev->ts_done);
+		return (model_file_by_ino(t, ev->fsdev, ev->ino, ev->ts_done));
 	case BLK_FC_META:
 		snprintf(name, sizeof name, "metadata:[%u:%u]", DEV_MAJOR(ev->dev),
 		    DEV_MINOR(ev->dev));
-		return model_file_named(t, name, ev->ts_done);
+		return (model_file_named(t, name, ev->ts_done));
 	default:
-		return NULL;
+		return (NULL);
 	}
 }
 
@@ -599,22 +599,22 @@ proc_counts_of(const struct proc_table *t, const struct proc_counts *iv,
 	static const struct proc_counts zero;
 
 	if (total)
-		return tot;
-	return epoch == t->epoch ? iv : &zero;
+		return (tot);
+	return (epoch == t->epoch ? iv : &zero);
 }
 
 /* An entry's counters: the current interval's (zeros if idle) or its totals. */
 const struct proc_counts *
 proc_entry_counts(const struct proc_table *t, const struct proc_entry *p, int total)
 {
-	return proc_counts_of(t, &p->iv, &p->tot, p->epoch, total);
+	return (proc_counts_of(t, &p->iv, &p->tot, p->epoch, total));
 }
 
 /* A file's counters: the current interval's (zeros if idle) or its totals. */
 const struct proc_counts *
 proc_file_counts(const struct proc_table *t, const struct file_entry *f, int total)
 {
-	return proc_counts_of(t, &f->iv, &f->tot, f->epoch, total);
+	return (proc_counts_of(t, &f->iv, &f->tot, f->epoch, total));
 }
 
 /* Percentile p (0..100) of an interval histogram, in ns, within its extremes; 0 if empty. */
@@ -625,10 +625,10 @@ proc_hist_pct(const struct proc_hist *h, double p)
 	unsigned	i;
 
 	if (h->n == 0)
-		return 0;
+		return (0);
 	for (i = 0; i < HIST_NBUCKETS; i++)
 		b[i] = h->b[i];
-	return hist_percentile(b, h->n, p, h->min, h->max);
+	return (hist_percentile(b, h->n, p, h->min, h->max));
 }
 
 /* The histograms of an idle entry: none of this interval. */
@@ -639,8 +639,8 @@ const struct proc_hist *
 proc_file_hist(const struct proc_table *t, const struct file_entry *f, int block)
 {
 	if (f->epoch != t->epoch)
-		return &proc_hist_none;
-	return block ? &f->blk_lat : &f->lat;
+		return (&proc_hist_none);
+	return (block ? &f->blk_lat : &f->lat);
 }
 
 /* A process's interval histogram of its read/write calls, or (block) of its device requests. */
@@ -648,15 +648,15 @@ const struct proc_hist *
 proc_entry_hist(const struct proc_table *t, const struct proc_entry *e, int block)
 {
 	if (e->epoch != t->epoch)
-		return &proc_hist_none;
-	return block ? &e->blk_lat : &e->vfs_lat;
+		return (&proc_hist_none);
+	return (block ? &e->blk_lat : &e->vfs_lat);
 }
 
 /* Interval percentile of a file's read/write call latency, ns. */
 uint64_t
 proc_file_lat(const struct proc_table *t, const struct file_entry *f, double p)
 {
-	return (uint64_t)proc_hist_pct(proc_file_hist(t, f, 0), p);
+	return ((uint64_t)proc_hist_pct(proc_file_hist(t, f, 0), p));
 }
 
 /*
@@ -673,23 +673,23 @@ proc_cache_hit_pct(unsigned have, const struct proc_counts *c)
 	double miss;
 
 	if (!(have & HAVE_FILES) || !(have & HAVE_VFS) || c->vfs_bytes[0] == 0)
-		return -1;
+		return (-1);
 	miss = (double)(c->fill_bytes + c->direct_read_bytes) / (double)c->vfs_bytes[0];
-	return miss >= 1 ? 0 : 100 * (1 - miss);
+	return (miss >= 1 ? 0 : 100 * (1 - miss));
 }
 
 /* Interval percentile of the device latency of a file's block requests, ns. */
 uint64_t
 proc_file_blk_lat(const struct proc_table *t, const struct file_entry *f, double p)
 {
-	return (uint64_t)proc_hist_pct(proc_file_hist(t, f, 1), p);
+	return ((uint64_t)proc_hist_pct(proc_file_hist(t, f, 1), p));
 }
 
 /* Interval percentile of a process's read/write call (vfs) or device (block) latency, ns. */
 uint64_t
 proc_entry_lat(const struct proc_table *t, const struct proc_entry *e, int block, double p)
 {
-	return (uint64_t)proc_hist_pct(proc_entry_hist(t, e, block), p);
+	return ((uint64_t)proc_hist_pct(proc_entry_hist(t, e, block), p));
 }
 
 /* Sizes and eviction counts. */

@@ -42,8 +42,8 @@ static int
 model_top_before(const struct model_top_cand *a, const struct model_top_cand *b)
 {
 	if (a->v != b->v)
-		return a->v > b->v;
-	return a->tie < b->tie;
+		return (a->v > b->v);
+	return (a->tie < b->tie);
 }
 
 /* Sift down in a heap whose root is the worst kept candidate. */
@@ -98,7 +98,7 @@ model_top_cmp(const void *a, const void *b)
 {
 	const struct model_top_cand *x = a, *y = b;
 
-	return model_top_before(x, y) ? -1 : model_top_before(y, x) ? 1 : 0;
+	return (model_top_before(x, y) ? -1 : model_top_before(y, x) ? 1 : 0);
 }
 
 /*
@@ -123,10 +123,10 @@ model_top_rank(const struct proc_table *t, int files, enum proc_key k, int total
 		c->tie = t->procs[e].id;
 	}
 	if (!total && epoch != t->epoch)
-		return 0;
+		return (0);
 	c->v = model_top_value(counts, k);
 	c->e = e;
-	return 1;
+	return (1);
 }
 
 /*
@@ -165,7 +165,7 @@ model_top_select(const struct proc_table *t, enum proc_key k, int total,
 		else
 			procs[i] = &t->procs[heap[i].e];
 	}
-	return len;
+	return (len);
 }
 
 /*
@@ -177,7 +177,7 @@ unsigned
 proc_top(const struct proc_table *t, enum proc_key k, int total,
     const struct proc_entry **out, unsigned n)
 {
-	return model_top_select(t, k, total, out, NULL, n);
+	return (model_top_select(t, k, total, out, NULL, n));
 }
 
 /* The same for files; ties go to the file seen first. */
@@ -185,7 +185,7 @@ unsigned
 proc_top_files(const struct proc_table *t, enum proc_key k, int total,
     const struct file_entry **out, unsigned n)
 {
-	return model_top_select(t, k, total, NULL, out, n);
+	return (model_top_select(t, k, total, NULL, out, n));
 }
 
 /* Call fn on every file of the table, most recently active first. */

@@ -375,7 +375,7 @@ pattern_map_init(struct pat_map *m, uint64_t t0)
 static uint32_t
 pattern_map_sum(uint32_t a, uint32_t b)
 {
-	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+	return (a > UINT32_MAX - b ? UINT32_MAX : a + b);
 }
 
 /*

@@ -112,7 +112,7 @@ sink_capture_plan(const struct blktop *b)
 		free(plan);
 		plan = s;
 	}
-	return plan;
+	return (plan);
 }
 
 /* The header of a new capture: who, where, how, the clock and the devices. */

@@ -100,11 +100,11 @@ live_extras_tp_nargs(const struct btf *vmlinux, const char *tp)
 
 	snprintf(name, sizeof name, "btf_trace_%s", tp);
 	if (vmlinux == NULL || (id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF)) <= 0)
-		return -1;
+		return (-1);
 	t = btf__type_by_id(vmlinux, id);
 	while (t != NULL && (btf_is_typedef(t) || btf_is_ptr(t)))
 		t = btf__type_by_id(vmlinux, t->type);
-	return t != NULL && btf_is_func_proto(t) ? btf_vlen(t) - 1 : -1;
+	return (t != NULL && btf_is_func_proto(t) ? btf_vlen(t) - 1 : -1);
 }
 
 /*
@@ -126,13 +126,13 @@ live_extras_fits(const struct btf *vmlinux, unsigned i, const char **why)
 		cat[k < sizeof cat - 1 ? k : sizeof cat - 1] = '\0';
 		if (why != NULL)
 			*why = "not in this kernel";
-		return live_probe_tp_classic(cat, slash + 1);
+		return (live_probe_tp_classic(cat, slash + 1));
 	}
 	n = live_extras_tp_nargs(vmlinux, e->tp);
 	if (why != NULL)
 		*why = vmlinux == NULL ? "no kernel BTF" : n < 0 ? "not in this kernel" :
 		    "another shape in this kernel";
-	return n >= 0 && (e->nargs == 0 || n == e->nargs);
+	return (n >= 0 && (e->nargs == 0 || n == e->nargs));
 }
 
 /* Whether program i of live_extras_progs is chosen on this kernel (its role's first fit). */
@@ -142,14 +142,14 @@ live_extras_chosen(const struct btf *vmlinux, unsigned i)
 	unsigned j;
 
 	if (!live_extras_fits(vmlinux, i, NULL))
-		return false;
+		return (false);
 	for (j = 0; j < i; j++) {
 		if (live_extras_progs[j].bit == live_extras_progs[i].bit &&
 		    strcmp(live_extras_progs[j].role, live_extras_progs[i].role) == 0 &&
 		    live_extras_fits(vmlinux, j, NULL))
-			return false;
+			return (false);
 	}
-	return true;
+	return (true);
 }
 
 /* The extra program's index in live_extras_progs, or -1 for the syscall variants' programs. */
@@ -160,9 +160,9 @@ live_extras_index(const struct bpf_program *prog)
 
 	for (i = 0; i < nitems(live_extras_progs); i++) {
 		if (strcmp(bpf_program__name(prog), live_extras_progs[i].prog) == 0)
-			return i;
+			return (i);
 	}
-	return -1;
+	return (-1);
 }
 
 /* Group bit's index in live_extras_groups. */
@@ -175,7 +175,7 @@ live_extras_group_index(unsigned bit)
 		if (live_extras_groups[g].bit == bit)
 			break;
 	}
-	return g;
+	return (g);
 }
 
 /* Turn a group off: bit, and why (the first reason given sticks). */
@@ -280,7 +280,7 @@ live_extras_select(struct bpf_object *obj, int want)
 unsigned
 live_extras_planned(void)
 {
-	return live_extras_on;
+	return (live_extras_on);
 }
 
 /* Forget the last plan (the programs are unloaded). */
@@ -318,7 +318,7 @@ live_extras_probe(FILE *fp)
 const char *
 live_extras_why(unsigned bit)
 {
-	return live_extras_why_not[live_extras_group_index(bit)];
+	return (live_extras_why_not[live_extras_group_index(bit)]);
 }
 
 /* BLKTOP_VFS_REFUSE=NAME (a group) has it left out as if refused, to test the degraded plan. */
@@ -350,12 +350,12 @@ live_extras_refuse(const char *prog, const char *line)
 			break;
 	}
 	if (i == nitems(live_extras_progs))
-		return NULL;
+		return (NULL);
 	g = live_extras_group_index(live_extras_progs[i].bit);
 	if (live_extras_refused_why[g][0] != '\0')
-		return NULL;
+		return (NULL);
 	snprintf(live_extras_refused_why[g], sizeof live_extras_refused_why[g],
 	    "refused by this kernel's verifier (%s: %.80s)", prog,
 	    line[0] != '\0' ? line : "no log");
-	return live_extras_refused_why[g];
+	return (live_extras_refused_why[g]);
 }

@@ -111,7 +111,7 @@ live_links_fd_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
-	return (x > y) - (x < y);
+	return ((x > y) - (x < y));
 }
 
 /*

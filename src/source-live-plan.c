@@ -84,11 +84,11 @@ live_open(void)
 	    (err = live_probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
 		blktop_bpf__destroy(obj);
 		errno = -err;
-		return NULL;
+		return (NULL);
 	}
 	/* tb_rq_complete's other form, only where live_kio_prepare puts it in its place. */
 	bpf_program__set_autoload(obj->progs.tb_rq_complete_kio, false);
-	return obj;
+	return (obj);
 }
 
 /*

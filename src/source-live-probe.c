@@ -165,9 +165,9 @@ live_probe_atomic_fetch(void)
 
 	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns, nitems(insns), NULL);
 	if (fd < 0)
-		return false;
+		return (false);
 	close(fd);
-	return true;
+	return (true);
 }
 
 /*
@@ -198,7 +198,7 @@ live_probe_compat(const char **why)
 	}
 	if (why != NULL)
 		*why = reason;
-	return compat;
+	return (compat);
 }
 
 /*
@@ -213,7 +213,7 @@ live_probe_open_skeleton(struct bpf_object_skeleton *s, const void *compat, size
 		s->data = (void *)compat;
 		s->data_sz = compat_sz;
 	}
-	return bpf_object__open_skeleton(s, NULL);
+	return (bpf_object__open_skeleton(s, NULL));
 }
 
 /*

@@ -91,7 +91,7 @@ live_vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap
 	int	 n;
 
 	if (level == LIBBPF_DEBUG)
-		return 0;
+		return (0);
 	va_copy(aq, ap);
 	if (vasprintf(&msg, fmt, aq) >= 0) {
 		live_vfs_note_failure(msg);
@@ -100,7 +100,7 @@ live_vfs_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap
 	} else
 		n = 0;
 	va_end(aq);
-	return n;
+	return (n);
 }
 
 /* Whether a program (by section name) belongs to variant v. */
@@ -114,9 +114,9 @@ live_vfs_prog_in(const struct bpf_program *prog, int v)
 		const char *p = live_vfs_variants[v].prefix[i];
 
 		if (p != NULL && strncmp(sec, p, strlen(p)) == 0)
-			return true;
+			return (true);
 	}
-	return false;
+	return (false);
 }
 
 /*
@@ -150,9 +150,9 @@ live_vfs_prog_is_open(const struct bpf_program *prog)
 
 	for (i = 0; i < nitems(names); i++) {
 		if (strstr(sec, names[i]) != NULL)
-			return true;
+			return (true);
 	}
-	return false;
+	return (false);
 }
 
 /*
@@ -187,7 +187,7 @@ live_vfs_select(struct vfs_bpf *skel, int v, bool opens, bool rw)
 		bpf_program__set_autoload(prog, on);
 		n += on;
 	}
-	return n;
+	return (n);
 }
 
 /* The vfs object, opened on the build this kernel takes (live_probe_compat). */
@@ -204,9 +204,9 @@ live_vfs_open(void)
 	    (err = live_probe_open_skeleton(obj->skeleton, compat, sz)) != 0) {
 		vfs_bpf__destroy(obj);
 		errno = -err;
-		return NULL;
+		return (NULL);
 	}
-	return obj;
+	return (obj);
 }
 
 /* Detach (all links at once) and free a skeleton; NULL is fine. */
@@ -223,7 +223,7 @@ live_vfs_destroy(struct vfs_bpf *skel)
 static int
 live_vfs_attach(struct vfs_bpf *skel)
 {
-	return vfs_bpf__attach(skel);
+	return (vfs_bpf__attach(skel));
 }
 
 /* Whether variant v can be tried at all without loading it; else fill live_vfs_why. */
@@ -234,9 +234,9 @@ live_vfs_possible(int v)
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]),
 		    "no %s/events/syscalls (mount -t tracefs nodev /sys/kernel/tracing, "
 		    "or no CONFIG_FTRACE_SYSCALLS)", live_probe_tracefs());
-		return false;
+		return (false);
 	}
-	return true;
+	return (true);
 }
 
 /* Try to load and attach variant v into a throwaway object; fill live_vfs_why. */
@@ -247,11 +247,11 @@ live_vfs_probe_one(int v)
 	int		 error;
 
 	if (!live_vfs_possible(v))
-		return 0;
+		return (0);
 	skel = live_vfs_open();
 	if (skel == NULL) {
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "open: %s", strerror(errno));
-		return 0;
+		return (0);
 	}
 	bpf_map__set_max_entries(skel->maps.events, 4096);
 	live_vfs_select_extras(skel, false);
@@ -260,17 +260,17 @@ live_vfs_probe_one(int v)
 	if (error != 0) {
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "load: %s", strerror(-error));
 		live_vfs_destroy(skel);
-		return 0;
+		return (0);
 	}
 	error = live_vfs_attach(skel);
 	if (error != 0) {
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "attach: %s", strerror(-error));
 		live_vfs_destroy(skel);
-		return 0;
+		return (0);
 	}
 	live_vfs_destroy(skel);
 	snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "available");
-	return 1;
+	return (1);
 }
 
 /* BLKTOP_DEBUG set and not "0": show the libbpf log. */
@@ -279,7 +279,7 @@ live_vfs_env_debug(void)
 {
 	const char	*dbg = getenv("BLKTOP_DEBUG");
 
-	return dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0;
+	return (dbg != NULL && *dbg != '\0' && strcmp(dbg, "0") != 0);
 }
 
 /*
@@ -298,7 +298,7 @@ live_vfs_probe_v(int v)
 		live_vfs_avail[v] = live_vfs_probe_one(v) ? 1 : -1;
 		libbpf_set_print(old);
 	}
-	return live_vfs_avail[v] == 1;
+	return (live_vfs_avail[v] == 1);
 }
 
 /* Name to variant index, -1 if unknown. */
@@ -309,9 +309,9 @@ live_vfs_hook_lookup(const char *name)
 
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
 		if (strcmp(name, live_vfs_variants[v].name) == 0)
-			return v;
+			return (v);
 	}
-	return -1;
+	return (-1);
 }
 
 /* Variant v's name. */
@@ -319,8 +319,8 @@ const char *
 live_vfs_hook_name(int v)
 {
 	if (v < 0 || v >= VFS_HOOK_MAX)
-		return "none";
-	return live_vfs_variants[v].name;
+		return ("none");
+	return (live_vfs_variants[v].name);
 }
 
 /*
@@ -335,11 +335,11 @@ live_vfs_forced(const char *force)
 	if (force == NULL || *force == '\0')
 		force = getenv("BLKTOP_VFS_HOOK");
 	if (force == NULL || *force == '\0' || strcmp(force, "auto") == 0)
-		return -2;
+		return (-2);
 	if ((v = live_vfs_hook_lookup(force)) < 0)
 		snprintf(live_vfs_err, sizeof(live_vfs_err),
 		    "vfs: unknown hook '%.32s' (tp_btf, raw_tp, tracepoint, fentry)", force);
-	return v;
+	return (v);
 }
 
 /* Set live_vfs_err: forced variant v is unavailable, and why. Returns live_vfs_err. */
@@ -348,7 +348,7 @@ live_vfs_fail_unavailable(int v)
 {
 	snprintf(live_vfs_err, sizeof(live_vfs_err), "vfs: hook %s unavailable: %.127s",
 	    live_vfs_variants[v].name, live_vfs_why[v]);
-	return live_vfs_err;
+	return (live_vfs_err);
 }
 
 /* Set live_vfs_err: no variant loads (with why the first did not). Returns live_vfs_err. */
@@ -358,7 +358,7 @@ live_vfs_fail_none(void)
 	snprintf(live_vfs_err, sizeof(live_vfs_err),
 	    "vfs: no hook variant loads on this kernel (%s: %s)",
 	    live_vfs_variants[0].name, live_vfs_why[0]);
-	return live_vfs_err;
+	return (live_vfs_err);
 }
 
 /* The first available variant, honouring BLKTOP_VFS_HOOK / force; -1 with live_vfs_err set. */
@@ -368,20 +368,20 @@ live_vfs_choose(const char *force)
 	int v;
 
 	if ((v = live_vfs_forced(force)) == -1)
-		return -1;
+		return (-1);
 	if (v >= 0) {
 		if (!live_vfs_probe_v(v)) {
 			live_vfs_fail_unavailable(v);
-			return -1;
+			return (-1);
 		}
-		return v;
+		return (v);
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
 		if (live_vfs_probe_v(v))
-			return v;
+			return (v);
 	}
 	live_vfs_fail_none();
-	return -1;
+	return (-1);
 }
 
 /* Print one line per variant, and the plan, for blktop --probe. */
@@ -496,12 +496,12 @@ live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_o
 	live_vfs_chosen = v;
 	live_vfs_wakeup_ns = o->wakeup_ns;
 	live_vfs_batch_start();
-	return NULL;
+	return (NULL);
 
 fail:
 	live_vfs_destroy(skel);
 	libbpf_set_print(old);
-	return live_vfs_err;
+	return (live_vfs_err);
 }
 
 /*
@@ -520,10 +520,10 @@ live_vfs_load_tries(int v, int events_fd, int counters_fd, const struct live_vfs
 	for (;;) {
 		live_vfs_failed_prog[0] = '\0';
 		if ((err = live_vfs_load_one(v, events_fd, counters_fd, o)) == NULL)
-			return NULL;
+			return (NULL);
 		if (live_vfs_failed_prog[0] == '\0' ||
 		    (why = live_extras_refuse(live_vfs_failed_prog, live_vfs_failed_line)) == NULL)
-			return err;
+			return (err);
 		if (live_vfs_debug)
 			fprintf(stderr, "vfs: %s; trying without it\n", why);
 	}
@@ -540,20 +540,20 @@ live_vfs_load_any(int events_fd, int counters_fd, const struct live_vfs_opts *o)
 	if (o == NULL)
 		o = &defaults;
 	if (live_vfs_skel != NULL)
-		return "vfs: already loaded";
+		return ("vfs: already loaded");
 	live_vfs_debug = o->debug || live_vfs_env_debug();
 	if (o->ncomms > FILTER_MAX_COMMS) {
 		snprintf(live_vfs_err, sizeof(live_vfs_err),
 		    "vfs: at most %d -c filters", FILTER_MAX_COMMS);
-		return live_vfs_err;
+		return (live_vfs_err);
 	}
 	if (o->ntgids > VFS_MAX_TGIDS) {
 		snprintf(live_vfs_err, sizeof(live_vfs_err),
 		    "vfs: at most %d -p filters", VFS_MAX_TGIDS);
-		return live_vfs_err;
+		return (live_vfs_err);
 	}
 	if (o->no_open && o->no_rw)
-		return "vfs: nothing to trace";
+		return ("vfs: nothing to trace");
 
 	/*
 	 * The forced variant, or the first that loads, tried for real rather
@@ -561,11 +561,11 @@ live_vfs_load_any(int events_fd, int counters_fd, const struct live_vfs_opts *o)
 	 * 28 classic tracepoint programs), and a start needs only the one it keeps.
 	 */
 	if ((v = live_vfs_forced(o->hook)) == -1)
-		return live_vfs_err;
+		return (live_vfs_err);
 	if (v >= 0) {
 		if (!live_vfs_possible(v))
-			return live_vfs_fail_unavailable(v);
-		return live_vfs_load_tries(v, events_fd, counters_fd, o);
+			return (live_vfs_fail_unavailable(v));
+		return (live_vfs_load_tries(v, events_fd, counters_fd, o));
 	}
 	for (v = 0; v < VFS_HOOK_MAX; v++) {
 		if (live_vfs_avail[v] == -1)
@@ -576,12 +576,12 @@ live_vfs_load_any(int events_fd, int counters_fd, const struct live_vfs_opts *o)
 		}
 		if ((err = live_vfs_load_tries(v, events_fd, counters_fd, o)) == NULL) {
 			live_vfs_avail[v] = 1;
-			return NULL;
+			return (NULL);
 		}
 		live_vfs_avail[v] = -1;
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "%.120s", err);
 	}
-	return live_vfs_fail_none();
+	return (live_vfs_fail_none());
 }
 
 /* Loaded or not, the object's ELF bytes are read no more: their pages go. */
@@ -608,32 +608,32 @@ live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *o, cha
 	err = live_vfs_load_any(events_fd, counters_fd, o);
 	live_vfs_forget_elf();
 	if (err == NULL)
-		return 0;
+		return (0);
 	live_paths_stop();
 	*errp = xstrdup(err);
-	return -1;
+	return (-1);
 }
 
 /* The variant attached by live_vfs_load, or "none". */
 const char *
 live_vfs_hook(void)
 {
-	return live_vfs_hook_name(live_vfs_skel != NULL ? live_vfs_chosen : -1);
+	return (live_vfs_hook_name(live_vfs_skel != NULL ? live_vfs_chosen : -1));
 }
 
 /* The extra groups loaded (VFS_PAGES_*). */
 unsigned
 live_vfs_pages_loaded(void)
 {
-	return live_vfs_skel != NULL ? live_extras_planned() : 0;
+	return (live_vfs_skel != NULL ? live_extras_planned() : 0);
 }
 
 /* Whether munmaps can be traced: the file mapped at an address needs bpf_find_vma (5.17). */
 int
 live_vfs_have_munmap(void)
 {
-	return !live_probe_compat(NULL) &&
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_find_vma, NULL) == 1;
+	return (!live_probe_compat(NULL) &&
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_find_vma, NULL) == 1);
 }
 
 /* Turn the per-CPU batches of read/write records on where they can be sent (cost_batch_start). */
@@ -659,8 +659,8 @@ uint64_t
 live_vfs_inflight_full(void)
 {
 	if (live_vfs_skel == NULL)
-		return 0;
-	return cost_percpu_sum(bpf_map__fd(live_vfs_skel->maps.vfs_counters), 0);
+		return (0);
+	return (cost_percpu_sum(bpf_map__fd(live_vfs_skel->maps.vfs_counters), 0));
 }
 
 /* Add what the loaded programs cost to *st. */

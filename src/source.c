@@ -70,14 +70,14 @@ have_index(unsigned bit)
 		if (have_table[i].bit == bit)
 			break;
 	}
-	return i;
+	return (i);
 }
 
 /* Why the source cannot tell what bit stands for; "" if it can, or said nothing. */
 const char *
 have_na(const struct blktop *b, unsigned bit)
 {
-	return (b->have & bit) ? "" : b->na[have_index(bit)];
+	return ((b->have & bit) ? "" : b->na[have_index(bit)]);
 }
 
 /* Say why the source cannot tell what bit stands for. */
@@ -108,5 +108,5 @@ have_na_list(const struct blktop *b, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s (%s)", n > 0 ? ", " : "",
 		    have_table[i].name, why);
 	}
-	return n < size ? n : size - 1;
+	return (n < size ? n : size - 1);
 }
