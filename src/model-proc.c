@@ -87,26 +87,6 @@ proc_free(struct proc_table *t)
 	free(t);
 }
 
-/* Clear the interval part of a process if it belongs to an older interval. */
-static void
-proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
-{
-	if (p->epoch == t->epoch)
-		return;
-	memset(&p->iv, 0, sizeof(p->iv));
-	memset(&p->blk_lat, 0, sizeof(p->blk_lat));
-	memset(&p->vfs_lat, 0, sizeof(p->vfs_lat));
-	p->epoch = t->epoch;
-}
-
-/* Process entry e changed (its access pattern, judged late): active in this interval. */
-void
-model_proc_active(struct proc_table *t, uint32_t e)
-{
-	model_index_touch(&t->pi, e);
-	proc_entry_epoch(t, &t->procs[e]);
-}
-
 /* The name of a process no record named (an imported log without COMM). */
 static const char proc_unknown_comm[BLKTOP_COMM_LEN] = "[unknown]";
 

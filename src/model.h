@@ -2,6 +2,8 @@
 #ifndef BLKTOP_MODEL_H
 #define BLKTOP_MODEL_H
 
+#include <string.h>
+
 /* model-index.c */
 #define MODEL_NIL		UINT32_MAX	/* no entry */
 struct model_link {
@@ -76,7 +78,6 @@ struct model_map {
 };
 
 void		 model_file_active(struct proc_table *, uint32_t e);
-void		 model_proc_active(struct proc_table *, uint32_t e);
 
 /* The process and file tables; private to model-*.c. */
 struct proc_table {
@@ -119,5 +120,31 @@ struct proc_table {
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };
+
+/*
+ * Clear the interval part of a process if it belongs to an older interval.
+ * Inline here, not in model-proc.c: the pattern and wear files, which judge
+ * calls late, mark processes active through it without calling back up
+ * into model-proc.c (farm-studio: the circle model-pattern.c, model-proc.c,
+ * model-wear.c).
+ */
+static inline void
+proc_entry_epoch(struct proc_table *t, struct proc_entry *p)
+{
+	if (p->epoch == t->epoch)
+		return;
+	memset(&p->iv, 0, sizeof(p->iv));
+	memset(&p->blk_lat, 0, sizeof(p->blk_lat));
+	memset(&p->vfs_lat, 0, sizeof(p->vfs_lat));
+	p->epoch = t->epoch;
+}
+
+/* Process entry e changed (its access pattern, judged late): active in this interval. */
+static inline void
+model_proc_active(struct proc_table *t, uint32_t e)
+{
+	model_index_touch(&t->pi, e);
+	proc_entry_epoch(t, &t->procs[e]);
+}
 
 #endif
