@@ -108,7 +108,7 @@ while IFS= read -r ex; do
 	printf '%s\n' "$run" >"$dir/example.sh"
 	name="example $k: $ex$note"
 	code=$(echo "$run" | sed 's/[[:space:]]\{1,\}#.*$//')	# what bash runs of it
-	if echo "$code" | grep -qE -- '(^| )(-b|-J|--dump|--report|--trace|--probe)( |$)'; then
+	if echo "$code" | grep -qE -- '(^| )(-b|-J|--dump|--report|--trace|--probe|--stack)( |$)'; then
 		live=1
 		echo "$code" | grep -qE -- '(^| )-r ' && live=0
 		if [ $live = 1 ] && ! echo "$code" | grep -qE -- '(^| )(-n|--probe)( |$)'; then
@@ -118,8 +118,11 @@ while IFS= read -r ex; do
 			(cd "$dir" && exec bash example.sh >out 2>err) &
 			pid=$!
 			TEST_PIDS="$TEST_PIDS $pid"
+			# --stack prints at Ctrl-C: 3 s of tracing, then SIGINT.
+			limit=$(( (${d:-1} + 60) * 10 ))
+			echo "$code" | grep -qE -- '(^| )--stack( |$)' && limit=30
 			i=0
-			while [ ! -s "$dir/out" ] && [ $i -lt $(( (${d:-1} + 60) * 10 )) ]; do
+			while [ ! -s "$dir/out" ] && [ $i -lt $limit ]; do
 				sleep 0.1
 				i=$((i + 1))
 			done
