@@ -10,7 +10,6 @@
 #include "fields.h"
 #include "report.h"
 #include "json-wear.h"
-#include "stream.h"
 
 /* ,"marks":[{"ts":..,"label":..,"pid":..}]: those of the interval (or all kept). */
 void
@@ -300,8 +299,6 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 		    (unsigned long long)b->lost_kind_report[LOST_RECORDS]);
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev))
-			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		if (!first)
 			fputc(',', f);

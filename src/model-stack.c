@@ -6,7 +6,6 @@
 
 #include "blktop.h"
 #include "stack.h"
-#include "stream.h"
 
 /*
  * Each figure is the one storage_latency_stack.bt takes, from the records
@@ -270,10 +269,10 @@ stack_call(struct stack *st, uint64_t ts, uint32_t fsdev, uint64_t ino, uint32_t
 		st->late++;
 }
 
-/* One record the model keeps (the filters' own): into the stack. */
+/* One record, with the stream's verdict on it (STREAM_KEEP_*): what the filters keep, into the stack. */
 void
-stack_add(struct blktop *b, struct stack *st, const struct rec_type *rt, const void *rec,
-    size_t len)
+stack_add(struct stack *st, const struct rec_type *rt, const void *rec, size_t len,
+    unsigned keep)
 {
 	struct stack_proc	*p = NULL;
 	const struct ev_rw	*rw;
@@ -285,15 +284,15 @@ stack_add(struct blktop *b, struct stack *st, const struct rec_type *rt, const v
 	if (rt == &rec_types[EV_BLOCK]) {
 		const struct ev_block *ev = rec;
 
-		if (!stream_dev_wanted(b, ev->dev))
+		if (!(keep & STREAM_KEEP_DEV))
 			return;
-		if (stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup))
+		if (keep & STREAM_KEEP_PROC)
 			p = stack_proc(st, ev->tgid, ev->comm);
 		stack_block(st, ev, p);
 		ts = ev->ts_done;
 	} else if (rt == &rec_types[EV_RW]) {
 		rw = rec;
-		if (!stack_is_rw(rw) || !stream_proc_wanted(b, rw->tgid, rw->comm, rw->cgroup))
+		if (!stack_is_rw(rw) || !(keep & STREAM_KEEP_PROC))
 			return;
 		p = stack_proc(st, rw->tgid, rw->comm);
 		stack_hist_us(&st->procs_all.vfs[rw->op == BLK_OP_WRITE], rw->lat_ns);
@@ -306,7 +305,7 @@ stack_add(struct blktop *b, struct stack *st, const struct rec_type *rt, const v
 	} else if (rt == &rec_types[EV_FOP]) {
 		fop = rec;
 		if (fop->op != FOP_FSYNC || (fop->flags & 1) ||
-		    !stream_proc_wanted(b, fop->tgid, fop->comm, fop->cgroup))
+		    !(keep & STREAM_KEEP_PROC))
 			return;
 		p = stack_proc(st, fop->tgid, fop->comm);
 		stack_hist_us(&st->procs_all.fsync, fop->lat_ns);

@@ -11,7 +11,6 @@
 #include "fields.h"
 #include "model-qdepth.h"
 #include "stack.h"
-#include "stream.h"
 
 static void	batch_text_depth(FILE *, const struct blktop *, unsigned);
 
@@ -355,8 +354,6 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util", "seq%");
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev))
-			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		secs = batch_secs(&s);
 		dur = s.dur_ns > 0;	/* rates need the time they cover */
@@ -412,7 +409,7 @@ batch_text_depth(FILE *f, const struct blktop *b, unsigned nticks)
 
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev) || (a = depth_acc(dw, 0)) == NULL)
+		if ((a = depth_acc(dw, 0)) == NULL)
 			continue;
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		if (!(s.flags & TICK_QD))

@@ -326,7 +326,7 @@ sink_capture_init(struct sink *s, char **errp)
 /* Every record the windows take: into the file, or the flight recorder. */
 static void
 sink_capture_event(struct sink *s, const struct rec_type *rt __unused, const void *rec,
-    size_t len)
+    size_t len, unsigned keep __unused)
 {
 	struct recorder	*r = s->data;
 

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "blktop.h"
-#include "stream.h"
 
 /*
  * Print a string as a CSV field (name_text_char's text: '?' for a control,
@@ -172,19 +171,13 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	(r)->ino = (e)->ino;							\
 } while (0)
 
-/*
- * A block request's row; 0 if its device is not one -D names. The dump shows
- * what the files hold: the recording's own device filter, which the replay
- * source takes when there is no -D, leaves out nothing here.
- */
+/* A block request's row. */
 static int
-sink_dump_block(struct blktop *b, const void *rec, size_t len __unused,
+sink_dump_block(struct blktop *b __unused, const void *rec, size_t len __unused,
     struct dump_row *r)
 {
 	const struct ev_block *e = rec;
 
-	if (b->opt.ndev_args != 0 && !stream_dev_wanted(b, e->dev))
-		return (0);
 	r->ts = e->ts_done;
 	r->dev = e->dev;
 	r->op = e->op;
@@ -364,13 +357,11 @@ sink_dump_mark(struct blktop *b __unused, const void *rec, size_t len, struct du
 
 /* A disk's part_stat sample: its in-flight, and completions since boot in count. */
 static int
-sink_dump_diskstat(struct blktop *b, const void *rec, size_t len __unused,
+sink_dump_diskstat(struct blktop *b __unused, const void *rec, size_t len __unused,
     struct dump_row *r)
 {
 	const struct ev_diskstat *e = rec;
 
-	if (b->opt.ndev_args != 0 && !stream_dev_wanted(b, e->dev))
-		return (0);
 	r->ts = e->ts;
 	r->dev = e->dev;
 	r->inflight = e->in_flight;
@@ -420,13 +411,21 @@ sink_dump_start(struct sink *s, char **errp)
 	return (0);
 }
 
-/* One record the stream took (rt NULL: a type this version does not know, an "other" row). */
+/*
+ * One record the stream took (rt NULL: a type this version does not know, an
+ * "other" row); none of a device -D leaves out. The dump shows what the files
+ * hold: the recording's own device filter, which the replay source takes when
+ * there is no -D, leaves out nothing here.
+ */
 static void
-sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
+sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len,
+    unsigned keep)
 {
 	struct sink_dump	*d = s->data;
 	struct dump_row		 row;
 
+	if (s->b->opt.ndev_args != 0 && !(keep & STREAM_KEEP_DEV))
+		return;
 	memset(&row, 0, sizeof row);
 	row.offset = -1;
 	if (rt == NULL || sink_dump_fillers[rt - rec_types] == NULL)

@@ -144,13 +144,19 @@ metrics_node_read(struct metrics_node *mn)
 	return (0);
 }
 
-/* Whether a device is served: -D's devices if given, else all but node_exporter's exclusions. */
+/*
+ * Whether a device is served: with -D, those whose samples the stream keeps
+ * (its verdict on the line as a record), else all but node_exporter's
+ * exclusions.
+ */
 static int
 metrics_node_wanted(struct metrics_node *mn, unsigned major, unsigned minor,
     const char *name)
 {
+	struct ev_diskstat	 ev = { .type = EV_DISKSTAT, .dev = DEV_MKDEV(major, minor) };
+
 	if (mn->b->opt.ndevs != 0)
-		return (stream_dev_wanted(mn->b, major << 20 | minor));
+		return ((stream_keep(mn->b, &rec_types[EV_DISKSTAT], &ev) & STREAM_KEEP_DEV) != 0);
 	return (regexec(&mn->exclude, name, 0, NULL, 0) != 0);
 }
 

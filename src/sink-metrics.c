@@ -15,7 +15,6 @@
 
 #include "blktop.h"
 #include "sink-metrics-node.h"
-#include "stream.h"
 
 /*
  * Operations as /proc/diskstats groups them (node_exporter's labels): write
@@ -139,10 +138,9 @@ metrics_cgroup(struct metrics *m, uint64_t id)
 /* One record into the counters: no allocation, no system call. */
 static void
 metrics_event(struct sink *s, const struct rec_type *rt __unused, const void *rec,
-    size_t len __unused)
+    size_t len __unused, unsigned keep)
 {
 	struct metrics		*m = s->data;
-	struct blktop		*b = s->b;
 	struct metrics_dev	*md;
 	struct metrics_op_state	*o;
 	struct metrics_cgroup	*cg;
@@ -153,7 +151,7 @@ metrics_event(struct sink *s, const struct rec_type *rt __unused, const void *re
 	if (type == EV_BLOCK) {
 		const struct ev_block *ev = rec;
 
-		if (!stream_dev_wanted(b, ev->dev))
+		if (!(keep & STREAM_KEEP_DEV))
 			return;
 		if ((md = metrics_dev(m, ev->dev)) == NULL) {
 			m->dropped++;
@@ -201,8 +199,7 @@ metrics_tick(struct sink *s, uint64_t ts __unused)
 	unsigned		 i;
 
 	for (i = 0; i < w->ndevs; i++) {
-		if (!stream_dev_wanted(s->b, w->devs[i]->dev) ||
-		    (t = windows_tick_at(w, w->devs[i], 1)) == NULL ||
+		if ((t = windows_tick_at(w, w->devs[i], 1)) == NULL ||
 		    (md = metrics_dev(m, w->devs[i]->dev)) == NULL)
 			continue;
 		md->busy_ns += t->busy_ns;

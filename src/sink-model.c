@@ -3,7 +3,6 @@
 #include "blktop.h"
 #include "model-qdepth.h"
 #include "stack.h"
-#include "stream.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void
@@ -29,35 +28,29 @@ model_begin(struct sink *s, uint64_t ts)
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
 static void
-model_proc_record(struct blktop *b, const struct rec_type *rt, const void *rec, size_t len)
+model_proc_record(struct blktop *b, const struct rec_type *rt, const void *rec, size_t len,
+    unsigned keep)
 {
-	const char	*comm;
-	uint32_t	 tgid;
-	uint64_t	 cgroup;
-
-	if (b->procs == NULL)
-		return;
-	rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
-	if (stream_proc_wanted(b, tgid, comm, cgroup) &&
+	if (b->procs != NULL && (keep & STREAM_KEEP_PROC) &&
 	    proc_add_typed(b->procs, rt, rec, len) < 0)
 		b->bad_records++;
 }
 
 /* A block request: into the windows and the tables, if the filters keep it. */
 static void
-model_block(struct sink *s, const void *rec)
+model_block(struct sink *s, const void *rec, unsigned keep)
 {
 	struct blktop		*b = s->b;
 	const struct ev_block	*ev = rec;
 	uint32_t		 file = UINT32_MAX;	/* MODEL_NIL: none */
 	uint64_t		 fhash = 0;
 
-	if (!stream_dev_wanted(b, ev->dev))
+	if (!(keep & STREAM_KEEP_DEV))
 		return;
 	windows_add_block(&b->win, ev);
 	if (b->phases != NULL)
 		phase_add_block(b->phases, ev);
-	if (b->procs != NULL && stream_proc_wanted(b, ev->tgid, ev->comm, ev->cgroup)) {
+	if (b->procs != NULL && (keep & STREAM_KEEP_PROC)) {
 		proc_add_block(b->procs, ev);
 		file = proc_block_file_last(b->procs, &fhash);
 	}
@@ -115,27 +108,28 @@ model_end(struct sink *s)
 
 /* One record the stream took, with its entry: into the windows and tables, if the filters keep it. */
 static void
-model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
+model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len,
+    unsigned keep)
 {
 	struct blktop	*b = s->b;
 
 	if (b->stack != NULL)
-		stack_add(b, b->stack, rt, rec, len);
+		stack_add(b->stack, rt, rec, len, keep);
 	if (rt == &rec_types[EV_BLOCK])
-		model_block(s, rec);
+		model_block(s, rec, keep);
 	else if (rt == &rec_types[EV_TICK])
 		model_tick(b, ((const struct ev_tick *)rec)->ts);
 	else if (rt == &rec_types[EV_MARK] && b->phases != NULL && rt->valid(rec, len))
 		phase_add_mark(b->phases, rec);
 	else if (rt == &rec_types[EV_DISKSTAT] && rt->valid(rec, len) &&
-	    stream_dev_wanted(b, ((const struct ev_diskstat *)rec)->dev))
+	    (keep & STREAM_KEEP_DEV))
 		windows_add_diskstat(&b->win, rec);
 	else if (rt == &rec_types[EV_TASK] && b->procs != NULL) {
 		/* The tree whatever the filters: a job's members are found through it. */
 		if (proc_add_typed(b->procs, rt, rec, len) < 0)
 			b->bad_records++;
 	} else if (rt != NULL && rt->charges)
-		model_proc_record(b, rt, rec, len);
+		model_proc_record(b, rt, rec, len, keep);
 }
 
 /* A report was read: the process and file tables, and what was dropped, start a new interval. */

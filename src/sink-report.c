@@ -12,7 +12,6 @@
 #include "blktop.h"
 #include "fields.h"
 #include "report.h"
-#include "stream.h"
 
 /* The sink's state, made the first time it is needed (a source begins before the sinks start). */
 static struct report *
@@ -187,8 +186,7 @@ report_tick(struct sink *s, uint64_t ts)
 	r->col_end[r->ncols - 1] = ts;
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev) ||
-		    (t = windows_tick_at(&b->win, dw, 1)) == NULL)
+		if ((t = windows_tick_at(&b->win, dw, 1)) == NULL)
 			continue;
 		if ((rd = report_dev(r, dw->dev)) == NULL) {
 			/* Past the report's own cap: counted and said, not charted. */

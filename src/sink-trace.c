@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "blktop.h"
-#include "stream.h"
 #include "trace.h"
 
 /* xorshift64*: the sampling keys, the same for the same run. */
@@ -325,8 +324,6 @@ trace_block(struct trace *t, const struct ev_block *r)
 	struct trace_ev		*v;
 	uint32_t		 e;
 
-	if (!stream_dev_wanted(t->b, r->dev))
-		return;
 	if (r->op == BLK_OP_READ && r->fclass == BLK_FC_FILE &&
 	    (p = trace_proc(t, r->tgid)) != NULL)
 		p->fill += r->bytes;
@@ -481,25 +478,19 @@ trace_mark(struct trace *t, const struct ev_mark *r, size_t len)
 	trace_keep(t, e);
 }
 
+/* One record, with the stream's verdict: what the filters keep, into the trace. */
 static void
-trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len)
+trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t len,
+    unsigned keep)
 {
 	struct trace	*t = s->data;
-	struct blktop	*b = s->b;
-	const char	*comm;
-	uint32_t	 tgid;
-	uint64_t	 cgroup;
 
-	if (rt == NULL)
+	if (rt == NULL || !(keep & STREAM_KEEP_PROC))
 		return;
-	if (rt->charges) {
-		rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
-		if (!stream_proc_wanted(b, tgid, comm, cgroup))
-			return;
-	}
 	switch (rt - rec_types) {
 	case EV_BLOCK:
-		trace_block(t, rec);
+		if (keep & STREAM_KEEP_DEV)
+			trace_block(t, rec);
 		break;
 	case EV_RW:
 		trace_rw(t, rec, len);
@@ -538,7 +529,7 @@ trace_tick(struct sink *s, uint64_t ts)
 
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev) || trace_dev(t, dw->dev) < 0 ||
+		if (trace_dev(t, dw->dev) < 0 ||
 		    (k = windows_tick_at(&b->win, dw, 1)) == NULL || k->end <= k->start)
 			continue;
 		if ((v = trace_new(t, TR_DEVCNT, &e)) == NULL)

@@ -21,6 +21,14 @@ struct sink;
  * A kind of sink: what consumes the stream, in the order registered
  * (capture, model, then a view). Every callback is optional.
  */
+/*
+ * The stream's verdict on a record, decided once (stream_keep): each sink
+ * takes what it needs of it; the capture keeps every record.
+ */
+#define STREAM_KEEP_DEV		0x1	/* -D keeps its device, or it names none the filter asks */
+#define STREAM_KEEP_PROC	0x2	/* -p, -c, --cgroup keep its process, or it charges none */
+#define STREAM_KEEP_ALL		(STREAM_KEEP_DEV | STREAM_KEEP_PROC)
+
 /* What the view can ask of a sink. */
 enum sink_ctl {
 	SINK_CTL_TOGGLE,	/* start or stop (the capture sink: `r`) */
@@ -31,9 +39,12 @@ struct sink_entry {
 	int		 output;	/* writes reports: quiet while the stream is silent */
 	int		 (*start)(struct sink *, char **errp);
 	void		 (*begin)(struct sink *, uint64_t ts);	/* the windows open at ts */
-	/* A record of at least its type's fixed length: rt its entry, NULL for a type unknown here. */
+	/*
+	 * A record of at least its type's fixed length: rt its entry, NULL for
+	 * a type unknown here; keep the filters' verdict on it (STREAM_KEEP_*).
+	 */
 	void		 (*event)(struct sink *, const struct rec_type *rt, const void *rec,
-			     size_t len);
+			     size_t len, unsigned keep);
 	void		 (*tick)(struct sink *, uint64_t ts);	/* after all took the tick */
 	void		 (*report)(struct sink *, uint64_t ts, unsigned nticks);
 	void		 (*interval)(struct sink *);	/* after a report: a new interval */

@@ -112,7 +112,7 @@ diskstat_read(struct diskstat *ds, uint64_t ts)
 	ds->pending = 1;
 }
 
-/* One EV_DISKSTAT per whole disk the device filter keeps, from the last read. */
+/* One EV_DISKSTAT per whole disk, from the last read: the stream keeps those the device filter names. */
 void
 diskstat_emit(struct diskstat *ds, struct blktop *b)
 {
@@ -125,11 +125,10 @@ diskstat_emit(struct diskstat *ds, struct blktop *b)
 	for (line = ds->buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if (diskstat_parse(line, &ev) != 0 || !stream_dev_wanted(b, ev.dev) ||
-		    diskstat_is_part(ds, ev.dev))
+		if (diskstat_parse(line, &ev) != 0 || diskstat_is_part(ds, ev.dev))
 			continue;
 		ev.ts = ds->ts;
-		stream_event(b, &ev, sizeof ev);
+		stream_sample(b, &ev);
 	}
 }
 

@@ -105,8 +105,8 @@ struct stack {
 /* model-stack.c */
 struct stack	*stack_create(void);
 void		 stack_free(struct stack *);
-void		 stack_add(struct blktop *, struct stack *, const struct rec_type *, const void *,
-		     size_t);
+void		 stack_add(struct stack *, const struct rec_type *, const void *, size_t,
+		     unsigned keep);
 void		 stack_cut(struct stack *, uint64_t cut);
 uint64_t	 stack_hist_slot_lo(unsigned slot);
 double		 stack_hist_mean(const struct stack_hist *);

@@ -101,10 +101,24 @@ stream_notice(struct blktop *b, const char *fmt, ...)
 	free(msg);
 }
 
-/* Whether the -p, -c and --cgroup filters keep a process (stream_proc_wanted, with a filter). */
-int
-stream_proc_filter(const struct blktop *b, uint32_t tgid, const char *comm,
-    uint64_t cgroup)
+/* Whether the -D filter keeps a device (no filter keeps all). */
+static inline int
+stream_dev_wanted(const struct blktop *b, uint32_t dev)
+{
+	unsigned	 i;
+
+	if (b->opt.ndevs == 0)
+		return (1);
+	for (i = 0; i < b->opt.ndevs; i++) {
+		if (b->opt.devs[i] == dev)
+			return (1);
+	}
+	return (0);
+}
+
+/* Whether the -p, -c and --cgroup filters keep a process (none keeps all). */
+static inline int
+stream_proc_wanted(const struct blktop *b, uint32_t tgid, const char *comm, uint64_t cgroup)
 {
 	unsigned	 i;
 	int		 ok;
@@ -124,6 +138,46 @@ stream_proc_filter(const struct blktop *b, uint32_t tgid, const char *comm,
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * What the filters keep of a record (rt its entry, NULL if unknown): its
+ * device for -D (a block request's, a disk sample's), its owner for -p, -c
+ * and --cgroup (a record that charges one). Asked once per record here;
+ * the sinks get the verdict.
+ */
+unsigned
+stream_keep(const struct blktop *b, const struct rec_type *rt, const void *rec)
+{
+	const char	*comm;
+	unsigned	 keep = STREAM_KEEP_ALL;
+	uint32_t	 tgid, dev;
+	uint64_t	 cgroup;
+
+	if (rt == NULL)
+		return (keep);
+	if (b->opt.ndevs != 0 && (rt == &rec_types[EV_BLOCK] || rt == &rec_types[EV_DISKSTAT])) {
+		memcpy(&dev, (const char *)rec + rt->dev_off[0], sizeof dev);
+		if (!stream_dev_wanted(b, dev))
+			keep &= ~STREAM_KEEP_DEV;
+	}
+	if (rt->charges && (b->opt.cgroup_id != 0 || b->opt.ntgids != 0 || b->opt.ncomms != 0)) {
+		rec_type_owner(rt, rec, &tgid, &comm, &cgroup);
+		if (!stream_proc_wanted(b, tgid, comm, cgroup))
+			keep &= ~STREAM_KEEP_PROC;
+	}
+	return (keep);
+}
+
+/*
+ * A source's sample of a whole disk's counters: into the stream if -D keeps
+ * the disk (no record of the others is ever made, the capture's included).
+ */
+void
+stream_sample(struct blktop *b, const struct ev_diskstat *ev)
+{
+	if (stream_dev_wanted(b, ev->dev))
+		stream_event(b, ev, sizeof *ev);
 }
 
 /*
@@ -246,7 +300,7 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 {
 	const struct rec_type	*rt;
 	uint32_t		 type;
-	unsigned		 i;
+	unsigned		 i, keep;
 
 	if (len < sizeof type) {
 		b->bad_records++;
@@ -257,9 +311,10 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 	if (type == EV_BLOCK && len >= sizeof(struct ev_block)) {
 		b->events++;
 		b->block_events++;
+		keep = stream_keep(b, &rec_types[EV_BLOCK], rec);
 		for (i = 0; i < b->nevent_sinks; i++)
 			b->event_sinks[i]->entry->event(b->event_sinks[i], &rec_types[EV_BLOCK],
-			    rec, len);
+			    rec, len, keep);
 		return (0);
 	}
 	rt = rec_type_of(type);
@@ -293,9 +348,10 @@ stream_event(struct blktop *b, const void *rec, size_t len)
 		b->lost_kind[kind] += ev->count;
 		b->lost_kind_report[kind] += ev->count;
 	}
-	/* The capture, first, gets exactly what the model gets. */
+	/* The capture, first, gets exactly what the model gets, and the verdict. */
+	keep = stream_keep(b, rt, rec);
 	for (i = 0; i < b->nevent_sinks; i++)
-		b->event_sinks[i]->entry->event(b->event_sinks[i], rt, rec, len);
+		b->event_sinks[i]->entry->event(b->event_sinks[i], rt, rec, len, keep);
 	if (type == EV_TICK)
 		stream_tick(b, ((const struct ev_tick *)rec)->ts);
 	return (0);

@@ -158,7 +158,7 @@ struct windows {
 	unsigned	 min_span;	/* never fewer (a report's ticks and the open one) */
 	unsigned	 max_devs;	/* <= WINDOWS_MAX_DEVS */
 	unsigned	 ndevs;
-	struct devwin	*devs[WINDOWS_MAX_DEVS];
+	struct devwin	*devs[WINDOWS_MAX_DEVS];	/* only devices -D keeps: the views list them all */
 	struct devwin	*last;		/* last device looked up: most events repeat it */
 	uint16_t	 slot[WINDOWS_HASH];	/* devs index + 1 by a hash of dev_t, 0 free */
 	/* What the device cap cut: */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "blktop.h"
-#include "stream.h"
 #include "ui.h"
 
 #define UI_DEV_SCALE_W	7		/* right margin: sparkline scale ("12.3k") */
@@ -77,8 +76,7 @@ ui_pane_dev_list(struct ui_pane *p)
 	d->nshown = 0;
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
-		if (!stream_dev_wanted(b, dw->dev) ||
-		    !ui_filter_match(u, device_name(dw->dev)))
+		if (!ui_filter_match(u, device_name(dw->dev)))
 			continue;
 		d->shown_idx[d->nshown] = i;
 		d->shown[d->nshown++] = dw;

@@ -166,7 +166,7 @@ static uint64_t		 page_index1 = 99;
 
 static void
 page_event(struct sink *s __unused, const struct rec_type *rt __unused, const void *rec,
-    size_t len)
+    size_t len, unsigned keep __unused)
 {
 	const struct ev_page *p = rec;
 
