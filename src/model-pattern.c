@@ -285,6 +285,13 @@ model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_ent
 	model_pattern_queue(t, p, f, ts, off, bytes, (uint8_t)dir);
 }
 
+/* Whether call a was made before call b (equal times: neither, arrival order stays). */
+static int
+model_pattern_before(const void *a, const void *b)
+{
+	return (((const struct model_pending *)a)->ts < ((const struct model_pending *)b)->ts);
+}
+
 /*
  * Into the ring, in time order: an access (dir an enum pat_dir) or an open
  * (MODEL_PENDING_OPEN) of process p on file f at ts.
@@ -294,7 +301,6 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
     uint64_t ts, int64_t off, uint64_t bytes, uint8_t dir)
 {
 	struct model_pending	 c;
-	uint32_t		 i, prev, moved, mask;
 
 	if (t->npending == t->pending_len) {
 		if (t->pending_len < MODEL_PATTERN_PENDING) {
@@ -305,7 +311,6 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 			t->pattern_early++;
 		}
 	}
-	mask = t->pending_len - 1;
 	c.ts = ts;
 	c.off = off;
 	c.bytes = bytes;
@@ -315,23 +320,9 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 	c.proc = (uint32_t)(p - t->procs);
 	c.proc_id = p->id;
 	c.dir = dir;
-	i = (t->pending_head + t->npending) & mask;
-	/*
-	 * Later calls move up one; equal times keep their arrival order. At
-	 * most MODEL_PATTERN_REORDER of them: a capture's calls in reverse
-	 * time order (a file, not trusted) would cost the ring's length a
-	 * call. One that would go further stays there, judged out of order.
-	 */
-	for (moved = 0; i != t->pending_head && t->pending[prev = (i - 1) & mask].ts > c.ts;
-	    moved++) {
-		if (moved == MODEL_PATTERN_REORDER) {
-			t->pattern_late++;
-			break;
-		}
-		t->pending[i] = t->pending[prev];
-		i = prev;
-	}
-	t->pending[i] = c;
+	/* Later calls move up one; equal times keep their arrival order. */
+	model_index_ring_insert(t->pending, sizeof *t->pending, t->pending_head, t->npending,
+	    t->pending_len, &c, model_pattern_before, &t->pattern_late);
 	t->npending++;
 }
 

@@ -86,8 +86,10 @@ reqpat_stats(const struct reqpat *r, uint64_t *early, uint64_t *late)
 
 /* Whether a started before b; the same 32 ns (TS_QUANTUM_NS): the lower offset first. */
 static int
-reqpat_before(const struct reqpat_ent *a, const struct reqpat_ent *b)
+reqpat_before(const void *va, const void *vb)
 {
+	const struct reqpat_ent	*a = va, *b = vb;
+
 	return (a->ts < b->ts || (a->ts == b->ts && a->off < b->off));
 }
 
@@ -122,7 +124,6 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 {
 	struct reqpat		*r = b->reqpat;
 	struct reqpat_ent	 e;
-	uint32_t		 i, p, moved;
 
 	if (r == NULL || ev->bytes == 0 || (ev->op != BLK_OP_READ && ev->op != BLK_OP_WRITE))
 		return;
@@ -143,17 +144,8 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	e.file = file;
 	e.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
 	/* Later-started requests move up one; the same start keeps offset order. */
-	i = (r->head + r->n) & (r->len - 1);
-	for (moved = 0; i != r->head &&
-	    reqpat_before(&e, &r->h[p = (i - 1) & (r->len - 1)]); moved++) {
-		if (moved == MODEL_PATTERN_REORDER) {
-			r->late++;
-			break;
-		}
-		r->h[i] = r->h[p];
-		i = p;
-	}
-	r->h[i] = e;
+	model_index_ring_insert(r->h, sizeof *r->h, r->head, r->n, r->len, &e, reqpat_before,
+	    &r->late);
 	r->n++;
 }
 

@@ -35,6 +35,33 @@ uint32_t	 model_index_evict(struct model_index *);
 uint32_t	 model_index_nsets(uint64_t need, unsigned ways);
 uint32_t	 model_index_ring_grow(void *ring, size_t size, uint32_t len, uint32_t head);
 
+/*
+ * Entry e (of size bytes) into a ring kept in start order: len (a power of
+ * two) slots, n of them in use from head, one free. The entries that e comes
+ * before move up one; at most MODEL_PATTERN_REORDER of them (a file's records
+ * in reverse time order, not trusted, would cost the ring's length each):
+ * one that would go further stays there, counted in *late, judged out of
+ * order. Inline, with the caller's size and before, for the per-record path.
+ */
+static inline void
+model_index_ring_insert(void *ring, size_t size, uint32_t head, uint32_t n, uint32_t len,
+    const void *e, int (*before)(const void *, const void *), uint64_t *late)
+{
+	char		*h = ring;
+	uint32_t	 i, p, moved, mask = len - 1;
+
+	i = (head + n) & mask;
+	for (moved = 0; i != head && before(e, h + (size_t)(p = (i - 1) & mask) * size); moved++) {
+		if (moved == MODEL_PATTERN_REORDER) {
+			(*late)++;
+			break;
+		}
+		memcpy(h + (size_t)i * size, h + (size_t)p * size, size);
+		i = p;
+	}
+	memcpy(h + (size_t)i * size, e, size);
+}
+
 #define PROC_CHUNK_DATA	(PROC_CHUNK_SIZE - sizeof(uint32_t))
 struct proc_chunk {
 	uint32_t		 next;		/* next chunk of the path or MODEL_NIL */
