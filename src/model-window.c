@@ -415,20 +415,16 @@ windows_sum_tick(struct sum *s, const struct tick *t)
 		}
 		if (to->ios == 0)
 			continue;
-		if (to->timed != 0 && (so->timed == 0 || to->lat_min < so->lat_min))
-			so->lat_min = to->lat_min;
-		if (to->timed != 0 && (so->timed == 0 || to->q_min < so->q_min))
-			so->q_min = to->q_min;
+		windows_extremes_add(&so->lat_min, &so->lat_max, so->timed, to->lat_min,
+		    to->lat_max, to->timed);
+		windows_extremes_add(&so->q_min, &so->q_max, so->timed, to->q_min, to->q_max,
+		    to->timed);
 		so->ios += to->ios;
 		so->timed += to->timed;
 		so->bytes += to->bytes;
 		so->errors += to->errors;
 		so->lat_sum += to->lat_sum;
 		so->q_sum += to->q_sum;
-		if (to->lat_max > so->lat_max)
-			so->lat_max = to->lat_max;
-		if (to->q_max > so->q_max)
-			so->q_max = to->q_max;
 		for (i = 0; i < HIST_NBUCKETS; i++) {
 			so->lat[i] += to->lat[i];
 			so->q[i] += to->q[i];

@@ -114,15 +114,13 @@ report_col_add(struct report_col *j, const struct report_col *k)
 		j->ios[i] += k->ios[i];
 		j->bytes[i] += k->bytes[i];
 	}
-	if (k->timed != 0 && (j->timed == 0 || k->lat_min < j->lat_min))
-		j->lat_min = k->lat_min;
+	windows_extremes_add(&j->lat_min, &j->lat_max, j->timed, k->lat_min, k->lat_max,
+	    k->timed);
 	j->timed += k->timed;
 	j->errors += k->errors;
 	j->busy_ns += k->busy_ns;
 	j->wait_sum += k->wait_sum;
 	j->lat_sum += k->lat_sum;
-	if (k->lat_max > j->lat_max)
-		j->lat_max = k->lat_max;
 	if (k->qd_max > j->qd_max)
 		j->qd_max = k->qd_max;
 	for (i = 0; i < HIST_NBUCKETS; i++)
@@ -221,14 +219,11 @@ report_tick(struct sink *s, uint64_t ts)
 				continue;
 			c->ios[o] += t->op[o].ios;
 			c->bytes[o] += t->op[o].bytes;
-			if (t->op[o].timed != 0 &&
-			    (c->timed == 0 || t->op[o].lat_min < c->lat_min))
-				c->lat_min = t->op[o].lat_min;
+			windows_extremes_add(&c->lat_min, &c->lat_max, c->timed, t->op[o].lat_min,
+			    t->op[o].lat_max, t->op[o].timed);
 			c->timed += t->op[o].timed;
 			c->errors += t->op[o].errors;
 			c->lat_sum += t->op[o].lat_sum;
-			if (t->op[o].lat_max > c->lat_max)
-				c->lat_max = t->op[o].lat_max;
 			for (k = 0; k < HIST_NBUCKETS; k++)
 				if (t->op[o].lat[k] != 0)
 					c->lat[k] = report_add32(c->lat[k], t->op[o].lat[k]);

@@ -210,6 +210,21 @@ struct sum {
 	struct sum_op	 op[OPC_MAX];
 };
 
+/*
+ * Extremes of timed figures into a sum of them: the least of those timed
+ * (*min of the have timed so far, min of ohave more), and the most. The one
+ * rule of the windows' sums (model-window.c) and the report's columns.
+ */
+static inline void
+windows_extremes_add(uint64_t *min, uint64_t *max, uint64_t have, uint64_t omin,
+    uint64_t omax, uint64_t ohave)
+{
+	if (ohave != 0 && (have == 0 || omin < *min))
+		*min = omin;
+	if (omax > *max)
+		*max = omax;
+}
+
 /* model-window.c */
 enum opclass	 window_opclass(unsigned op);
 void		 windows_init(struct windows *, unsigned nticks, uint64_t now);
