@@ -80,8 +80,8 @@ uint64_t	 hist_bucket_lo(unsigned i);
 uint64_t	 hist_bucket_hi(unsigned i);
 double		 hist_percentile(const uint64_t *b, uint64_t n, double p, uint64_t min,
 		     uint64_t max);
-unsigned	 size_bucket(uint64_t bytes);
-uint64_t	 size_bucket_lo(unsigned i);
+unsigned	 hist_size_bucket(uint64_t bytes);
+uint64_t	 hist_size_bucket_lo(unsigned i);
 
 /*
  * Bucket of a latency in ns: 0 below 1 us, then HIST_SUB per power of two.

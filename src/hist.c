@@ -85,7 +85,7 @@ hist_percentile(const uint64_t *b, uint64_t n, double p, uint64_t min,
 
 /* Bucket of a request size: 0 below 512 bytes, then one per power of two. */
 unsigned
-size_bucket(uint64_t bytes)
+hist_size_bucket(uint64_t bytes)
 {
 	unsigned	 k;
 
@@ -99,7 +99,7 @@ size_bucket(uint64_t bytes)
 
 /* Lowest size in bytes of size bucket i. */
 uint64_t
-size_bucket_lo(unsigned i)
+hist_size_bucket_lo(unsigned i)
 {
 	if (i == 0)
 		return (0);

@@ -465,7 +465,7 @@ json_dev_sizes(FILE *f, const uint64_t *size)
 		if (size[i] == 0)
 			continue;
 		fprintf(f, "%s{\"lo_bytes\":%llu,\"count\":%llu}", first ? "" : ",",
-		    (unsigned long long)size_bucket_lo(i), (unsigned long long)size[i]);
+		    (unsigned long long)hist_size_bucket_lo(i), (unsigned long long)size[i]);
 		first = 0;
 	}
 	fputc(']', f);

@@ -292,7 +292,7 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	dw->run.bytes[ev->fclass < BLK_FC_MAX ? ev->fclass : BLK_FC_NONE] += ev->bytes;
 	if (ev->error != 0)
 		to->errors++;
-	to->size[size_bucket(ev->bytes)]++;
+	to->size[hist_size_bucket(ev->bytes)]++;
 	if ((ev->sector >> dw->map_shift) >= MAP_BANDS)
 		windows_map_grow(w, dw, ev->sector);
 	to->band[ev->sector >> dw->map_shift]++;

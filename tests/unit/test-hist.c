@@ -67,9 +67,9 @@ main(void)
 	CHECK("range reaches 100 s", hist_bucket(100 * NSEC_PER_SEC) < HIST_NBUCKETS - 1);
 	CHECK("overflow bucket", hist_bucket(UINT64_MAX) == HIST_NBUCKETS - 1 &&
 	    hist_bucket(1000ULL << HIST_POWERS) == HIST_NBUCKETS - 1);
-	CHECK("sizes: 4096 bytes", size_bucket(4096) == 4 && size_bucket_lo(4) == 4096);
-	CHECK("sizes: below 512 and huge", size_bucket(1) == 0 &&
-	    size_bucket(UINT64_MAX) == SIZE_NBUCKETS - 1);
+	CHECK("sizes: 4096 bytes", hist_size_bucket(4096) == 4 && hist_size_bucket_lo(4) == 4096);
+	CHECK("sizes: below 512 and huge", hist_size_bucket(1) == 0 &&
+	    hist_size_bucket(UINT64_MAX) == SIZE_NBUCKETS - 1);
 	CHECK("empty histogram percentile is 0", hist_percentile(h, 0, 50, 0, UINT64_MAX) == 0);
 
 	/*

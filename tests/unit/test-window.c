@@ -250,7 +250,7 @@ main(void)
 	t = windows_tick_at(&w, w.devs[0], 0);
 	CHECK("no-latency event: counted, bytes and size kept",
 	    t->op[OPC_READ].ios == 1 && t->op[OPC_READ].bytes == 8192 &&
-	    t->op[OPC_READ].size[size_bucket(8192)] == 1);
+	    t->op[OPC_READ].size[hist_size_bucket(8192)] == 1);
 	CHECK("no-latency event: out of the latency sums and histograms",
 	    t->op[OPC_READ].timed == 0 && t->op[OPC_READ].lat_sum == 0 &&
 	    t->op[OPC_READ].lat[hist_bucket(3000000)] == 0 &&
