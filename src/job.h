@@ -54,6 +54,6 @@ void		 json_pcts(FILE *, const struct proc_hist *);
 /* json-job.c: ,"jobs":[...] of -J and the report; -b's block. */
 void		 json_jobs(FILE *, const struct blktop *, int whole, unsigned top);
 void		 json_jobs_tree(FILE *, const struct blktop *);
-void		 batch_jobs(FILE *, const struct blktop *, unsigned top);
+void		 json_job_batch(FILE *, const struct blktop *, unsigned top);
 
 #endif

@@ -135,7 +135,7 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 
 /* -b: the top busiest jobs of the interval, a line each: root, members, bytes, latencies. */
 void
-batch_jobs(FILE *f, const struct blktop *b, unsigned top)
+json_job_batch(FILE *f, const struct blktop *b, unsigned top)
 {
 	struct jobs	 js;
 	struct job_figs	 g;

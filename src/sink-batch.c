@@ -214,7 +214,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		batch_text_proc_head(f);
 	for (i = 0; i < n; i++)
 		batch_text_proc(f, b, pe[i]);
-	batch_jobs(f, b, top);
+	json_job_batch(f, b, top);
 	c = proc_sum(b->procs);
 	if (c->opens + c->open_fails + c->vfs_calls[0] + c->vfs_calls[1] > 0 ||
 	    (b->have & HAVE_LIFE))
