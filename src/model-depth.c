@@ -341,7 +341,7 @@ depth_interval(struct depthq *q)
 
 /* Every device's depths since the last report into its run's (the end: no report follows). */
 void
-windows_depth_fold(struct windows *w)
+depth_fold(struct windows *w)
 {
 	unsigned	 i;
 
@@ -383,7 +383,7 @@ depth_free(struct depthq *q)
  * the last closed tick, the one the last report reads).
  */
 void
-windows_depth_flush(struct windows *w)
+depth_flush(struct windows *w)
 {
 	struct tick	*t;
 	unsigned	 i, idx;
@@ -404,7 +404,7 @@ windows_base_hash(uint32_t dev)
 
 /* A disk's last sample, or NULL. */
 const struct diskbase *
-windows_diskbase(const struct windows *w, uint32_t dev)
+depth_diskbase(const struct windows *w, uint32_t dev)
 {
 	unsigned	 h;
 
@@ -423,7 +423,7 @@ windows_diskbase(const struct windows *w, uint32_t dev)
  * its sample for the next one's deltas.
  */
 void
-windows_add_diskstat(struct windows *w, const struct ev_diskstat *ev)
+depth_add_diskstat(struct windows *w, const struct ev_diskstat *ev)
 {
 	struct diskbase		*bs = NULL;
 	const struct devwin	*cdw;

@@ -46,7 +46,7 @@ struct depthx {
 
 /* model-depth.c */
 void		 depth_interval(struct depthq *);
-void		 windows_depth_fold(struct windows *);
+void		 depth_fold(struct windows *);
 const struct qd_acc *depth_acc(const struct devwin *, int run);
 
 

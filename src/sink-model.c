@@ -84,7 +84,7 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 		proc_pattern_flush(s->b->procs, ts);
 	/* The run's last report: the phase after the last mark ends with it, every depth is final. */
 	if (s->b->exiting || s->b->ending)
-		windows_depth_flush(&s->b->win);
+		depth_flush(&s->b->win);
 	if ((s->b->exiting || s->b->ending) && s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
 	if ((s->b->exiting || s->b->ending) && s->b->phases != NULL)
@@ -96,8 +96,8 @@ static void
 model_end(struct sink *s)
 {
 	reqpat_flush(s->b, UINT64_MAX);
-	windows_depth_flush(&s->b->win);
-	windows_depth_fold(&s->b->win);	/* the depths' run totals take the last ones */
+	depth_flush(&s->b->win);
+	depth_fold(&s->b->win);	/* the depths' run totals take the last ones */
 	if (s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
 	if (s->b->procs != NULL)
@@ -123,7 +123,7 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 		phase_add_mark(b->phases, rec);
 	else if (rt == &rec_types[EV_DISKSTAT] && rt->valid(rec, len) &&
 	    (keep & STREAM_KEEP_DEV))
-		windows_add_diskstat(&b->win, rec);
+		depth_add_diskstat(&b->win, rec);
 	else if (rt == &rec_types[EV_TASK] && b->procs != NULL) {
 		/* The tree whatever the filters: a job's members are found through it. */
 		if (proc_add_typed(b->procs, rt, rec, len) < 0)

@@ -240,9 +240,9 @@ void		 depth_add(struct windows *, struct devwin *, struct tick *,
 		     const struct ev_block *, unsigned opclass);
 void		 depth_cut(struct windows *, struct devwin *, struct tick *, uint64_t cut);
 void		 depth_free(struct depthq *);
-void		 windows_depth_flush(struct windows *);
-void		 windows_add_diskstat(struct windows *, const struct ev_diskstat *);
-const struct diskbase *windows_diskbase(const struct windows *, uint32_t dev);
+void		 depth_flush(struct windows *);
+void		 depth_add_diskstat(struct windows *, const struct ev_diskstat *);
+const struct diskbase *depth_diskbase(const struct windows *, uint32_t dev);
 void		 windows_band_merge(uint32_t *band, unsigned k);
 void		 windows_tick(struct windows *, uint64_t now);
 const struct devwin *windows_get(const struct windows *, uint32_t dev);

@@ -123,7 +123,7 @@ test_depth(uint64_t now, uint32_t dev)
 	CHECK("depth: times kept stay under the bound", w.devs[0]->dq.start.n < DEPTH_MAX &&
 	    w.devs[0]->dq.done.n < DEPTH_MAX);
 	windows_tick(&w, now + 5 * NSEC_PER_SEC);
-	windows_depth_flush(&w);
+	depth_flush(&w);
 	windows_sum(&w, w.devs[0], 1, 1, &s);
 	for (i = 0, b = 0; b < QD_NBUCKETS; b++)
 		i += s.op[OPC_READ].qd[b];
@@ -139,14 +139,14 @@ test_depth(uint64_t now, uint32_t dev)
 	d.ts = now;
 	d.io_ticks_ms = 4000;
 	d.queue_ms = 9000;
-	windows_add_diskstat(&w, &d);	/* no window yet: the baseline */
+	depth_add_diskstat(&w, &d);	/* no window yet: the baseline */
 	e = req(dev, now + 10, now + 5000000);
 	windows_add_block(&w, &e);
 	d.ts = now + NSEC_PER_SEC;
 	d.io_ticks_ms = 4100;
 	d.queue_ms = 9500;
 	d.in_flight = 3;
-	windows_add_diskstat(&w, &d);
+	depth_add_diskstat(&w, &d);
 	windows_tick(&w, now + NSEC_PER_SEC);
 	windows_sum(&w, w.devs[0], 1, 1, &s);
 	CHECK("part_stat: busy and queue time are the sample's deltas, in flight its own",
@@ -154,13 +154,13 @@ test_depth(uint64_t now, uint32_t dev)
 	    (s.flags & TICK_STAT));
 	d.ts = now + 2 * NSEC_PER_SEC;
 	d.io_ticks_ms = 0xFFFFFFF0;	/* the kernel prints it as 32 bits */
-	windows_add_diskstat(&w, &d);
+	depth_add_diskstat(&w, &d);
 	windows_tick(&w, now + 2 * NSEC_PER_SEC);
 	windows_sum(&w, w.devs[0], 1, 1, &s);
 	CHECK("part_stat: busy time is capped at the tick", s.busy_ns == NSEC_PER_SEC);
 	d.ts = now + 3 * NSEC_PER_SEC;
 	d.io_ticks_ms = 0x20;		/* wrapped: 0x30 ms later */
-	windows_add_diskstat(&w, &d);
+	depth_add_diskstat(&w, &d);
 	windows_tick(&w, now + 3 * NSEC_PER_SEC);
 	windows_sum(&w, w.devs[0], 1, 1, &s);
 	CHECK("part_stat: a 32-bit counter's wrap is a delta", s.busy_ns == 0x30 * 1000000ULL);
