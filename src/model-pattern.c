@@ -220,7 +220,7 @@ model_pattern_pop(struct proc_table *t)
  * in a ring kept in time order (a call that came late is moved back past
  * the later ones, a batch's length at most where it matters), and are judged
  * once MODEL_PATTERN_DELAY_NS older than the stream's time
- * (proc_pattern_flush: at each tick, and all of them at the end). A full
+ * (model_pattern_flush: at each tick, and all of them at the end). A full
  * ring judges its oldest at once (pattern_early counts it). Failed calls are
  * no accesses.
  */
@@ -328,7 +328,7 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 
 /* Judge the pending calls made before upto (UINT64_MAX: all). */
 void
-proc_pattern_flush(struct proc_table *t, uint64_t upto)
+model_pattern_flush(struct proc_table *t, uint64_t upto)
 {
 	while (t->npending > 0 && t->pending[t->pending_head].ts <= upto)
 		model_pattern_pop(t);

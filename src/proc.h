@@ -198,7 +198,7 @@ int64_t		 model_fault_offset(const struct ev_page *);
 void		 proc_file_req_add(struct proc_table *, uint32_t file, uint64_t fhash, enum pat_dir,
 		     uint64_t off, uint64_t bytes);
 uint32_t	 proc_block_file_last(const struct proc_table *, uint64_t *fhash);
-void		 proc_pattern_flush(struct proc_table *, uint64_t upto);
+void		 model_pattern_flush(struct proc_table *, uint64_t upto);
 #define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
 #define MODEL_PATTERN_REORDER	4096	/* a call moves back past this many later ones at most */
 

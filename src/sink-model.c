@@ -67,7 +67,7 @@ model_tick(struct blktop *b, uint64_t ts)
 	if (ts > MODEL_PATTERN_DELAY_NS)
 		reqpat_flush(b, ts - MODEL_PATTERN_DELAY_NS);
 	if (b->procs != NULL && ts > MODEL_PATTERN_DELAY_NS)
-		proc_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
+		model_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
 }
 
 /*
@@ -81,7 +81,7 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 {
 	reqpat_flush(s->b, ts);
 	if (s->b->procs != NULL)
-		proc_pattern_flush(s->b->procs, ts);
+		model_pattern_flush(s->b->procs, ts);
 	/* The run's last report: the phase after the last mark ends with it, every depth is final. */
 	if (s->b->exiting || s->b->ending)
 		depth_flush(&s->b->win);
@@ -101,7 +101,7 @@ model_end(struct sink *s)
 	if (s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
 	if (s->b->procs != NULL)
-		proc_pattern_flush(s->b->procs, UINT64_MAX);
+		model_pattern_flush(s->b->procs, UINT64_MAX);
 	if (s->b->phases != NULL)
 		phase_end(s->b->phases, s->b->last_tick);
 }

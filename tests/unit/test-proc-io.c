@@ -87,7 +87,7 @@ test_open_pattern(void)
 	now = 105;
 	add_open(t, 9, "/data/opened", 3);	/* ts 105, its record after the read at 106 */
 	now = 200;
-	proc_pattern_flush(t, UINT64_MAX);
+	model_pattern_flush(t, UINT64_MAX);
 	f = find_file(t, "/data/opened");
 	CHECK("opens: 3 consecutive after the first open's read at 0; the second open's read at 2048 "
 	    "sequential (Darshan's 4), not a step back from 16384",
@@ -122,9 +122,9 @@ test_ring_grow(void)
 			t700 = r.rw.ts;
 		/* The 700 first judged once 1000 wait: the ring's head is past its start. */
 		if (i == 999)
-			proc_pattern_flush(t, t700);
+			model_pattern_flush(t, t700);
 	}
-	proc_pattern_flush(t, UINT64_MAX);
+	model_pattern_flush(t, UINT64_MAX);
 	proc_stats(t, &s);
 	f = find_file(t, "/data/grow");
 	CHECK("ring grown while wrapped: 3000 calls in order, 2999 consecutive, none early or late",
@@ -146,7 +146,7 @@ test_maps(void)
 		add_rw(t, 7, 7, "reader", path, 0, 4096, 100);
 		add_rw(t, 7, 7, "reader", "/data/hot", i & 1, 4096, 100);
 	}
-	proc_pattern_flush(t, UINT64_MAX);
+	model_pattern_flush(t, UINT64_MAX);
 	proc_stats(t, &s);
 	for (i = 0; i < 300; i++) {
 		snprintf(path, sizeof(path), "/data/once-%03u", i);
@@ -168,7 +168,7 @@ test_maps(void)
 		r.rw.pos = -1;
 		proc_add(t, &r, len);
 	}
-	proc_pattern_flush(t, UINT64_MAX);
+	model_pattern_flush(t, UINT64_MAX);
 	proc_stats(t, &s);
 	CHECK("maps: a file of calls without an offset has no map", find_file(t, "/data/nooff") != NULL &&
 	    map_calls(t, "/data/nooff") == -1);
