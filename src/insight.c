@@ -588,8 +588,8 @@ insight_scan(const struct blktop *b, struct insight *out, unsigned max, uint64_t
 	for (i = 0; i < b->win.ndevs; i++)
 		insight_entry(&sc, INSIGHT_DEVICE, b->win.devs[i]);
 	if (b->procs != NULL && (b->have & HAVE_VFS)) {
-		proc_each_file(b->procs, insight_file, &sc);
-		proc_each(b->procs, insight_proc, &sc);
+		top_each_file(b->procs, insight_file, &sc);
+		top_each(b->procs, insight_proc, &sc);
 	}
 	qsort(out, sc.n, sizeof(*out), insight_cmp);
 	*more = sc.more;

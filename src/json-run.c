@@ -161,14 +161,14 @@ json_run_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
 	const struct file_entry	**fe = xcalloc(n, sizeof *fe);
 	unsigned		 i, k;
 
-	k = proc_top(b->procs, (enum proc_key)key, whole, pe, n);
+	k = top_procs(b->procs, (enum proc_key)key, whole, pe, n);
 	fprintf(f, ",\"processes\":[");
 	for (i = 0; i < k; i++) {
 		if (i > 0)
 			fputc(',', f);
 		json_proc(f, b, pe[i], whole);
 	}
-	k = proc_top_files(b->procs, (enum proc_key)key, whole, fe, n);
+	k = top_files(b->procs, (enum proc_key)key, whole, fe, n);
 	fprintf(f, "],\"files\":[");
 	for (i = 0; i < k; i++) {
 		if (i > 0)

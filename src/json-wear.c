@@ -121,7 +121,7 @@ wear_walk_new(const struct blktop *b)
 		return (NULL);
 	w = xcalloc(1, sizeof *w);
 	w->t = b->procs;
-	proc_each_file(b->procs, wear_file, w);
+	top_each_file(b->procs, wear_file, w);
 	qsort(w->dirs, WEAR_DIRS, sizeof w->dirs[0], wear_dir_cmp);
 	return (w);
 }

@@ -34,7 +34,7 @@ job_cmp(const void *a, const void *b)
 	return (x->root < y->root ? -1 : x->root > y->root);
 }
 
-/* What proc_each hands: the pairs being collected. */
+/* What top_each hands: the pairs being collected. */
 struct job_collect {
 	const struct blktop	*b;
 	const struct task_table	*tasks;
@@ -79,7 +79,7 @@ jobs_of(const struct blktop *b, int whole, struct jobs *out)
 	c.tasks = proc_tasks(b->procs);
 	c.max = st.procs;
 	c.pairs = xcalloc(c.max + 1, sizeof *c.pairs);
-	proc_each(b->procs, job_collect_one, &c);
+	top_each(b->procs, job_collect_one, &c);
 	qsort(c.pairs, c.n, sizeof *c.pairs, job_pair_cmp);
 	out->jobs = xcalloc(c.n + 1, sizeof *out->jobs);
 	out->members = xcalloc(c.n + 1, sizeof *out->members);

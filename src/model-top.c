@@ -174,7 +174,7 @@ model_top_select(const struct proc_table *t, enum proc_key k, int total,
  * how many were stored in out; they stay valid until the next event.
  */
 unsigned
-proc_top(const struct proc_table *t, enum proc_key k, int total,
+top_procs(const struct proc_table *t, enum proc_key k, int total,
     const struct proc_entry **out, unsigned n)
 {
 	return (model_top_select(t, k, total, out, NULL, n));
@@ -182,7 +182,7 @@ proc_top(const struct proc_table *t, enum proc_key k, int total,
 
 /* The same for files; ties go to the file seen first. */
 unsigned
-proc_top_files(const struct proc_table *t, enum proc_key k, int total,
+top_files(const struct proc_table *t, enum proc_key k, int total,
     const struct file_entry **out, unsigned n)
 {
 	return (model_top_select(t, k, total, NULL, out, n));
@@ -190,7 +190,7 @@ proc_top_files(const struct proc_table *t, enum proc_key k, int total,
 
 /* Call fn on every file of the table, most recently active first. */
 void
-proc_each_file(const struct proc_table *t, void (*fn)(void *, const struct file_entry *),
+top_each_file(const struct proc_table *t, void (*fn)(void *, const struct file_entry *),
     void *ctx)
 {
 	uint32_t e;
@@ -201,7 +201,7 @@ proc_each_file(const struct proc_table *t, void (*fn)(void *, const struct file_
 
 /* Call fn on every process (thread) of the table, most recently active first. */
 void
-proc_each(const struct proc_table *t, void (*fn)(void *, const struct proc_entry *), void *ctx)
+top_each(const struct proc_table *t, void (*fn)(void *, const struct proc_entry *), void *ctx)
 {
 	uint32_t e;
 

@@ -220,13 +220,13 @@ size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 
 /* model-top.c */
 #define PROC_TOP_MAX	10000	/* most entries one top call returns: --top's bound */
-unsigned	 proc_top(const struct proc_table *, enum proc_key, int total,
+unsigned	 top_procs(const struct proc_table *, enum proc_key, int total,
 		     const struct proc_entry **out, unsigned n);
-unsigned	 proc_top_files(const struct proc_table *, enum proc_key, int total,
+unsigned	 top_files(const struct proc_table *, enum proc_key, int total,
 		     const struct file_entry **out, unsigned n);
-void		 proc_each_file(const struct proc_table *,
+void		 top_each_file(const struct proc_table *,
 		     void (*)(void *, const struct file_entry *), void *);
-void		 proc_each(const struct proc_table *,
+void		 top_each(const struct proc_table *,
 		     void (*)(void *, const struct proc_entry *), void *);
 
 #endif /* BLKTOP_PROC_H */

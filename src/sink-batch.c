@@ -209,7 +209,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		return;
 	pe = xcalloc(top, sizeof *pe);
 	fe = xcalloc(top, sizeof *fe);
-	n = proc_top(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
+	n = top_procs(b->procs, (enum proc_key)bo->sort_key, 0, pe, top);
 	if (n > 0)
 		batch_text_proc_head(f);
 	for (i = 0; i < n; i++)
@@ -227,7 +227,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    (unsigned long long)c->fops[FOP_RENAME], (unsigned long long)c->fops[FOP_MKDIR],
 		    (unsigned long long)c->fops[FOP_RMDIR]);
 	batch_text_wear(f, b, c);
-	n = proc_top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
+	n = top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
 	if (n > 0)
 		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s %4s %10s  %-23s %s\n", "opens",
 		    "reads", "writes", "rd_bytes", "wr_bytes", "dsk_rd_B", "dsk_wr_B", "lat_p50",

@@ -49,7 +49,7 @@ html_procs(struct html *h)
 	FILE			*f = h->f;
 	unsigned		 n, i, k;
 
-	n = proc_top(b->procs, (enum proc_key)h->r->opts.sort_key, 1, pe, REPORT_TOP);
+	n = top_procs(b->procs, (enum proc_key)h->r->opts.sort_key, 1, pe, REPORT_TOP);
 	fprintf(f, "<h2>Top processes</h2>\n<p class=\"dim\">The whole run, by %s. Block: "
 	    "requests submitted; calls: read and write family calls; disk: bytes the device "
 	    "moved on its behalf (page cache fills, writeback of what it dirtied, direct "
@@ -82,7 +82,7 @@ html_files(struct html *h)
 	char			 path[4096], x[4][16];
 	unsigned		 n, i;
 
-	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
+	n = top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">file</th><th>reads</th>"
 	    "<th>writes</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
 	    "<th>opens</th></tr>\n");
@@ -103,7 +103,7 @@ html_files(struct html *h)
 	fprintf(f, "</table>\n");
 }
 
-/* Sum a file's size bins into the run's (proc_each_file). */
+/* Sum a file's size bins into the run's (top_each_file). */
 static void
 html_sum_hist(void *ctx, const struct file_entry *fe)
 {
@@ -173,7 +173,7 @@ html_pattern(struct html *h)
 
 	if (!(b->have & HAVE_VFS))
 		return;
-	proc_each_file(b->procs, html_sum_hist, sum);
+	top_each_file(b->procs, html_sum_hist, sum);
 	for (i = 0; i < 2 * PAT_BINS; i++)
 		if (sum[i] > max)
 			max = sum[i];
@@ -200,7 +200,7 @@ html_pattern(struct html *h)
 	}
 	fprintf(f, "</table>\n");
 
-	n = proc_top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
+	n = top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
 	fprintf(f, "<h2>Access pattern</h2>\n<p class=\"dim\">The busiest files: of their "
 	    "calls with an offset, judged against the previous call of the same process, open and "
 	    "direction (doc/json.md, Access pattern), those that were sequential (started "

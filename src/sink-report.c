@@ -288,7 +288,7 @@ report_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
 	if (b->procs == NULL || r->ncols == 0)
 		return;
 	for (k = 0; k < nitems(keys); k++) {
-		n = proc_top_files(b->procs, keys[k], 0, fe, REPORT_TOP);
+		n = top_files(b->procs, keys[k], 0, fe, REPORT_TOP);
 		for (i = 0; i < n; i++) {
 			for (j = 0; j < nseen && seen[j] != fe[i]; j++)
 				;

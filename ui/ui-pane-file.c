@@ -8,7 +8,7 @@
 #include "blktop.h"
 #include "ui.h"
 
-#define UI_FILE_ROWS	1024		/* rows kept per interval (proc_top_files' most) */
+#define UI_FILE_ROWS	1024		/* rows kept per interval (top_files' most) */
 #define UI_FILE_FINDINGS 8		/* the drilled file's insights shown */
 
 /* One file as it was over the last display interval. */
@@ -46,7 +46,7 @@ static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, 
 
 /*
  * The columns; the path takes what is left and is shortened in the middle.
- * key: the proc_top_files key that picks the rows worth keeping when sorted by it.
+ * key: the top_files key that picks the rows worth keeping when sorted by it.
  */
 static const struct ui_col ui_file_cols[UI_FC_MAX] = {
 	[UI_FC_CR] = { "rcall/s", 7, 0, .key = PROC_KEY_VFS_READS,
@@ -272,7 +272,7 @@ ui_pane_file_collect(struct ui_pane *p, double secs)
 		ui_pane_file_drill_collect(d, b);
 	ui_pane_file_clear(d);
 	d->secs = secs;
-	n = proc_top_files(b->procs, ui_file_cols[d->tab.sortcol].key, 0, top,
+	n = top_files(b->procs, ui_file_cols[d->tab.sortcol].key, 0, top,
 	    UI_FILE_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];

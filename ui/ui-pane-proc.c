@@ -10,7 +10,7 @@
 #include "job.h"
 #include "ui.h"
 
-#define UI_PROC_ROWS	1024		/* rows kept per interval (proc_top's most) */
+#define UI_PROC_ROWS	1024		/* rows kept per interval (top_procs's most) */
 #define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */
 /*
  * The past of the processes doing block I/O, for a drill-down to start with:
@@ -58,7 +58,7 @@ static void	 ui_pane_proc_fmt_vfs_lat(const struct ui_col *, const void *, doubl
 /*
  * The columns: block requests and device time first, then the system calls.
  * Each is a field of proc_fields (field-proc.c: its title, width and the
- * proc_top key that picks the rows worth keeping when sorted by it); here,
+ * top_procs key that picks the rows worth keeping when sorted by it); here,
  * how the pane prints it and where its row keeps it: a counter at its
  * offset in the row's proc_counts, unless off or value says otherwise.
  */
@@ -209,7 +209,7 @@ ui_pane_proc_collect_files(struct ui_proc *d, struct blktop *b)
 	for (i = 0; i < d->nfiles; i++)
 		free(d->files[i].path);
 	d->nfiles = 0;
-	n = proc_top_files(b->procs, PROC_KEY_LAT, 0, top, UI_PROC_ROWS);
+	n = top_files(b->procs, PROC_KEY_LAT, 0, top, UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		f = top[i];
 		for (j = 0; j < f->npids && f->pids[j] != d->drill; j++)
@@ -476,7 +476,7 @@ ui_pane_proc_collect(struct ui_pane *pane, double secs)
 	if (b->procs == NULL || secs <= 0)
 		return;
 	d->secs = secs;
-	n = proc_top(b->procs, ui_proc_cols[d->tab.sortcol].key, 0, top,
+	n = top_procs(b->procs, ui_proc_cols[d->tab.sortcol].key, 0, top,
 	    UI_PROC_ROWS);
 	for (i = 0; i < n; i++) {
 		p = top[i];

@@ -113,7 +113,7 @@ struct ui_col {
 	int		 left;		/* left-aligned */
 	int		 ascending;	/* sorted smallest first */
 	int		 by_name;	/* sorted by the row's name, A to Z */
-	enum proc_key	 key;		/* proc_top's rows worth keeping, sorted by it */
+	enum proc_key	 key;		/* top_procs's rows worth keeping, sorted by it */
 	size_t		 off;		/* where its field is in the row */
 	double		(*value)(const struct ui_col *, const void *row);	/* NULL: the uint64_t at off */
 	void		(*fmt)(const struct ui_col *, const void *row, double secs,

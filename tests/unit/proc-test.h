@@ -105,7 +105,7 @@ find_proc(struct proc_table *t, uint32_t id)
 	const struct proc_entry	*top[1024];
 	unsigned		 n, i;
 
-	n = proc_top(t, PROC_KEY_OPENS, 1, top, nitems(top));
+	n = top_procs(t, PROC_KEY_OPENS, 1, top, nitems(top));
 	for (i = 0; i < n; i++) {
 		if (top[i]->id == id)
 			return top[i];
@@ -121,7 +121,7 @@ find_file(struct proc_table *t, const char *path)
 	char				 buf[VFS_PATH_MAX];
 	unsigned			 n, i;
 
-	n = proc_top_files(t, PROC_KEY_OPENS, 1, top, nitems(top));
+	n = top_files(t, PROC_KEY_OPENS, 1, top, nitems(top));
 	for (i = 0; i < n; i++) {
 		model_file_path(t, top[i], buf, sizeof(buf));
 		if (strcmp(buf, path) == 0)

@@ -33,7 +33,7 @@ test_folding(void)
 	CHECK("per-thread view: thread keeps its comm and tgid",
 	    p && strcmp(p->comm, "worker") == 0 && p->tgid == 100);
 	CHECK("per-thread view: top by vfs_writes",
-	    proc_top(t, PROC_KEY_VFS_WRITES, 0, top, 1) == 1 && top[0]->id == 102);
+	    top_procs(t, PROC_KEY_VFS_WRITES, 0, top, 1) == 1 && top[0]->id == 102);
 	proc_free(t);
 
 	/* Imported logs without COMM (openat, close): an empty comm renames nothing. */
@@ -211,17 +211,17 @@ test_top(void)
 	add_block(t, 3, 3, "r", 1, 8192, 5000);
 	add_block(t, 3, 3, "r", 1, 8192, 5000);
 	add_block(t, 4, 4, "r", 1, 4096, 5000);
-	n = proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
+	n = top_procs(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
 	sorted = n == 5;
 	for (i = 1; i < n; i++)
 		sorted &= proc_entry_counts(t, top[i - 1], 0)->vfs_bytes[0] >=
 		    proc_entry_counts(t, top[i], 0)->vfs_bytes[0];
 	CHECK("top: n entries, sorted by key", sorted && top[0]->id == 10 && top[1]->id == 9);
 	CHECK("top: ties broken by id", top[4]->id == 5 || (n == 5 && top[3]->id == 5));
-	n = proc_top(t, PROC_KEY_WRITE_BYTES, 0, top, 2);
+	n = top_procs(t, PROC_KEY_WRITE_BYTES, 0, top, 2);
 	CHECK("top: block write bytes", n == 2 && top[0]->id == 3 &&
 	    proc_entry_counts(t, top[0], 0)->blk_bytes[1] == 16384 && top[1]->id == 4);
-	n = proc_top(t, PROC_KEY_WRITE_IOS, 0, top, 1);
+	n = top_procs(t, PROC_KEY_WRITE_IOS, 0, top, 1);
 	CHECK("top: block write ios", n == 1 && top[0]->id == 3);
 	CHECK("top: block latency histogram", proc_entry_lat(t, top[0], 1, 50) >= 4500 &&
 	    proc_entry_lat(t, top[0], 1, 50) <= 5500);
@@ -231,11 +231,11 @@ test_top(void)
 
 	proc_interval(t);
 	CHECK("interval: idle entries leave the interval top",
-	    proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5) == 0);
-	CHECK("interval: totals remain", proc_top(t, PROC_KEY_VFS_READ_BYTES, 1, top, 1) == 1 &&
+	    top_procs(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5) == 0);
+	CHECK("interval: totals remain", top_procs(t, PROC_KEY_VFS_READ_BYTES, 1, top, 1) == 1 &&
 	    top[0]->id == 10);
 	add_rw(t, 2, 2, "r", "/f", 0, 7, 10);
-	n = proc_top(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
+	n = top_procs(t, PROC_KEY_VFS_READ_BYTES, 0, top, 5);
 	CHECK("interval: only this interval's counts", n == 1 && top[0]->id == 2 &&
 	    proc_entry_counts(t, top[0], 0)->vfs_bytes[0] == 7 &&
 	    proc_entry_counts(t, top[0], 1)->vfs_bytes[0] == 2007);
@@ -246,11 +246,11 @@ test_top(void)
 	add_open(t, 2, "/nonexistent/x", -2);
 	for (i = 1; i <= 100; i++)
 		add_rw(t, 20 + i % 12, 20 + i % 12, "lat", "/lat", 0, 1, i * 1000);
-	n = proc_top_files(t, PROC_KEY_OPENS, 0, ft, 8);
+	n = top_files(t, PROC_KEY_OPENS, 0, ft, 8);
 	CHECK("files: top by opens", n >= 2 && ft[0]->iv.opens == 2);
 	CHECK("files: failed open counted under its path",
 	    find_file(t, "/nonexistent/x") && find_file(t, "/nonexistent/x")->iv.open_fails == 1);
-	n = proc_top_files(t, PROC_KEY_VFS_READS, 0, ft, 1);
+	n = top_files(t, PROC_KEY_VFS_READS, 0, ft, 1);
 	CHECK("files: distinct pids bounded", n == 1 && ft[0]->npids == PROC_FILE_PIDS &&
 	    ft[0]->pids_more == 1);
 	CHECK("files: p50 within 5%", n == 1 && proc_file_lat(t, ft[0], 50) > 47500 &&
@@ -269,7 +269,7 @@ test_top(void)
 	add_rw(t, 1, 1, "r", "/tie/b", 0, 0, 10);
 	add_rw(t, 1, 1, "r", "/tie/a", 0, 0, 10);
 	add_rw(t, 1, 1, "r", "/tie/c", 0, 0, 10);
-	n = proc_top_files(t, PROC_KEY_VFS_READ_BYTES, 0, ft, 3);
+	n = top_files(t, PROC_KEY_VFS_READ_BYTES, 0, ft, 3);
 	CHECK("files: ties go to the file seen first", n == 3 && ft[0] == find_file(t, "/tie/a") &&
 	    ft[1] == find_file(t, "/tie/b") && ft[2] == find_file(t, "/tie/c"));
 	proc_free(t);
