@@ -52,9 +52,9 @@ uint64_t	 hash_bytes(const void *, size_t, uint64_t seed);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 
 /* name.c: names as text that is always valid UTF-8 (doc/blktop.8, NAMES). */
-size_t		 utf8_char(const char *, size_t, uint32_t *cp);
-int		 utf8_invisible(uint32_t cp);
-size_t		 utf8_printable(const char *, size_t);
+size_t		 name_utf8_char(const char *, size_t, uint32_t *cp);
+int		 name_utf8_invisible(uint32_t cp);
+size_t		 name_utf8_printable(const char *, size_t);
 size_t		 name_text_char(const char *, size_t, int *shown);
 size_t		 name_text(char *out, size_t outlen, const char *in, size_t n);
 size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);

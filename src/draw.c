@@ -436,7 +436,7 @@ draw_text_width(const char *s)
 	unsigned		 w = 0;
 
 	while (n > 0) {
-		if ((l = utf8_char((const char *)p, n, NULL)) == 0)
+		if ((l = name_utf8_char((const char *)p, n, NULL)) == 0)
 			l = 1;
 		p += l;
 		n -= l;
@@ -485,14 +485,14 @@ draw_path(char *out, size_t outlen, const char *path, unsigned width,
 	at = xcalloc(n + 1, sizeof *at);
 	for (i = 0; n > 0; nch++) {
 		at[nch] = i;
-		l = utf8_char((const char *)p, n, NULL);
+		l = name_utf8_char((const char *)p, n, NULL);
 		/*
 		 * The one test of every text output (name_text's): controls
 		 * can drive the terminal, bidi overrides and zero-width
 		 * characters would make one name read as another.
 		 */
 		if (l == 0 || (l > 1 && !(flags & DRAW_UTF8)) ||
-		    utf8_printable((const char *)p, n) == 0) {
+		    name_utf8_printable((const char *)p, n) == 0) {
 			s[i++] = '?';
 			l = l == 0 ? 1 : l;
 		} else {

@@ -12,7 +12,7 @@
  * overlong form, a surrogate or a code point past U+10FFFF.
  */
 size_t
-utf8_char(const char *s, size_t n, uint32_t *cpp)
+name_utf8_char(const char *s, size_t n, uint32_t *cpp)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 len, i;
@@ -61,7 +61,7 @@ done:
  * JSON line at them). Text outputs show them as '?'; JSON as \uXXXX.
  */
 int
-utf8_invisible(uint32_t cp)
+name_utf8_invisible(uint32_t cp)
 {
 	return (cp == 0x061c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) ||
 	    (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) ||
@@ -73,24 +73,24 @@ utf8_invisible(uint32_t cp)
  * formed and printable: 1 for printable ASCII, 2-4 for a multibyte
  * character; 0 for a control (C0, DEL, or C1: U+0080..U+009F, which a
  * terminal may take as CSI and the like), an invisible code point
- * (utf8_invisible), a stray or truncated byte, an overlong form or a
+ * (name_utf8_invisible), a stray or truncated byte, an overlong form or a
  * surrogate. Names from the kernel or a file go to text output through this.
  */
 size_t
-utf8_printable(const char *s, size_t n)
+name_utf8_printable(const char *s, size_t n)
 {
 	uint32_t	 cp;
 	size_t		 k;
 
-	if ((k = utf8_char(s, n, &cp)) == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-	    utf8_invisible(cp))
+	if ((k = name_utf8_char(s, n, &cp)) == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	    name_utf8_invisible(cp))
 		return (0);
 	return (k);
 }
 
 /*
  * The next character of a name as text (n > 0 bytes at s): its length (1 to
- * 4), with *shown 1 if it is printable (utf8_printable) and shown as itself,
+ * 4), with *shown 1 if it is printable (name_utf8_printable) and shown as itself,
  * 0 if it is shown as one '?': a control, an invisible character, or a byte
  * of no character (length 1). The one rule of every text output, for
  * name_text and the writers that escape as they go (CSV, HTML).
@@ -100,13 +100,13 @@ name_text_char(const char *s, size_t n, int *shown)
 {
 	size_t	 k;
 
-	if ((k = utf8_printable(s, n)) > 0) {
+	if ((k = name_utf8_printable(s, n)) > 0) {
 		*shown = 1;
 		return (k);
 	}
 	*shown = 0;
 	/* A whole invisible character is one '?'; a bad byte is one too. */
-	return ((k = utf8_char(s, n, NULL)) == 0 ? 1 : k);
+	return ((k = name_utf8_char(s, n, NULL)) == 0 ? 1 : k);
 }
 
 /*
@@ -157,7 +157,7 @@ name_put(char *out, size_t outlen, size_t *used, char c)
  * two uppercase hex digits); and so that this can be undone, a run of
  * backslashes just before an X (or before such an escape) is written twice
  * as long. Nothing else changes: systemd's "\x2d" stays "\x2d". With
- * strict, each byte of a character that is not printable (utf8_printable: a
+ * strict, each byte of a character that is not printable (name_utf8_printable: a
  * control, an invisible character) is escaped as well, for a format that has
  * no escape of its own for them. Into out, NUL-terminated and cut to outlen;
  * returns the length the whole needs.
@@ -175,16 +175,16 @@ name_escape_how(char *out, size_t outlen, const char *in, size_t n, int strict)
 			for (j = i; j < n && in[j] == '\\'; j++)
 				;
 			run = j - i;
-			if (j < n && (in[j] == 'X' || (strict ? utf8_printable(in + j, n - j) :
-			    utf8_char(in + j, n - j, NULL)) == 0))
+			if (j < n && (in[j] == 'X' || (strict ? name_utf8_printable(in + j, n - j) :
+			    name_utf8_char(in + j, n - j, NULL)) == 0))
 				run *= 2;
 			for (k = 0; k < run; k++)
 				name_put(out, outlen, &used, '\\');
 			i = j;
 			continue;
 		}
-		if ((k = utf8_char(in + i, n - i, NULL)) == 0 ||
-		    (strict && utf8_printable(in + i, n - i) == 0)) {
+		if ((k = name_utf8_char(in + i, n - i, NULL)) == 0 ||
+		    (strict && name_utf8_printable(in + i, n - i) == 0)) {
 			for (j = 0; j < (k == 0 ? 1 : k); j++) {
 				c = (unsigned char)in[i + j];
 				name_put(out, outlen, &used, '\\');
@@ -244,7 +244,7 @@ name_escape_strict_dup(const char *in, size_t n)
 /*
  * A name as a JSON string (n bytes at most, up to a NUL): name_escape's text,
  * with JSON's own escapes for the quote, the backslash, the C0 and C1
- * controls, DEL and the invisible code points (utf8_invisible). The output
+ * controls, DEL and the invisible code points (name_utf8_invisible). The output
  * is ASCII but for the name's own printable characters: valid UTF-8.
  */
 void
@@ -258,7 +258,7 @@ name_json(FILE *f, const char *s, size_t n)
 	len = strlen(e);
 	fputc('"', f);
 	for (p = e; *p != '\0'; p += k) {
-		k = utf8_char(p, len - (size_t)(p - e), &cp);
+		k = name_utf8_char(p, len - (size_t)(p - e), &cp);
 		if (k == 0)
 			k = 1;	/* cannot happen: name_escape's output is well formed */
 		if (cp == '"' || cp == '\\')
@@ -267,7 +267,7 @@ name_json(FILE *f, const char *s, size_t n)
 			fputs("\\n", f);
 		else if (cp == '\t')
 			fputs("\\t", f);
-		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || utf8_invisible(cp))
+		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || name_utf8_invisible(cp))
 			fprintf(f, "\\u%04x", (unsigned)cp);
 		else
 			fwrite(p, 1, k, f);

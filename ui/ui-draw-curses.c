@@ -362,7 +362,7 @@ ui_draw_wc(const char *glyph)
 
 	if (glyph[0] == '\0')
 		return (L' ');
-	if (utf8_char(glyph, strlen(glyph), &cp) == 0)
+	if (name_utf8_char(glyph, strlen(glyph), &cp) == 0)
 		return (L'?');
 	return ((wchar_t)cp);
 }

@@ -465,21 +465,21 @@ main(void)
 
 	/* Names go to text output only as printable UTF-8: no C0, DEL or C1 control. */
 	CHECK("utf8: ASCII letter 1, ESC and DEL 0",
-	    utf8_printable("a", 1) == 1 && utf8_printable("\x1b[2J", 4) == 0 &&
-	    utf8_printable("\x7f", 1) == 0);
+	    name_utf8_printable("a", 1) == 1 && name_utf8_printable("\x1b[2J", 4) == 0 &&
+	    name_utf8_printable("\x7f", 1) == 0);
 	CHECK("utf8: C1 controls (CSI U+009B, NEL U+0085) and a lone 0x9b are not printable",
-	    utf8_printable("\xc2\x9b", 2) == 0 && utf8_printable("\xc2\x85", 2) == 0 &&
-	    utf8_printable("\x9b", 1) == 0);
+	    name_utf8_printable("\xc2\x9b", 2) == 0 && name_utf8_printable("\xc2\x85", 2) == 0 &&
+	    name_utf8_printable("\x9b", 1) == 0);
 	CHECK("utf8: NBSP, e acute, euro sign and an emoji are whole characters",
-	    utf8_printable("\xc2\xa0", 2) == 2 && utf8_printable("\xc3\xa9", 2) == 2 &&
-	    utf8_printable("\xe2\x82\xac", 3) == 3 && utf8_printable("\xf0\x9f\x98\x80", 4) == 4);
+	    name_utf8_printable("\xc2\xa0", 2) == 2 && name_utf8_printable("\xc3\xa9", 2) == 2 &&
+	    name_utf8_printable("\xe2\x82\xac", 3) == 3 && name_utf8_printable("\xf0\x9f\x98\x80", 4) == 4);
 	CHECK("utf8: overlong C1, surrogate, past U+10FFFF, truncated and bad continuation are not",
-	    utf8_printable("\xe0\x82\x9b", 3) == 0 && utf8_printable("\xed\xa0\x80", 3) == 0 &&
-	    utf8_printable("\xf4\x90\x80\x80", 4) == 0 && utf8_printable("\xe2\x82", 2) == 0 &&
-	    utf8_printable("\xe2\x41\xac", 3) == 0 && utf8_printable("\xc1\xbf", 2) == 0);
+	    name_utf8_printable("\xe0\x82\x9b", 3) == 0 && name_utf8_printable("\xed\xa0\x80", 3) == 0 &&
+	    name_utf8_printable("\xf4\x90\x80\x80", 4) == 0 && name_utf8_printable("\xe2\x82", 2) == 0 &&
+	    name_utf8_printable("\xe2\x41\xac", 3) == 0 && name_utf8_printable("\xc1\xbf", 2) == 0);
 	CHECK("utf8: bidi override U+202E, zero-width space U+200B and BOM are not printable",
-	    utf8_printable("\xe2\x80\xae", 3) == 0 && utf8_printable("\xe2\x80\x8b", 3) == 0 &&
-	    utf8_printable("\xef\xbb\xbf", 3) == 0);
+	    name_utf8_printable("\xe2\x80\xae", 3) == 0 && name_utf8_printable("\xe2\x80\x8b", 3) == 0 &&
+	    name_utf8_printable("\xef\xbb\xbf", 3) == 0);
 
 	/* Names as valid UTF-8, reversibly (doc/blktop.8, NAMES). */
 	{
@@ -501,8 +501,8 @@ main(void)
 		for (round = 0; round < 20000; round++) {
 			name_random_test(raw, "\\Xx0A\xc3\xa9\xe2\x80\xae\xff\x80\xf0\x9f\x98\x80/");
 			name_escape(esc, sizeof esc, raw, sizeof raw);
-			for (k = 0; esc[k] != '\0'; k += utf8_char(esc + k, strlen(esc + k), NULL)) {
-				if (utf8_char(esc + k, strlen(esc + k), NULL) == 0) {
+			for (k = 0; esc[k] != '\0'; k += name_utf8_char(esc + k, strlen(esc + k), NULL)) {
+				if (name_utf8_char(esc + k, strlen(esc + k), NULL) == 0) {
 					bad++;
 					break;
 				}
@@ -520,8 +520,8 @@ main(void)
 
 			name_random_test(raw, "\\X\x1b\a\r\n\x7f\xe2\x80\xae\xe2\x80\xa8\xef\xbb\xbf\xc2\x9b\xff");
 			se = name_escape_strict_dup(raw, sizeof raw);
-			for (k = 0; se[k] != '\0'; k += utf8_printable(se + k, strlen(se + k))) {
-				if (utf8_printable(se + k, strlen(se + k)) == 0) {
+			for (k = 0; se[k] != '\0'; k += name_utf8_printable(se + k, strlen(se + k))) {
+				if (name_utf8_printable(se + k, strlen(se + k)) == 0) {
 					bad++;	/* every character printable: the others are \XHH */
 					break;
 				}
