@@ -32,6 +32,6 @@ struct wear_walk *wear_walk_new(const struct blktop *);
 void		 wear_walk_free(struct wear_walk *);
 void		 json_wear_run(FILE *, const struct blktop *, double secs);
 /* sink-report-wear.c */
-void		 html_wear(struct html *, double secs);
+void		 report_wear_html(struct html *, double secs);
 
 #endif

@@ -101,13 +101,13 @@ void		 html_text(FILE *, const char *);
 void		 html_colour(const struct report *, enum theme_colour, const char *fallback, char *out);
 const char	*html_trim(const char *);
 /* sink-report-depth.c */
-void		 html_depth(struct html *);
+void		 report_depth_html(struct html *);
 /* sink-report-tables.c */
-void		 html_procs(struct html *);
-void		 html_files(struct html *);
-void		 html_pattern(struct html *);
-void		 html_insights(struct html *);
-void		 html_timeline(struct html *);
+void		 report_tables_procs(struct html *);
+void		 report_tables_files(struct html *);
+void		 report_tables_pattern(struct html *);
+void		 report_tables_insights(struct html *);
+void		 report_tables_timeline(struct html *);
 char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
 /* sink-report-phases.c */
 void		 report_html_phases(FILE *, const struct blktop *);

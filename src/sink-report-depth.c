@@ -20,7 +20,7 @@ html_depth_pct(const struct qd_lat *l, double p)
  * that found it at their start, the run's (as the report's JSON "qd").
  */
 void
-html_depth(struct html *h)
+report_depth_html(struct html *h)
 {
 	const struct report	*r = h->r;
 	const struct qd_acc	*a;

@@ -526,15 +526,15 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	report_html_phases(f, b);
 	for (d = 0; d < r->ndevs; d++)
 		html_device(&h, r->devs[d]);
-	html_depth(&h);
+	report_depth_html(&h);
 	if (b->procs != NULL) {
-		html_procs(&h);
-		html_files(&h);
-		html_pattern(&h);
-		html_wear(&h, (double)(r->last_ts - r->first_ts) / 1e9);
-		html_timeline(&h);
+		report_tables_procs(&h);
+		report_tables_files(&h);
+		report_tables_pattern(&h);
+		report_wear_html(&h, (double)(r->last_ts - r->first_ts) / 1e9);
+		report_tables_timeline(&h);
 	}
-	html_insights(&h);
+	report_tables_insights(&h);
 	fprintf(f, "<p class=\"dim\">Written by blktop %s.</p>\n</body></html>\n",
 	    PACKAGE_VERSION);
 }

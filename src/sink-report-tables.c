@@ -40,7 +40,7 @@ html_proc_cell(FILE *f, const struct field *r, const struct field_ctx *x)
 
 /* The processes of the whole run, by the sort key. */
 void
-html_procs(struct html *h)
+report_tables_procs(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct proc_entry	*pe[REPORT_TOP];
@@ -73,7 +73,7 @@ html_procs(struct html *h)
 
 /* The files of the whole run, by the sort key. */
 void
-html_files(struct html *h)
+report_tables_files(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct file_entry	*fe[REPORT_TOP];
@@ -161,7 +161,7 @@ html_common(FILE *f, const struct pat_vals *t, int sizes)
  * sizes of the busiest files, and the insights with their rules.
  */
 void
-html_pattern(struct html *h)
+report_tables_pattern(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct file_entry	*fe[REPORT_TOP];
@@ -238,7 +238,7 @@ html_pattern(struct html *h)
 
 /* The insights of the run: every device's, and with calls traced every file's and process's. */
 void
-html_insights(struct html *h)
+report_tables_insights(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	struct insight		 in[INSIGHT_MAX];
@@ -292,7 +292,7 @@ html_cmp_files(const void *a, const void *b)
 
 /* When the busiest files were read (upper half of a lane) and written (lower half). */
 void
-html_timeline(struct html *h)
+report_tables_timeline(struct html *h)
 {
 	const struct report	*r = h->r;
 	const struct report_file *fl[REPORT_FILES];

@@ -34,7 +34,7 @@ html_wear_row(FILE *f, const char *name, const struct wear_dir *d)
  * left out when no file was written, created or unlinked.
  */
 void
-html_wear(struct html *h, double secs)
+report_wear_html(struct html *h, double secs)
 {
 	struct wear_walk	*w = wear_walk_new(h->b);
 	FILE			*f = h->f;
