@@ -61,9 +61,9 @@ struct have_entry {
 	const char	*what;
 };
 extern const struct have_entry have_table[HAVE_NBITS];
-const char	*have_na(const struct blktop *, unsigned bit);
-void		 have_set_na(struct blktop *, unsigned bit, const char *fmt, ...)
+const char	*source_have_na(const struct blktop *, unsigned bit);
+void		 source_have_set_na(struct blktop *, unsigned bit, const char *fmt, ...)
 		     __printflike(3, 4);
-size_t		 have_na_list(const struct blktop *, char *, size_t);
+size_t		 source_have_na_list(const struct blktop *, char *, size_t);
 
 #endif /* BLKTOP_EVENT_H */

@@ -223,7 +223,7 @@ json_run_unavailable(FILE *f, const struct blktop *b)
 	unsigned	 i, first = 1;
 
 	for (i = 0; i < HAVE_NBITS; i++) {
-		const char *why = have_na(b, have_table[i].bit);
+		const char *why = source_have_na(b, have_table[i].bit);
 
 		if (why[0] == '\0')
 			continue;

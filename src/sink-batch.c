@@ -338,7 +338,7 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 		fprintf(f, "  %s", cut);
 	/* What the source cannot tell (its columns "-"); -J and --probe say why. */
 	for (i = 0, na = 0; i < HAVE_NBITS; i++) {
-		if (have_na(b, have_table[i].bit)[0] != '\0')
+		if (source_have_na(b, have_table[i].bit)[0] != '\0')
 			fprintf(f, "%s %s", na++ == 0 ? "  n/a:" : "", have_table[i].name);
 	}
 	if (b->self.valid) {

@@ -104,7 +104,7 @@ sink_capture_plan(const struct blktop *b)
 
 	plan = xstrdup(b->plan_text[0] != '\0' ? b->plan_text : "-");
 	for (i = 0; i < HAVE_NBITS; i++) {
-		const char *why = have_na(b, have_table[i].bit);
+		const char *why = source_have_na(b, have_table[i].bit);
 
 		if (why[0] == '\0')
 			continue;

@@ -454,7 +454,7 @@ live_start_vfs(struct live *l)
 		log_warnx("per-process file I/O is not traced: %s", err);
 		for (i = 0; i < HAVE_NBITS; i++) {
 			if (have_table[i].bit != HAVE_FILES)
-				have_set_na(b, have_table[i].bit, "%.150s", err);
+				source_have_set_na(b, have_table[i].bit, "%.150s", err);
 		}
 		free(err);
 		snprintf(b->vfs_plan, sizeof b->vfs_plan, "none");
@@ -473,7 +473,7 @@ live_start_vfs(struct live *l)
 		else {
 			/* Lifecycle records of a recording without munmaps say so. */
 			live_plan_add(b, "nomunmap");
-			have_set_na(b, HAVE_MUNMAP, "needs the bpf_find_vma helper (Linux 5.17)");
+			source_have_set_na(b, HAVE_MUNMAP, "needs the bpf_find_vma helper (Linux 5.17)");
 		}
 	}
 	pages = live_vfs_pages_loaded();
@@ -482,12 +482,12 @@ live_start_vfs(struct live *l)
 			b->have |= groups[i].have;
 			live_plan_add(b, groups[i].name);
 		} else if (groups[i].have != 0)
-			have_set_na(b, groups[i].have, "%s", live_extras_why(groups[i].page));
+			source_have_set_na(b, groups[i].have, "%s", live_extras_why(groups[i].page));
 	}
 	{
 		char list[1024];
 
-		if (have_na_list(b, list, sizeof list) > 0)
+		if (source_have_na_list(b, list, sizeof list) > 0)
 			log_warnx("not traced on this kernel: %s", list);
 	}
 }

@@ -404,7 +404,7 @@ replay_na(struct blktop *b, const char *plan)
 
 	if (strncmp(plan, "import:", 7) == 0) {
 		for (i = 0; i < HAVE_NBITS; i++)
-			have_set_na(b, have_table[i].bit, "not in the imported log");
+			source_have_set_na(b, have_table[i].bit, "not in the imported log");
 		return;
 	}
 	while ((p = strstr(p, "\nna ")) != NULL) {
@@ -415,7 +415,7 @@ replay_na(struct blktop *b, const char *plan)
 		for (i = 0; i < HAVE_NBITS; i++) {
 			if (strlen(have_table[i].name) == k &&
 			    strncmp(have_table[i].name, name, k) == 0)
-				have_set_na(b, have_table[i].bit, "%.*s", (int)(n < 150 ? n : 150), why);
+				source_have_set_na(b, have_table[i].bit, "%.*s", (int)(n < 150 ? n : 150), why);
 		}
 		p = why + n;
 	}
@@ -469,16 +469,16 @@ replay_start(struct source *src, char **errp)
 		b->have |= replay_have(fh, strcspn(fh->plan, " \n"));
 		replay_na(b, fh->plan);
 	}
-	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && have_na(b, HAVE_FSYNC)[0] == '\0')
-		have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
+	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && source_have_na(b, HAVE_FSYNC)[0] == '\0')
+		source_have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
 	/* Calls recorded, pauses neither recorded nor said why: an older blktop's. */
 	if ((b->have & HAVE_VFS) && !(b->have & HAVE_THROTTLE) &&
-	    have_na(b, HAVE_THROTTLE)[0] == '\0')
-		have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
+	    source_have_na(b, HAVE_THROTTLE)[0] == '\0')
+		source_have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
 		    "dirtiers' pauses yet");
 	/* Calls recorded, the tree neither recorded nor said why: an older blktop's (as live --no-vfs: none). */
-	if ((b->have & HAVE_VFS) && !(b->have & HAVE_TASK) && have_na(b, HAVE_TASK)[0] == '\0')
-		have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
+	if ((b->have & HAVE_VFS) && !(b->have & HAVE_TASK) && source_have_na(b, HAVE_TASK)[0] == '\0')
+		source_have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
 	replay_interval(r);
 
 	/*

@@ -75,14 +75,14 @@ have_index(unsigned bit)
 
 /* Why the source cannot tell what bit stands for; "" if it can, or said nothing. */
 const char *
-have_na(const struct blktop *b, unsigned bit)
+source_have_na(const struct blktop *b, unsigned bit)
 {
 	return ((b->have & bit) ? "" : b->na[have_index(bit)]);
 }
 
 /* Say why the source cannot tell what bit stands for. */
 void
-have_set_na(struct blktop *b, unsigned bit, const char *fmt, ...)
+source_have_set_na(struct blktop *b, unsigned bit, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -93,7 +93,7 @@ have_set_na(struct blktop *b, unsigned bit, const char *fmt, ...)
 
 /* "name (why), name (why)" of the bits off that have a reason, into buf; its length. */
 size_t
-have_na_list(const struct blktop *b, char *buf, size_t size)
+source_have_na_list(const struct blktop *b, char *buf, size_t size)
 {
 	size_t	 n = 0;
 	unsigned i;
@@ -101,7 +101,7 @@ have_na_list(const struct blktop *b, char *buf, size_t size)
 	if (size > 0)
 		buf[0] = '\0';
 	for (i = 0; i < HAVE_NBITS; i++) {
-		const char *why = have_na(b, have_table[i].bit);
+		const char *why = source_have_na(b, have_table[i].bit);
 
 		if (why[0] == '\0' || n >= size)
 			continue;

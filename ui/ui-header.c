@@ -152,7 +152,7 @@ ui_draw_status(const struct ui_state *u)
 
 	n = ui_status_cut(b, na, sizeof na);
 	for (i = 0; i < HAVE_NBITS; i++) {
-		if (have_na(b, have_table[i].bit)[0] != '\0' && n < sizeof na)
+		if (source_have_na(b, have_table[i].bit)[0] != '\0' && n < sizeof na)
 			n += (size_t)snprintf(na + n, sizeof na - n, "%s %s",
 			    strstr(na, " n/a:") == NULL ? " n/a:" : "", have_table[i].name);
 	}
@@ -195,7 +195,7 @@ ui_draw_help(const struct ui_state *u, const struct ui_rect *r)
 		    "counts)", (double)(b->win.span - 1) * (double)b->tick_ns / 1e9,
 		    (double)(b->win.nticks - 1) * (double)b->tick_ns / 1e9);
 	for (i = 0; i < HAVE_NBITS && n < nitems(lines); i++) {
-		const char *why = have_na(b, have_table[i].bit);
+		const char *why = source_have_na(b, have_table[i].bit);
 
 		if (why[0] != '\0')
 			snprintf(lines[n++], sizeof lines[0], "n/a %-7s %.80s", have_table[i].name,
