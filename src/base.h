@@ -48,7 +48,6 @@ void		*xmalloc(size_t);
 void		*xcalloc(size_t, size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
-uint64_t	 hash_bytes(const void *, size_t, uint64_t seed);
 int		 xasprintf(char **, const char *, ...) __printflike(2, 3);
 
 /* name.c: names as text that is always valid UTF-8 (doc/blktop.8, NAMES). */
@@ -58,6 +57,7 @@ size_t		 name_utf8_printable(const char *, size_t);
 size_t		 name_text_char(const char *, size_t, int *shown);
 size_t		 name_text(char *out, size_t outlen, const char *in, size_t n);
 size_t		 name_escape(char *out, size_t outlen, const char *in, size_t n);
+uint64_t	 name_hash(const void *, size_t, uint64_t seed);
 char		*name_escape_dup(const char *in, size_t n);
 char		*name_escape_strict_dup(const char *in, size_t n);
 void		 name_json(FILE *, const char *, size_t n);

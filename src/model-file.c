@@ -36,7 +36,7 @@ model_file_nchunks(unsigned max_files)
 static uint64_t
 model_file_hash(const char *s, size_t len)
 {
-	return (hash_bytes(s, len, 0));
+	return (name_hash(s, len, 0));
 }
 
 /* Sets of the by-inode table: PROC_INO_WAYS ways each, two slots per file. */

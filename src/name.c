@@ -1,4 +1,4 @@
-/* name.c: names from the kernel or a file (paths, commands, cgroups, devices) as text that is always valid UTF-8. */
+/* name.c: names from the kernel or a file (paths, commands, cgroups, devices) as text that is always valid UTF-8, and their hash. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,4 +274,39 @@ name_json(FILE *f, const char *s, size_t n)
 	}
 	fputc('"', f);
 	free(e);
+}
+
+/*
+ * A table key of n bytes from a basis varied by seed: eight bytes a step
+ * (each a multiply and a fold), the last 1-8 bytes (two loads) with their
+ * count, and a final mix. It was FNV-1a, a byte a step: a multiply's latency per byte,
+ * about 90 ns for an 80-byte path, paid by every read/write record (the
+ * model finds a call's file by its path's hash).
+ */
+uint64_t
+name_hash(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 0xcbf29ce484222325ULL ^ seed, w;
+
+	for (; n > 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	if (n >= 4) {		/* two loads of four, overlapping below 8 */
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		w = (uint64_t)a | (uint64_t)b << 32;
+	} else if (n > 0)
+		w = (uint64_t)s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
+	else
+		w = 0;
+	h = (h ^ w ^ (uint64_t)n << 59) * 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (h);
 }

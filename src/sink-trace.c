@@ -28,7 +28,7 @@ trace_rand(struct trace *t)
 static uint32_t
 trace_hash(const void *p, size_t n, uint64_t seed)
 {
-	return ((uint32_t)hash_bytes(p, n, seed));
+	return ((uint32_t)name_hash(p, n, seed));
 }
 
 /*

@@ -472,7 +472,8 @@ main(void)
 	    name_utf8_printable("\x9b", 1) == 0);
 	CHECK("utf8: NBSP, e acute, euro sign and an emoji are whole characters",
 	    name_utf8_printable("\xc2\xa0", 2) == 2 && name_utf8_printable("\xc3\xa9", 2) == 2 &&
-	    name_utf8_printable("\xe2\x82\xac", 3) == 3 && name_utf8_printable("\xf0\x9f\x98\x80", 4) == 4);
+	    name_utf8_printable("\xe2\x82\xac", 3) == 3 &&
+	    name_utf8_printable("\xf0\x9f\x98\x80", 4) == 4);
 	CHECK("utf8: overlong C1, surrogate, past U+10FFFF, truncated and bad continuation are not",
 	    name_utf8_printable("\xe0\x82\x9b", 3) == 0 && name_utf8_printable("\xed\xa0\x80", 3) == 0 &&
 	    name_utf8_printable("\xf4\x90\x80\x80", 4) == 0 && name_utf8_printable("\xe2\x82", 2) == 0 &&
