@@ -57,42 +57,43 @@ stack_rows(FILE *f, const char *name, const uint64_t *c, unsigned nslots,
 	fputc('\n', f);
 }
 
-/* hist()'s label of slot s. */
+/* A slot's label as bpftrace prints it: "(..., 0)" for slot 0, "[lo, hi)", or "[lo, ...)" for the top one. */
 static void
-stack_hist_label(char *buf, size_t len, unsigned s)
+stack_slot_label(char *buf, size_t len, unsigned s, uint64_t lo, uint64_t hi, int top)
 {
-	char	 lo[24], hi[24];
+	char	 a[24], b[24];
 
 	if (s == 0) {
 		snprintf(buf, len, "(..., 0)");
 		return;
 	}
-	if (s <= 2) {
-		snprintf(buf, len, "[%u]", s - 1);
+	stack_num(a, sizeof a, lo);
+	if (top) {
+		snprintf(buf, len, "[%s, ...)", a);
 		return;
 	}
-	stack_num(lo, sizeof lo, stack_hist_slot_lo(s));
-	stack_num(hi, sizeof hi, stack_hist_slot_lo(s) * 2);
-	snprintf(buf, len, "[%s, %s)", lo, hi);
+	stack_num(b, sizeof b, hi);
+	snprintf(buf, len, "[%s, %s)", a, b);
+}
+
+/* hist()'s label of slot s: slots 1 and 2 are the values 0 and 1. */
+static void
+stack_hist_label(char *buf, size_t len, unsigned s)
+{
+	uint64_t	 lo = s > 2 ? stack_hist_slot_lo(s) : 0;
+
+	if (s == 1 || s == 2)
+		snprintf(buf, len, "[%u]", s - 1);
+	else
+		stack_slot_label(buf, len, s, lo, lo * 2, 0);
 }
 
 /* lhist(v, 0, 8000, 10)'s label of slot s. */
 static void
 stack_lba_label(char *buf, size_t len, unsigned s)
 {
-	char	 lo[24], hi[24];
-
-	if (s == 0) {
-		snprintf(buf, len, "(..., 0)");
-		return;
-	}
-	stack_num(lo, sizeof lo, (uint64_t)(s - 1) * STACK_LBA_STEP);
-	if (s == STACK_LBA_SLOTS - 1) {
-		snprintf(buf, len, "[%s, ...)", lo);
-		return;
-	}
-	stack_num(hi, sizeof hi, (uint64_t)s * STACK_LBA_STEP);
-	snprintf(buf, len, "[%s, %s)", lo, hi);
+	stack_slot_label(buf, len, s, (uint64_t)(s - 1) * STACK_LBA_STEP,
+	    (uint64_t)s * STACK_LBA_STEP, s == STACK_LBA_SLOTS - 1);
 }
 
 /* The mean of two hists together. */
