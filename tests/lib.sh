@@ -102,14 +102,18 @@ loop_create() {
 	echo "$dev"
 }
 
-# ext4_on_loop MB: an ext4 on a new loop device of MB MiB, mounted at
-# $TEST_TMP/mnt; sets LOOP and MNT. 1 after a FAIL line if a step failed.
+# ext4_on_loop MB [MOUNT_OPTIONS [MKFS_OPTION...]]: an ext4 on a new loop
+# device of MB MiB (mkfs.ext4's options added), mounted at $TEST_TMP/mnt (-o
+# MOUNT_OPTIONS if not empty); sets LOOP and MNT. 1 after a FAIL line if a
+# step failed.
 ext4_on_loop() {
-	LOOP=$(loop_create "$1") || { fail "loop device"; return 1; }
-	mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; return 1; }
+	local mb=$1 mopts=${2:-}
+	shift $(($# < 2 ? $# : 2))
+	LOOP=$(loop_create "$mb") || { fail "loop device"; return 1; }
+	mkfs.ext4 -q -F "$@" "$LOOP" || { fail "mkfs.ext4"; return 1; }
 	MNT=$TEST_TMP/mnt
 	mkdir -p "$MNT"
-	mount "$LOOP" "$MNT" || { fail "mount"; return 1; }
+	mount ${mopts:+-o "$mopts"} "$LOOP" "$MNT" || { fail "mount"; return 1; }
 }
 
 # diskstats NAME: "reads rsect writes wsect discards flushes io_ticks_ms time_in_queue_ms" for a device.
@@ -117,21 +121,28 @@ diskstats() {
 	awk -v n="$1" '$3 == n { print $4, $6, $8, $10, $15, $19, $13, $14 }' /proc/diskstats
 }
 
-# prometheus_start TARGET PORT: a Prometheus scraping 127.0.0.1:TARGET every
-# second, serving on 127.0.0.1:PORT, its data in $TEST_TMP/prom; its pid in PROM_PID.
+# prometheus_start TARGET PORT [TARGET...]: a Prometheus scraping each TARGET
+# on 127.0.0.1 every second (a port: job "blktop"; JOB=PORT: job JOB), serving
+# on 127.0.0.1:PORT, its data in $TEST_TMP/prom; its pid in PROM_PID. With
+# $TEST_TMP/rules.yml there, its rules are evaluated every second.
 prometheus_start() {
+	local port=$2 t rules=
 	mkdir -p "$TEST_TMP/prom"
-	cat >"$TEST_TMP/prom.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: blktop
-    static_configs:
-      - targets: ['127.0.0.1:$1']
-YML
+	[ -f "$TEST_TMP/rules.yml" ] &&
+	    rules="  evaluation_interval: 1s
+rule_files: ['$TEST_TMP/rules.yml']"
+	{
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n'
+		[ -n "$rules" ] && printf '%s\n' "$rules"
+		echo "scrape_configs:"
+		for t in "$1" "${@:3}"; do
+			case $t in *=*) ;; *) t=blktop=$t ;; esac
+			printf '  - job_name: %s\n    static_configs:\n      - targets: [%s]\n' \
+			    "${t%%=*}" "'127.0.0.1:${t#*=}'"
+		done
+	} >"$TEST_TMP/prom.yml"
 	prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
-	    --web.listen-address="127.0.0.1:$2" >"$TEST_TMP/prom.log" 2>&1 &
+	    --web.listen-address="127.0.0.1:$port" >"$TEST_TMP/prom.log" 2>&1 &
 	PROM_PID=$!
 	TEST_PIDS="$TEST_PIDS $PROM_PID"
 }

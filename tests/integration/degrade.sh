@@ -12,13 +12,9 @@ need_cmd python3 python3
 need_cmd mkfs.ext4 e2fsprogs
 need_cmd fio fio
 
-LOOP=$(loop_create 128) || { fail "loop device"; exit 0; }
-DEV=${LOOP#/dev/}
 # No lazy init and no atime: the device is quiet but for the workload.
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || { fail "mkfs.ext4"; exit 0; }
-MNT=$TEST_TMP/mnt
-mkdir -p "$MNT"
-mount -o noatime "$LOOP" "$MNT" || { fail "mount"; exit 0; }
+ext4_on_loop 128 noatime -E lazy_itable_init=0,lazy_journal_init=0 || exit 0
+DEV=${LOOP#/dev/}
 dd if=/dev/urandom of="$MNT/u1" bs=1M count=4 status=none
 dd if=/dev/urandom of="$MNT/r1" bs=1M count=1 status=none
 sync

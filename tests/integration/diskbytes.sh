@@ -10,12 +10,8 @@ need_cmd python3 python3
 need_cmd mkfs.ext4 e2fsprogs
 need_cmd fio fio
 
-LOOP=$(loop_create 256) || { fail "loop device"; exit 0; }
+ext4_on_loop 256 || exit 0
 DEV=${LOOP#/dev/}
-mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; exit 0; }
-MNT=$TEST_TMP/mnt
-mkdir -p "$MNT"
-mount "$LOOP" "$MNT" || { fail "mount"; exit 0; }
 MAJMIN=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
 
 # The workload, one phase per call: prints its pid first, then the pid of each

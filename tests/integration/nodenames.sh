@@ -75,7 +75,6 @@ check "node_uname_info: node_exporter's line ($(grep '^node_uname_info' "$TEST_T
 # ---- Prometheus, scraping blktop every second as job "node" (node-mixin's
 # nodeExporterSelector), with node-mixin's two disk recording rules at a
 # rateInterval of 1m (its config knob: 5m by default) for the USE Method dashboards.
-mkdir -p "$TEST_TMP/prom"
 cat >"$TEST_TMP/rules.yml" <<'YML'
 groups:
   - name: node-exporter.rules
@@ -86,24 +85,8 @@ groups:
       - record: instance_device:node_disk_io_time_weighted_seconds:rate1m
         expr: rate(node_disk_io_time_weighted_seconds_total{job="node", device!=""}[1m])
 YML
-cat >"$TEST_TMP/prom.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-  evaluation_interval: 1s
-rule_files: ['$TEST_TMP/rules.yml']
-scrape_configs:
-  - job_name: node
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-  - job_name: node_exporter
-    static_configs:
-      - targets: ['127.0.0.1:$NPORT']
-YML
-prometheus --config.file="$TEST_TMP/prom.yml" --storage.tsdb.path="$TEST_TMP/prom" \
-    --web.listen-address="127.0.0.1:$PPORT" >"$TEST_TMP/prom.log" 2>&1 &
-ppid=$!
-TEST_PIDS="$TEST_PIDS $ppid"
+prometheus_start node="$PORT" "$PPORT" node_exporter="$NPORT"
+ppid=$PROM_PID
 PROM=http://127.0.0.1:$PPORT
 q() { python3 "$BLKTOP_SRCDIR/tests/integration/promql.py" "$PROM" value "$@"; }
 i=0

@@ -5,12 +5,9 @@ need_root
 need_cmd mkfs.ext4 e2fsprogs
 IOWORK=$BLKTOP_BUILDDIR/tests/workload/iowork
 
-LOOP=$(loop_create 64) || { fail "create a loop device"; exit 1; }
+ext4_on_loop 64 || exit 1
 DEV=$(basename "$LOOP")
-MNT=$TEST_TMP/mnt
 mkdir -p "$MNT/work"
-mkfs.ext4 -q -F "$LOOP" && mount "$LOOP" "$MNT" && mkdir -p "$MNT/work" ||
-    { fail "mkfs and mount $LOOP"; exit 1; }
 
 # run FILTER...: blktop -J with the filter around one iowork run started
 # through a shell that execs it, so its pid is known in advance.

@@ -16,11 +16,7 @@ if [ ! -x "$XFER" ]; then
 	exit 0
 fi
 
-LOOP=$(loop_create 64) || { fail "loop device"; exit 0; }
-mkfs.ext4 -q -F "$LOOP" || { fail "mkfs.ext4"; exit 0; }
-MNT=$TEST_TMP/mnt
-mkdir -p "$MNT"
-mount "$LOOP" "$MNT" || { fail "mount"; exit 0; }
+ext4_on_loop 64 || exit 0
 "$XFER" prep "$MNT" || { fail "xferwork prep"; exit 0; }
 
 # lines FILE N SECS: until FILE has N lines, at most SECS seconds.
