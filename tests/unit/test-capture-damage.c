@@ -10,7 +10,7 @@
 static void
 test_truncation(void)
 {
-	struct capture_stats	 st;
+	struct capture_stats	 st = { 0 };
 	struct rec		 recs[40];
 	size_t			 len, cut, offs[16], nch, hdrlen, i, whole;
 	u_char			*buf, *copy;
