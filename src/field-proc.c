@@ -146,6 +146,8 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .need = HAVE_LIFE | HAVE_MUNMAP, .help = "munmaps of a file mapping" },
 	[PROCF_FSYNCS] = { "fsyncs", FP_COUNT(fops[FOP_FSYNC]), .ents = FP_CALLS,
 	    .need = HAVE_LIFE | HAVE_FSYNC, .help = "fsync and fdatasync calls" },
+	[PROCF_TRUNCATES] = { "truncates", FP_COUNT(fops[FOP_TRUNCATE]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE | HAVE_TRUNCATE, .help = "truncate and ftruncate calls" },
 	[PROCF_LIFE_ERRORS] = { "lifecycle_errors", FP_COUNT(fop_errors), .ents = FP_CALLS,
 	    .need = HAVE_LIFE, .help = "lifecycle calls that failed" },
 	[PROCF_LIFE_LAT] = { "lifecycle_lat_us", .unit = FIELD_US, .ents = FP_CALLS,

@@ -397,6 +397,8 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	proc_count_fop(&f->tot, ev);
 	if (ev->op == FOP_UNLINK && ev->error == 0)
 		model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_UNLINK);
+	if (ev->op == FOP_TRUNCATE && ev->error == 0)
+		model_pattern_truncate(t, p, f, ev->ts, ev->len);
 	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
 		/* Its unread bytes go with it (RENAME_EXCHANGE, 2, swaps: not followed). */
 		if (ev->error == 0 && !(ev->flags & 2))

@@ -50,7 +50,8 @@ static const char *sink_dump_cols[] = {
 };
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
-	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync"
+	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync",
+	"truncate"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
 static const char *sink_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
@@ -68,6 +69,7 @@ struct dump_row {
 	int		 has_fd;	/* file lifecycle rows: */
 	int64_t		 fd;
 	int		 has_map;	/* mmap, munmap */
+	int		 has_len;	/* truncate: its length, without an address */
 	uint64_t	 addr, len;
 	const char	*path2;		/* rename's new name, or NULL */
 	size_t		 path2len;
@@ -138,7 +140,7 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 } while (0)
 	COL_IF(r->has_fd, "%" PRId64, r->fd);
 	COL_IF(r->has_map, "%" PRIu64, r->addr);
-	COL_IF(r->has_map, "%" PRIu64, r->len);
+	COL_IF(r->has_map || r->has_len, "%" PRIu64, r->len);
 	if (r->path2 != NULL || !json) {
 		COL("%s", "");
 		sink_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
@@ -339,6 +341,10 @@ sink_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
 	if (e->op == FOP_MMAP || e->op == FOP_MUNMAP) {
 		r->has_map = 1;
 		r->addr = e->addr;
+		r->len = e->len;
+	}
+	if (e->op == FOP_TRUNCATE) {
+		r->has_len = 1;
 		r->len = e->len;
 	}
 	if (e->op == FOP_RENAME) {

@@ -46,7 +46,7 @@ trace_sys_name(unsigned sys)
 		"vfs_write", "do_filp_open", "io_uring read", "io_uring write", "aio read",
 		"aio write", "close", "unlink", "unlinkat", "rename", "renameat", "renameat2",
 		"mkdir", "mkdirat", "rmdir", "mknod", "mknodat", "mmap", "munmap", "sendfile",
-		"splice", "copy_file_range", "fsync", "fdatasync"
+		"splice", "copy_file_range", "fsync", "fdatasync", "truncate", "ftruncate"
 	};
 
 	return (sys < VFS_SYS_MAX ? names[sys] : "call");
@@ -144,7 +144,7 @@ static void
 trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
 {
 	static const char *fops[FOP_MAX] = { "mknod", "unlink", "rename", "mkdir", "rmdir",
-		"close", "mmap", "munmap", "fsync" };
+		"close", "mmap", "munmap", "fsync", "truncate" };
 	const char	*name;
 
 	switch (v->kind) {
@@ -159,7 +159,8 @@ trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const s
 		    "\"}}", name, v->seq);
 		return;
 	case TR_FOP:
-		name = v->op == FOP_FSYNC ? trace_sys_name(v->sys) : fops[v->op];
+		name = v->op == FOP_FSYNC || v->op == FOP_TRUNCATE ? trace_sys_name(v->sys) :
+		    fops[v->op];
 		break;
 	default:
 		name = trace_sys_name(v->sys);

@@ -356,7 +356,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 			    HAVE_FILES : 0;
 	const char	*p = hdr->plan, *end = hdr->plan + n;
 	size_t		 k;
-	int		 nomunmap = 0, fsync = 0;
+	int		 nomunmap = 0, fsync = 0, truncate = 0;
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
@@ -375,6 +375,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			nomunmap = 1;
 		else if (k == 5 && strncmp(p, "fsync", 5) == 0)
 			fsync = 1;
+		else if (k == 8 && strncmp(p, "truncate", 8) == 0)
+			truncate = 1;
 		else if (k == 8 && strncmp(p, "throttle", 8) == 0)
 			have |= HAVE_THROTTLE;
 		else if (k == 4 && strncmp(p, "task", 4) == 0)
@@ -387,6 +389,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 		have |= HAVE_MUNMAP;
 	if ((have & HAVE_LIFE) && fsync)
 		have |= HAVE_FSYNC;
+	if ((have & HAVE_LIFE) && truncate)
+		have |= HAVE_TRUNCATE;
 	return (have);
 }
 
@@ -471,6 +475,9 @@ replay_start(struct source *src, char **errp)
 	}
 	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && have_na(b, HAVE_FSYNC)[0] == '\0')
 		have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
+	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_TRUNCATE) &&
+	    have_na(b, HAVE_TRUNCATE)[0] == '\0')
+		have_set_na(b, HAVE_TRUNCATE, "recorded by a blktop that did not trace truncate yet");
 	/* Calls recorded, pauses neither recorded nor said why: an older blktop's. */
 	if ((b->have & HAVE_VFS) && !(b->have & HAVE_THROTTLE) &&
 	    have_na(b, HAVE_THROTTLE)[0] == '\0')

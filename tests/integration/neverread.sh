@@ -72,6 +72,8 @@ for src in ("live", "replay"):
     got = [p.get(k) for k, _ in KEYS] + [p.get("creates"), p.get("unlinks"), p.get("lifetimes")]
     exp = [t[k] for _, k in KEYS] + [t["creates"], t["unlinks"], len(want["lives"])]
     out(got == exp, "%s: the process's totals %s, want %s" % (src, got, exp))
+    out(p.get("truncates") == want["truncates"], "%s: the process's truncates (one truncate(), one "
+        "ftruncate()): %s, want %s" % (src, p.get("truncates"), want["truncates"]))
     # -J: the intervals' tables (every process's calls) and the process's rows, summed.
     lines = [json.loads(l) for l in open("%s/%s.jsonl" % (T, src)) if l.strip()]
     sums = [sum(o["tables"][k] or 0 for o in lines) for k, _ in KEYS[:3]]
@@ -103,6 +105,13 @@ PY
 	fail "the checks stopped (a Python error above)"
 check "-b: a wear line (written, read back, never read)" \
     grep -Eq '^wear: [0-9]+ written, [0-9]+ read back, [0-9]+ never read' "$TEST_TMP/replay.txt"
+"$BLKTOP" -r "$C" --dump --format jsonl 2>/dev/null </dev/null |
+    python3 -c 'import json, sys
+rows = [json.loads(l) for l in sys.stdin if "\"truncate\"" in l]
+print(" ".join("%s:%s" % (r["path"].rsplit("/", 1)[-1], r.get("len")) for r in rows if r.get("comm") == "nvrwork"))' \
+    >"$TEST_TMP/trunc.txt"
+check "--dump: the truncate() and ftruncate() rows with their lengths ($(cat "$TEST_TMP/trunc.txt"))" \
+    [ "$(cat "$TEST_TMP/trunc.txt")" = "chunk7.bin:50000 chunk5.bin:100000" ]
 "$BLKTOP" -r "$C" -c nvrwork --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
 check "the HTML report: a 'Written and never read' table with the kv directory's row" \
     grep -q '<td class="l path">[^<]*/kv</td><td>9</td>' "$TEST_TMP/r.html"
