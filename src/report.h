@@ -73,6 +73,8 @@ uint64_t	 report_col_pct(const struct report_col *, double p);
 uint64_t	 report_col_median_p99(const struct report *, const struct report_dev *);
 unsigned	 report_col_anomalies(const struct report *, const struct report_dev *,
 		     struct report_span *, unsigned max);
+/* report-hosts.c */
+void		 report_hosts_json(FILE *, const struct report *);
 /* json-run.c */
 void		 json_run_report(FILE *, const struct blktop *, const struct report *);
 /* sink-report.c */

@@ -59,12 +59,15 @@ struct merge_src {
 	uint32_t		*remap_to;
 	unsigned		 nremap;
 	uint64_t		 fed;		/* records handed out */
+	int			 host;		/* its host (host.h), HOST_NONE: a log's */
 };
 
 struct merge {
 	unsigned		 n;
 	struct merge_src	 s[MERGE_MAX_FILES];
 	struct capture_header	 hdr;		/* the run's, when n > 1 */
+	int			*dev_host;	/* the host of each of hdr's devices */
+	int			 last_host;	/* of the record handed out last */
 	struct merge_names	*names;
 	uint64_t		 tmp[CAPTURE_REC_MAX / 8 + 1];
 	uint64_t		 tick_ns;	/* ticks made here, when n > 1 */
@@ -377,15 +380,19 @@ merge_fill(struct merge *m, struct merge_src *s)
 	}
 }
 
-/* A free device number for name, of major MERGE_MAJOR. */
+/* A free device number for name (of host, if any), of major MERGE_MAJOR. */
 static uint32_t
-merge_free_dev(const struct capture_header *hdr, const char *name)
+merge_free_dev(const struct capture_header *hdr, const char *name, int host)
 {
 	uint32_t	 minor, dev;
 	unsigned	 i;
 
 	minor = (uint32_t)crc32(0, (const unsigned char *)name,
-	    (unsigned)strlen(name)) & ((1u << 20) - 1);
+	    (unsigned)strlen(name));
+	if (host_name(host) != NULL)
+		minor = (uint32_t)crc32(minor, (const unsigned char *)host_name(host),
+		    (unsigned)strlen(host_name(host)));
+	minor &= (1u << 20) - 1;
 again:
 	dev = DEV_MKDEV(MERGE_MAJOR, minor);
 	for (i = 0; i < hdr->ndevs; i++) {
@@ -397,10 +404,19 @@ again:
 	return (dev);
 }
 
+/* Whether devices of hosts a and b may be one (same host, or one of no known host: a log). */
+static int
+merge_same_host(int a, int b)
+{
+	return (a == b || a == HOST_NONE || b == HOST_NONE);
+}
+
 /*
- * The run's device table: a name seen before is the same device (its number
- * as the first file had it); a number another name holds already is moved
- * to a free one of major MERGE_MAJOR. Records are renumbered as they pass.
+ * The run's device table: a name seen before on the same host (or in a file
+ * of no host, a log) is the same device (its number as the first file had
+ * it); a number another device holds already is moved to a free one of
+ * major MERGE_MAJOR (quietly where that is a device of another host: loop0
+ * of every host). Records are renumbered as they pass.
  */
 static void
 merge_devs(struct merge *m, int quiet)
@@ -417,15 +433,16 @@ merge_devs(struct merge *m, int quiet)
 		for (d = 0; d < fh->ndevs; d++) {
 			dev = fh->devs[d].dev;
 			for (k = 0; k < hdr->ndevs; k++) {
-				if (strcmp(hdr->devs[k].name, fh->devs[d].name) == 0)
+				if (strcmp(hdr->devs[k].name, fh->devs[d].name) == 0 &&
+				    merge_same_host(m->dev_host[k], s->host))
 					break;
 			}
 			if (k == hdr->ndevs) {
 				for (k = 0; k < hdr->ndevs && hdr->devs[k].dev != dev; k++)
 					;
 				if (k < hdr->ndevs) {
-					dev = merge_free_dev(hdr, fh->devs[d].name);
-					if (!quiet)
+					dev = merge_free_dev(hdr, fh->devs[d].name, s->host);
+					if (!quiet && merge_same_host(m->dev_host[k], s->host))
 						log_warnx("%s: device %s is %u:%u, which is "
 						    "%s in a file before it: renumbered %u:%u",
 						    s->path, fh->devs[d].name,
@@ -439,9 +456,14 @@ merge_devs(struct merge *m, int quiet)
 				hdr->devs[hdr->ndevs].dev = dev;
 				memcpy(hdr->devs[hdr->ndevs].name, fh->devs[d].name,
 				    DEVNAME_MAX);
-				hdr->ndevs++;
-			} else
+				m->dev_host = xreallocarray(m->dev_host, hdr->ndevs + 1,
+				    sizeof *m->dev_host);
+				m->dev_host[hdr->ndevs++] = s->host;
+			} else {
 				dev = hdr->devs[k].dev;
+				if (m->dev_host[k] == HOST_NONE)
+					m->dev_host[k] = s->host;
+			}
 			if (dev != fh->devs[d].dev) {
 				s->remap_from = xreallocarray(s->remap_from,
 				    s->nremap + 1, sizeof *s->remap_from);
@@ -567,8 +589,9 @@ merge_header_build(struct merge *m, int quiet)
 struct merge *
 merge_open(const char *const *paths, unsigned n, int quiet, char **errp)
 {
-	struct merge	*m;
-	unsigned	 i;
+	const struct capture_header	*fh = NULL;
+	struct merge			*m;
+	unsigned			 i;
 
 	*errp = NULL;
 	if (n == 0 || n > MERGE_MAX_FILES) {
@@ -579,17 +602,27 @@ merge_open(const char *const *paths, unsigned n, int quiet, char **errp)
 	m->n = n;
 	m->names = merge_names_create();
 	m->tick_ns = NSEC_PER_SEC;
+	host_reset();
 	for (i = 0; i < n; i++) {
 		m->s[i].path = paths[i];
 		if ((m->s[i].f = replay_file_open(paths[i], quiet, errp)) == NULL) {
 			merge_close(m, 0, 0);
 			return (NULL);
 		}
+		fh = replay_file_header(m->s[i].f);
+		m->s[i].host = fh->has_host ? host_add(fh->host, fh->labels, fh->nlabels) :
+		    HOST_NONE;
 	}
+	m->last_host = m->s[0].host;
 	if (n > 1) {
 		merge_header_build(m, quiet);
+		for (i = 0; i < m->hdr.ndevs; i++)
+			host_set_dev(m->hdr.devs[i].dev, m->dev_host[i]);
 		for (i = 0; i < n; i++)
 			merge_fill(m, &m->s[i]);
+	} else {
+		for (i = 0; i < fh->ndevs; i++)
+			host_set_dev(fh->devs[i].dev, m->s[0].host);
 	}
 	return (m);
 }
@@ -613,6 +646,13 @@ const struct capture_header *
 merge_file_header(struct merge *m, unsigned i)
 {
 	return (replay_file_header(m->s[i].f));
+}
+
+/* The host of the record merge_next handed out last (a tick: HOST_NONE). */
+int
+merge_last_host(struct merge *m)
+{
+	return (m->last_host);
 }
 
 /* The tick length of a run of several files (one file keeps its own ticks). */
@@ -699,6 +739,7 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (!m->any || m->done || m->no_ticks)
 				return (0);
 			m->done = 1;
+			m->last_host = HOST_NONE;
 			return (rec_type_tick(buf, size, lenp, m->next_tick));
 		}
 		if (!m->no_ticks && best->key >= m->next_tick) {
@@ -706,11 +747,14 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (best->key - t >= MERGE_GAP_NS)
 				t += (best->key - t) / m->tick_ns * m->tick_ns;
 			merge_tick_after(m, t);
+			m->last_host = HOST_NONE;
 			return (rec_type_tick(buf, size, lenp, t));
 		}
 		r = merge_out(m, best->head, best->len, buf, size, lenp);
-		if (r == 1)
+		if (r == 1) {
 			best->fed++;
+			m->last_host = best->host;
+		}
 		merge_fill(m, best);
 		if (r == 1) {
 			m->any = 1;
@@ -752,6 +796,7 @@ merge_close(struct merge *m, int report, uint64_t fed)
 		}
 	}
 	merge_names_free(m->names);
+	free(m->dev_host);
 	capture_header_free(&m->hdr);
 	free(m);
 }

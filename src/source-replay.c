@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "options.h"
 
 /* Records fed per loop turn when running as fast as possible. */
@@ -21,6 +22,7 @@ struct replay {
 	struct merge		*run;		/* the files, merged in time order */
 	uint64_t		 rec[CAPTURE_REC_MAX / 8 + 1];	/* the pending record */
 	size_t			 len;
+	int			 rec_host;	/* its host (host.h) */
 	int			 have;		/* rec holds a record not yet fed */
 	int			 eof;
 	uint64_t		 start_ts;	/* stream time the windows opened at */
@@ -91,6 +93,7 @@ replay_read(struct replay *r)
 {
 	if (!r->eof && r->run != NULL &&
 	    merge_next(r->run, r->rec, sizeof r->rec, &r->len) == 1) {
+		r->rec_host = merge_last_host(r->run);
 		r->have = 1;
 		return (1);
 	}
@@ -105,6 +108,7 @@ replay_feed(struct replay *r, uint64_t ts)
 {
 	uint64_t	 buf[sizeof r->rec / 8];
 	size_t		 len = r->len;
+	int		 host = r->rec_host;
 
 	memcpy(buf, r->rec, len);
 	/* The files' last record: its report is the run's last (what ends with the run, ends there). */
@@ -113,6 +117,7 @@ replay_feed(struct replay *r, uint64_t ts)
 	if (ts > r->pos)
 		r->pos = ts;
 	r->fed++;
+	host_set_current(host);
 	stream_event(r->b, buf, len);
 }
 
@@ -453,8 +458,12 @@ replay_start(struct source *src, char **errp)
 	if ((r->run = merge_open(paths, npaths, 0, errp)) == NULL)
 		return (-1);
 	hdr = merge_header(r->run);
-	for (i = 0; i < hdr->ndevs; i++)
+	for (i = 0; i < hdr->ndevs; i++) {
 		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
+		if (host_count() > 1 && host_of_dev(hdr->devs[i].dev) != HOST_NONE)
+			device_set_host_text(hdr->devs[i].dev,
+			    host_name(host_of_dev(hdr->devs[i].dev)));
+	}
 	if (replay_filter(r, errp) != 0)
 		return (-1);
 	replay_procs(r);
