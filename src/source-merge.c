@@ -60,6 +60,7 @@ struct merge_src {
 	unsigned		 nremap;
 	uint64_t		 fed;		/* records handed out */
 	int			 host;		/* its host (host.h), HOST_NONE: a log's */
+	int64_t			 clock_move;	/* ns added to its times: another host's clock */
 };
 
 struct merge {
@@ -372,6 +373,7 @@ merge_fill(struct merge *m, struct merge_src *s)
 		memcpy(&type, s->head, sizeof type);
 		if (type == EV_TICK && m->n > 1)
 			continue;	/* the run's ticks are made in merge_next */
+		merge_clock_move(s->head, s->len, s->clock_move);
 		if ((ts = rec_type_ts(s->head, s->len)) != 0)
 			s->key = ts;
 		if (s->nremap != 0)
@@ -507,6 +509,7 @@ merge_header_build(struct merge *m, int quiet)
 	struct capture_header		*hdr = &m->hdr;
 	const struct capture_header	*fh, *first = replay_file_header(m->s[0].f);
 	const char			*clock_from = NULL;
+	int				 clock_host = HOST_NONE;
 	char				*plan, *s;
 	uint64_t			 start, fstart;
 	int64_t				 d;
@@ -524,11 +527,17 @@ merge_header_build(struct merge *m, int quiet)
 			continue;
 		if (clock_from == NULL) {
 			clock_from = m->s[i].path;
+			clock_host = m->s[i].host;
 			hdr->clock_offset = fh->clock_offset;
 			hdr->has_clock = 1;
 			continue;
 		}
 		d = fh->clock_offset - hdr->clock_offset;
+		/* Another host's clock: its times moved onto the run's, by wall time. */
+		if (!merge_same_host(m->s[i].host, clock_host)) {
+			m->s[i].clock_move = d;
+			continue;
+		}
 		if ((d > (int64_t)NSEC_PER_SEC || d < -(int64_t)NSEC_PER_SEC) &&
 		    !warned++ && !quiet)
 			log_warnx("%s: its wall clock is %.3f s from %s's: the run "
@@ -540,7 +549,8 @@ merge_header_build(struct merge *m, int quiet)
 	plan = NULL;
 	for (i = 0; i < m->n; i++) {
 		fh = replay_file_header(m->s[i].f);
-		fstart = (uint64_t)((int64_t)fh->created - fh->clock_offset);
+		fstart = (uint64_t)((int64_t)fh->created - fh->clock_offset +
+		    m->s[i].clock_move);
 		if (fh->created != 0 && fstart < start)
 			start = fstart;
 		if (hdr->interval_ns == 0)
