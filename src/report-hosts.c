@@ -2,31 +2,66 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "blktop.h"
 #include "host.h"
 #include "report.h"
 
-/* One host's totals (host HOST_NONE with all: every device's). */
+/* One host's device totals (all: every device's, whatever its host). */
+void
+report_hosts_sum(const struct report *r, int host, int all, struct report_host_sum *t)
+{
+	unsigned	 i, o;
+
+	memset(t, 0, sizeof *t);
+	for (i = 0; i < r->ndevs; i++) {
+		if (!all && host_of_dev(r->devs[i]->dev) != host)
+			continue;
+		t->ndevs++;
+		for (o = 0; o < OPC_MAX; o++) {
+			t->ios[o] += r->devs[i]->tot.op[o].ios;
+			t->bytes[o] += r->devs[i]->tot.op[o].bytes;
+			t->errors[o] += r->devs[i]->tot.op[o].errors;
+		}
+	}
+}
+
+/* Whether a report of several hosts has a device of no host (a log's). */
+int
+report_hosts_none(const struct report *r)
+{
+	unsigned	 i;
+
+	for (i = 0; i < r->ndevs; i++) {
+		if (host_of_dev(r->devs[i]->dev) == HOST_NONE)
+			return (1);
+	}
+	return (0);
+}
+
+/* A device's name in a report: host:name in a run of several hosts. */
+const char *
+report_dev_name(uint32_t dev, char *buf, size_t len)
+{
+	const char	*h = host_count() > 1 ? host_name(host_of_dev(dev)) : NULL;
+
+	if (h == NULL)
+		return (device_name(dev));
+	snprintf(buf, len, "%s:%s", h, device_name(dev));
+	return (buf);
+}
+
+/* One host's totals as JSON (host HOST_NONE with all: every device's). */
 static void
 report_hosts_one(FILE *f, const struct report *r, int host, int all)
 {
 	static const char	*ops[OPC_MAX] = { "read", "write", "other" };
 	const struct host_label	*labels;
-	uint64_t		 ios[OPC_MAX] = { 0 }, bytes[OPC_MAX] = { 0 };
-	uint64_t		 errors[OPC_MAX] = { 0 };
-	unsigned		 i, o, ndevs = 0, nlabels;
+	struct report_host_sum	 t;
+	unsigned		 i, o, nlabels;
 
-	for (i = 0; i < r->ndevs; i++) {
-		if (!all && host_of_dev(r->devs[i]->dev) != host)
-			continue;
-		ndevs++;
-		for (o = 0; o < OPC_MAX; o++) {
-			ios[o] += r->devs[i]->tot.op[o].ios;
-			bytes[o] += r->devs[i]->tot.op[o].bytes;
-			errors[o] += r->devs[i]->tot.op[o].errors;
-		}
-	}
+	report_hosts_sum(r, host, all, &t);
 	fputs("{\"host\":", f);
 	if (host_name(host) != NULL)
 		json_string(f, host_name(host));
@@ -41,10 +76,10 @@ report_hosts_one(FILE *f, const struct report *r, int host, int all)
 		fputc(':', f);
 		json_string(f, labels[i].value);
 	}
-	fprintf(f, "},\"devices\":%u", ndevs);
+	fprintf(f, "},\"devices\":%u", t.ndevs);
 	for (o = 0; o < OPC_MAX; o++)
 		fprintf(f, ",\"%s\":{\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"errors\":%"
-		    PRIu64 "}", ops[o], ios[o], bytes[o], errors[o]);
+		    PRIu64 "}", ops[o], t.ios[o], t.bytes[o], t.errors[o]);
 	fputc('}', f);
 }
 
@@ -55,8 +90,7 @@ report_hosts_one(FILE *f, const struct report *r, int host, int all)
 void
 report_hosts_json(FILE *f, const struct report *r)
 {
-	unsigned	 h, i;
-	int		 none = 0;
+	unsigned	 h;
 
 	if (host_count() < 2)
 		return;
@@ -66,9 +100,7 @@ report_hosts_json(FILE *f, const struct report *r)
 			fputc(',', f);
 		report_hosts_one(f, r, (int)h, 0);
 	}
-	for (i = 0; i < r->ndevs; i++)
-		none |= host_of_dev(r->devs[i]->dev) == HOST_NONE;
-	if (none) {
+	if (report_hosts_none(r)) {
 		fputc(',', f);
 		report_hosts_one(f, r, HOST_NONE, 0);
 	}

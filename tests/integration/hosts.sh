@@ -50,6 +50,7 @@ check "the 8 merged: --report exit 0, no warning ($(grep -v 'report written' "$T
     [ "$st" = 0 -a -z "$(grep -v 'report written' "$T/all.err")" ]
 timeout 120 "$BLKTOP" -r "${caps[@]}" --dump >"$T/all.csv" 2>/dev/null
 timeout 120 "$BLKTOP" -r "${caps[@]}" -J >"$T/all.jsonl" 2>/dev/null
+timeout 120 "$BLKTOP" -r "${caps[@]}" --report "$T/all.html" >/dev/null 2>&1
 timeout 120 "$BLKTOP" -r "${caps[@]}" -b >"$T/all.txt" 2>/dev/null
 timeout 120 "$BLKTOP" -r "${caps[@]}" --trace "$T/all-trace.json" </dev/null >/dev/null 2>&1
 timeout 60 "$BLKTOP" -r "$CAP" --report "$T/fixture.json" >/dev/null 2>&1
@@ -102,6 +103,17 @@ out(a.get("host", 1) is None and a.get("devices") == n and
     "--report all_hosts: every device, the sums")
 out("hosts" not in fx and "host" not in fx["devices"][0],
     "one host's report: no host keys (its output as before)")
+import re
+html = open(f"{t}/all.html").read()
+rows = re.findall(r'<tr><td class="l">([^<]*)</td><td class="l">([^<]*)</td><td>(\d+)</td>'
+                  r'<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>', html)
+want = [(f"node{i}", f"job=train rank={i}", "1", str(one[i - 1]["devices"][0]["read"]["ios"]),
+         str(one[i - 1]["devices"][0]["write"]["ios"]), str(one[i - 1]["devices"][0]["other"]["ios"]))
+        for i in range(1, n + 1)]
+want.append(("all hosts", "", str(n), str(tot["read"]), str(tot["write"]), str(tot["other"])))
+out(rows == want and all(f">node{i}:{fx['devices'][0]['name']}<" in html for i in range(1, n + 1)),
+    "--report HTML: the Hosts table, a row per host and one of all hosts; devices named host:name (%s)"
+    % (rows[-1:] if rows != want else "ok"))
 last = [json.loads(l) for l in open(f"{t}/all.jsonl")][-1]
 out(sorted(d.get("host") for d in last["devices"]) == [f"node{i}" for i in range(1, n + 1)],
     "-J: every device object has its host")
