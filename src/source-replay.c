@@ -38,11 +38,24 @@ struct replay {
 	char			 comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];	/* its -c */
 };
 
-/* Name a device from a recording's table, MAJ:MIN, or (no header) this host's sysfs. */
+/* Whether arg is host:name of a device of a run of several hosts. */
+static int
+replay_host_dev_is(uint32_t dev, const char *name, const char *arg)
+{
+	const char	*h = host_count() > 1 ? host_name(host_of_dev(dev)) : NULL;
+	size_t		 n;
+
+	if (h == NULL || strncmp(arg, h, n = strlen(h)) != 0 || arg[n] != ':')
+		return (0);
+	return (strcmp(arg + n + 1, name) == 0);
+}
+
+/* Name a device from a recording's table, host:name in a run of several hosts, MAJ:MIN, or (no header) this host's sysfs. */
 int
 replay_header_device(const struct capture_header *hdr, const char *arg,
     uint32_t *dev, char **errp)
 {
+	const char	*h;
 	unsigned	 i, ma, mi;
 	char		 c, *s;
 
@@ -51,7 +64,8 @@ replay_header_device(const struct capture_header *hdr, const char *arg,
 		arg += 5;
 	if (hdr != NULL) {
 		for (i = 0; i < hdr->ndevs; i++) {
-			if (strcmp(hdr->devs[i].name, arg) == 0) {
+			if (strcmp(hdr->devs[i].name, arg) == 0 ||
+			    replay_host_dev_is(hdr->devs[i].dev, hdr->devs[i].name, arg)) {
 				*dev = hdr->devs[i].dev;
 				return (0);
 			}
@@ -66,7 +80,9 @@ replay_header_device(const struct capture_header *hdr, const char *arg,
 		return (device_parse(arg, dev, errp));
 	xasprintf(errp, "unknown device '%s' (the recording names:", arg);
 	for (i = 0; i < hdr->ndevs && i < 32; i++) {
-		xasprintf(&s, "%s %s", *errp, hdr->devs[i].name);
+		h = host_count() > 1 ? host_name(host_of_dev(hdr->devs[i].dev)) : NULL;
+		xasprintf(&s, "%s %s%s%s", *errp, h != NULL ? h : "", h != NULL ? ":" : "",
+		    hdr->devs[i].name);
 		free(*errp);
 		*errp = s;
 	}

@@ -54,6 +54,14 @@ timeout 120 "$BLKTOP" -r "${caps[@]}" --report "$T/all.html" >/dev/null 2>&1
 timeout 120 "$BLKTOP" -r "${caps[@]}" -b >"$T/all.txt" 2>/dev/null
 timeout 120 "$BLKTOP" -r "${caps[@]}" --trace "$T/all-trace.json" </dev/null >/dev/null 2>&1
 timeout 60 "$BLKTOP" -r "$CAP" --report "$T/fixture.json" >/dev/null 2>&1
+# -D host:name picks one host's device.
+timeout 60 "$BLKTOP" -r "${caps[@]}" -D node3:loop6 -J 2>&1 | tail -1 >"$T/d3.json"
+check "-D node3:loop6: node3's device alone ($(head -c 120 "$T/d3.json"))" python3 -c "
+import json, sys; d = json.load(open('$T/d3.json'))['devices']
+sys.exit(not (len(d) == 1 and d[0]['host'] == 'node3'))"
+timeout 60 "$BLKTOP" -r "${caps[@]}" -D node9:loop6 -J >/dev/null 2>"$T/d9.err"
+check "-D node9:loop6: refused, naming host:name ($(head -c 120 "$T/d9.err"))" \
+    grep -q "unknown device 'node9:loop6' (the recording names: node1:loop6 node2:loop6" "$T/d9.err"
 # One host twice: its devices fold, as before hosts.
 timeout 60 "$BLKTOP" -r "$CAP" -w "$T/again.blkcap" --hostname node1 -J >/dev/null 2>&1
 timeout 60 "$BLKTOP" -r "$T/node1.blkcap" "$T/again.blkcap" --report "$T/same.json" >/dev/null 2>&1
