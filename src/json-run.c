@@ -399,6 +399,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_run_dev(f, b, r, r->devs[i]);
 	}
 	fprintf(f, "]");
+	report_hosts_json(f, r);
 	json_run_marks(f, b, 0);
 	json_run_phases(f, b, 0);
 	json_run_dropped(f, b, 0, REPORT_DEVS_MAX, r->ndropped, r->dropped_requests);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "fields.h"
 #include "model-qdepth.h"
 #include "insight.h"
@@ -541,6 +542,14 @@ json_dev_write(FILE *f, const struct json_dev *d)
 
 	fprintf(f, "{\"name\":");
 	json_string(f, device_name(d->dev));
+	/* A run of several hosts: whose device (null: a log's, of no host). */
+	if (host_count() > 1) {
+		fprintf(f, ",\"host\":");
+		if (host_name(host_of_dev(d->dev)) != NULL)
+			json_string(f, host_name(host_of_dev(d->dev)));
+		else
+			fputs("null", f);
+	}
 	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 	for (o = 0; o < OPC_MAX; o++) {
 		fprintf(f, ",\"%s\":", json_dev_ops[o]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "stream.h"
 
 /*
@@ -46,8 +47,14 @@ static const char *sink_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
 	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
-	"fd", "addr", "len", "path2", "offset", "label"
+	"fd", "addr", "len", "path2", "offset", "label", "host", "labels", "schema"
 };
+/*
+ * The dump's schema version, in every row: 1 had no column of its own (up
+ * to label), 2 added host, labels and schema. It changes only when a
+ * column's meaning does or columns are added.
+ */
+#define DUMP_SCHEMA		2
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
 	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync",
@@ -75,6 +82,7 @@ struct dump_row {
 	size_t		 path2len;
 	int64_t		 offset;	/* read/write: where in the file it started, -1 if not known */
 	const char	*label;		/* a mark's, or NULL */
+	int		 host;		/* the record's host (host.h), HOST_NONE if none */
 };
 
 /* Print one row as CSV or a JSON object. */
@@ -86,7 +94,9 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	int		 neg = (int64_t)wall < 0;
 	uint64_t	 mag = neg ? 0 - wall : wall;
 	const char	*sep = json ? "," : ",";
-	unsigned	 i = 0;
+	const struct host_label *labels;
+	const char	*host;
+	unsigned	 i = 0, k, nlabels;
 
 #define COL(fmt, ...) do {						\
 	if (json)							\
@@ -152,7 +162,29 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	if (r->label != NULL || !json) {
 		COL("%s", "");
 		sink_dump_str(f, r->label != NULL ? r->label : "", MARK_LABEL_MAX, json);
+	} else
+		i++;
+	/* Since schema 2: the host and its labels (CSV: KEY=VALUE;...; JSON: an object). */
+	host = host_name(r->host);
+	if (host != NULL) {
+		COL("%s", "");
+		sink_dump_str(f, host, HOST_NAME_MAX_LEN, json);
+	} else
+		COL("%s", json ? "null" : "");
+	labels = host_labels(r->host, &nlabels);
+	COL("%s", json ? "{" : "");
+	for (k = 0; k < nlabels; k++) {
+		if (json) {
+			fprintf(f, "%s", k ? "," : "");
+			sink_dump_str(f, labels[k].key, HOST_LABEL_KEY_MAX, 1);
+			fputc(':', f);
+			sink_dump_str(f, labels[k].value, HOST_LABEL_VALUE_MAX, 1);
+		} else
+			fprintf(f, "%s%s=%s", k ? ";" : "", labels[k].key, labels[k].value);
 	}
+	if (json)
+		fputc('}', f);
+	COL("%d", DUMP_SCHEMA);
 #undef COL_IF
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
@@ -435,6 +467,7 @@ sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size
 
 	memset(&row, 0, sizeof row);
 	row.offset = -1;
+	row.host = host_current();
 	if (rt == NULL || sink_dump_fillers[rt - rec_types] == NULL)
 		row.type = "other";
 	else {
