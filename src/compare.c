@@ -347,7 +347,7 @@ cmp_fail(const char *path, FILE *errf, const char *why)
 	char	*msg;
 	size_t	 len;
 
-	msg = cmp_slurp(errf, &len);
+	msg = errf != NULL ? cmp_slurp(errf, &len) : xstrdup("");
 	msg[strcspn(msg, "\n")] = '\0';
 	if (*msg != '\0')
 		fprintf(stderr, "%s\n", msg);
@@ -358,14 +358,13 @@ cmp_fail(const char *path, FILE *errf, const char *why)
 
 /*
  * One capture replayed alone: in the child, the run set up as
- * `-r PATH -J -d 3600` writing to out (the caller goes on to run it); in
- * the parent, its line read back and parsed. 1 in the child.
+ * `-r PATH -J -d DELAY` writing to out (the caller goes on to run it); in
+ * the parent, its lines read back into *text. 1 in the child.
  */
 static int
-cmp_replay(struct blktop *b, struct cmp_run *run)
+cmp_replay(struct blktop *b, const char *path, double delay, char **text, size_t *len)
 {
 	FILE	*out, *errf;
-	char	*err, *nl;
 	pid_t	 pid;
 	int	 st;
 
@@ -377,14 +376,14 @@ cmp_replay(struct blktop *b, struct cmp_run *run)
 		fatal("fork");
 	if (pid == 0) {
 		dup2(fileno(errf), STDERR_FILENO);
-		b->opt.replay_files[0] = run->path;
+		b->opt.replay_files[0] = path;
 		b->opt.nreplay_files = 1;
 		free((char *)(uintptr_t)b->opt.replay_path);	/* options_replay_name's */
-		b->opt.replay_path = run->path;
+		b->opt.replay_path = path;
 		b->opt.batch = b->opt.batch_opts.json = 1;
 		b->opt.batch_opts.out = out;
-		/* As -d 3600 on the command line: one interval, over the capture's own. */
-		options_offer(b, "delay", 3600, OPTION_FROM_COMMAND);
+		/* As -d on the command line: it wins over the capture's own interval. */
+		options_offer(b, "delay", delay, OPTION_FROM_COMMAND);
 		b->opt.report_opts.path = NULL;
 		b->opt.trace_opts.path = NULL;
 		b->opt.capture_opts.record_path = NULL;
@@ -394,22 +393,30 @@ cmp_replay(struct blktop *b, struct cmp_run *run)
 	if (waitpid(pid, &st, 0) == -1)
 		fatal("waitpid");
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		cmp_fail(run->path, errf, "its replay failed");
-	run->line = cmp_slurp(out, &run->len);
-	if (run->len == 0)
-		cmp_fail(run->path, errf, "no report (nothing in the capture)");
+		cmp_fail(path, errf, "its replay failed");
+	*text = cmp_slurp(out, len);
+	if (*len == 0)
+		cmp_fail(path, errf, "no report (nothing in the capture)");
+	fclose(out);
+	fclose(errf);
+	return (0);
+}
+
+/* A run's one -J line (-d 3600: the whole capture) parsed; exits with one line if it is not one. */
+static void
+cmp_run_line(struct cmp_run *run)
+{
+	char	*err, *nl;
+
 	if ((nl = strchr(run->line, '\n')) != NULL && nl[1] != '\0')
-		cmp_fail(run->path, errf, "longer than 3600 s: --compare reads captures of up to "
+		cmp_fail(run->path, NULL, "longer than 3600 s: --compare reads captures of up to "
 		    "an hour, one -J interval each");
 	if (nl != NULL)
 		*nl = '\0';
 	run->len = strlen(run->line);
 	if (jr_parse(&run->doc, run->line, run->len, &err) != 0 ||
 	    !jr_num(&run->doc, jr_get(&run->doc, 0, "interval_s"), &run->duration))
-		cmp_fail(run->path, errf, "its -J line cannot be read");
-	fclose(out);
-	fclose(errf);
-	return (0);
+		cmp_fail(run->path, NULL, "its -J line cannot be read");
 }
 
 /* Everything the compare holds. */
@@ -430,6 +437,8 @@ cmp_free(struct compare *c)
 		free(c->fig[i].key2);
 	}
 	free(c->fig);
+	free(c->series[0]);
+	free(c->series[1]);
 	free(c);
 }
 
@@ -476,13 +485,16 @@ compare_main(struct blktop *b, char **bfiles, int nb)
 		c->run[1][i].path = bfiles[i];
 	for (s = 0; s < 2; s++)
 		for (r = 0; r < c->nrun[s]; r++)
-			if (cmp_replay(b, &c->run[s][r])) {
+			if (cmp_replay(b, c->run[s][r].path, 3600, &c->run[s][r].line,
+			    &c->run[s][r].len)) {
 				cmp_free(c);
 				return;
 			}
-	c->shortest = c->longest = c->run[0][0].duration;
 	for (s = 0; s < 2; s++) {
 		for (r = 0; r < c->nrun[s]; r++) {
+			cmp_run_line(&c->run[s][r]);
+			if (s == 0 && r == 0)
+				c->shortest = c->longest = c->run[0][0].duration;
 			c->shortest = fmin(c->shortest, c->run[s][r].duration);
 			c->longest = fmax(c->longest, c->run[s][r].duration);
 			cmp_run_figures(c, s, r);
@@ -490,6 +502,13 @@ compare_main(struct blktop *b, char **bfiles, int nb)
 	}
 	c->rates = c->longest > c->shortest * (1 + CMP_LEN_REL);
 	cmp_figures(c);
+	/* The report's heatmaps over time: each side's first run again, in CMP_COLUMNS intervals. */
+	for (s = 0; s < 2 && b->opt.report_opts.path != NULL; s++)
+		if (cmp_replay(b, c->run[s][0].path, fmin(3600, fmax(0.01,
+		    c->run[s][0].duration / CMP_COLUMNS)), &c->series[s], &c->series_len[s])) {
+			cmp_free(c);
+			return;
+		}
 	if (b->opt.report_opts.path != NULL) {
 		if ((f = fopen(b->opt.report_opts.path, "w")) == NULL)
 			fatal("%s", b->opt.report_opts.path);

@@ -19,6 +19,7 @@ struct blktop;
 
 #define CMP_MAX_RUNS	64	/* a side's captures (MERGE_MAX_FILES) */
 #define CMP_SIG_REL	0.05	/* the medians' least difference, of the larger, to count */
+#define CMP_COLUMNS	60	/* --report: a heatmap's columns over a capture's length */
 #define CMP_LEN_REL	0.10	/* captures longer than another by this: totals as rates */
 #define CMP_RULE	"significant when both sides have 2 runs or more, their ranges " \
 			"[min, max] do not overlap, and the medians differ by more than the " \
@@ -64,6 +65,8 @@ struct compare {
 	unsigned	 nfig, cap;
 	int		 rates;		/* lengths differ: totals compared per second */
 	double		 shortest, longest;
+	char		*series[2];	/* --report: each side's first run, -J lines over time */
+	size_t		 series_len[2];
 };
 
 extern const char *const cmp_entity_names[CMP_NENTITY];

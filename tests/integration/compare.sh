@@ -133,8 +133,11 @@ check "fixtures: -b names the rule" grep -q "^rule: significant when" "$TEST_TMP
 check "fixtures: -b's row of read.lat_us.p99 has small.blkcap's 68.9" \
     grep -qE "^  read\.lat_us\.p99 +68\.9 " "$TEST_TMP/sm.txt"
 "$BLKTOP" --compare "$S" "$M" --report "$TEST_TMP/sm.html"
-check "fixtures: --report: 3 heatmaps a device (A, B, B - A), 2 devices: $(grep -o '<svg' "$TEST_TMP/sm.html" | wc -l)" \
-    [ "$(grep -o '<svg' "$TEST_TMP/sm.html" | wc -l)" = 6 ]
+check "fixtures: --report: 6 heatmaps a device (A, B, B - A over time and per run), 2 devices: $(grep -o '<svg' "$TEST_TMP/sm.html" | wc -l)" \
+    [ "$(grep -o '<svg' "$TEST_TMP/sm.html" | wc -l)" = 12 ]
+# small.blkcap's 9 ticks: its map over time has 9 columns of 8 px.
+check "fixtures: --report: A's map over time has a column per tick of small.blkcap (9)" \
+    grep -q '<div><b>A</b><svg xmlns="http://www.w3.org/2000/svg" width="72"' "$TEST_TMP/sm.html"
 # ---- bad input: one line, a non-zero exit
 head -c 4096 /dev/urandom >"$TEST_TMP/noise.blkcap"
 refused 1 "a missing capture" --compare "$S" "$TEST_TMP/none.blkcap"
