@@ -465,6 +465,9 @@ compare_main(struct blktop *b, char **bfiles, int nb)
 	int		 s;
 	FILE		*f;
 
+	if (b->opt.capture_opts.record_path != NULL || b->opt.metrics_opts.listen_port != 0 ||
+	    b->opt.trace_opts.path != NULL || b->opt.batch_opts.stack || b->opt.dump_opts.format != 0)
+		cmp_usage("-w, --listen, --trace, --stack and --dump are a run's, not a compare's");
 	memcpy(a, b->opt.replay_files, na * sizeof a[0]);
 	if (nb < 0) {
 		if (na != 2)

@@ -146,6 +146,8 @@ refused 2 "-- with no capture before it" --compare -- "$S"
 refused 2 "one capture" --compare "$S"
 refused 2 "three captures and no --" --compare "$S" "$S" "$S"
 refused 1 "a file that is no capture" --compare "$S" "$TEST_TMP/noise.blkcap"
+refused 2 "--trace with --compare" --trace "$TEST_TMP/t.json" --compare "$S" "$S"
+refused 2 "--dump with --compare" --dump --compare "$S" "$S"
 fi
 
 need_root
