@@ -79,7 +79,8 @@ compare_split(int argc, char **argv, char ***bfiles, int *nb)
 	*bfiles = NULL;
 	*nb = -1;
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--compare") == 0)
+		/* getopt_long takes --comp, --compa, ... as --compare too (--com is --comm's too). */
+		if (strlen(argv[i]) >= 6 && strncmp(argv[i], "--compare", strlen(argv[i])) == 0)
 			seen = 1;
 		else if (strcmp(argv[i], "--") == 0)
 			break;
