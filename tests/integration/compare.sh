@@ -220,7 +220,8 @@ while read -r line; do
 	s=$(python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["compare"]
-print(" ".join(sorted({"%s:%s" % (r.get("name") or r.get("comm") or r.get("path") or r.get("label") or r.get("code"), f["figure"])
+print(" ".join(sorted({"%s:%s %s %s" % (r.get("name") or r.get("comm") or r.get("path") or r.get("label") or r.get("code"),
+    f["figure"], f["a"]["values"], f["b"]["values"])
     for e in ("devices", "processes", "files", "phases", "insights") for r in c[e] for f in r["figures"] if f["significant"]})))' "$TEST_TMP/same.json")
 	if [ -z "$s" ]; then quiet=$((quiet + 1)); else which="$which [$n: $s]"; fi
 done <"$TEST_TMP/splits"
