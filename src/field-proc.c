@@ -25,6 +25,7 @@ static double	field_req_p99(const struct field_ctx *, int *);
 static double	field_call_p99(const struct field_ctx *, int *);
 static double	field_lat(const struct field_ctx *, int *);
 static double	field_req_depth(const struct field_ctx *, int *);
+static double	field_req_depth_max(const struct field_ctx *, int *);
 static double	field_unread(const struct field_ctx *, int *);
 static double	field_lifetime(const struct field_ctx *, int *);
 static double	field_creates_s(const struct field_ctx *, int *);
@@ -67,6 +68,9 @@ const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_REQ_DEPTH] = { "req_depth", .unit = FIELD_NUM, .ents = FP_BOTH | FIELD_INTERVAL,
 	    .get = field_req_depth, .prec = 2,
 	    .help = "mean block requests in flight (start to done) over the interval" },
+	[PROCF_REQ_DEPTH_MAX] = { "req_depth_max", FP_COUNT(blk_depth_max), .ents = FIELD_PROC,
+	    .get = field_req_depth_max,
+	    .help = "the most of its block requests in flight at once (start to done)" },
 	[PROCF_OPENS] = { "opens", FP_COUNT(opens), .ents = FP_CALLS,
 	    .need_any = HAVE_VFS | HAVE_LIFE, FP_SORT(PROC_KEY_OPENS), .b = { "opens", 6 },
 	    .ui = { "open/s", 6 }, .html = "opens",
@@ -310,6 +314,14 @@ field_req_depth(const struct field_ctx *x, int *known)
 
 	*known = ns != 0 && x->c->blk_wait_sum != 0;
 	return (*known ? (double)x->c->blk_wait_sum / (double)ns : 0);
+}
+
+/* The most requests it had in flight at once (model-pdepth.c); none without a request with times. */
+static double
+field_req_depth_max(const struct field_ctx *x, int *known)
+{
+	*known = x->c->blk_depth_max != 0;
+	return ((double)x->c->blk_depth_max);
 }
 
 /*

@@ -29,6 +29,9 @@ job_figs_add(struct job_figs *f, const struct blktop *b, const struct proc_entry
 	f->c.vfs_lat_max -= c->vfs_lat_max;	/* a maximum, not a sum */
 	if (c->vfs_lat_max > f->c.vfs_lat_max)
 		f->c.vfs_lat_max = c->vfs_lat_max;
+	f->c.blk_depth_max -= c->blk_depth_max;
+	if (c->blk_depth_max > f->c.blk_depth_max)
+		f->c.blk_depth_max = c->blk_depth_max;
 	if (whole)
 		return;		/* latencies are kept per interval only */
 	h[0] = proc_entry_hist(b->procs, pe, 0);
