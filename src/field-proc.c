@@ -417,30 +417,38 @@ void
 field_json(FILE *f, const struct field_ctx *x, unsigned from, unsigned to, int *first)
 {
 	const struct field	*r;
-	double			 v;
 	unsigned		 i;
-	int			 known;
 
 	for (i = from; i < to && i < PROCF_JSON_END; i++) {
 		r = &proc_fields[i];
 		if (!(r->ents & x->ent) || (x->whole && (r->ents & FIELD_INTERVAL)))
 			continue;
-		if (r->unit == FIELD_GROUP) {
-			r->json(f, x);
-			continue;
-		}
-		fprintf(f, "%c\"%s\":", *first ? '{' : ',', r->key);
-		*first = 0;
-		if (r->json != NULL)
-			r->json(f, x);
-		else if (r->unit == FIELD_RAW)
-			fprintf(f, "%llu", (unsigned long long)field_count(r, x));
-		else if (r->unit == FIELD_ID)
-			fprintf(f, "%u", (unsigned)field_value(r, x, &known));
-		else {
-			v = field_value(r, x, &known);
-			json_val(f, known, r->prec, v);
-		}
+		field_json_one(f, r, x, first);
+	}
+}
+
+/* Row r as a JSON member: ,"key":value ({ before it while *first); null where the source cannot tell. */
+void
+field_json_one(FILE *f, const struct field *r, const struct field_ctx *x, int *first)
+{
+	double	 v;
+	int	 known;
+
+	if (r->unit == FIELD_GROUP) {
+		r->json(f, x);
+		return;
+	}
+	fprintf(f, "%c\"%s\":", *first ? '{' : ',', r->key);
+	*first = 0;
+	if (r->json != NULL)
+		r->json(f, x);
+	else if (r->unit == FIELD_RAW)
+		fprintf(f, "%llu", (unsigned long long)field_count(r, x));
+	else if (r->unit == FIELD_ID)
+		fprintf(f, "%u", (unsigned)field_value(r, x, &known));
+	else {
+		v = field_value(r, x, &known);
+		json_val(f, known, r->prec, v);
 	}
 }
 

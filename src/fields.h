@@ -35,6 +35,17 @@ void		 json_qd_more(FILE *, const struct sum *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
+/* An offset map's grid: v[dir * dir_stride + col * col_stride + band]; timed: a file's (its time axis). */
+struct json_map {
+	const uint32_t	*v;
+	size_t		 dir_stride, col_stride;
+	unsigned	 ncols, nbands;
+	uint64_t	 band_bytes;
+	int		 timed;
+	double		 start, column_s;
+	unsigned	 nooff;
+};
+void		 json_offset_map(FILE *, const struct json_map *);
 
 /* json.c: one device's JSON object, of an interval (-J) or of a run (--report). */
 struct json_dev {
@@ -104,6 +115,7 @@ struct field_ctx {
 	const struct file_entry		*fe;	/* a file's row, else NULL */
 	unsigned			 ent;	/* FIELD_PROC, FIELD_FILE or FIELD_SUM */
 	int				 whole;	/* a whole run's totals (no latencies) */
+	const struct proc_hist		*hist[2];	/* a group's latencies (calls, requests), else NULL */
 };
 
 /* A field's column in a text table: its title and width (negative: left-aligned). */
@@ -148,6 +160,7 @@ uint64_t	 field_count(const struct field *, const struct field_ctx *);
 double		 field_value(const struct field *, const struct field_ctx *, int *known);
 void		 field_json(FILE *, const struct field_ctx *, unsigned from, unsigned to,
 		     int *first);
+void		 field_json_one(FILE *, const struct field *, const struct field_ctx *, int *first);
 void		 field_text(const struct field *, const struct field_ctx *, char *, size_t);
 const char	*field_key_name(int key);
 int		 field_key_parse(const char *);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "stack.h"
 
 #define STACK_BAR	52	/* bpftrace's bar width */
@@ -356,7 +357,8 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	fprintf(f, "],\"processes\":[");
 	for (i = 0; i < st->nprocs; i++) {
 		p = &st->procs[i];
-		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? "," : "", p->tgid);
+		fprintf(f, "%s{\"%s\":%u,\"%s\":", i ? "," : "", proc_fields[PROCF_PID].key, p->tgid,
+		    proc_fields[PROCF_COMM].key);
 		name_json(f, p->comm, BLKTOP_COMM_LEN);
 		stack_json_calls(f, p);
 		stack_json_hist(f, "q2d_us", &p->q2d);
