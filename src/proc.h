@@ -156,19 +156,10 @@ int		 proc_add_typed(struct proc_table *, const struct rec_type *,
 		     const void *rec, size_t len);
 void		 proc_add_block(struct proc_table *, const void *rec);
 /* model-pdepth.c: a process's requests in flight at once. */
-#define PDEPTH_KEEP	256	/* requests a process keeps at most */
-#define PDEPTH_SLOTS	32	/* processes whose requests are kept */
-struct pdepth_slot {
-	uint32_t	 owner;		/* process entry + 1, 0: none */
-	uint32_t	 id;
-	unsigned	 head, n;	/* its kept requests, in the ring, in order of arrival */
-	unsigned	 max;		/* the depth it reached */
-	uint64_t	 last;		/* the last one's completion */
-	uint64_t	 gone_done;	/* the latest completion no longer kept */
-	uint64_t	 start[PDEPTH_KEEP], done[PDEPTH_KEEP];
-	unsigned	 c[PDEPTH_KEEP];	/* the kept requests seen holding each one's start */
-};
+#define PDEPTH_SLOTS	32		/* processes whose pending requests are kept */
+#define PDEPTH_MAX	(1u << 15)	/* times kept of each kind per process */
 void		 pdepth_add(struct proc_table *, struct proc_entry *, uint64_t start, uint64_t done);
+void		 pdepth_cut(struct proc_table *, uint64_t cut, int final);
 void		 pdepth_free(struct proc_table *);
 void		 proc_add_open(struct proc_table *, const void *rec);
 void		 proc_add_rw(struct proc_table *, const void *rec);

@@ -121,16 +121,11 @@ test_fio(unsigned q, unsigned w)
 	want = sweep(reqs, NREQ);
 	jitter(reqs, NREQ, w);
 	feed_all(t, 42, reqs, NREQ);
-	/*
-	 * Late: a request that started before the completion of one no longer
-	 * kept, it may have overlapped (at 128, one outlives 256 others; out
-	 * of order, swaps carry a record far): none in order below 128.
-	 */
+	pdepth_cut(t, UINT64_MAX, 1);
 	snprintf(name, sizeof name, "iodepth %u, arrivals out of order by swaps of up to %u "
-	    "places: depth reached %llu, the sweep's %u (%llu late)", q, w,
+	    "places: depth reached %llu, the sweep's %u, none late (%llu)", q, w,
 	    (unsigned long long)depth_of(t, 42, 1), want, (unsigned long long)t->pdepth_late);
-	CHECK(name, depth_of(t, 42, 1) == want && want == q &&
-	    (w > 0 || q >= 128 || t->pdepth_late == 0));
+	CHECK(name, depth_of(t, 42, 1) == want && want == q && t->pdepth_late == 0);
 	proc_free(t);
 }
 
@@ -157,6 +152,7 @@ test_random(void)
 	jitter(reqs, NREQ, 4);
 	for (i = 0; i < NREQ; i++)
 		feed(t, reqs[i].tgid, reqs[i].start, reqs[i].done);
+	pdepth_cut(t, UINT64_MAX, 1);
 	snprintf(name, sizeof name, "random requests of two processes: depth reached %llu and "
 	    "%llu, the sweeps' %u and %u, none late (%llu)",
 	    (unsigned long long)depth_of(t, 1, 1), (unsigned long long)depth_of(t, 2, 1),
@@ -166,7 +162,11 @@ test_random(void)
 	proc_free(t);
 }
 
-/* An interval's figure is its own (none in an idle one), the run's kept. */
+/*
+ * A depth is final at a cut (a tick, DEPTH_LAG_NS after its start; the
+ * end): an interval's figure is the depths made final in it, a request
+ * whose start is before the last cut is late.
+ */
 static void
 test_interval(void)
 {
@@ -175,17 +175,30 @@ test_interval(void)
 	feed(t, 7, 100, 200);
 	feed(t, 7, 150, 250);
 	feed(t, 7, 160, 300);
-	CHECK("three overlapping: depth 3 in the interval and since first seen",
-	    depth_of(t, 7, 0) == 3 && depth_of(t, 7, 1) == 3);
+	CHECK("before a cut: no depth yet", depth_of(t, 7, 0) == 0 && depth_of(t, 7, 1) == 0);
+	feed(t, 7, 170, 400);
+	pdepth_cut(t, 500, 0);
+	CHECK("a report's look: the interval has the depth so far (4), the run's none yet",
+	    depth_of(t, 7, 0) == 4 && depth_of(t, 7, 1) == 0);
+	pdepth_cut(t, 1000, 1);
+	CHECK("four overlapping, cut: depth 4 in the interval and since first seen",
+	    depth_of(t, 7, 0) == 4 && depth_of(t, 7, 1) == 4);
 	proc_interval(t);
-	CHECK("an idle interval: no depth (null), since first seen 3",
-	    depth_of(t, 7, 0) == 0 && depth_of(t, 7, 1) == 3);
-	feed(t, 7, 1000, 1100);
-	CHECK("the next interval: its own request only, depth 1",
-	    depth_of(t, 7, 0) == 1 && depth_of(t, 7, 1) == 3);
-	feed(t, 7, 1050, 1060);
-	feed(t, 7, 900, 1070);	/* arrives last, holds both starts */
-	CHECK("a request arriving last raises the depth of the starts it holds: 3",
+	CHECK("an idle interval: no depth (null), since first seen 4",
+	    depth_of(t, 7, 0) == 0 && depth_of(t, 7, 1) == 4);
+	feed(t, 7, 1500, 1600);
+	feed(t, 7, 1550, 1560);
+	feed(t, 7, 1400, 1570);	/* arrives last, holds both starts */
+	pdepth_cut(t, 3000, 1);
+	CHECK("the next interval: its own requests only, the last to arrive counted: 3",
+	    depth_of(t, 7, 0) == 3 && depth_of(t, 7, 1) == 4 && t->pdepth_late == 0);
+	feed(t, 7, 2900, 3100);
+	CHECK("a request that started before the cut is late, its depth in none",
+	    t->pdepth_late == 1);
+	feed(t, 7, 3050, 3060);
+	feed(t, 7, 3050, 3070);
+	pdepth_cut(t, UINT64_MAX, 1);
+	CHECK("a late request still counts in the depth of later starts it holds: 3",
 	    depth_of(t, 7, 0) == 3);
 	proc_free(t);
 }
@@ -201,6 +214,7 @@ test_slots(void)
 		feed(t, 100 + p, 1000 + p * 10, 1005 + p * 10);
 		feed(t, 100 + p, 1001 + p * 10, 1006 + p * 10);
 	}
+	pdepth_cut(t, UINT64_MAX, 1);
 	for (p = 0; p < PDEPTH_SLOTS * 2; p++)
 		ok = ok && depth_of(t, 100 + p, 1) == 2;
 	CHECK("twice as many processes as slots: each depth 2", ok);
