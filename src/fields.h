@@ -166,4 +166,29 @@ const char	*field_key_name(int key);
 int		 field_key_parse(const char *);
 size_t		 field_key_list(char *, size_t, const char *sep);
 
+/*
+ * field-file.c: a file's fields as its views show them (the UI's files
+ * pane, -b's files table, the report's); proc: its row of proc_fields where
+ * it shares a process's counter (its JSON key and value), else -1.
+ */
+enum file_field_id {
+	FILEF_CALL_READS, FILEF_CALL_WRITES, FILEF_CALL_READ_BYTES, FILEF_CALL_WRITE_BYTES,
+	FILEF_DISK_READ_BYTES, FILEF_DISK_WRITE_BYTES, FILEF_CACHE_HIT, FILEF_SEQ, FILEF_SIZE,
+	FILEF_OPENS, FILEF_P50, FILEF_P99, FILEF_PIDS, FILEF_PATH,
+	FILEF_MAX
+};
+struct file_field {
+	int		 proc;		/* enum proc_field, or -1 */
+	const char	*key;		/* its JSON member where proc is -1 and it has one */
+	int		 top_key;	/* enum proc_key whose top rows show it best */
+	struct field_col b;		/* -b's column (negative width: left-aligned) */
+	struct field_col ui;		/* the UI's column (0: the rest) */
+	const char	*html;		/* the report's column title; NULL: its proc row's */
+	const char	*help;		/* NULL: its proc row's */
+};
+extern const struct file_field file_fields[FILEF_MAX];
+const char	*file_field_key(unsigned);
+const char	*file_field_html(unsigned);
+void		 file_field_b_head(FILE *, const unsigned *cols, unsigned n);
+
 #endif

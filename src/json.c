@@ -331,9 +331,9 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	int			 first = 0;
 
 	model_file_path(b->procs, fe, path, sizeof path);
-	fprintf(f, "{\"path\":");
+	fprintf(f, "{\"%s\":", file_field_key(FILEF_PATH));
 	json_string(f, path);
-	fprintf(f, ",\"pids\":[");
+	fprintf(f, ",\"%s\":[", file_field_key(FILEF_PIDS));
 	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++)
 		fprintf(f, "%s%u", k ? "," : "", fe->pids[k]);
 	fputc(']', f);

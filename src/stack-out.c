@@ -371,7 +371,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	for (i = 0; i < st->nsfiles; i++) {
 		const struct stack_file *sf = &st->sfiles[i];
 
-		fprintf(f, "%s{\"path\":", i ? "," : "");
+		fprintf(f, "%s{\"%s\":", i ? "," : "", file_field_key(FILEF_PATH));
 		name_json(f, sf->path, sizeof sf->path);
 		stack_json_hist(f, "fsync_us", &sf->fsync);
 		stack_json_hist(f, "write_to_fsync_us", &sf->wgap);

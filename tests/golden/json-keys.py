@@ -25,14 +25,13 @@ SHARED = {
     "ios": "a device operation's requests (json.c) and a phase's device's (json-run.c)",
     "columns": "a file offset map's columns (json.c) and the report's (json-run.c)",
     "procs": "a file's processes (json.c) and the process table's size (json-run.c)",
-    "pids": "a file's processes (json.c) and a job's members (json-job.c)",
+    "pids": "a file's processes (field-file.c) and a job's members (json-job.c)",
     "late": "a device's depths made late (json.c) and the stack's (stack-out.c)",
     "devices": "an interval's and the report's device list (json-run.c), the stack's (stack-out.c)",
     "processes": "an interval's process list (json-run.c) and the stack's (stack-out.c)",
     "files": "the interval's file list (json-run.c), the wear totals' count (json-wear.c), the stack's list (stack-out.c)",
     "count": "a depth bucket's requests (json.c) and the devices dropped (json-run.c)",
     "name": "a device's name, in its object (json.c) and in a phase's list (json-run.c): no device field table yet",
-    "path": "a file's path, in its row (json.c) and in the stack's files (stack-out.c): no file field table yet",
     "duration_s": "a phase's and the report's (json-run.c), the wear object's (json-wear.c)",
 }
 
@@ -44,7 +43,7 @@ for path in sorted(glob.glob("src/*.c")):
     text = open(path, encoding="utf-8").read()
     keys = set(re.findall(r'\\"([a-z_0-9]+)\\":', text))
     keys |= set(re.findall(r'json_(?:num|common)\(f, "([a-z_0-9]+)"', text))
-    keys |= set(re.findall(r'\] = \{ "([a-z_0-9]+)"', text))
+    keys |= set(re.findall(r'\] = \{ (?:-1, )?"([a-z_0-9]+)"', text))
     for k in keys:
         files[k].add(path.split("/")[-1])
 multi = {k: v for k, v in files.items() if len(v) > 1}
