@@ -84,6 +84,7 @@ proc_free(struct proc_table *t)
 	model_file_table_free(t);
 	model_pattern_free(t);
 	task_free(t->tasks);
+	pdepth_free(t);
 	free(t);
 }
 
@@ -239,6 +240,8 @@ proc_add_block(struct proc_table *t, const void *rec)
 		COUNT2(p, blk_lat_sum, += lat);
 		COUNT2(p, blk_wait_sum, += wait);
 		proc_hist_add(&p->blk_lat, lat, lat_b);
+		if (ev->ts_done > ev->ts_start)
+			pdepth_add(t, p, ev->ts_start, ev->ts_done);
 	}
 	owner = p;
 	if ((f = proc_block_file(t, ev)) != NULL) {

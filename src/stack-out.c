@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "stack.h"
 
 #define STACK_BAR	52	/* bpftrace's bar width */
@@ -356,7 +357,8 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	fprintf(f, "],\"processes\":[");
 	for (i = 0; i < st->nprocs; i++) {
 		p = &st->procs[i];
-		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? "," : "", p->tgid);
+		fprintf(f, "%s{\"%s\":%u,\"%s\":", i ? "," : "", proc_fields[PROCF_PID].key, p->tgid,
+		    proc_fields[PROCF_COMM].key);
 		name_json(f, p->comm, BLKTOP_COMM_LEN);
 		stack_json_calls(f, p);
 		stack_json_hist(f, "q2d_us", &p->q2d);
@@ -369,7 +371,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	for (i = 0; i < st->nsfiles; i++) {
 		const struct stack_file *sf = &st->sfiles[i];
 
-		fprintf(f, "%s{\"path\":", i ? "," : "");
+		fprintf(f, "%s{\"%s\":", i ? "," : "", file_field_key(FILEF_PATH));
 		name_json(f, sf->path, sizeof sf->path);
 		stack_json_hist(f, "fsync_us", &sf->fsync);
 		stack_json_hist(f, "write_to_fsync_us", &sf->wgap);
