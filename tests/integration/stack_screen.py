@@ -3,6 +3,8 @@
 tmux captured it against -J's "stack" object (the last line of JSONL) and
 --stack's text (TEXT) of the same capture: every column's buckets, count and
 mean, and each verdict line. SCOPE: all, dev:NAME, pid:N or file:PATH.
+stack_screen.py --html HTML JSONL TEXT TEST: the same of every scope of the
+HTML report's "Latency stack" section (means to -J's 3 decimals).
 Prints PASS/FAIL lines named TEST (exit 0: a nonzero exit is an error of its own)."""
 import json
 import re
@@ -57,11 +59,8 @@ def blocks(lines):
     return out
 
 
-def main():
-    screen = open(sys.argv[1]).read().splitlines()
-    st = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])["stack"]
-    text = [l.rstrip() for l in open(sys.argv[3])]
-    scope, test = sys.argv[4], sys.argv[5]
+def find(st, scope):
+    """-J's object of a scope: all, dev:NAME, pid:N or file:PATH."""
     kind, _, what = scope.partition(":")
     if kind == "all":
         want = st["all"]
@@ -71,6 +70,67 @@ def main():
         want = next(p for p in st["processes"] if p["pid"] == int(what))
     else:
         want = next(f for f in st["files"] if f["path"] == what)
+    return want
+
+
+def html(path, st, text, test):
+    """Each <h3> scope of the report's stack section against -J's."""
+    page = open(path).read()
+    sec = page.split("<h2>Latency stack</h2>", 1)
+    if len(sec) < 2:
+        print("FAIL: %s: the report has no Latency stack section" % test)
+        return
+    sec = re.split(r"<h2>", sec[1], 1)[0]
+    n, bad = 0, []
+    for name, body in re.findall(r"<h3>(.*?)</h3>\n(.*?)(?=<h3>|$)", sec, re.S):
+        name = html_unescape(name)
+        if name == "all devices and processes":
+            scope = "all"
+        elif name.startswith("device "):
+            scope = "dev:" + name[7:]
+        elif name.startswith("process "):
+            scope = "pid:" + re.search(r"\[(\d+)\]$", name).group(1)
+        else:
+            scope = "file:" + name[5:]
+        want = find(st, scope)
+        n += 1
+        for table in re.findall(r"<table.*?</table>", body, re.S):
+            rows = [[re.sub(r"<[^>]*>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r)]
+                    for r in re.findall(r"<tr.*?</tr>", table, re.S)]
+            keys = rows[0][1:]
+            for i, k in enumerate(keys):
+                w = want.get(k)
+                got = {r[0]: int(r[i + 1]) for r in rows[1:] if r[0] not in ("n", "mean") and r[i + 1] != "0"}
+                gn = next(int(r[i + 1]) for r in rows if r[0] == "n")
+                gm = next(r[i + 1] for r in rows if r[0] == "mean")
+                if w is None:
+                    bad.append("%s %s: not in -J" % (scope, k))
+                    continue
+                wb = {label(lo): c for lo, c in w["buckets"]}
+                wm = "-" if w["n"] == 0 else "%.3f" % w["mean"]
+                if got != wb or gn != w["n"] or gm != wm:
+                    bad.append("%s %s: html %s n %s mean %s, -J %s n %s mean %s" % (scope, k, got, gn, gm, wb, w["n"], wm))
+        rules = [html_unescape(l) for l in re.search(r"<pre class=\"rules\">(.*?)</pre>", body, re.S).group(1).splitlines() if l]
+        bad += ["%s: rule line not --stack's: %s" % (scope, l) for l in rules if l not in text]
+    ok = n > 0 and not bad
+    print(("PASS: " if ok else "FAIL: ") + "%s: the report's stack section: %d scopes' histograms equal -J's "
+          "buckets, counts and means, their rules --stack's lines%s" % (test, n, "" if ok else ": " + "; ".join(bad[:3])))
+
+
+def html_unescape(s):
+    return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
+
+
+def main():
+    if sys.argv[1] == "--html":
+        st = json.loads(open(sys.argv[3]).read().strip().splitlines()[-1])["stack"]
+        html(sys.argv[2], st, [l.rstrip() for l in open(sys.argv[4])], sys.argv[5])
+        return
+    screen = open(sys.argv[1]).read().splitlines()
+    st = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])["stack"]
+    text = [l.rstrip() for l in open(sys.argv[3])]
+    scope, test = sys.argv[4], sys.argv[5]
+    want = find(st, scope)
     got = blocks(screen)
     bad = []
     for c, g in sorted(got.items()):

@@ -4,7 +4,7 @@
 # process: every column's buckets, count and mean equal -J's "stack" object of
 # the same capture, its rule lines --stack's own), N written and never read
 # (this capture has no file calls: it says so). The HTML report of the same
-# capture: the stack section's figures equal -J's.
+# capture: the stack section's figures equal -J's, its rules --stack's lines.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_cmd tmux tmux
 need_cmd python3 python3
@@ -20,6 +20,8 @@ pid=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().spl
 
 tmux_setup
 key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
+# gone SECS ERE: until the screen no longer matches, at most SECS seconds.
+gone() { local i=0; while [ "$i" -lt $(($1 * 10)) ]; do screen | grep -qE "$2" || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
 "${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 60 \
     "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $CAP --speed max 2>$TEST_TMP/err; sleep 600"
 check "the replay reaches its end" wait_screen 20 "^blktop .* end *$"
@@ -39,11 +41,17 @@ python3 "$PY" "$TEST_TMP/proc.txt" "$TEST_TMP/stack.jsonl" "$TEST_TMP/stack.txt"
 key Up Up
 check "Up twice: back to all" wait_screen 5 "^all devices and processes \(1 of"
 key x
-check "another key closes it" sh -c "! '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q '^Latency stack'"
+check "another key closes it" gone 5 "^Latency stack"
 key N
 check "N opens the written-and-never-read screen" wait_screen 5 "^Written and never read since the start"
 check "a capture without file calls: it says so" wait_screen 5 "no file calls here"
 key x '?'
-check "the help lists L and N" sh -c "'${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q '^L  *the latency stack' && '${TMUX_CMD[0]}' ${TMUX_CMD[*]:1} capture-pane -p -t ui | grep -q '^N  *written and never read'"
+check "the help lists L" wait_screen 5 "^L +the latency stack"
+check "the help lists N" wait_screen 5 "^N +written and never read"
 key x q
 check "nothing on stderr" [ ! -s "$TEST_TMP/err" ]
+
+"$BLKTOP" -r "$CAP" --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>"$TEST_TMP/h.err"
+check "--report OUT.html: exit 0" [ $? = 0 ]
+python3 "$PY" --html "$TEST_TMP/r.html" "$TEST_TMP/stack.jsonl" "$TEST_TMP/stack.txt" ui-views ||
+    fail "the report's stack section: the checks stopped"
