@@ -57,9 +57,9 @@ ui_wear_row(int y, const struct ui_rect *r, const char *name, const struct field
 		f = &proc_fields[ui_wear_cols[i].field];
 		if (!(f->ents & x->ent) || (f->need & x->b->have) != f->need)
 			snprintf(v, sizeof v, "-");
-		else if (f->unit == FIELD_SECS) {
+		else if (f->unit == FIELD_SECS || f->get != NULL) {
 			d = field_value(f, x, &known);
-			fmt_num(v, sizeof v, 0, f->prec, known, d);
+			fmt_num(v, sizeof v, 0, f->unit == FIELD_SECS ? f->prec : 0, known, d);
 		} else
 			snprintf(v, sizeof v, "%llu", (unsigned long long)field_count(f, x));
 		off += snprintf(line + off, sizeof line - (size_t)off, "%*s", UI_WEAR_W, v);
