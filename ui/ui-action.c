@@ -45,12 +45,15 @@ ui_action_depth(struct ui_state *u, __unused enum ui_action a)
 	return (UI_DRAW_FRAME);
 }
 
-/* The latency stack screen (ui-stack.c), all devices and processes first, until a key other than its own. */
+/*
+ * The latency stack screen (ui-stack.c), until a key other than its own:
+ * the process or file selected in its pane first, else all devices and processes.
+ */
 static int
 ui_action_stack(struct ui_state *u, __unused enum ui_action a)
 {
 	u->help = 4;
-	u->stack_scope = 0;
+	u->stack_scope = ui_stack_scope_selected(u);
 	return (UI_DRAW_FRAME);
 }
 

@@ -747,6 +747,17 @@ ui_pane_proc_tab(struct ui_pane *p)
 	return (&d->tab);
 }
 
+/* The process drilled into, or the one selected (not a cgroup's row). */
+static int
+ui_pane_proc_selected(struct ui_pane *p, uint64_t *id, __unused const char **path)
+{
+	struct ui_proc	*d = p->data;
+
+	*id = d->drill != 0 ? d->drill : !d->by_cgroup && d->tab.sel < d->tab.norder ?
+	    d->rows[d->tab.order[d->tab.sel]].id : 0;
+	return (*id != 0);
+}
+
 const struct pane_entry ui_pane_proc = {
 	.name = "processes",
 	.title = "Processes",
@@ -758,4 +769,5 @@ const struct pane_entry ui_pane_proc = {
 	.click = ui_pane_proc_click,
 	.tab = ui_pane_proc_tab,
 	.tab_default = ui_pane_proc_tab_default,
+	.selected = ui_pane_proc_selected,
 };

@@ -66,6 +66,30 @@ ui_stack_nscopes(const struct ui_state *u)
 }
 
 /*
+ * The scope of the current pane's selection: the process or file selected
+ * or drilled into, where the stack has it; else 0, all (the devices pane).
+ */
+unsigned
+ui_stack_scope_selected(struct ui_state *u)
+{
+	const struct stack	*st = u->b->stack;
+	const struct pane_entry	*e = ui_panes[u->pane];
+	const char		*path = NULL;
+	uint64_t		 id = 0;
+	unsigned		 i;
+
+	if (st == NULL || e->selected == NULL || !e->selected(&u->panes[u->pane], &id, &path))
+		return (0);
+	for (i = 0; i < st->nprocs && path == NULL; i++)
+		if (st->procs[i].tgid == id)
+			return (1 + st->ndevs + i);
+	for (i = 0; i < st->nsfiles && path != NULL; i++)
+		if (strcmp(st->sfiles[i].path, path) == 0)
+			return (1 + st->ndevs + st->nprocs + i);
+	return (0);
+}
+
+/*
  * The latency stack since the start, as -J's "stack" object has it (the
  * sweep's lag behind: what started in the last second waits for its depth
  * and gap): scope u->stack_scope, 0 all, then the devices, the processes,

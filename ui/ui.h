@@ -146,6 +146,8 @@ struct pane_entry {
 	/* A table pane's sort and columns (NULL for others), and their defaults. */
 	struct ui_tab	*(*tab)(struct ui_pane *);
 	const struct ui_tab *(*tab_default)(void);	/* its defaults (columns made) */
+	/* The row selected or drilled into: a process's pid in *id, or a file's path; 0 if none. */
+	int		 (*selected)(struct ui_pane *, uint64_t *id, const char **path);
 };
 /* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
@@ -166,6 +168,7 @@ void		 ui_frame(struct ui_state *, int pane);
 void		 ui_draw_depth(const struct ui_state *, const struct ui_rect *);	/* ui-depth.c */
 void		 ui_draw_stack(const struct ui_state *, const struct ui_rect *);	/* ui-stack.c */
 unsigned	 ui_stack_nscopes(const struct ui_state *);
+unsigned	 ui_stack_scope_selected(struct ui_state *);
 void		 ui_draw_wear(const struct ui_state *, const struct ui_rect *);	/* ui-wear.c */
 void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,

@@ -51,6 +51,19 @@ check "the help lists N" wait_screen 5 "^N +written and never read"
 key x q
 check "nothing on stderr" [ ! -s "$TEST_TMP/err" ]
 
+# From the processes pane, L opens the selected process's stack first.
+"${TMUX_CMD[@]}" kill-session -t ui
+"${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 60 \
+    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $CAP --speed 1 2>$TEST_TMP/err2; sleep 600"
+wait_screen 10 "replay" || fail "the second replay did not start: $(head -c 200 "$TEST_TMP/err2")"
+key 2
+wait_screen 20 "^ *[0-9]+ +fio " || fail "no fio row in the processes pane"
+key Space
+sleep 0.5
+sel=$(screen | grep -E "^ *[0-9]+ +fio " | head -n 1 | awk '{print $1}')
+key L
+check "from the processes pane, L opens the selected process $sel" wait_screen 5 "^process fio\[$sel\] "
+
 "$BLKTOP" -r "$CAP" --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>"$TEST_TMP/h.err"
 check "--report OUT.html: exit 0" [ $? = 0 ]
 python3 "$PY" --html "$TEST_TMP/r.html" "$TEST_TMP/stack.jsonl" "$TEST_TMP/stack.txt" ui-views ||
