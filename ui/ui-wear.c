@@ -10,6 +10,7 @@
 #include "ui.h"
 
 #define UI_WEAR_ROWS	8	/* directories, files and processes shown, most never read and unread first */
+#define UI_WEAR_TOP	64	/* files and processes looked at for them */
 #define UI_WEAR_W	12	/* a figure's column */
 
 /* The figures of a file or process, as -J's members of those names (src/field-proc.c's rows). */
@@ -67,6 +68,13 @@ ui_wear_row(int y, const struct ui_rect *r, const char *name, const struct field
 	ui_text(stdscr, y, r->x, THEME_MAIN_FG, THEME_MAIN_BG, line);
 }
 
+/* Whether counts c have anything of this screen: bytes written, a create or an unlink. */
+static int
+ui_wear_any(const struct proc_counts *c)
+{
+	return (c->wear.written + c->creates + c->fops[FOP_UNLINK] != 0);
+}
+
 /* One directory's (or all files') figures: the report's "wear" members, no rates. */
 static void
 ui_wear_dir(int y, const struct ui_rect *r, const char *name, const struct wear_dir *d)
@@ -88,19 +96,20 @@ ui_wear_dir(int y, const struct ui_rect *r, const char *name, const struct wear_
 /*
  * Bytes written and never read since the start (src/wear.h): over every file
  * the table holds and by directory (the last column: files), then the files
- * and the processes with the most never read bytes, each figure as -J's
+ * and the processes with the most never read bytes (of those that wrote,
+ * created or unlinked a file), each figure as -J's
  * member of that name (bytes exact).
  */
 void
 ui_draw_wear(const struct ui_state *u, const struct ui_rect *r)
 {
 	const struct blktop	*b = u->b;
-	const struct proc_entry	*pe[UI_WEAR_ROWS];
-	const struct file_entry	*fe[UI_WEAR_ROWS];
+	const struct proc_entry	*pe[UI_WEAR_TOP];
+	const struct file_entry	*fe[UI_WEAR_TOP];
 	struct field_ctx	 x = { .b = b, .whole = 1 };
 	struct wear_walk	*w = wear_walk_new(b);
 	char			 path[VFS_PATH_MAX], name[BLKTOP_COMM_LEN + 16];
-	unsigned		 i, n;
+	unsigned		 i, k, n;
 	int			 y = r->y + 2, bottom = r->y + r->h;
 
 	ui_text(stdscr, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, "Written and never read since "
@@ -116,26 +125,32 @@ ui_draw_wear(const struct ui_state *u, const struct ui_rect *r)
 		ui_wear_dir(y++, r, w->dirs[i].dir[0] != '\0' ? w->dirs[i].dir : "/", &w->dirs[i]);
 	wear_walk_free(w);
 	y++;
-	n = proc_top_files(b->procs, PROC_KEY_NEVER_READ, 1, fe, UI_WEAR_ROWS);
+	n = proc_top_files(b->procs, PROC_KEY_NEVER_READ, 1, fe, UI_WEAR_TOP);
 	if (y + 1 < bottom)
 		ui_wear_head(y++, r, "file", 0);
 	x.ent = FIELD_FILE;
-	for (i = 0; i < n && y < bottom; i++) {
+	for (i = k = 0; i < n && k < UI_WEAR_ROWS && y < bottom; i++) {
 		x.fe = fe[i];
 		x.pe = NULL;
 		x.c = proc_file_counts(b->procs, fe[i], 1);
+		if (!ui_wear_any(x.c))
+			continue;
+		k++;
 		model_file_path(b->procs, fe[i], path, sizeof path);
 		ui_wear_row(y++, r, path, &x);
 	}
 	y++;
-	n = proc_top(b->procs, PROC_KEY_NEVER_READ, 1, pe, UI_WEAR_ROWS);
+	n = proc_top(b->procs, PROC_KEY_NEVER_READ, 1, pe, UI_WEAR_TOP);
 	if (y + 1 < bottom)
 		ui_wear_head(y++, r, "process", 0);
 	x.ent = FIELD_PROC;
 	x.fe = NULL;
-	for (i = 0; i < n && y < bottom; i++) {
+	for (i = k = 0; i < n && k < UI_WEAR_ROWS && y < bottom; i++) {
 		x.pe = pe[i];
 		x.c = proc_entry_counts(b->procs, pe[i], 1);
+		if (!ui_wear_any(x.c))
+			continue;
+		k++;
 		snprintf(name, sizeof name, "%u %.*s", pe[i]->id, BLKTOP_COMM_LEN, pe[i]->comm);
 		ui_wear_row(y++, r, name, &x);
 	}
