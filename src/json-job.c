@@ -6,14 +6,8 @@
 #include "fields.h"
 #include "job.h"
 
-/* A job's or a member's figures: what the calls and the device moved, how long, the cache's share. */
-struct job_figs {
-	struct proc_counts	 c;
-	struct proc_hist	 call, req;
-};
-
 /* Add a process's counters and interval histograms to f. */
-static void
+void
 job_figs_add(struct job_figs *f, const struct blktop *b, const struct proc_entry *pe, int whole)
 {
 	const struct proc_counts	*c = proc_entry_counts(b->procs, pe, whole);

@@ -319,7 +319,7 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	json_run_unavailable(f, b);
 	json_run_dropped(f, b, 1, 0, 0, 0);
 	json_run_self(f, b);
-	if (b->stack != NULL)
+	if (b->stack != NULL && bo->stack)
 		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }
@@ -405,7 +405,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_insights(f, b);
 		json_wear_run(f, b, (double)(r->last_ts - r->first_ts) / 1e9);
 	}
-	if (b->stack != NULL)
+	if (b->stack != NULL && b->opt.batch_opts.stack)
 		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }

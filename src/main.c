@@ -264,7 +264,9 @@ main(int argc, char **argv)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->opt.max_procs, b->opt.max_files, b->opt.by_thread);
-	if (b->opt.batch_opts.stack)
+	/* The latency stack: --stack's output, the UI's stack screen, the HTML report's section. */
+	if (b->opt.batch_opts.stack || (!o.headless && !b->opt.batch) ||
+	    b->opt.report_opts.path != NULL)
 		b->stack = stack_create();
 	/*
 	 * Signals first: loading the programs takes seconds, and a SIGINT in

@@ -121,6 +121,9 @@ void		 html_pattern(struct html *);
 void		 html_insights(struct html *);
 void		 html_timeline(struct html *);
 char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
+/* sink-report-stack.c */
+void		 html_stack(struct html *);
+void		 html_jobs(struct html *);
 /* sink-report-phases.c */
 void		 report_html_phases(FILE *, const struct blktop *);
 

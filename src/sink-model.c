@@ -25,6 +25,11 @@ model_begin(struct sink *s, uint64_t ts)
 		b->reqpat = reqpat_create();
 	else
 		reqpat_reset(b->reqpat);
+	/* A rewind (a replay's seek back) starts the stack again: its sweeps only go forward. */
+	if (b->stack != NULL && b->stack->last_ts != 0) {
+		stack_free(b->stack);
+		b->stack = stack_create();
+	}
 }
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */

@@ -531,8 +531,10 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	for (d = 0; d < r->ndevs; d++)
 		html_device(&h, r->devs[d]);
 	html_depth(&h);
+	html_stack(&h);
 	if (b->procs != NULL) {
 		html_procs(&h);
+		html_jobs(&h);
 		html_files(&h);
 		html_pattern(&h);
 		html_wear(&h, (double)(r->last_ts - r->first_ts) / 1e9);

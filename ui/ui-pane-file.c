@@ -699,6 +699,17 @@ ui_pane_file_free(void *data)
 	free(d);
 }
 
+/* The file drilled into, or the one selected. */
+static int
+ui_pane_file_selected(struct ui_pane *p, __unused uint64_t *id, const char **path)
+{
+	struct ui_file	*d = p->data;
+
+	*path = d->drill.path != NULL ? d->drill.path : d->tab.sel < d->tab.norder ?
+	    d->rows[d->tab.order[d->tab.sel]].path : NULL;
+	return (*path != NULL);
+}
+
 /* The table's sort and columns, for the config file. */
 static struct ui_tab *
 ui_pane_file_tab(struct ui_pane *p)
@@ -719,4 +730,5 @@ const struct pane_entry ui_pane_file = {
 	.click = ui_pane_file_click,
 	.tab = ui_pane_file_tab,
 	.tab_default = ui_pane_file_tab_default,
+	.selected = ui_pane_file_selected,
 };
