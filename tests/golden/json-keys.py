@@ -33,6 +33,15 @@ SHARED = {
     "count": "a depth bucket's requests (json.c) and the devices dropped (json-run.c)",
     "name": "a device's name, in its object (json.c) and in a phase's list (json-run.c): no device field table yet",
     "duration_s": "a phase's and the report's (json-run.c), the wear object's (json-wear.c)",
+    "bytes": "a device operation's (json.c) and a host's totals by operation (report-hosts.c)",
+    "errors": "the same two: a device operation's and a host's totals",
+    "read": "a device's read operation (json.c) and a host's read totals (report-hosts.c)",
+    "host": "a device's host (json.c) and a host's totals' name (report-hosts.c)",
+    "figure": "an insight's measured figure (json.c) and a compared figure's name (json-compare.c)",
+    "min": "a latency summary's (json.c) and a compared figure's spread (json-compare.c)",
+    "rule": "an insight's rule (json.c) and the compare's significance rule (json-compare.c)",
+    "insights": "written by json.c; compare.c reads -J's \"insights\" back (a key it looks up, not one it writes)",
+    "phases": "written by json-run.c; compare.c reads it back from -J (looked up, not written)",
 }
 
 
