@@ -33,7 +33,8 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-# npm fetches the trace viewer the tests load traces in (tests/viewer); any npm will do.
+# npm fetches the trace viewer the tests load traces in (tests/viewer) and DuckDB
+# (tests/duckdb); any npm will do.
 case "$mode" in
 check|check-user|check-live)
 	command -v npm >/dev/null 2>&1 || missing="$missing npm" ;;
@@ -55,12 +56,15 @@ case "$mode" in
 run)	exec ./blktop "$@" ;;
 build)	exit 0 ;;
 check)	../tests/viewer/install.sh
+	../tests/duckdb/install.sh
 	exec make -s check-all ;;
 check-user)
 	../tests/viewer/install.sh
+	../tests/duckdb/install.sh
 	exec make -s check ;;
 check-live)
 	../tests/viewer/install.sh
+	../tests/duckdb/install.sh
 	exec make -s check-live ;;
 check-kernels)
 	exec make -s check-kernels ;;

@@ -216,7 +216,9 @@ enum blktop_vfs_sys {
 	VFS_SYS_COPY_FILE_RANGE = 36,	/* copy_file_range(fd_in, .., fd_out, ..) */
 	VFS_SYS_FSYNC = 37,		/* struct ev_fop, FOP_FSYNC */
 	VFS_SYS_FDATASYNC = 38,
-	VFS_SYS_MAX = 39,
+	VFS_SYS_TRUNCATE = 39,		/* struct ev_fop, FOP_TRUNCATE: by name */
+	VFS_SYS_FTRUNCATE = 40,		/* FOP_TRUNCATE: of the fd's file */
+	VFS_SYS_MAX = 41,
 };
 
 /* File types, from the inode's i_mode. */
@@ -446,7 +448,8 @@ enum blktop_fop {
 	FOP_MMAP = 6,		/* of a file (anonymous mappings are not sent) */
 	FOP_MUNMAP = 7,		/* of a file mapping: the file of the first mapping in the range */
 	FOP_FSYNC = 8,		/* fsync, fdatasync (flags 1): of the fd's file */
-	FOP_MAX = 9,
+	FOP_TRUNCATE = 9,	/* truncate (by name), ftruncate (of the fd's file): len the length asked */
+	FOP_MAX = 10,
 };
 
 /*
@@ -464,11 +467,11 @@ struct ev_fop {
 	__u64 cgroup;
 	__u64 ino;		/* 0 if not known */
 	__u64 addr;		/* FOP_MMAP: the address returned; FOP_MUNMAP: as passed */
-	__u64 len;		/* FOP_MMAP, FOP_MUNMAP: bytes as passed */
+	__u64 len;		/* FOP_MMAP, FOP_MUNMAP: bytes as passed; FOP_TRUNCATE: the length asked */
 	__u32 pid;
 	__u32 tgid;
 	__s32 error;		/* negative errno, 0 on success */
-	__s32 fd;		/* FOP_CLOSE, FOP_MMAP, FOP_FSYNC: the fd; else -1 */
+	__s32 fd;		/* FOP_CLOSE, FOP_MMAP, FOP_FSYNC, ftruncate's FOP_TRUNCATE: the fd; else -1 */
 	__u32 mode;		/* FOP_MKDIR, FOP_MKNOD: mode as passed; FOP_MMAP: prot */
 	__u32 flags;		/* FOP_MMAP: MAP_* flags; FOP_RENAME: renameat2 flags; FOP_UNLINK/RMDIR: unlinkat flags; FOP_FSYNC: 1 fdatasync */
 	__u16 op;		/* enum blktop_fop */

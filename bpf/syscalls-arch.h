@@ -48,6 +48,8 @@
 #define NR_copy_file_range	326
 #define NR_fsync	74
 #define NR_fdatasync	75
+#define NR_truncate	76
+#define NR_ftruncate	77
 #define REGS_ID(btf, r)	RREAD(btf, r, orig_ax)
 /* A 32-bit task: its syscall numbers are the ia32 ones, not ours. */
 #define REGS_COMPAT(btf, r)	(RREAD(btf, r, cs) == 0x23)	/* __USER32_CS */
@@ -90,6 +92,8 @@
 #define NR_copy_file_range	285
 #define NR_fsync	82
 #define NR_fdatasync	83
+#define NR_truncate	45
+#define NR_ftruncate	46
 #define REGS_ID(btf, r)	RREAD(btf, r, syscallno)
 #define REGS_COMPAT(btf, r)	((RREAD(btf, r, pstate) & 0x10) != 0)	/* PSR_MODE32_BIT */
 #define REGS_ARG(btf, r, a, b, c, d)	do {					\
@@ -138,6 +142,8 @@ static __always_inline int nr_to_sys(long nr)
 	case NR_renameat2:	return trace_life ? VFS_SYS_RENAMEAT2 : -1;
 	case NR_fsync:		return trace_life ? VFS_SYS_FSYNC : -1;
 	case NR_fdatasync:	return trace_life ? VFS_SYS_FDATASYNC : -1;
+	case NR_truncate:	return trace_life ? VFS_SYS_TRUNCATE : -1;
+	case NR_ftruncate:	return trace_life ? VFS_SYS_FTRUNCATE : -1;
 	}
 	return -1;
 }

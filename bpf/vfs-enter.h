@@ -108,7 +108,7 @@ static __always_inline int vfs_enter(__u32 sys, __u64 a0, __u64 a1, __u64 a2, __
 	 * notes in doc/performance.md).
 	 */
 	if (sys == VFS_SYS_CLOSE || sys == VFS_SYS_MUNMAP || sys == VFS_SYS_FSYNC ||
-	    sys == VFS_SYS_FDATASYNC) {
+	    sys == VFS_SYS_FDATASYNC || sys == VFS_SYS_FTRUNCATE) {
 		__u16 ft;
 
 		f = sys == VFS_SYS_MUNMAP ? vma_file(a0) : fd_file((int)a0);

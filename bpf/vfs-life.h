@@ -1,6 +1,6 @@
 /*
  * vfs-life.h: the exit of a lifecycle call (EV_FOP: close, mmap, munmap, and the
- * calls by name: unlink, rename, mkdir, rmdir, mknod).
+ * calls by name: unlink, rename, mkdir, rmdir, mknod, truncate).
  * Self-contained: it includes what it uses.
  */
 #ifndef BLKTOP_VFS_LIFE_H
@@ -9,7 +9,7 @@
 #include "vfs-emit.h"
 
 /*
- * Exit of a lifecycle call (EV_FOP): close, mmap and munmap name their file
+ * Exit of a lifecycle call (EV_FOP): close, mmap, munmap, fsync and ftruncate name their file
  * like a read does (its path walked; the file is still there at close's exit:
  * its last reference goes only on the way back to user space); the by-name
  * calls send the path(s) as passed, joined to the cwd or dirfd.
@@ -51,6 +51,12 @@ static __always_inline int vfs_exit_life(struct scratch *s, struct inflight *in,
 		e->fd = (__s32)in->arg[0];
 		f = (struct file *)in->file;	/* peeked at entry, as close's */
 		break;
+	case VFS_SYS_FTRUNCATE:
+		e->op = FOP_TRUNCATE;
+		e->len = in->arg[1];
+		e->fd = (__s32)in->arg[0];
+		f = (struct file *)in->file;	/* peeked at entry, as fsync's */
+		break;
 	case VFS_SYS_MMAP:
 		e->op = FOP_MMAP;
 		e->len = in->arg[1];
@@ -91,6 +97,10 @@ static __always_inline int vfs_exit_life(struct scratch *s, struct inflight *in,
 			break;
 		case VFS_SYS_RMDIR:
 			e->op = FOP_RMDIR;
+			break;
+		case VFS_SYS_TRUNCATE:
+			e->op = FOP_TRUNCATE;
+			e->len = next;
 			break;
 		case VFS_SYS_MKDIR:
 		case VFS_SYS_MKDIRAT:

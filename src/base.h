@@ -71,6 +71,7 @@ void		 device_set_sysfs(const char *root);
 const char	*device_name(uint32_t dev);
 const char	*device_text(uint32_t dev);
 void		 device_set_name(uint32_t dev, const char *name);
+void		 device_set_host_text(uint32_t dev, const char *host);
 int		 device_parse(const char *arg, uint32_t *dev, char **errp);
 int		 device_whole_disk(uint32_t dev, uint32_t *disk);
 char		*device_list_known(void);

@@ -13,6 +13,7 @@
 
 #include "base.h"
 #include "event.h"
+#include "host.h"
 
 /*
  * capture-*.c: capture files (doc/capture-format.md): capture-encode.c builds
@@ -21,7 +22,8 @@
  */
 #define CAPTURE_VERSION_MAJOR	3	/* 3.0: BLK_F_NODEVSTAT records carry no inflight, busy */
 #define CAPTURE_VERSION_MAJOR_OLDEST 1	/* the oldest major read */
-#define CAPTURE_VERSION_MINOR	0	/* 2.1: the process filter in the header (3.x: always) */
+#define CAPTURE_VERSION_MINOR	1	/* 2.1: the process filter in the header (3.x: always);
+					   3.1: the labels */
 #define CAPTURE_REC_MAX		16384	/* longest record a capture stores */
 
 /* A device named in a capture header. */
@@ -35,7 +37,11 @@ struct capture_header {
 	unsigned		 major;		/* set by the reader */
 	unsigned		 minor;
 	char			*version;	/* blktop version that wrote it */
-	char			*host;
+	char			*host;		/* uname's nodename, or --hostname */
+	int			 has_host;	/* a capture naming its host (an imported log
+						   names none); not written, set by the readers */
+	unsigned		 nlabels;	/* --label KEY=VALUE pairs (since 3.1) */
+	struct host_label	 labels[HOST_LABELS_MAX];
 	char			*kernel;	/* uname -r */
 	char			*plan;		/* probe plan */
 	int64_t			 clock_offset;	/* wall ns = CLOCK_MONOTONIC ns + this */

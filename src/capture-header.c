@@ -34,7 +34,7 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 {
 	u_char		*buf, *p, *body;
 	size_t		 size, len;
-	unsigned	 i, ndevs, nfilter, npids, ncomms;
+	unsigned	 i, ndevs, nfilter, npids, ncomms, nlabels;
 
 	ndevs = hdr->ndevs > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->ndevs;
 	nfilter = hdr->nfilter > HDR_DEVS_MAX ? HDR_DEVS_MAX : hdr->nfilter;
@@ -44,7 +44,8 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 	size = FILE_FIXED_LEN + 1 + 5 * (10 + 4096) + 20 +
 	    ndevs * (10 + DEVNAME_MAX) + 10 + HDR_STR_MAX +
 	    20 + nfilter * 10 +
-	    30 + npids * 10 + ncomms * (10 + BLKTOP_COMM_LEN);
+	    30 + npids * 10 + ncomms * (10 + BLKTOP_COMM_LEN) +
+	    10 + HOST_LABELS_MAX * (20 + HOST_LABEL_KEY_MAX + HOST_LABEL_VALUE_MAX);
 	buf = xmalloc(size);
 	body = p = buf + FILE_FIXED_LEN;
 	*p++ = 1;			/* raw records are little-endian */
@@ -72,6 +73,13 @@ capture_header_build(const struct capture_header *hdr, u_char **out)
 	p = capture_putvar(p, ncomms);
 	for (i = 0; i < ncomms; i++)
 		p = capture_hdr_putstr(p, hdr->filter_comms[i], BLKTOP_COMM_LEN - 1);
+	/* Since 3.1: the labels. */
+	nlabels = hdr->nlabels > HOST_LABELS_MAX ? HOST_LABELS_MAX : hdr->nlabels;
+	p = capture_putvar(p, nlabels);
+	for (i = 0; i < nlabels; i++) {
+		p = capture_hdr_putstr(p, hdr->labels[i].key, HOST_LABEL_KEY_MAX - 1);
+		p = capture_hdr_putstr(p, hdr->labels[i].value, HOST_LABEL_VALUE_MAX - 1);
+	}
 	len = p - body;
 
 	memcpy(buf, FILE_MAGIC, FILE_MAGIC_LEN);
@@ -151,6 +159,39 @@ capture_hdr_get_2_1(const u_char **pp, const u_char *end,
 		free(comm);
 	}
 	hdr->has_procs = 1;
+	return (0);
+}
+
+/* Read the fields minor version 3.1 appended: the labels, each KEY=VALUE as --label takes it. */
+static int
+capture_hdr_get_3_1(const u_char **pp, const u_char *end,
+    struct capture_header *hdr)
+{
+	struct host_label	*l;
+	uint64_t		 n, i;
+	char			*key, *value, *arg, *err = NULL;
+	int			 bad;
+
+	if (capture_getvar(pp, end, &n) != 0 || n > HOST_LABELS_MAX)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		if (capture_hdr_getstr(pp, end, HOST_LABEL_KEY_MAX - 1, &key) != 0)
+			return (-1);
+		if (capture_hdr_getstr(pp, end, HOST_LABEL_VALUE_MAX - 1, &value) != 0) {
+			free(key);
+			return (-1);
+		}
+		xasprintf(&arg, "%s=%s", key, value);
+		l = &hdr->labels[hdr->nlabels];
+		bad = host_label_parse(arg, l, &err) != 0;
+		free(err);
+		free(arg);
+		free(key);
+		free(value);
+		if (bad)
+			return (-1);
+		hdr->nlabels++;
+	}
 	return (0);
 }
 
@@ -255,6 +296,10 @@ capture_header_parse(struct capture_header *hdr, const u_char *base,
 	if ((major > 2 || (major == 2 && minor >= 1)) &&
 	    capture_hdr_get_2_1(&p, end, hdr) != 0)
 		return ("damaged header");
+	if ((major > 3 || (major == 3 && minor >= 1)) &&
+	    capture_hdr_get_3_1(&p, end, hdr) != 0)
+		return ("damaged header");
+	hdr->has_host = hdr->host[0] != '\0';
 	/* Fields a later minor version appends are skipped. */
 	*lenp = FILE_FIXED_LEN + len;
 	return (NULL);

@@ -17,7 +17,8 @@ struct device_entry {
 	uint32_t	 dev;
 	int		 used;
 	char		 name[DEVNAME_MAX];
-	char		 text[DEVNAME_MAX];	/* name_text's: the name for text outputs */
+	char		 text[DEVNAME_MAX + 64];	/* name_text's: the name for text outputs
+						   (host:name in a run of several hosts) */
 };
 
 static struct device_entry	 device_cache[DEVICE_CACHE];
@@ -100,6 +101,19 @@ device_set_name(uint32_t dev, const char *name)
 	e->dev = dev;
 	snprintf(e->name, sizeof e->name, "%s", name);
 	name_text(e->text, sizeof e->text, e->name, sizeof e->name);
+}
+
+/* Name a device's host in its text (a run of several hosts: host:name). */
+void
+device_set_host_text(uint32_t dev, const char *host)
+{
+	struct device_entry	*e;
+	char			 text[DEVNAME_MAX];
+
+	if ((e = device_slot(dev)) == NULL || !e->used || e->dev != dev)
+		return;
+	name_text(text, sizeof text, e->name, sizeof e->name);
+	snprintf(e->text, sizeof e->text, "%.63s:%s", host, text);
 }
 
 /* The name of a device: from the cache, else sysfs, else "MAJ:MIN". */

@@ -42,7 +42,7 @@ void		 rec_type_owner(const struct rec_type *, const void *rec, uint32_t *tgid,
 int		 rec_type_tick(void *buf, size_t size, size_t *lenp, uint64_t ts);
 
 /* What a source's records can tell (struct blktop.have); a field without it is null, not 0. */
-#define HAVE_NBITS	11		/* the HAVE_* bits (below) */
+#define HAVE_NBITS	12		/* the HAVE_* bits (below) */
 #define HAVE_FILES	0x1		/* block records name their file (live, captures 2.x) */
 #define HAVE_DIRTY	0x2		/* page-dirty records (VFS_PAGES_DIRTY loaded) */
 #define HAVE_FAULT	0x4		/* page-fault records (VFS_PAGES_FAULT loaded) */
@@ -54,6 +54,7 @@ int		 rec_type_tick(void *buf, size_t size, size_t *lenp, uint64_t ts);
 #define HAVE_FSYNC	0x100		/* fsync and fdatasync among them (live, captures since fsyncs were traced) */
 #define HAVE_THROTTLE	0x200		/* dirtiers' pauses (VFS_PAGES_THROTTLE loaded) */
 #define HAVE_TASK	0x400		/* the process tree: EV_TASK records (VFS_PAGES_TASK loaded) */
+#define HAVE_TRUNCATE	0x800		/* truncate and ftruncate among the lifecycle records (live, captures since they were traced) */
 /* A HAVE_* bit's name and what it tells (source.c). */
 struct have_entry {
 	unsigned	 bit;

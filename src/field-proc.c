@@ -25,6 +25,7 @@ static double	field_req_p99(const struct field_ctx *, int *);
 static double	field_call_p99(const struct field_ctx *, int *);
 static double	field_lat(const struct field_ctx *, int *);
 static double	field_req_depth(const struct field_ctx *, int *);
+static double	field_req_depth_max(const struct field_ctx *, int *);
 static double	field_unread(const struct field_ctx *, int *);
 static double	field_lifetime(const struct field_ctx *, int *);
 static double	field_creates_s(const struct field_ctx *, int *);
@@ -67,6 +68,9 @@ const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_REQ_DEPTH] = { "req_depth", .unit = FIELD_NUM, .ents = FP_BOTH | FIELD_INTERVAL,
 	    .get = field_req_depth, .prec = 2,
 	    .help = "mean block requests in flight (start to done) over the interval" },
+	[PROCF_REQ_DEPTH_MAX] = { "req_depth_max", FP_COUNT(blk_depth_max), .ents = FIELD_PROC,
+	    .get = field_req_depth_max,
+	    .help = "the most of its block requests in flight at once (start to done)" },
 	[PROCF_OPENS] = { "opens", FP_COUNT(opens), .ents = FP_CALLS,
 	    .need_any = HAVE_VFS | HAVE_LIFE, FP_SORT(PROC_KEY_OPENS), .b = { "opens", 6 },
 	    .ui = { "open/s", 6 }, .html = "opens",
@@ -146,6 +150,8 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .need = HAVE_LIFE | HAVE_MUNMAP, .help = "munmaps of a file mapping" },
 	[PROCF_FSYNCS] = { "fsyncs", FP_COUNT(fops[FOP_FSYNC]), .ents = FP_CALLS,
 	    .need = HAVE_LIFE | HAVE_FSYNC, .help = "fsync and fdatasync calls" },
+	[PROCF_TRUNCATES] = { "truncates", FP_COUNT(fops[FOP_TRUNCATE]), .ents = FP_CALLS,
+	    .need = HAVE_LIFE | HAVE_TRUNCATE, .help = "truncate and ftruncate calls" },
 	[PROCF_LIFE_ERRORS] = { "lifecycle_errors", FP_COUNT(fop_errors), .ents = FP_CALLS,
 	    .need = HAVE_LIFE, .help = "lifecycle calls that failed" },
 	[PROCF_LIFE_LAT] = { "lifecycle_lat_us", .unit = FIELD_US, .ents = FP_CALLS,
@@ -312,6 +318,14 @@ field_req_depth(const struct field_ctx *x, int *known)
 	return (*known ? (double)x->c->blk_wait_sum / (double)ns : 0);
 }
 
+/* The most requests it had in flight at once (model-pdepth.c); none without a request with times. */
+static double
+field_req_depth_max(const struct field_ctx *x, int *known)
+{
+	*known = x->c->blk_depth_max != 0;
+	return ((double)x->c->blk_depth_max);
+}
+
 /*
  * Bytes written and still unread: a file's own set's, a process's by its
  * counters since first seen (written - read back - never read + over: the
@@ -405,30 +419,38 @@ void
 field_json(FILE *f, const struct field_ctx *x, unsigned from, unsigned to, int *first)
 {
 	const struct field	*r;
-	double			 v;
 	unsigned		 i;
-	int			 known;
 
 	for (i = from; i < to && i < PROCF_JSON_END; i++) {
 		r = &proc_fields[i];
 		if (!(r->ents & x->ent) || (x->whole && (r->ents & FIELD_INTERVAL)))
 			continue;
-		if (r->unit == FIELD_GROUP) {
-			r->json(f, x);
-			continue;
-		}
-		fprintf(f, "%c\"%s\":", *first ? '{' : ',', r->key);
-		*first = 0;
-		if (r->json != NULL)
-			r->json(f, x);
-		else if (r->unit == FIELD_RAW)
-			fprintf(f, "%llu", (unsigned long long)field_count(r, x));
-		else if (r->unit == FIELD_ID)
-			fprintf(f, "%u", (unsigned)field_value(r, x, &known));
-		else {
-			v = field_value(r, x, &known);
-			json_val(f, known, r->prec, v);
-		}
+		field_json_one(f, r, x, first);
+	}
+}
+
+/* Row r as a JSON member: ,"key":value ({ before it while *first); null where the source cannot tell. */
+void
+field_json_one(FILE *f, const struct field *r, const struct field_ctx *x, int *first)
+{
+	double	 v;
+	int	 known;
+
+	if (r->unit == FIELD_GROUP) {
+		r->json(f, x);
+		return;
+	}
+	fprintf(f, "%c\"%s\":", *first ? '{' : ',', r->key);
+	*first = 0;
+	if (r->json != NULL)
+		r->json(f, x);
+	else if (r->unit == FIELD_RAW)
+		fprintf(f, "%llu", (unsigned long long)field_count(r, x));
+	else if (r->unit == FIELD_ID)
+		fprintf(f, "%u", (unsigned)field_value(r, x, &known));
+	else {
+		v = field_value(r, x, &known);
+		json_val(f, known, r->prec, v);
 	}
 }
 

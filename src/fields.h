@@ -35,6 +35,17 @@ void		 json_qd_more(FILE *, const struct sum *);
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
+/* An offset map's grid: v[dir * dir_stride + col * col_stride + band]; timed: a file's (its time axis). */
+struct json_map {
+	const uint32_t	*v;
+	size_t		 dir_stride, col_stride;
+	unsigned	 ncols, nbands;
+	uint64_t	 band_bytes;
+	int		 timed;
+	double		 start, column_s;
+	unsigned	 nooff;
+};
+void		 json_offset_map(FILE *, const struct json_map *);
 
 /* json.c: one device's JSON object, of an interval (-J) or of a run (--report). */
 struct json_dev {
@@ -60,14 +71,14 @@ void		 json_run_interval(const struct batch_opts *, const struct blktop *,
 enum proc_field {
 	PROCF_PID, PROCF_TGID, PROCF_COMM, PROCF_CGROUP,
 	PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_LAT,
-	PROCF_REQ_DEPTH,
+	PROCF_REQ_DEPTH, PROCF_REQ_DEPTH_MAX,
 	PROCF_OPENS, PROCF_OPEN_FAILS, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,
 	PROCF_CALL_WRITE_BYTES, PROCF_CALL_ERRORS, PROCF_CALL_LAT,
 	PROCF_DISK_READ_BYTES, PROCF_DISK_WRITE_BYTES, PROCF_DISK_READS, PROCF_DISK_WRITES,
 	PROCF_WRITEBACK_BYTES, PROCF_DIRTIED_BYTES, PROCF_CACHE_HIT, PROCF_MMAP_FAULTS,
 	PROCF_URING_READS, PROCF_URING_WRITES, PROCF_AIO_READS, PROCF_AIO_WRITES, PROCF_DISK_LAT,
 	PROCF_CREATES, PROCF_MKNODS, PROCF_UNLINKS, PROCF_RENAMES, PROCF_MKDIRS, PROCF_RMDIRS, PROCF_CLOSES,
-	PROCF_MMAPS, PROCF_MUNMAPS, PROCF_FSYNCS, PROCF_LIFE_ERRORS, PROCF_LIFE_LAT,
+	PROCF_MMAPS, PROCF_MUNMAPS, PROCF_FSYNCS, PROCF_TRUNCATES, PROCF_LIFE_ERRORS, PROCF_LIFE_LAT,
 	PROCF_PATTERN, PROCF_THROTTLES, PROCF_THROTTLED_MS,
 	PROCF_WRITTEN, PROCF_READ_BACK, PROCF_NEVER_READ, PROCF_UNREAD, PROCF_WEAR_OVER,
 	PROCF_LIFETIMES, PROCF_LIFETIME, PROCF_CREATES_S, PROCF_UNLINKS_S,
@@ -104,6 +115,7 @@ struct field_ctx {
 	const struct file_entry		*fe;	/* a file's row, else NULL */
 	unsigned			 ent;	/* FIELD_PROC, FIELD_FILE or FIELD_SUM */
 	int				 whole;	/* a whole run's totals (no latencies) */
+	const struct proc_hist		*hist[2];	/* a group's latencies (calls, requests), else NULL */
 };
 
 /* A field's column in a text table: its title and width (negative: left-aligned). */
@@ -148,9 +160,35 @@ uint64_t	 field_count(const struct field *, const struct field_ctx *);
 double		 field_value(const struct field *, const struct field_ctx *, int *known);
 void		 field_json(FILE *, const struct field_ctx *, unsigned from, unsigned to,
 		     int *first);
+void		 field_json_one(FILE *, const struct field *, const struct field_ctx *, int *first);
 void		 field_text(const struct field *, const struct field_ctx *, char *, size_t);
 const char	*field_key_name(int key);
 int		 field_key_parse(const char *);
 size_t		 field_key_list(char *, size_t, const char *sep);
+
+/*
+ * field-file.c: a file's fields as its views show them (the UI's files
+ * pane, -b's files table, the report's); proc: its row of proc_fields where
+ * it shares a process's counter (its JSON key and value), else -1.
+ */
+enum file_field_id {
+	FILEF_CALL_READS, FILEF_CALL_WRITES, FILEF_CALL_READ_BYTES, FILEF_CALL_WRITE_BYTES,
+	FILEF_DISK_READ_BYTES, FILEF_DISK_WRITE_BYTES, FILEF_CACHE_HIT, FILEF_SEQ, FILEF_SIZE,
+	FILEF_OPENS, FILEF_P50, FILEF_P99, FILEF_PIDS, FILEF_PATH,
+	FILEF_MAX
+};
+struct file_field {
+	int		 proc;		/* enum proc_field, or -1 */
+	const char	*key;		/* its JSON member where proc is -1 and it has one */
+	int		 top_key;	/* enum proc_key whose top rows show it best */
+	struct field_col b;		/* -b's column (negative width: left-aligned) */
+	struct field_col ui;		/* the UI's column (0: the rest) */
+	const char	*html;		/* the report's column title; NULL: its proc row's */
+	const char	*help;		/* NULL: its proc row's */
+};
+extern const struct file_field file_fields[FILEF_MAX];
+const char	*file_field_key(unsigned);
+const char	*file_field_html(unsigned);
+void		 file_field_b_head(FILE *, const unsigned *cols, unsigned n);
 
 #endif

@@ -45,6 +45,13 @@ struct jobs {
 	unsigned		 njobs, nmembers;
 };
 int		 jobs_of(const struct blktop *, int whole, struct jobs *);
+/* json-job.c: a job's or a member's figures: what the calls and the device moved, how long, the cache's share. */
+struct job_figs {
+	struct proc_counts	 c;
+	struct proc_hist	 call, req;
+};
+void		 job_figs_add(struct job_figs *, const struct blktop *, const struct proc_entry *,
+		     int whole);
 void		 jobs_free(struct jobs *);
 
 /* json.c: {"p50":..,"p99":..,"min":..,"max":..} of a histogram, us, or null. */

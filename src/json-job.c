@@ -6,14 +6,8 @@
 #include "fields.h"
 #include "job.h"
 
-/* A job's or a member's figures: what the calls and the device moved, how long, the cache's share. */
-struct job_figs {
-	struct proc_counts	 c;
-	struct proc_hist	 call, req;
-};
-
 /* Add a process's counters and interval histograms to f. */
-static void
+void
 job_figs_add(struct job_figs *f, const struct blktop *b, const struct proc_entry *pe, int whole)
 {
 	const struct proc_counts	*c = proc_entry_counts(b->procs, pe, whole);
@@ -29,6 +23,9 @@ job_figs_add(struct job_figs *f, const struct blktop *b, const struct proc_entry
 	f->c.vfs_lat_max -= c->vfs_lat_max;	/* a maximum, not a sum */
 	if (c->vfs_lat_max > f->c.vfs_lat_max)
 		f->c.vfs_lat_max = c->vfs_lat_max;
+	f->c.blk_depth_max -= c->blk_depth_max;
+	if (c->blk_depth_max > f->c.blk_depth_max)
+		f->c.blk_depth_max = c->blk_depth_max;
 	if (whole)
 		return;		/* latencies are kept per interval only */
 	h[0] = proc_entry_hist(b->procs, pe, 0);
@@ -46,29 +43,26 @@ job_figs_add(struct job_figs *f, const struct blktop *b, const struct proc_entry
 	}
 }
 
-/* ,"call_read_bytes":...: the figures, null where the source cannot tell. */
+/* The field rows of a job's and a member's figures, in their order; the last two an interval's only. */
+static const unsigned job_rows[] = {
+	PROCF_CALL_READ_BYTES, PROCF_CALL_WRITE_BYTES, PROCF_DISK_READ_BYTES,
+	PROCF_DISK_WRITE_BYTES, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_CACHE_HIT,
+	PROCF_CALL_LAT, PROCF_REQ_LAT,
+};
+
+/* ,"call_read_bytes":...: the figures by their field rows, null where the source cannot tell. */
 static void
 job_figs_json(FILE *f, const struct blktop *b, const struct job_figs *g, int whole)
 {
-	int	 vfs = (b->have & HAVE_VFS) != 0;
-	double	 hit = proc_cache_hit_pct(b->have, &g->c);
+	struct field_ctx	 x = { .b = b, .c = &g->c, .ent = FIELD_PROC, .whole = whole,
+				     .hist = { &g->call, &g->req } };
+	unsigned		 i;
+	int			 first = 0;
 
-	json_num(f, "call_read_bytes", vfs, 0, (double)g->c.vfs_bytes[0]);
-	json_num(f, "call_write_bytes", vfs, 0, (double)g->c.vfs_bytes[1]);
-	json_num(f, "disk_read_bytes", 1, 0, (double)g->c.disk_bytes[0]);
-	json_num(f, "disk_write_bytes", 1, 0, (double)g->c.disk_bytes[1]);
-	json_num(f, "req_read_bytes", 1, 0, (double)g->c.blk_bytes[0]);
-	json_num(f, "req_write_bytes", 1, 0, (double)g->c.blk_bytes[1]);
-	json_num(f, "cache_hit_pct", hit >= 0, 1, hit);
-	if (whole)
-		return;
-	fprintf(f, ",\"call_lat_us\":");
-	if (vfs)
-		json_pcts(f, &g->call);
-	else
-		fprintf(f, "null");
-	fprintf(f, ",\"req_lat_us\":");
-	json_pcts(f, &g->req);
+	for (i = 0; i < sizeof job_rows / sizeof job_rows[0]; i++) {
+		if (!whole || !(proc_fields[job_rows[i]].ents & FIELD_INTERVAL))
+			field_json_one(f, &proc_fields[job_rows[i]], &x, &first);
+	}
 }
 
 /* ,"tasks":N,...: the process tree's size and what it forgot for room; only where there is one. */
@@ -93,9 +87,11 @@ json_jobs_tree(FILE *f, const struct blktop *b)
 void
 json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 {
-	struct jobs	 js;
-	struct job_figs	 g;
-	unsigned	 i, m;
+	struct jobs		 js;
+	struct job_figs		 g;
+	struct field_ctx	 mx;
+	unsigned		 i, m;
+	int			 first;
 
 	if (!(b->have & HAVE_TASK)) {
 		fprintf(f, ",\"jobs\":null");
@@ -106,7 +102,7 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 	for (i = 0; i < js.njobs && i < top; i++) {
 		const struct job *jb = &js.jobs[i];
 
-		fprintf(f, "%s{\"root\":%u,\"comm\":", i ? "," : "", jb->root);
+		fprintf(f, "%s{\"root\":%u,\"%s\":", i ? "," : "", jb->root, proc_fields[PROCF_COMM].key);
 		name_json(f, jb->comm, BLKTOP_COMM_LEN);
 		fprintf(f, ",\"pids\":[");
 		for (m = 0; m < jb->n; m++)
@@ -120,8 +116,12 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 		for (m = 0; m < jb->n; m++) {
 			const struct proc_entry *pe = js.members[jb->first + m];
 
-			fprintf(f, "%s{\"pid\":%u,\"comm\":", m ? "," : "", pe->id);
-			name_json(f, pe->comm, BLKTOP_COMM_LEN);
+			mx = (struct field_ctx){ .b = b, .pe = pe, .ent = FIELD_PROC };
+			first = 1;
+			if (m > 0)
+				fputc(',', f);
+			field_json_one(f, &proc_fields[PROCF_PID], &mx, &first);
+			field_json_one(f, &proc_fields[PROCF_COMM], &mx, &first);
 			memset(&g, 0, sizeof g);
 			job_figs_add(&g, b, pe, whole);
 			job_figs_json(f, b, &g, whole);

@@ -25,7 +25,7 @@ json_run_marks(FILE *f, const struct blktop *b, int interval)
 		m = phase_mark(b->phases, first + i);
 		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", stream_wall(b, m->ts));
 		json_string(f, m->label);
-		fprintf(f, ",\"pid\":");
+		fprintf(f, ",\"%s\":", proc_fields[PROCF_PID].key);	/* who wrote it */
 		json_val(f, m->pid != 0, 0, m->pid);
 		fputc('}', f);
 	}
@@ -316,7 +316,7 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	json_run_unavailable(f, b);
 	json_run_dropped(f, b, 1, 0, 0, 0);
 	json_run_self(f, b);
-	if (b->stack != NULL)
+	if (b->stack != NULL && bo->stack)
 		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }
@@ -343,8 +343,9 @@ json_run_dev(FILE *f, const struct blktop *b, const struct report *r,
 		.qd_max_at = stream_wall(b, rd->qd_peak_ts), .run = 1,
 		.dw = windows_get(&b->win, rd->dev),
 	};
+	struct json_map		 jm;
 	uint64_t		 med;
-	unsigned		 o, i, ns;
+	unsigned		 i, ns;
 
 	json_dev_write(f, &jd);
 	/* No column with enough timed requests: no median to judge by. */
@@ -359,17 +360,12 @@ json_run_dev(FILE *f, const struct blktop *b, const struct report *r,
 		    stream_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
 	fprintf(f, "],\"anomalies_total\":%u", ns);
 	/* The offset map's numbers: per column, reads and writes by band. */
-	fprintf(f, ",\"offset_map\":{\"band_bytes\":%llu,\"bands\":%u,\"reads\":[",
-	    (unsigned long long)512 << rd->map_shift, MAP_BANDS);
-	for (o = 0; o < 2; o++) {
-		for (i = 0; i < r->ncols; i++) {
-			fprintf(f, "%s[", i ? "," : "");
-			for (ns = 0; ns < MAP_BANDS; ns++)
-				fprintf(f, "%s%u", ns ? "," : "", rd->cols[i].band[o][ns]);
-			fputc(']', f);
-		}
-		fprintf(f, o == 0 ? "],\"writes\":[" : "]}}");
-	}
+	_Static_assert(sizeof(struct report_col) % sizeof(uint32_t) == 0, "report_col");
+	jm = (struct json_map){ .v = r->ncols > 0 ? &rd->cols[0].band[0][0] : NULL,
+	    .dir_stride = MAP_BANDS, .col_stride = sizeof rd->cols[0] / sizeof(uint32_t),
+	    .ncols = r->ncols, .nbands = MAP_BANDS, .band_bytes = (uint64_t)512 << rd->map_shift };
+	json_offset_map(f, &jm);
+	fputc('}', f);
 }
 
 /* The whole run as one JSON object (the HTML page's summary, for scripts). */
@@ -396,6 +392,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_run_dev(f, b, r, r->devs[i]);
 	}
 	fprintf(f, "]");
+	report_hosts_json(f, r);
 	json_run_marks(f, b, 0);
 	json_run_phases(f, b, 0);
 	json_run_dropped(f, b, 0, REPORT_DEVS_MAX, r->ndropped, r->dropped_requests);
@@ -405,7 +402,7 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 		json_insights(f, b);
 		json_wear_run(f, b, (double)(r->last_ts - r->first_ts) / 1e9);
 	}
-	if (b->stack != NULL)
+	if (b->stack != NULL && b->opt.batch_opts.stack)
 		stack_json(f, b, b->stack);
 	fprintf(f, "}\n");
 }

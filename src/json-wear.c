@@ -74,23 +74,32 @@ wear_file(void *arg, const struct file_entry *fe)
 	w->dirs_more++;
 }
 
+/* ,"key":n, the key that of field row i (the field table names every key once). */
+static void
+wear_count(FILE *f, unsigned i, uint64_t n)
+{
+	fprintf(f, ",\"%s\":%llu", proc_fields[i].key, (unsigned long long)n);
+}
+
 /* Members of d (the leading comma included); secs > 0: the churn a second too. */
 static void
 wear_members(FILE *f, const struct wear_dir *d, double secs)
 {
-	fprintf(f, ",\"files\":%llu,\"written_bytes\":%llu,\"read_back_bytes\":%llu,"
-	    "\"never_read_bytes\":%llu,\"unread_bytes\":%llu,\"wear_over_bytes\":%llu,"
-	    "\"creates\":%llu,\"unlinks\":%llu,\"lifetimes\":%llu,\"lifetime_mean_s\":",
-	    (unsigned long long)d->files, (unsigned long long)d->written,
-	    (unsigned long long)d->read_back, (unsigned long long)d->never_read,
-	    (unsigned long long)d->unread, (unsigned long long)d->over,
-	    (unsigned long long)d->creates, (unsigned long long)d->unlinks,
-	    (unsigned long long)d->lives);
-	json_val(f, d->lives > 0, 6, d->lives > 0 ? (double)d->life_ns / (double)d->lives / 1e9 : 0);
+	fprintf(f, ",\"files\":%llu", (unsigned long long)d->files);
+	wear_count(f, PROCF_WRITTEN, d->written);
+	wear_count(f, PROCF_READ_BACK, d->read_back);
+	wear_count(f, PROCF_NEVER_READ, d->never_read);
+	wear_count(f, PROCF_UNREAD, d->unread);
+	wear_count(f, PROCF_WEAR_OVER, d->over);
+	wear_count(f, PROCF_CREATES, d->creates);
+	wear_count(f, PROCF_UNLINKS, d->unlinks);
+	wear_count(f, PROCF_LIFETIMES, d->lives);
+	json_num(f, proc_fields[PROCF_LIFETIME].key, d->lives > 0, 6,
+	    d->lives > 0 ? (double)d->life_ns / (double)d->lives / 1e9 : 0);
 	if (secs <= 0)
 		return;
-	fprintf(f, ",\"creates_per_s\":%.3f,\"unlinks_per_s\":%.3f", (double)d->creates / secs,
-	    (double)d->unlinks / secs);
+	json_num(f, proc_fields[PROCF_CREATES_S].key, 1, 3, (double)d->creates / secs);
+	json_num(f, proc_fields[PROCF_UNLINKS_S].key, 1, 3, (double)d->unlinks / secs);
 }
 
 /* Order: never read and unread bytes, most first; then by name. */

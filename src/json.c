@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "fields.h"
 #include "model-qdepth.h"
 #include "insight.h"
@@ -51,15 +52,18 @@ json_pcts(FILE *f, const struct proc_hist *h)
 void
 json_field_req_lat(FILE *f, const struct field_ctx *x)
 {
-	json_pcts(f, proc_entry_hist(x->b->procs, x->pe, 1));
+	json_pcts(f, x->hist[1] != NULL ? x->hist[1] : proc_entry_hist(x->b->procs, x->pe, 1));
 }
 
-/* "call_lat_us": a process's or file's calls' times in the interval. */
+/* "call_lat_us": a process's or file's (or a group's) calls' times in the interval. */
 void
 json_field_call_lat(FILE *f, const struct field_ctx *x)
 {
-	json_pcts(f, x->pe != NULL ? proc_entry_hist(x->b->procs, x->pe, 0) :
-	    proc_file_hist(x->b->procs, x->fe, 0));
+	if (x->hist[0] != NULL)
+		json_pcts(f, x->hist[0]);
+	else
+		json_pcts(f, x->pe != NULL ? proc_entry_hist(x->b->procs, x->pe, 0) :
+		    proc_file_hist(x->b->procs, x->fe, 0));
 }
 
 /* "disk_lat_us": the device times of a file's pages' requests in the interval. */
@@ -270,32 +274,51 @@ json_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe, int whol
 }
 
 /*
- * ,"offset_map":{...}: where in the file its calls went over time (struct
- * pat_map), per column reads and writes by band; null when it has none (no
- * call with an offset, or the map went to a busier file: model-pattern.c).
+ * ,"offset_map":{...}: calls or requests by column and band, reads then
+ * writes (a file's map, struct pat_map, with its time axis and the calls
+ * without an offset; a device's in the report, struct report_col's).
  */
+void
+json_offset_map(FILE *f, const struct json_map *m)
+{
+	unsigned	 d, c, k;
+
+	fprintf(f, ",\"offset_map\":{");
+	if (m->timed)
+		fprintf(f, "\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,", m->start,
+		    m->column_s, m->ncols);
+	fprintf(f, "\"band_bytes\":%llu,\"bands\":%u", (unsigned long long)m->band_bytes,
+	    m->nbands);
+	if (m->timed)
+		fprintf(f, ",\"no_offset\":%u", m->nooff);
+	fprintf(f, ",\"reads\":[");
+	for (d = 0; d < 2; d++) {
+		for (c = 0; c < m->ncols; c++) {
+			fprintf(f, "%s[", c ? "," : "");
+			for (k = 0; k < m->nbands; k++)
+				fprintf(f, "%s%u", k ? "," : "",
+				    m->v[d * m->dir_stride + c * m->col_stride + k]);
+			fputc(']', f);
+		}
+		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
+	}
+}
+
+/* A file's offset map, or null when it has none (no call with an offset, or the map went to a busier file: model-pattern.c). */
 static void
 json_file_map(FILE *f, const struct blktop *b, const struct pat_map *m)
 {
-	unsigned	 d, c, k;
+	struct json_map	 jm;
 
 	if (m == NULL) {
 		fprintf(f, ",\"offset_map\":null");
 		return;
 	}
-	fprintf(f, ",\"offset_map\":{\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,"
-	    "\"band_bytes\":%llu,\"bands\":%u,\"no_offset\":%u,\"reads\":[", stream_wall(b, m->t0),
-	    (double)(1ULL << m->tshift) / 1e9, PAT_MAP_COLS, 1ULL << m->oshift, PAT_MAP_BANDS,
-	    m->nooff);
-	for (d = 0; d < 2; d++) {
-		for (c = 0; c < PAT_MAP_COLS; c++) {
-			fprintf(f, "%s[", c ? "," : "");
-			for (k = 0; k < PAT_MAP_BANDS; k++)
-				fprintf(f, "%s%u", k ? "," : "", m->n[d][c][k]);
-			fputc(']', f);
-		}
-		fprintf(f, d == 0 ? "],\"writes\":[" : "]}");
-	}
+	jm = (struct json_map){ .v = &m->n[0][0][0], .dir_stride = PAT_MAP_COLS * PAT_MAP_BANDS,
+	    .col_stride = PAT_MAP_BANDS, .ncols = PAT_MAP_COLS, .nbands = PAT_MAP_BANDS,
+	    .band_bytes = 1ULL << m->oshift, .timed = 1, .start = stream_wall(b, m->t0),
+	    .column_s = (double)(1ULL << m->tshift) / 1e9, .nooff = m->nooff };
+	json_offset_map(f, &jm);
 }
 
 /* One file: its calls, the device requests that carried its pages, its lifecycle (whole: as json_proc). */
@@ -309,9 +332,9 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	int			 first = 0;
 
 	model_file_path(b->procs, fe, path, sizeof path);
-	fprintf(f, "{\"path\":");
+	fprintf(f, "{\"%s\":", file_field_key(FILEF_PATH));
 	json_string(f, path);
-	fprintf(f, ",\"pids\":[");
+	fprintf(f, ",\"%s\":[", file_field_key(FILEF_PIDS));
 	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++)
 		fprintf(f, "%s%u", k ? "," : "", fe->pids[k]);
 	fputc(']', f);
@@ -349,14 +372,14 @@ json_insights(FILE *f, const struct blktop *b)
 		    "device");
 		if (in[i].dev != NULL) {
 			json_string(f, device_name(in[i].dev->dev));
-			fprintf(f, ",\"pid\":null");
+			fprintf(f, ",\"%s\":null", proc_fields[PROCF_PID].key);
 		} else if (in[i].file != NULL) {
 			model_file_path(b->procs, in[i].file, path, sizeof path);
 			json_string(f, path);
-			fprintf(f, ",\"pid\":null");
+			fprintf(f, ",\"%s\":null", proc_fields[PROCF_PID].key);
 		} else {
 			name_json(f, in[i].proc->comm, BLKTOP_COMM_LEN);
-			fprintf(f, ",\"pid\":%u", in[i].proc->id);
+			fprintf(f, ",\"%s\":%u", proc_fields[PROCF_PID].key, in[i].proc->id);
 		}
 		fprintf(f, ",\"figure\":%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
 		    (unsigned long long)in[i].n);
@@ -541,6 +564,14 @@ json_dev_write(FILE *f, const struct json_dev *d)
 
 	fprintf(f, "{\"name\":");
 	json_string(f, device_name(d->dev));
+	/* A run of several hosts: whose device (null: a log's, of no host). */
+	if (host_count() > 1) {
+		fprintf(f, ",\"host\":");
+		if (host_name(host_of_dev(d->dev)) != NULL)
+			json_string(f, host_name(host_of_dev(d->dev)));
+		else
+			fputs("null", f);
+	}
 	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 	for (o = 0; o < OPC_MAX; o++) {
 		fprintf(f, ",\"%s\":", json_dev_ops[o]);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "compare.h"
 #include "config-file.h"
 #include "draw.h"
 #include "options.h"
@@ -225,10 +226,13 @@ main(int argc, char **argv)
 	struct options	 o;
 	struct event	*sigs[3];
 	struct timeval	 tv;
-	char		*err;
-	int		 i, dropped;
+	char		*err, **cmp_b;
+	int		 i, dropped, cmp_nb;
 
+	argc = compare_split(argc, argv, &cmp_b, &cmp_nb);
 	main_options(&o, b, argc, argv);
+	if (o.compare)
+		compare_main(b, cmp_b, cmp_nb);	/* returns in each capture's child */
 	if (b->opt.dump_opts.format != 0)
 		exit(blktop_dump(b));
 	if (b->opt.hooks != NULL) {
@@ -260,7 +264,9 @@ main(int argc, char **argv)
 		fatalx("%s", err);
 	/* Tables of a fixed bound, reserved once: the per-event path never allocates. */
 	b->procs = proc_create(b->opt.max_procs, b->opt.max_files, b->opt.by_thread);
-	if (b->opt.batch_opts.stack)
+	/* The latency stack: --stack's output, the UI's stack screen, the HTML report's section. */
+	if (b->opt.batch_opts.stack || (!o.headless && !b->opt.batch) ||
+	    b->opt.report_opts.path != NULL)
 		b->stack = stack_create();
 	/*
 	 * Signals first: loading the programs takes seconds, and a SIGINT in

@@ -6,6 +6,7 @@
 
 #include "base.h"
 #include "window.h"
+#include "depth-seq.h"
 #include "model-qdepth.h"
 
 /*
@@ -51,50 +52,6 @@ depth_counts(struct windows *w, struct tick *t, uint32_t *qd[4])
 	qd[0] = t->op[OPC_READ].qd;
 	qd[1] = t->op[OPC_WRITE].qd;
 	qd[2] = qd[3] = t->op[OPC_OTHER].qd;
-}
-
-/*
- * Room for one more at the end of q: by moving it down, or growing it (not
- * per event). It grows to twice the DEPTH_MAX times it holds at most
- * (depth_bound), so that a move, of n times, comes after n inserts or more:
- * at DEPTH_MAX, a move of the whole sequence came after each bound's cut of
- * an eighth of it, eight times a request moved (at 270k requests/s, 63
- * instructions and 2 MiB of memory traffic a request, callgrind).
- */
-static void
-depth_room(struct depth_seq *q, uint64_t **aux)
-{
-	if (q->head + q->n < q->cap)
-		return;
-	if (q->head > 0 && (q->head >= q->cap / 2 || q->cap >= 2 * DEPTH_MAX)) {
-		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
-		if (aux != NULL)
-			memmove(*aux, *aux + q->head, q->n * sizeof **aux);
-		q->head = 0;
-		return;
-	}
-	q->cap = q->cap == 0 ? 256 : q->cap * 2;
-	q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-	if (aux != NULL)
-		*aux = xreallocarray(*aux, q->cap, sizeof **aux);
-}
-
-/* Insert key in order: from the end, where records nearly in order land. */
-static inline void
-depth_insert(struct depth_seq *q, uint64_t key)
-{
-	uint64_t	*v;
-	unsigned	 i;
-
-	if (q->head + q->n >= q->cap)
-		depth_room(q, NULL);
-	v = q->v + q->head;
-	i = q->n++;
-	while (i > 0 && v[i - 1] > key) {
-		v[i] = v[i - 1];
-		i--;
-	}
-	v[i] = key;
 }
 
 /* Insert key in order, with val beside it in *aux (kept parallel to q). */
@@ -226,14 +183,7 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 	t->qd_max = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
 	if (x != NULL)
 		depth_cut_issue(x, dv, nd, cut);
-	while (j < nd && dv[j] <= cut) {
-		j++;
-		inflight--;
-	}
-	q->start.head += i;
-	q->start.n -= i;
-	q->done.head += j;
-	q->done.n -= j;
+	depth_seq_advance(&q->start, i, &q->done, j, cut, &inflight);
 	q->inflight = inflight;
 	q->cut = cut;
 }

@@ -257,6 +257,19 @@ model_pattern_life(struct proc_table *t, struct proc_entry *p, struct file_entry
 }
 
 /*
+ * A truncate or ftruncate of file f by process p at ts to len bytes: what
+ * lies past len was never read (model_wear_life), judged after the calls
+ * made before it.
+ */
+void
+model_pattern_truncate(struct proc_table *t, struct proc_entry *p, struct file_entry *f,
+    uint64_t ts, uint64_t len)
+{
+	model_pattern_queue(t, p, f, ts, len > INT64_MAX ? INT64_MAX : (int64_t)len, 0,
+	    MODEL_PENDING_TRUNC_AT);
+}
+
+/*
  * Where a fault record's page starts in its file, -1 if not known (a dirtied
  * page, an older capture's record, an index no offset can hold).
  */

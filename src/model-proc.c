@@ -84,6 +84,7 @@ proc_free(struct proc_table *t)
 	model_file_table_free(t);
 	model_pattern_free(t);
 	task_free(t->tasks);
+	pdepth_free(t);
 	free(t);
 }
 
@@ -239,6 +240,8 @@ proc_add_block(struct proc_table *t, const void *rec)
 		COUNT2(p, blk_lat_sum, += lat);
 		COUNT2(p, blk_wait_sum, += wait);
 		proc_hist_add(&p->blk_lat, lat, lat_b);
+		if (ev->ts_done > ev->ts_start)
+			pdepth_add(t, p, ev->ts_start, ev->ts_done);
 	}
 	owner = p;
 	if ((f = proc_block_file(t, ev)) != NULL) {
@@ -397,6 +400,8 @@ proc_add_fop(struct proc_table *t, const void *rec)
 	proc_count_fop(&f->tot, ev);
 	if (ev->op == FOP_UNLINK && ev->error == 0)
 		model_pattern_life(t, p, f, ev->ts, MODEL_PENDING_UNLINK);
+	if (ev->op == FOP_TRUNCATE && ev->error == 0)
+		model_pattern_truncate(t, p, f, ev->ts, ev->len);
 	if (ev->op == FOP_RENAME && ev->path2_len > 0) {
 		/* Its unread bytes go with it (RENAME_EXCHANGE, 2, swaps: not followed). */
 		if (ev->error == 0 && !(ev->flags & 2))

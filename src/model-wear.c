@@ -117,7 +117,7 @@ model_wear_access(struct proc_table *t, const struct model_pending *c)
 	w->writer_id = c->proc_id;
 }
 
-/* A create, truncation or unlink (MODEL_PENDING_*) of a file still in the table. */
+/* A create, truncation (O_TRUNC, truncate, ftruncate) or unlink (MODEL_PENDING_*) of a file in the table. */
 void
 model_wear_life(struct proc_table *t, const struct model_pending *c)
 {
@@ -137,6 +137,13 @@ model_wear_life(struct proc_table *t, const struct model_pending *c)
 		memset(&w->unread, 0, sizeof w->unread);
 		w->unread.over = t->wear_moving.wear.unread.over;
 		w->created_ns = 0;
+		return;
+	}
+	if (c->dir == MODEL_PENDING_TRUNC_AT && c->off > 0) {
+		/* Cut to a length: what lies past it goes, never read; a file cut to 0 is settled whole. */
+		a.never_read = wear_cut(&w->unread, c->off, UINT64_MAX - (uint64_t)c->off);
+		if (a.never_read > 0)
+			model_wear_charge(t, f, model_wear_proc(t, w->writer, w->writer_id), &a);
 		return;
 	}
 	a.never_read = wear_settle(w);	/* a create, truncation or unlink; a rename's target replaced */

@@ -144,6 +144,8 @@ struct proc_table {
 	uint64_t		 procs_evicted_mark;	/* pi.evicted, fi.evicted at the interval's start */
 	uint64_t		 files_evicted_mark;
 	struct wear_moving	 wear_moving;	/* model-wear.c: a renamed file's unread ranges */
+	struct pdepth_slot	*pdepth;	/* model-pdepth.c: PDEPTH_SLOTS, NULL until a request */
+	uint64_t		 pdepth_late;	/* requests whose depth may be short */
 	char			 name[64];	/* names of pathless files, built here */
 	char			 name2[VFS_PATH_MAX + 16];	/* a deleted file's "PATH (deleted)" */
 };

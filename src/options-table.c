@@ -102,6 +102,15 @@ options_table_read(struct options *o, __unused const struct option_entry *e, con
 	return (0);
 }
 
+/* --compare: the files are two runs (or two sets apart by --), compared; a report like -b's. */
+static int
+options_table_compare(struct options *o, __unused const struct option_entry *e,
+    __unused const char *arg, __unused enum option_from from, __unused char **errp)
+{
+	o->compare = o->b->opt.batch = 1;
+	return (0);
+}
+
 /* --speed: a factor within the row's bounds (an x after it allowed), or max. */
 static int
 options_table_speed(struct options *o, const struct option_entry *e, const char *arg,
@@ -206,6 +215,41 @@ options_table_comm(struct options *o, __unused const struct option_entry *e, con
 		return (-1);
 	}
 	b->opt.comms[b->opt.ncomms++] = arg;
+	return (0);
+}
+
+/* --hostname: the host name a capture records, checked. */
+static int
+options_table_hostname(struct options *o, __unused const struct option_entry *e, const char *arg,
+    __unused enum option_from from, char **errp)
+{
+	if (host_name_check(arg, errp) != 0)
+		return (-1);
+	o->b->opt.capture_opts.hostname = arg;
+	return (0);
+}
+
+/* --label: one more KEY=VALUE a capture records. */
+static int
+options_table_label(struct options *o, __unused const struct option_entry *e, const char *arg,
+    __unused enum option_from from, char **errp)
+{
+	struct capture_opts	*c = &o->b->opt.capture_opts;
+	unsigned		 i;
+
+	if (c->nlabels == HOST_LABELS_MAX) {
+		xasprintf(errp, "--label: at most %d labels", HOST_LABELS_MAX);
+		return (-1);
+	}
+	if (host_label_parse(arg, &c->labels[c->nlabels], errp) != 0)
+		return (-1);
+	for (i = 0; i < c->nlabels; i++) {
+		if (strcmp(c->labels[i].key, c->labels[c->nlabels].key) == 0) {
+			xasprintf(errp, "--label: %s given twice", c->labels[i].key);
+			return (-1);
+		}
+	}
+	c->nlabels++;
 	return (0);
 }
 
@@ -412,6 +456,10 @@ const struct option_entry options_table[] = {
 	  .help = "replay a capture (or import a bpftrace text log); no privileges; "
 	  "repeated, or with more files after it (every argument that is "
 	  "not an option), the files of one run merged in time order" },
+	{ "compare", 0, NULL, OPTION_CALL, .call = options_table_compare,
+	  .help = "compare captures: A B, or sets A1 A2 ... -- B1 B2 ...; each figure of "
+	  "both sides, difference, ratio, a set's spread and significance (-b, -J, "
+	  "--report)" },
 	{ "speed", 0, "X", OPTION_CALL, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 	  .call = options_table_speed, .flags = OPTION_BOUNDS,
 	  .help = "replay speed or max; UI default 1, batch max" },
@@ -426,6 +474,12 @@ const struct option_entry options_table[] = {
 	{ "flight", 0, "SECS", OPTION_WHOLE, 0, 3600, .key = "flight",
 	  AT(capture_opts.flight_secs),
 	  .help = "keep the last SECS seconds for `r` (default 30, 0: off)" },
+	{ "hostname", 0, "NAME", OPTION_CALL, .call = options_table_hostname,
+	  .help = "the host name captures record (default: uname's nodename; "
+	  "merged captures of several hosts keep their devices apart by it)" },
+	{ "label", 0, "KEY=VALUE", OPTION_CALL, .call = options_table_label,
+	  .flags = OPTION_REPEAT, .help = "a label captures record (job, rank, node: "
+	  "repeatable, at most 16); --dump rows carry it" },
 	{ "trigger-p99", 0, "MS[:DEVICE]", OPTION_TEXT, AT(capture_opts.trigger),
 	  .help = "start recording when a read or write p99 over a tick passes MS" },
 	{ "pid", 'p', "PID", OPTION_CALL, 1, 4194304, .call = options_table_pid,

@@ -496,7 +496,7 @@ options_parse(struct options *o, int argc, char **argv)
 			options_error("--mark LABEL takes no other option or argument");
 		return (0);
 	}
-	if (optind != argc && o->b->opt.nreplay_files == 0)
+	if (optind != argc && o->b->opt.nreplay_files == 0 && !o->compare)
 		options_error("unexpected argument '%s'", argv[optind]);
 	for (; optind < argc; optind++) {
 		if (options_set(o, options_find("read"), argv[optind], OPTION_FROM_COMMAND,

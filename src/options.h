@@ -47,6 +47,7 @@ struct options {
 	double		 history;	/* --history, seconds */
 	int		 sort_key;	/* -o: enum proc_key */
 	int		 probe;		/* --probe */
+	int		 compare;	/* --compare (compare.h) */
 	int		 headless;	/* --headless */
 	int		 help, version;	/* -h, --version */
 	int		 nopts;		/* options given */

@@ -40,6 +40,30 @@ pattern_touch_cut(struct pat_touched *t, unsigned i, unsigned j)
 }
 
 /*
+ * Past PAT_EXTENTS ranges, the two nearest join: the gap between them
+ * counts as touched (bytes) and as joined (over). Both sets of pattern.h
+ * (the ranges read, wear.c's ranges unread) keep their cap by it.
+ */
+void
+pattern_touch_cap(struct pat_touched *t)
+{
+	uint64_t	 gap = UINT64_MAX;
+	unsigned	 k, near = 0;
+
+	if (t->n <= PAT_EXTENTS)
+		return;
+	for (k = 0; k + 1 < t->n; k++)
+		if (t->start[k + 1] - t->end[k] < gap) {
+			gap = t->start[k + 1] - t->end[k];
+			near = k;
+		}
+	t->end[near] = t->end[near + 1];
+	t->bytes += gap;
+	t->over += gap;
+	pattern_touch_cut(t, near, near + 2);
+}
+
+/*
  * A read of bytes at off (off < 0: not known, not counted). It joins every
  * range it overlaps or touches; a range apart is inserted, and past
  * PAT_EXTENTS the two nearest ranges join. O(PAT_EXTENTS).
@@ -47,8 +71,8 @@ pattern_touch_cut(struct pat_touched *t, unsigned i, unsigned j)
 void
 pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 {
-	uint64_t	 a, b, gap = UINT64_MAX;
-	unsigned	 i, j, k, near = 0;
+	uint64_t	 a, b;
+	unsigned	 i, j, k;
 
 	if (off < 0 || bytes == 0)
 		return;
@@ -77,17 +101,7 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	t->start[i] = a;
 	t->end[i] = b;
 	t->bytes += b - a;
-	if (t->n <= PAT_EXTENTS)
-		return;
-	for (k = 0; k + 1 < t->n; k++)
-		if (t->start[k + 1] - t->end[k] < gap) {
-			gap = t->start[k + 1] - t->end[k];
-			near = k;
-		}
-	t->end[near] = t->end[near + 1];
-	t->bytes += gap;
-	t->over += gap;
-	pattern_touch_cut(t, near, near + 2);
+	pattern_touch_cap(t);
 }
 
 /* The bytes read again: read less the union, a lower bound when gaps were joined. */

@@ -196,6 +196,7 @@ void		 pattern_direct(struct pattern *, int64_t off, uint64_t asked, int32_t err
 void		 pattern_span(struct pattern *, uint64_t start, uint64_t end);
 void		 pattern_init(struct pattern *);
 void		 pattern_touch(struct pat_touched *, int64_t off, uint64_t bytes);
+void		 pattern_touch_cap(struct pat_touched *);
 uint64_t	 pattern_reread(const struct pat_touched *);
 unsigned	 pattern_bin(uint64_t);
 const char	*pattern_bin_name(unsigned);

@@ -52,6 +52,7 @@ struct proc_counts {
 	uint64_t	 blk_bytes[2];
 	uint64_t	 blk_lat_sum;	/* device time, issue to done, ns */
 	uint64_t	 blk_wait_sum;	/* start to done, ns: the depth it kept, integrated (req_depth) */
+	uint64_t	 blk_depth_max;	/* the most of its requests in flight at once (a maximum; model-pdepth.c) */
 	uint64_t	 vfs_calls[2];	/* read/write family calls */
 	uint64_t	 vfs_bytes[2];	/* bytes done */
 	uint64_t	 vfs_asked[2];	/* bytes asked */
@@ -104,6 +105,7 @@ struct proc_entry {
 	struct proc_hist	 blk_lat;	/* interval: device latency */
 	struct proc_hist	 vfs_lat;	/* interval: read/write call latency */
 	struct pattern		 pat;		/* its calls' access pattern, since first seen */
+	uint32_t		 dslot;		/* its model-pdepth.c slot + 1, 0: none */
 };
 /* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
 struct file_entry {
@@ -153,6 +155,12 @@ int		 proc_add(struct proc_table *, const void *rec, size_t len);
 int		 proc_add_typed(struct proc_table *, const struct rec_type *,
 		     const void *rec, size_t len);
 void		 proc_add_block(struct proc_table *, const void *rec);
+/* model-pdepth.c: a process's requests in flight at once. */
+#define PDEPTH_SLOTS	32		/* processes whose pending requests are kept */
+#define PDEPTH_MAX	(1u << 15)	/* times kept of each kind per process */
+void		 pdepth_add(struct proc_table *, struct proc_entry *, uint64_t start, uint64_t done);
+void		 pdepth_cut(struct proc_table *, uint64_t cut, int final);
+void		 pdepth_free(struct proc_table *);
 void		 proc_add_open(struct proc_table *, const void *rec);
 void		 proc_add_rw(struct proc_table *, const void *rec);
 void		 proc_add_page(struct proc_table *, const void *rec);

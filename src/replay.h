@@ -43,6 +43,9 @@ const struct capture_header *merge_header(struct merge *);
 unsigned	 merge_nfiles(struct merge *);
 const struct capture_header *merge_file_header(struct merge *, unsigned);
 void		 merge_set_tick(struct merge *, uint64_t tick_ns);
+int		 merge_last_host(struct merge *);
+/* source-merge-clock.c */
+void		 merge_clock_move(void *rec, size_t len, int64_t delta);
 int		 merge_next(struct merge *, void *buf, size_t size, size_t *lenp);
 void		 merge_close(struct merge *, int report, uint64_t fed);
 struct merge_names *merge_names_create(void);

@@ -73,6 +73,16 @@ uint64_t	 report_col_pct(const struct report_col *, double p);
 uint64_t	 report_col_median_p99(const struct report *, const struct report_dev *);
 unsigned	 report_col_anomalies(const struct report *, const struct report_dev *,
 		     struct report_span *, unsigned max);
+/* report-hosts.c: a report of several hosts */
+struct report_host_sum {	/* one host's devices, summed */
+	unsigned	 ndevs;
+	uint64_t	 ios[OPC_MAX], bytes[OPC_MAX], errors[OPC_MAX];
+};
+void		 report_hosts_sum(const struct report *, int host, int all,
+		     struct report_host_sum *);
+int		 report_hosts_none(const struct report *);
+const char	*report_dev_name(uint32_t dev, char *buf, size_t len);
+void		 report_hosts_json(FILE *, const struct report *);
 /* json-run.c */
 void		 json_run_report(FILE *, const struct blktop *, const struct report *);
 /* sink-report.c */
@@ -102,6 +112,8 @@ void		 html_colour(const struct report *, enum theme_colour, const char *fallbac
 const char	*html_trim(const char *);
 /* sink-report-depth.c */
 void		 report_depth_html(struct html *);
+/* sink-report-hosts.c */
+void		 report_hosts_html(struct html *);
 /* sink-report-tables.c */
 void		 report_tables_procs(struct html *);
 void		 report_tables_files(struct html *);
@@ -109,6 +121,9 @@ void		 report_tables_pattern(struct html *);
 void		 report_tables_insights(struct html *);
 void		 report_tables_timeline(struct html *);
 char		*html_time(const struct blktop *, uint64_t ts, int whole, char *, size_t);
+/* sink-report-stack.c */
+void		 report_stack_html(struct html *);
+void		 report_stack_jobs(struct html *);
 /* sink-report-phases.c */
 void		 report_html_phases(FILE *, const struct blktop *);
 

@@ -194,6 +194,13 @@ batch_text_wear(FILE *f, const struct blktop *b, const struct proc_counts *c)
 	    b->opt.interval > 0 ? (double)c->fops[FOP_UNLINK] / b->opt.interval : 0);
 }
 
+/* -b's files table: its columns (file_fields' rows: their titles and widths). */
+static const unsigned batch_file_cols[] = {
+	FILEF_OPENS, FILEF_CALL_READS, FILEF_CALL_WRITES, FILEF_CALL_READ_BYTES,
+	FILEF_CALL_WRITE_BYTES, FILEF_DISK_READ_BYTES, FILEF_DISK_WRITE_BYTES, FILEF_P50,
+	FILEF_P99, FILEF_SEQ, FILEF_SIZE, FILEF_PIDS, FILEF_PATH,
+};
+
 static void
 batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 {
@@ -228,10 +235,10 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		    (unsigned long long)c->fops[FOP_RMDIR]);
 	batch_text_wear(f, b, c);
 	n = top_files(b->procs, (enum proc_key)bo->sort_key, 0, fe, top);
-	if (n > 0)
-		fprintf(f, "\n%6s %8s %8s %10s %10s %10s %10s %9s %9s %4s %10s  %-23s %s\n", "opens",
-		    "reads", "writes", "rd_bytes", "wr_bytes", "dsk_rd_B", "dsk_wr_B", "lat_p50",
-		    "lat_p99", "seq%", "size", "PIDS", "PATH");
+	if (n > 0) {
+		fputc('\n', f);
+		file_field_b_head(f, batch_file_cols, nitems(batch_file_cols));
+	}
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
 		model_file_path(b->procs, fe[i], path, sizeof path);

@@ -126,7 +126,10 @@ sink_capture_header(struct blktop *b, struct capture_header *hdr, uint64_t creat
 	if (uname(&u) != 0)
 		memset(&u, 0, sizeof u);
 	hdr->version = xstrdup(PACKAGE_VERSION);
-	hdr->host = xstrdup(u.nodename);
+	hdr->host = xstrdup(b->opt.capture_opts.hostname != NULL ?
+	    b->opt.capture_opts.hostname : u.nodename);
+	hdr->nlabels = b->opt.capture_opts.nlabels;
+	memcpy(hdr->labels, b->opt.capture_opts.labels, sizeof hdr->labels);
 	hdr->kernel = xstrdup(u.release);
 	hdr->plan = sink_capture_plan(b);
 	/* The interval and the filter: replay restores them. */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
+#include "stream.h"
 
 /*
  * Print a string as a CSV field (name_text_char's text: '?' for a control,
@@ -45,11 +47,18 @@ static const char *sink_dump_cols[] = {
 	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
 	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
 	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
-	"fd", "addr", "len", "path2", "offset", "label"
+	"fd", "addr", "len", "path2", "offset", "label", "host", "labels", "schema"
 };
+/*
+ * The dump's schema version, in every row: 1 had no column of its own (up
+ * to label), 2 added host, labels and schema. It changes only when a
+ * column's meaning does or columns are added.
+ */
+#define DUMP_SCHEMA		2
 /* enum blktop_fop, as the dump's type column names them. */
 static const char *sink_dump_fop_names[FOP_MAX] = {
-	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync"
+	"mknod", "unlink", "rename", "mkdir", "rmdir", "close", "mmap", "munmap", "fsync",
+	"truncate"
 };
 /* enum blktop_fclass and enum blktop_page_kind, as the dump names them. */
 static const char *sink_dump_fclass[BLK_FC_MAX] = { "", "file", "meta", "direct" };
@@ -67,11 +76,13 @@ struct dump_row {
 	int		 has_fd;	/* file lifecycle rows: */
 	int64_t		 fd;
 	int		 has_map;	/* mmap, munmap */
+	int		 has_len;	/* truncate: its length, without an address */
 	uint64_t	 addr, len;
 	const char	*path2;		/* rename's new name, or NULL */
 	size_t		 path2len;
 	int64_t		 offset;	/* read/write: where in the file it started, -1 if not known */
 	const char	*label;		/* a mark's, or NULL */
+	int		 host;		/* the record's host (host.h), HOST_NONE if none */
 };
 
 /* Print one row as CSV or a JSON object. */
@@ -83,7 +94,9 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	int		 neg = (int64_t)wall < 0;
 	uint64_t	 mag = neg ? 0 - wall : wall;
 	const char	*sep = json ? "," : ",";
-	unsigned	 i = 0;
+	const struct host_label *labels;
+	const char	*host;
+	unsigned	 i = 0, k, nlabels;
 
 #define COL(fmt, ...) do {						\
 	if (json)							\
@@ -137,7 +150,7 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 } while (0)
 	COL_IF(r->has_fd, "%" PRId64, r->fd);
 	COL_IF(r->has_map, "%" PRIu64, r->addr);
-	COL_IF(r->has_map, "%" PRIu64, r->len);
+	COL_IF(r->has_map || r->has_len, "%" PRIu64, r->len);
 	if (r->path2 != NULL || !json) {
 		COL("%s", "");
 		sink_dump_str(f, r->path2 != NULL ? r->path2 : "", r->path2len, json);
@@ -149,7 +162,29 @@ sink_dump_row(FILE *f, const struct dump_row *r, int64_t offset, int json)
 	if (r->label != NULL || !json) {
 		COL("%s", "");
 		sink_dump_str(f, r->label != NULL ? r->label : "", MARK_LABEL_MAX, json);
+	} else
+		i++;
+	/* Since schema 2: the host and its labels (CSV: KEY=VALUE;...; JSON: an object). */
+	host = host_name(r->host);
+	if (host != NULL) {
+		COL("%s", "");
+		sink_dump_str(f, host, HOST_NAME_MAX_LEN, json);
+	} else
+		COL("%s", json ? "null" : "");
+	labels = host_labels(r->host, &nlabels);
+	COL("%s", json ? "{" : "");
+	for (k = 0; k < nlabels; k++) {
+		if (json) {
+			fprintf(f, "%s", k ? "," : "");
+			sink_dump_str(f, labels[k].key, HOST_LABEL_KEY_MAX, 1);
+			fputc(':', f);
+			sink_dump_str(f, labels[k].value, HOST_LABEL_VALUE_MAX, 1);
+		} else
+			fprintf(f, "%s%s=%s", k ? ";" : "", labels[k].key, labels[k].value);
 	}
+	if (json)
+		fputc('}', f);
+	COL("%d", DUMP_SCHEMA);
 #undef COL_IF
 #undef COL
 	fputs(json ? "}\n" : "\n", f);
@@ -334,6 +369,10 @@ sink_dump_fop(struct blktop *b __unused, const void *rec, size_t len,
 		r->addr = e->addr;
 		r->len = e->len;
 	}
+	if (e->op == FOP_TRUNCATE) {
+		r->has_len = 1;
+		r->len = e->len;
+	}
 	if (e->op == FOP_RENAME) {
 		r->path2 = e->path + e->path_len + 1;
 		r->path2len = e->path2_len;
@@ -428,6 +467,7 @@ sink_dump_event(struct sink *s, const struct rec_type *rt, const void *rec, size
 		return;
 	memset(&row, 0, sizeof row);
 	row.offset = -1;
+	row.host = host_current();
 	if (rt == NULL || sink_dump_fillers[rt - rec_types] == NULL)
 		row.type = "other";
 	else {

@@ -24,6 +24,11 @@ model_begin(struct sink *s, uint64_t ts)
 		b->reqpat = reqpat_create();
 	else
 		reqpat_reset(b->reqpat);
+	/* A rewind (a replay's seek back) starts the stack again: its sweeps only go forward. */
+	if (b->stack != NULL && b->stack->last_ts != 0) {
+		stack_free(b->stack);
+		b->stack = stack_create();
+	}
 }
 
 /* A file record (open, read/write, page, file operation) into the process tables, if the filters keep it. */
@@ -68,6 +73,8 @@ model_tick(struct blktop *b, uint64_t ts)
 		reqpat_flush(b, ts - MODEL_PATTERN_DELAY_NS);
 	if (b->procs != NULL && ts > MODEL_PATTERN_DELAY_NS)
 		model_pattern_flush(b->procs, ts - MODEL_PATTERN_DELAY_NS);
+	if (b->procs != NULL && ts > DEPTH_LAG_NS)
+		pdepth_cut(b->procs, ts - DEPTH_LAG_NS, 1);
 }
 
 /*
@@ -85,6 +92,9 @@ model_report(struct sink *s, uint64_t ts, unsigned nticks __unused)
 	/* The run's last report: the phase after the last mark ends with it, every depth is final. */
 	if (s->b->exiting || s->b->ending)
 		depth_flush(&s->b->win);
+	if (s->b->procs != NULL)		/* the interval's depths: final at the end, else so far */
+		pdepth_cut(s->b->procs, s->b->exiting || s->b->ending ? UINT64_MAX : ts,
+		    s->b->exiting || s->b->ending);
 	if ((s->b->exiting || s->b->ending) && s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
 	if ((s->b->exiting || s->b->ending) && s->b->phases != NULL)
@@ -100,8 +110,10 @@ model_end(struct sink *s)
 	depth_fold(&s->b->win);	/* the depths' run totals take the last ones */
 	if (s->b->stack != NULL)
 		stack_cut(s->b->stack, UINT64_MAX);
-	if (s->b->procs != NULL)
+	if (s->b->procs != NULL) {
 		model_pattern_flush(s->b->procs, UINT64_MAX);
+		pdepth_cut(s->b->procs, UINT64_MAX, 1);
+	}
 	if (s->b->phases != NULL)
 		phase_end(s->b->phases, s->b->last_tick);
 }

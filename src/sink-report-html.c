@@ -8,6 +8,7 @@
 
 #include "blktop.h"
 #include "insight.h"
+#include "host.h"
 #include "report.h"
 #include "json-wear.h"
 
@@ -103,6 +104,7 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0;
 	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9, seq;
 	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
+	char			 name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
 	unsigned		 o, i;
 
 	memset(hist, 0, sizeof hist);
@@ -117,7 +119,7 @@ html_summary_row(struct html *h, const struct report_dev *rd)
 	}
 	fprintf(f, "<tr><td class=\"l\"><a href=\"#dev-%u-%u\">", DEV_MAJOR(rd->dev),
 	    DEV_MINOR(rd->dev));
-	html_text(f, device_name(rd->dev));
+	html_text(f, report_dev_name(rd->dev, name, sizeof name));
 	fprintf(f, "</a></td><td>%llu</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td>"
 	    "<td>%.1f</td><td>%.1f</td><td>%.2f</td>",
 	    (unsigned long long)t->op[OPC_READ].ios, (unsigned long long)t->op[OPC_WRITE].ios,
@@ -158,7 +160,7 @@ html_summary(struct html *h)
 	const struct report	*r = h->r;
 	struct report_span	 sp[16];
 	FILE			*f = h->f;
-	char			 t0[32], t1[32], a[16], c[16];
+	char			 t0[32], t1[32], a[16], c[16], name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
 	unsigned		 d, i, n, any = 0;
 
 	fprintf(f, "<h2>Summary</h2>\n<table><tr><th class=\"l\">device</th><th>reads</th>"
@@ -183,7 +185,7 @@ html_summary(struct html *h)
 				    "from</th><th class=\"l\">to</th><th>p99</th><th>median p99"
 				    "</th></tr>\n");
 			fprintf(f, "<tr><td class=\"l\">");
-			html_text(f, device_name(r->devs[d]->dev));
+			html_text(f, report_dev_name(r->devs[d]->dev, name, sizeof name));
 			fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td>"
 			    "<td>%s</td></tr>\n",
 			    html_time(h->b, r->col_start[sp[i].first], 0, t0, sizeof t0),
@@ -462,11 +464,12 @@ html_device(struct html *h, const struct report_dev *rd)
 	const double		*ser[3];
 	const char		*cols[3], *names[3];
 	char			 rc[8], wc[8], oc[8], qc[8], ac[8];
+	char			 name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
 	double			 secs;
 	unsigned		 i;
 
 	fprintf(h->f, "<h2 id=\"dev-%u-%u\">", DEV_MAJOR(rd->dev), DEV_MINOR(rd->dev));
-	html_text(h->f, device_name(rd->dev));
+	html_text(h->f, report_dev_name(rd->dev, name, sizeof name));
 	fprintf(h->f, "</h2>\n");
 	html_heatmap(h, rd);
 	for (i = 0; i < r->ncols; i++) {
@@ -523,12 +526,15 @@ report_html(FILE *f, const struct blktop *b, const struct report *r)
 	html_head(&h);
 	html_intro(&h);
 	html_summary(&h);
+	report_hosts_html(&h);
 	report_html_phases(f, b);
 	for (d = 0; d < r->ndevs; d++)
 		html_device(&h, r->devs[d]);
 	report_depth_html(&h);
+	report_stack_html(&h);
 	if (b->procs != NULL) {
 		report_tables_procs(&h);
+		report_stack_jobs(&h);
 		report_tables_files(&h);
 		report_tables_pattern(&h);
 		report_wear_html(&h, (double)(r->last_ts - r->first_ts) / 1e9);

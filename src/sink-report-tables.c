@@ -71,34 +71,39 @@ report_tables_procs(struct html *h)
 	fprintf(f, "</table>\n");
 }
 
+/* The report's files table: its columns after the path (file_fields' rows: their titles; their proc rows: the values). */
+static const enum file_field_id html_file_cols[] = {
+	FILEF_CALL_READS, FILEF_CALL_WRITES, FILEF_CALL_READ_BYTES, FILEF_CALL_WRITE_BYTES,
+	FILEF_DISK_READ_BYTES, FILEF_DISK_WRITE_BYTES, FILEF_OPENS,
+};
+
 /* The files of the whole run, by the sort key. */
 void
 report_tables_files(struct html *h)
 {
 	const struct blktop	*b = h->b;
 	const struct file_entry	*fe[REPORT_TOP];
-	const struct proc_counts *c;
+	struct field_ctx	 x = { .b = b, .ent = FIELD_FILE, .whole = 1 };
 	FILE			*f = h->f;
-	char			 path[4096], x[4][16];
-	unsigned		 n, i;
+	char			 path[4096];
+	unsigned		 n, i, k;
 
 	n = top_files(b->procs, (enum proc_key)h->r->opts.sort_key, 1, fe, REPORT_TOP);
-	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">file</th><th>reads</th>"
-	    "<th>writes</th><th>read</th><th>written</th><th>disk read</th><th>disk written</th>"
-	    "<th>opens</th></tr>\n");
+	fprintf(f, "<h2>Top files</h2>\n<table><tr><th class=\"l\">%s</th>",
+	    file_field_html(FILEF_PATH));
+	for (k = 0; k < nitems(html_file_cols); k++)
+		fprintf(f, "<th>%s</th>", file_field_html(html_file_cols[k]));
+	fprintf(f, "</tr>\n");
 	for (i = 0; i < n; i++) {
-		c = proc_file_counts(b->procs, fe[i], 1);
+		x.fe = fe[i];
+		x.c = proc_file_counts(b->procs, fe[i], 1);
 		model_file_path(b->procs, fe[i], path, sizeof path);
 		fprintf(f, "<tr><td class=\"l path\">");
 		html_text(f, path);
-		fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td><td>%sB</td>"
-		    "<td>%sB</td><td>%llu</td></tr>\n",
-		    (unsigned long long)c->vfs_calls[0], (unsigned long long)c->vfs_calls[1],
-		    html_trim(draw_fmt_bytes(x[0], 16, c->vfs_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[1], 16, c->vfs_bytes[1])),
-		    html_trim(draw_fmt_bytes(x[2], 16, c->disk_bytes[0])),
-		    html_trim(draw_fmt_bytes(x[3], 16, c->disk_bytes[1])),
-		    (unsigned long long)c->opens);
+		fprintf(f, "</td>");
+		for (k = 0; k < nitems(html_file_cols); k++)
+			html_proc_cell(f, &proc_fields[file_fields[html_file_cols[k]].proc], &x);
+		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table>\n");
 }

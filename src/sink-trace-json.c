@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "trace.h"
 
 static const char *trace_kind_names[TR_KINDS] = {
@@ -46,10 +47,25 @@ trace_sys_name(unsigned sys)
 		"vfs_write", "do_filp_open", "io_uring read", "io_uring write", "aio read",
 		"aio write", "close", "unlink", "unlinkat", "rename", "renameat", "renameat2",
 		"mkdir", "mkdirat", "rmdir", "mknod", "mknodat", "mmap", "munmap", "sendfile",
-		"splice", "copy_file_range", "fsync", "fdatasync"
+		"splice", "copy_file_range", "fsync", "fdatasync", "truncate", "ftruncate"
 	};
 
 	return (sys < VFS_SYS_MAX ? names[sys] : "call");
+}
+
+/*
+ * The process a device's track is in: its own (pid = tid = TRACE_DEV_PID +
+ * its index); in a run of several hosts, its host's, one per host
+ * (TRACE_DEV_PID + TRACE_DEVS + the host's index), the track a thread of it.
+ */
+static uint32_t
+trace_dev_pid(const struct trace *t, int i)
+{
+	int	 h;
+
+	if (i < 0 || host_count() < 2 || (h = host_of_dev(t->devs[i])) == HOST_NONE)
+		return (TRACE_DEV_PID + (uint32_t)i);
+	return (TRACE_DEV_PID + TRACE_DEVS + (uint32_t)h);
 }
 
 /* The common head of an event: "{"ph":..,"ts":..,"pid":..,"tid":.. */
@@ -78,13 +94,14 @@ static void
 trace_write_req(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
 {
 	static const char *cls[BLK_FC_MAX] = { "", "page cache", "metadata", "direct" };
-	uint32_t	 pid = TRACE_DEV_PID + (uint32_t)trace_dev_find(t, v->dev);
+	int		 di = trace_dev_find(t, v->dev);
+	uint32_t	 pid = trace_dev_pid(t, di), tid = TRACE_DEV_PID + (uint32_t)di;
 	const char	*name = trace_op_name(v->op);
 	const char	*p = trace_path_str(t, v->path);
 	int		 nolat = v->fl & 0x100;
 	unsigned	 fc = v->fl & 0xff;
 
-	trace_head(f, t, b, 'b', v->ts, pid, pid);
+	trace_head(f, t, b, 'b', v->ts, pid, tid);
 	fprintf(f, ",\"cat\":\"block\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64 "\"},"
 	    "\"args\":{\"sector\":%" PRId64 ",\"bytes\":%" PRIu64 ",\"pid\":%" PRIu32
 	    ",\"tid\":%" PRIu32, name, v->seq, v->off, v->bytes, v->tgid, v->pid);
@@ -144,7 +161,7 @@ static void
 trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const struct trace_ev *v)
 {
 	static const char *fops[FOP_MAX] = { "mknod", "unlink", "rename", "mkdir", "rmdir",
-		"close", "mmap", "munmap", "fsync" };
+		"close", "mmap", "munmap", "fsync", "truncate" };
 	const char	*name;
 
 	switch (v->kind) {
@@ -159,7 +176,8 @@ trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const s
 		    "\"}}", name, v->seq);
 		return;
 	case TR_FOP:
-		name = v->op == FOP_FSYNC ? trace_sys_name(v->sys) : fops[v->op];
+		name = v->op == FOP_FSYNC || v->op == FOP_TRUNCATE ? trace_sys_name(v->sys) :
+		    fops[v->op];
 		break;
 	default:
 		name = trace_sys_name(v->sys);
@@ -181,9 +199,10 @@ trace_write_counter(FILE *f, const struct trace *t, const struct blktop *b,
 	if (secs <= 0)
 		secs = 1;
 	if (v->kind == TR_DEVCNT) {
-		uint32_t pid = TRACE_DEV_PID + (uint32_t)trace_dev_find(t, v->dev);
+		int di = trace_dev_find(t, v->dev);
+		uint32_t pid = trace_dev_pid(t, di);
 
-		trace_head(f, t, b, 'C', v->ts, pid, pid);
+		trace_head(f, t, b, 'C', v->ts, pid, TRACE_DEV_PID + (uint32_t)di);
 		/* A capture's or a log's device name is anyone's: the one escaper (issue 41, item 12). */
 		fputs(",\"name\":", f);
 		json_string(f, device_name(v->dev));
@@ -250,13 +269,21 @@ trace_name_event(FILE *f, const char *what, uint32_t pid, uint32_t tid, const ch
 	fputs("}}", f);
 }
 
+/* Where a process's group sorts in the viewer (devices and hosts first). */
+static void
+trace_sort_index(FILE *f, uint32_t pid, int index)
+{
+	fprintf(f, ",\n{\"ph\":\"M\",\"ts\":0,\"pid\":%u,\"tid\":0,\"name\":"
+	    "\"process_sort_index\",\"args\":{\"sort_index\":%d}}", pid, index);
+}
+
 /* The names: each process (its main thread's comm), thread and device track. */
 static void
 trace_write_names(FILE *f, struct trace *t)
 {
 	struct trace_thread	*th = t->threads;
 	uint32_t		 i, n = 0, last = 0;
-	char			 name[DEVNAME_MAX + 8];
+	char			 name[DEVNAME_MAX + HOST_NAME_MAX_LEN + 8];
 
 	for (i = 0; i < TRACE_THREADS; i++) {
 		if (th[i].tid != 0)
@@ -274,10 +301,20 @@ trace_write_names(FILE *f, struct trace *t)
 	}
 	for (i = 0; i < t->ndevs; i++) {
 		snprintf(name, sizeof name, "disk %s", device_name(t->devs[i]));
+		if (trace_dev_pid(t, (int)i) != TRACE_DEV_PID + i) {
+			/* A host's group: the disk a thread of it. */
+			trace_name_event(f, "thread_name", trace_dev_pid(t, (int)i),
+			    TRACE_DEV_PID + i, name, strlen(name));
+			continue;
+		}
 		trace_name_event(f, "process_name", TRACE_DEV_PID + i, 0, name, strlen(name));
-		fprintf(f, ",\n{\"ph\":\"M\",\"ts\":0,\"pid\":%u,\"tid\":0,\"name\":"
-		    "\"process_sort_index\",\"args\":{\"sort_index\":%d}}", TRACE_DEV_PID + i,
-		    -1000 + (int)i);
+		trace_sort_index(f, TRACE_DEV_PID + i, -1000 + (int)i);
+	}
+	for (i = 0; host_count() > 1 && i < host_count(); i++) {
+		snprintf(name, sizeof name, "host %s", host_name((int)i));
+		trace_name_event(f, "process_name", TRACE_DEV_PID + TRACE_DEVS + i, 0, name,
+		    strlen(name));
+		trace_sort_index(f, TRACE_DEV_PID + TRACE_DEVS + i, -2000 + (int)i);
 	}
 	if (t->seen[TR_MARK] > 0)
 		trace_name_event(f, "thread_name", 0, 1, "phases", 6);

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "host.h"
+
 struct blktop;
 struct rec_type;
 struct sink;
@@ -87,6 +89,9 @@ struct capture_opts {
 	const char	*record_dir;	/* --record-dir: where `r` and the trigger write */
 	int		 flight_secs;	/* --flight: -1 until options_finish picks the default */
 	const char	*trigger;	/* --trigger-p99 MS[:DEVICE] */
+	const char	*hostname;	/* --hostname: the host a capture names, NULL: uname's */
+	unsigned	 nlabels;	/* --label KEY=VALUE, checked */
+	struct host_label labels[HOST_LABELS_MAX];
 };
 /* sink-batch.c */
 struct batch_opts {

@@ -144,7 +144,8 @@ static bool
 live_vfs_prog_is_open(const struct bpf_program *prog)
 {
 	static const char	*names[] = { "open", "creat", "close", "mmap", "unlink",
-				    "rename", "mkdir", "rmdir", "mknod", "fsync", "fdatasync" };
+				    "rename", "mkdir", "rmdir", "mknod", "fsync", "fdatasync",
+				    "truncate" };
 	const char		*sec = bpf_program__section_name(prog);
 	unsigned		 i;
 

@@ -465,9 +465,10 @@ live_start_vfs(struct live *l)
 	live_plan_add(b, live_vfs_hook());
 	b->have |= HAVE_VFS;
 	if (!vo.no_open) {
-		b->have |= HAVE_LIFE | HAVE_FSYNC;
+		b->have |= HAVE_LIFE | HAVE_FSYNC | HAVE_TRUNCATE;
 		live_plan_add(b, "life");
 		live_plan_add(b, "fsync");	/* an older blktop's captures lack it: fsyncs null */
+		live_plan_add(b, "truncate");	/* the same: truncates null */
 		if (live_vfs_have_munmap())
 			b->have |= HAVE_MUNMAP;
 		else {

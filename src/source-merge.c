@@ -59,12 +59,16 @@ struct merge_src {
 	uint32_t		*remap_to;
 	unsigned		 nremap;
 	uint64_t		 fed;		/* records handed out */
+	int			 host;		/* its host (host.h), HOST_NONE: a log's */
+	int64_t			 clock_move;	/* ns added to its times: another host's clock */
 };
 
 struct merge {
 	unsigned		 n;
 	struct merge_src	 s[MERGE_MAX_FILES];
 	struct capture_header	 hdr;		/* the run's, when n > 1 */
+	int			*dev_host;	/* the host of each of hdr's devices */
+	int			 last_host;	/* of the record handed out last */
 	struct merge_names	*names;
 	uint64_t		 tmp[CAPTURE_REC_MAX / 8 + 1];
 	uint64_t		 tick_ns;	/* ticks made here, when n > 1 */
@@ -369,6 +373,7 @@ merge_fill(struct merge *m, struct merge_src *s)
 		memcpy(&type, s->head, sizeof type);
 		if (type == EV_TICK && m->n > 1)
 			continue;	/* the run's ticks are made in merge_next */
+		merge_clock_move(s->head, s->len, s->clock_move);
 		if ((ts = rec_type_ts(s->head, s->len)) != 0)
 			s->key = ts;
 		if (s->nremap != 0)
@@ -377,15 +382,19 @@ merge_fill(struct merge *m, struct merge_src *s)
 	}
 }
 
-/* A free device number for name, of major MERGE_MAJOR. */
+/* A free device number for name (of host, if any), of major MERGE_MAJOR. */
 static uint32_t
-merge_free_dev(const struct capture_header *hdr, const char *name)
+merge_free_dev(const struct capture_header *hdr, const char *name, int host)
 {
 	uint32_t	 minor, dev;
 	unsigned	 i;
 
 	minor = (uint32_t)crc32(0, (const unsigned char *)name,
-	    (unsigned)strlen(name)) & ((1u << 20) - 1);
+	    (unsigned)strlen(name));
+	if (host_name(host) != NULL)
+		minor = (uint32_t)crc32(minor, (const unsigned char *)host_name(host),
+		    (unsigned)strlen(host_name(host)));
+	minor &= (1u << 20) - 1;
 again:
 	dev = DEV_MKDEV(MERGE_MAJOR, minor);
 	for (i = 0; i < hdr->ndevs; i++) {
@@ -397,10 +406,19 @@ again:
 	return (dev);
 }
 
+/* Whether devices of hosts a and b may be one (same host, or one of no known host: a log). */
+static int
+merge_same_host(int a, int b)
+{
+	return (a == b || a == HOST_NONE || b == HOST_NONE);
+}
+
 /*
- * The run's device table: a name seen before is the same device (its number
- * as the first file had it); a number another name holds already is moved
- * to a free one of major MERGE_MAJOR. Records are renumbered as they pass.
+ * The run's device table: a name seen before on the same host (or in a file
+ * of no host, a log) is the same device (its number as the first file had
+ * it); a number another device holds already is moved to a free one of
+ * major MERGE_MAJOR (quietly where that is a device of another host: loop0
+ * of every host). Records are renumbered as they pass.
  */
 static void
 merge_devs(struct merge *m, int quiet)
@@ -417,15 +435,16 @@ merge_devs(struct merge *m, int quiet)
 		for (d = 0; d < fh->ndevs; d++) {
 			dev = fh->devs[d].dev;
 			for (k = 0; k < hdr->ndevs; k++) {
-				if (strcmp(hdr->devs[k].name, fh->devs[d].name) == 0)
+				if (strcmp(hdr->devs[k].name, fh->devs[d].name) == 0 &&
+				    merge_same_host(m->dev_host[k], s->host))
 					break;
 			}
 			if (k == hdr->ndevs) {
 				for (k = 0; k < hdr->ndevs && hdr->devs[k].dev != dev; k++)
 					;
 				if (k < hdr->ndevs) {
-					dev = merge_free_dev(hdr, fh->devs[d].name);
-					if (!quiet)
+					dev = merge_free_dev(hdr, fh->devs[d].name, s->host);
+					if (!quiet && merge_same_host(m->dev_host[k], s->host))
 						log_warnx("%s: device %s is %u:%u, which is "
 						    "%s in a file before it: renumbered %u:%u",
 						    s->path, fh->devs[d].name,
@@ -439,9 +458,14 @@ merge_devs(struct merge *m, int quiet)
 				hdr->devs[hdr->ndevs].dev = dev;
 				memcpy(hdr->devs[hdr->ndevs].name, fh->devs[d].name,
 				    DEVNAME_MAX);
-				hdr->ndevs++;
-			} else
+				m->dev_host = xreallocarray(m->dev_host, hdr->ndevs + 1,
+				    sizeof *m->dev_host);
+				m->dev_host[hdr->ndevs++] = s->host;
+			} else {
 				dev = hdr->devs[k].dev;
+				if (m->dev_host[k] == HOST_NONE)
+					m->dev_host[k] = s->host;
+			}
 			if (dev != fh->devs[d].dev) {
 				s->remap_from = xreallocarray(s->remap_from,
 				    s->nremap + 1, sizeof *s->remap_from);
@@ -485,6 +509,7 @@ merge_header_build(struct merge *m, int quiet)
 	struct capture_header		*hdr = &m->hdr;
 	const struct capture_header	*fh, *first = replay_file_header(m->s[0].f);
 	const char			*clock_from = NULL;
+	int				 clock_host = HOST_NONE;
 	char				*plan, *s;
 	uint64_t			 start, fstart;
 	int64_t				 d;
@@ -502,11 +527,17 @@ merge_header_build(struct merge *m, int quiet)
 			continue;
 		if (clock_from == NULL) {
 			clock_from = m->s[i].path;
+			clock_host = m->s[i].host;
 			hdr->clock_offset = fh->clock_offset;
 			hdr->has_clock = 1;
 			continue;
 		}
 		d = fh->clock_offset - hdr->clock_offset;
+		/* Another host's clock: its times moved onto the run's, by wall time. */
+		if (!merge_same_host(m->s[i].host, clock_host)) {
+			m->s[i].clock_move = d;
+			continue;
+		}
 		if ((d > (int64_t)NSEC_PER_SEC || d < -(int64_t)NSEC_PER_SEC) &&
 		    !warned++ && !quiet)
 			log_warnx("%s: its wall clock is %.3f s from %s's: the run "
@@ -518,7 +549,8 @@ merge_header_build(struct merge *m, int quiet)
 	plan = NULL;
 	for (i = 0; i < m->n; i++) {
 		fh = replay_file_header(m->s[i].f);
-		fstart = (uint64_t)((int64_t)fh->created - fh->clock_offset);
+		fstart = (uint64_t)((int64_t)fh->created - fh->clock_offset +
+		    m->s[i].clock_move);
 		if (fh->created != 0 && fstart < start)
 			start = fstart;
 		if (hdr->interval_ns == 0)
@@ -567,8 +599,9 @@ merge_header_build(struct merge *m, int quiet)
 struct merge *
 merge_open(const char *const *paths, unsigned n, int quiet, char **errp)
 {
-	struct merge	*m;
-	unsigned	 i;
+	const struct capture_header	*fh = NULL;
+	struct merge			*m;
+	unsigned			 i;
 
 	*errp = NULL;
 	if (n == 0 || n > MERGE_MAX_FILES) {
@@ -579,17 +612,27 @@ merge_open(const char *const *paths, unsigned n, int quiet, char **errp)
 	m->n = n;
 	m->names = merge_names_create();
 	m->tick_ns = NSEC_PER_SEC;
+	host_reset();
 	for (i = 0; i < n; i++) {
 		m->s[i].path = paths[i];
 		if ((m->s[i].f = replay_file_open(paths[i], quiet, errp)) == NULL) {
 			merge_close(m, 0, 0);
 			return (NULL);
 		}
+		fh = replay_file_header(m->s[i].f);
+		m->s[i].host = fh->has_host ? host_add(fh->host, fh->labels, fh->nlabels) :
+		    HOST_NONE;
 	}
+	m->last_host = m->s[0].host;
 	if (n > 1) {
 		merge_header_build(m, quiet);
+		for (i = 0; i < m->hdr.ndevs; i++)
+			host_set_dev(m->hdr.devs[i].dev, m->dev_host[i]);
 		for (i = 0; i < n; i++)
 			merge_fill(m, &m->s[i]);
+	} else {
+		for (i = 0; i < fh->ndevs; i++)
+			host_set_dev(fh->devs[i].dev, m->s[0].host);
 	}
 	return (m);
 }
@@ -613,6 +656,13 @@ const struct capture_header *
 merge_file_header(struct merge *m, unsigned i)
 {
 	return (replay_file_header(m->s[i].f));
+}
+
+/* The host of the record merge_next handed out last (a tick: HOST_NONE). */
+int
+merge_last_host(struct merge *m)
+{
+	return (m->last_host);
 }
 
 /* The tick length of a run of several files (one file keeps its own ticks). */
@@ -699,6 +749,7 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (!m->any || m->done || m->no_ticks)
 				return (0);
 			m->done = 1;
+			m->last_host = HOST_NONE;
 			return (rec_type_tick(buf, size, lenp, m->next_tick));
 		}
 		if (!m->no_ticks && best->key >= m->next_tick) {
@@ -706,11 +757,14 @@ merge_next(struct merge *m, void *buf, size_t size, size_t *lenp)
 			if (best->key - t >= MERGE_GAP_NS)
 				t += (best->key - t) / m->tick_ns * m->tick_ns;
 			merge_tick_after(m, t);
+			m->last_host = HOST_NONE;
 			return (rec_type_tick(buf, size, lenp, t));
 		}
 		r = merge_out(m, best->head, best->len, buf, size, lenp);
-		if (r == 1)
+		if (r == 1) {
 			best->fed++;
+			m->last_host = best->host;
+		}
 		merge_fill(m, best);
 		if (r == 1) {
 			m->any = 1;
@@ -752,6 +806,7 @@ merge_close(struct merge *m, int report, uint64_t fed)
 		}
 	}
 	merge_names_free(m->names);
+	free(m->dev_host);
 	capture_header_free(&m->hdr);
 	free(m);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "options.h"
 
 /* Records fed per loop turn when running as fast as possible. */
@@ -21,6 +22,7 @@ struct replay {
 	struct merge		*run;		/* the files, merged in time order */
 	uint64_t		 rec[CAPTURE_REC_MAX / 8 + 1];	/* the pending record */
 	size_t			 len;
+	int			 rec_host;	/* its host (host.h) */
 	int			 have;		/* rec holds a record not yet fed */
 	int			 eof;
 	uint64_t		 start_ts;	/* stream time the windows opened at */
@@ -36,11 +38,24 @@ struct replay {
 	char			 comms[FILTER_MAX_COMMS][BLKTOP_COMM_LEN];	/* its -c */
 };
 
-/* Name a device from a recording's table, MAJ:MIN, or (no header) this host's sysfs. */
+/* Whether arg is host:name of a device of a run of several hosts. */
+static int
+replay_host_dev_is(uint32_t dev, const char *name, const char *arg)
+{
+	const char	*h = host_count() > 1 ? host_name(host_of_dev(dev)) : NULL;
+	size_t		 n;
+
+	if (h == NULL || strncmp(arg, h, n = strlen(h)) != 0 || arg[n] != ':')
+		return (0);
+	return (strcmp(arg + n + 1, name) == 0);
+}
+
+/* Name a device from a recording's table, host:name in a run of several hosts, MAJ:MIN, or (no header) this host's sysfs. */
 int
 replay_header_device(const struct capture_header *hdr, const char *arg,
     uint32_t *dev, char **errp)
 {
+	const char	*h;
 	unsigned	 i, ma, mi;
 	char		 c, *s;
 
@@ -49,7 +64,8 @@ replay_header_device(const struct capture_header *hdr, const char *arg,
 		arg += 5;
 	if (hdr != NULL) {
 		for (i = 0; i < hdr->ndevs; i++) {
-			if (strcmp(hdr->devs[i].name, arg) == 0) {
+			if (strcmp(hdr->devs[i].name, arg) == 0 ||
+			    replay_host_dev_is(hdr->devs[i].dev, hdr->devs[i].name, arg)) {
 				*dev = hdr->devs[i].dev;
 				return (0);
 			}
@@ -64,7 +80,9 @@ replay_header_device(const struct capture_header *hdr, const char *arg,
 		return (device_parse(arg, dev, errp));
 	xasprintf(errp, "unknown device '%s' (the recording names:", arg);
 	for (i = 0; i < hdr->ndevs && i < 32; i++) {
-		xasprintf(&s, "%s %s", *errp, hdr->devs[i].name);
+		h = host_count() > 1 ? host_name(host_of_dev(hdr->devs[i].dev)) : NULL;
+		xasprintf(&s, "%s %s%s%s", *errp, h != NULL ? h : "", h != NULL ? ":" : "",
+		    hdr->devs[i].name);
 		free(*errp);
 		*errp = s;
 	}
@@ -91,6 +109,7 @@ replay_read(struct replay *r)
 {
 	if (!r->eof && r->run != NULL &&
 	    merge_next(r->run, r->rec, sizeof r->rec, &r->len) == 1) {
+		r->rec_host = merge_last_host(r->run);
 		r->have = 1;
 		return (1);
 	}
@@ -105,6 +124,7 @@ replay_feed(struct replay *r, uint64_t ts)
 {
 	uint64_t	 buf[sizeof r->rec / 8];
 	size_t		 len = r->len;
+	int		 host = r->rec_host;
 
 	memcpy(buf, r->rec, len);
 	/* The files' last record: its report is the run's last (what ends with the run, ends there). */
@@ -113,6 +133,7 @@ replay_feed(struct replay *r, uint64_t ts)
 	if (ts > r->pos)
 		r->pos = ts;
 	r->fed++;
+	host_set_current(host);
 	stream_event(r->b, buf, len);
 }
 
@@ -356,7 +377,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 			    HAVE_FILES : 0;
 	const char	*p = hdr->plan, *end = hdr->plan + n;
 	size_t		 k;
-	int		 nomunmap = 0, fsync = 0;
+	int		 nomunmap = 0, fsync = 0, truncate = 0;
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
@@ -375,6 +396,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 			nomunmap = 1;
 		else if (k == 5 && strncmp(p, "fsync", 5) == 0)
 			fsync = 1;
+		else if (k == 8 && strncmp(p, "truncate", 8) == 0)
+			truncate = 1;
 		else if (k == 8 && strncmp(p, "throttle", 8) == 0)
 			have |= HAVE_THROTTLE;
 		else if (k == 4 && strncmp(p, "task", 4) == 0)
@@ -387,6 +410,8 @@ replay_have(const struct capture_header *hdr, size_t n)
 		have |= HAVE_MUNMAP;
 	if ((have & HAVE_LIFE) && fsync)
 		have |= HAVE_FSYNC;
+	if ((have & HAVE_LIFE) && truncate)
+		have |= HAVE_TRUNCATE;
 	return (have);
 }
 
@@ -453,8 +478,12 @@ replay_start(struct source *src, char **errp)
 	if ((r->run = merge_open(paths, npaths, 0, errp)) == NULL)
 		return (-1);
 	hdr = merge_header(r->run);
-	for (i = 0; i < hdr->ndevs; i++)
+	for (i = 0; i < hdr->ndevs; i++) {
 		device_set_name(hdr->devs[i].dev, hdr->devs[i].name);
+		if (host_count() > 1 && host_of_dev(hdr->devs[i].dev) != HOST_NONE)
+			device_set_host_text(hdr->devs[i].dev,
+			    host_name(host_of_dev(hdr->devs[i].dev)));
+	}
 	if (replay_filter(r, errp) != 0)
 		return (-1);
 	replay_procs(r);
@@ -471,6 +500,9 @@ replay_start(struct source *src, char **errp)
 	}
 	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && source_have_na(b, HAVE_FSYNC)[0] == '\0')
 		source_have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
+	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_TRUNCATE) &&
+	    source_have_na(b, HAVE_TRUNCATE)[0] == '\0')
+		source_have_set_na(b, HAVE_TRUNCATE, "recorded by a blktop that did not trace truncate yet");
 	/* Calls recorded, pauses neither recorded nor said why: an older blktop's. */
 	if ((b->have & HAVE_VFS) && !(b->have & HAVE_THROTTLE) &&
 	    source_have_na(b, HAVE_THROTTLE)[0] == '\0')

@@ -58,6 +58,7 @@ const struct have_entry have_table[HAVE_NBITS] = {
 	{ HAVE_FSYNC, "fsync", "fsyncs per process and file" },
 	{ HAVE_THROTTLE, "throttle", "dirtiers paused by the kernel (writeback throttling)" },
 	{ HAVE_TASK, "task", "the process tree: jobs (parents at fork and exec)" },
+	{ HAVE_TRUNCATE, "truncate", "truncate and ftruncate calls per process and file" },
 };
 
 /* Bit's index in have_table. */

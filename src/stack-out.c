@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "stack.h"
 
 #define STACK_BAR	52	/* bpftrace's bar width */
@@ -57,43 +58,42 @@ stack_rows(FILE *f, const char *name, const uint64_t *c, unsigned nslots,
 	fputc('\n', f);
 }
 
-/* A slot's label as bpftrace prints it: "(..., 0)" for slot 0, "[lo, hi)", or "[lo, ...)" for the top one. */
-static void
-stack_slot_label(char *buf, size_t len, unsigned s, uint64_t lo, uint64_t hi, int top)
+/* hist()'s label of slot s. */
+void
+stack_hist_label(char *buf, size_t len, unsigned s)
 {
-	char	 a[24], b[24];
+	char	 lo[24], hi[24];
 
 	if (s == 0) {
 		snprintf(buf, len, "(..., 0)");
 		return;
 	}
-	stack_num(a, sizeof a, lo);
-	if (top) {
-		snprintf(buf, len, "[%s, ...)", a);
+	if (s <= 2) {
+		snprintf(buf, len, "[%u]", s - 1);
 		return;
 	}
-	stack_num(b, sizeof b, hi);
-	snprintf(buf, len, "[%s, %s)", a, b);
-}
-
-/* hist()'s label of slot s: slots 1 and 2 are the values 0 and 1. */
-static void
-stack_hist_label(char *buf, size_t len, unsigned s)
-{
-	uint64_t	 lo = s > 2 ? stack_hist_slot_lo(s) : 0;
-
-	if (s == 1 || s == 2)
-		snprintf(buf, len, "[%u]", s - 1);
-	else
-		stack_slot_label(buf, len, s, lo, lo * 2, 0);
+	stack_num(lo, sizeof lo, stack_hist_slot_lo(s));
+	stack_num(hi, sizeof hi, stack_hist_slot_lo(s) * 2);
+	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
 /* lhist(v, 0, 8000, 10)'s label of slot s. */
 static void
 stack_lba_label(char *buf, size_t len, unsigned s)
 {
-	stack_slot_label(buf, len, s, (uint64_t)(s - 1) * STACK_LBA_STEP,
-	    (uint64_t)s * STACK_LBA_STEP, s == STACK_LBA_SLOTS - 1);
+	char	 lo[24], hi[24];
+
+	if (s == 0) {
+		snprintf(buf, len, "(..., 0)");
+		return;
+	}
+	stack_num(lo, sizeof lo, (uint64_t)(s - 1) * STACK_LBA_STEP);
+	if (s == STACK_LBA_SLOTS - 1) {
+		snprintf(buf, len, "[%s, ...)", lo);
+		return;
+	}
+	stack_num(hi, sizeof hi, (uint64_t)s * STACK_LBA_STEP);
+	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
 /* The mean of two hists together. */
@@ -108,7 +108,7 @@ stack_mean2(const struct stack_hist *a, const struct stack_hist *b, uint64_t *n)
  * One rule, "A >> B": 1 if mean A >= STACK_FAR x mean B, 0 if not, -1 if
  * either side has fewer than STACK_MIN_SAMPLES samples.
  */
-static int
+int
 stack_far(double a, uint64_t na, double b, uint64_t nb)
 {
 	if (na < STACK_MIN_SAMPLES || nb < STACK_MIN_SAMPLES)
@@ -116,12 +116,6 @@ stack_far(double a, uint64_t na, double b, uint64_t nb)
 	return (a >= STACK_FAR * b);
 }
 
-/* The four rules of a scope; a figure it does not have is NULL (its rules -1). */
-struct stack_verdict {
-	double		 q2d, d2c, vfs, fsync, wgap;
-	uint64_t	 nq2d, nd2c, nvfs, nfsync, nwgap;
-	int		 dev, sched, fs, app;
-};
 static const char *stack_rule_names[4] = {
 	"device-bound", "scheduler-bound", "file-system/page-cache-bound", "application-bound"
 };
@@ -130,7 +124,7 @@ static const char *stack_rule_keys[4] = {
 };
 
 /* Judge a scope from its hists: q2d, d2c pairs of two (read, write) or one; vfs NULL where not its own. */
-static void
+void
 stack_judge(struct stack_verdict *v, const struct stack_hist *q2d, const struct stack_hist *d2c,
     int pairs, const struct stack_proc *p)
 {
@@ -163,32 +157,60 @@ stack_judge(struct stack_verdict *v, const struct stack_hist *q2d, const struct 
 	v->app = stack_far(v->wgap, v->nwgap, v->fsync, v->nfsync);
 }
 
-/* One verdict line of a scope's rule. */
+/* One verdict line of a scope's rule, no newline. */
 static void
-stack_print_rule(FILE *f, const char *scope, int rule, int r, const char *a, double ma,
-    uint64_t na, const char *bn, double mb, uint64_t nb)
+stack_rule_line(char *buf, size_t len, const char *scope, int rule, int r, const char *a,
+    double ma, uint64_t na, const char *bn, double mb, uint64_t nb)
 {
-	fprintf(f, "%-20s %-29s %-4s %s mean %.1f us (%" PRIu64 ") vs %s mean %.1f us (%" PRIu64
-	    ")\n", scope, stack_rule_names[rule], r < 0 ? "n/a" : r ? "yes" : "no", a, ma, na, bn,
-	    mb, nb);
+	snprintf(buf, len, "%-20s %-29s %-4s %s mean %.1f us (%" PRIu64 ") vs %s mean %.1f us (%"
+	    PRIu64 ")", scope, stack_rule_names[rule], r < 0 ? "n/a" : r ? "yes" : "no", a, ma, na,
+	    bn, mb, nb);
+}
+
+/*
+ * The verdict lines of the rules a scope has (blk: the block layer's two,
+ * calls: the calls' two) into lines; their number (4 at most).
+ */
+unsigned
+stack_verdict_lines(const char *scope, const struct stack_verdict *v, int blk, int calls,
+    char lines[][STACK_LINE])
+{
+	unsigned	 n = 0;
+
+	if (blk) {
+		stack_rule_line(lines[n++], STACK_LINE, scope, 0, v->dev, "D2C", v->d2c, v->nd2c,
+		    "Q2D", v->q2d, v->nq2d);
+		stack_rule_line(lines[n++], STACK_LINE, scope, 1, v->sched, "Q2D", v->q2d, v->nq2d,
+		    "D2C", v->d2c, v->nd2c);
+	}
+	if (calls) {
+		stack_rule_line(lines[n++], STACK_LINE, scope, 2, v->fs, "VFS", v->vfs, v->nvfs,
+		    "Q2D+D2C", v->q2d + v->d2c, v->nq2d < v->nd2c ? v->nq2d : v->nd2c);
+		stack_rule_line(lines[n++], STACK_LINE, scope, 3, v->app, "write_to_fsync", v->wgap,
+		    v->nwgap, "fsync", v->fsync, v->nfsync);
+	}
+	return (n);
+}
+
+/* A file's verdict line: its one rule, the application's. */
+void
+stack_file_line(char *buf, size_t len, const struct stack_file *sf)
+{
+	stack_rule_line(buf, len, sf->path[0] != '\0' ? sf->path : "?", 3,
+	    stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n, stack_hist_mean(&sf->fsync),
+	    sf->fsync.n), "write_to_fsync", stack_hist_mean(&sf->wgap), sf->wgap.n, "fsync",
+	    stack_hist_mean(&sf->fsync), sf->fsync.n);
 }
 
 /* The rules that a scope has, one line each. */
 static void
 stack_print_verdict(FILE *f, const char *scope, const struct stack_verdict *v, int blk, int calls)
 {
-	if (blk) {
-		stack_print_rule(f, scope, 0, v->dev, "D2C", v->d2c, v->nd2c, "Q2D", v->q2d,
-		    v->nq2d);
-		stack_print_rule(f, scope, 1, v->sched, "Q2D", v->q2d, v->nq2d, "D2C", v->d2c,
-		    v->nd2c);
-	}
-	if (calls) {
-		stack_print_rule(f, scope, 2, v->fs, "VFS", v->vfs, v->nvfs, "Q2D+D2C",
-		    v->q2d + v->d2c, v->nq2d < v->nd2c ? v->nq2d : v->nd2c);
-		stack_print_rule(f, scope, 3, v->app, "write_to_fsync", v->wgap, v->nwgap,
-		    "fsync", v->fsync, v->nfsync);
-	}
+	char		 lines[4][STACK_LINE];
+	unsigned	 i, n = stack_verdict_lines(scope, v, blk, calls, lines);
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", lines[i]);
 }
 
 /*
@@ -202,7 +224,7 @@ stack_print_text(FILE *f, const struct blktop *b __unused, const struct stack *s
 	const struct stack_dev	*a = &st->all;
 	const struct stack_proc	*p = &st->procs_all;
 	struct stack_verdict	 v;
-	char			 scope[64];
+	char			 scope[64], line[STACK_LINE];
 	unsigned		 i;
 
 	fputs("\n\n", f);
@@ -239,12 +261,8 @@ stack_print_text(FILE *f, const struct blktop *b __unused, const struct stack *s
 		stack_print_verdict(f, scope, &v, 0, 1);
 	}
 	for (i = 0; i < st->nsfiles; i++) {
-		const struct stack_file *sf = &st->sfiles[i];
-
-		stack_print_rule(f, sf->path[0] != '\0' ? sf->path : "?", 3,
-		    stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n, stack_hist_mean(&sf->fsync),
-		    sf->fsync.n), "write_to_fsync", stack_hist_mean(&sf->wgap), sf->wgap.n, "fsync",
-		    stack_hist_mean(&sf->fsync), sf->fsync.n);
+		stack_file_line(line, sizeof line, &st->sfiles[i]);
+		fprintf(f, "%s\n", line);
 	}
 	if (st->late != 0 || st->over != 0 || st->procs_dropped != 0 || st->devs_dropped != 0)
 		fprintf(f, "# late %" PRIu64 ", over %" PRIu64 ", processes dropped %" PRIu64
@@ -357,7 +375,8 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	fprintf(f, "],\"processes\":[");
 	for (i = 0; i < st->nprocs; i++) {
 		p = &st->procs[i];
-		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? "," : "", p->tgid);
+		fprintf(f, "%s{\"%s\":%u,\"%s\":", i ? "," : "", proc_fields[PROCF_PID].key, p->tgid,
+		    proc_fields[PROCF_COMM].key);
 		name_json(f, p->comm, BLKTOP_COMM_LEN);
 		stack_json_calls(f, p);
 		stack_json_hist(f, "q2d_us", &p->q2d);
@@ -370,7 +389,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	for (i = 0; i < st->nsfiles; i++) {
 		const struct stack_file *sf = &st->sfiles[i];
 
-		fprintf(f, "%s{\"path\":", i ? "," : "");
+		fprintf(f, "%s{\"%s\":", i ? "," : "", file_field_key(FILEF_PATH));
 		name_json(f, sf->path, sizeof sf->path);
 		stack_json_hist(f, "fsync_us", &sf->fsync);
 		stack_json_hist(f, "write_to_fsync_us", &sf->wgap);

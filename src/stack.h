@@ -112,6 +112,35 @@ uint64_t	 stack_hist_slot_lo(unsigned slot);
 double		 stack_hist_mean(const struct stack_hist *);
 
 /* stack-out.c */
+/* The four rules of a scope; a figure it does not have is NULL (its rules -1). */
+struct stack_verdict {
+	double		 q2d, d2c, vfs, fsync, wgap;
+	uint64_t	 nq2d, nd2c, nvfs, nfsync, nwgap;
+	int		 dev, sched, fs, app;
+};
+#define STACK_LINE	384	/* a verdict line, NUL included */
+void		 stack_hist_label(char *, size_t, unsigned slot);
+int		 stack_far(double a, uint64_t na, double b, uint64_t nb);
+void		 stack_judge(struct stack_verdict *, const struct stack_hist *q2d,
+		     const struct stack_hist *d2c, int pairs, const struct stack_proc *);
+unsigned	 stack_verdict_lines(const char *scope, const struct stack_verdict *, int blk,
+		     int calls, char lines[][STACK_LINE]);
+void		 stack_file_line(char *, size_t, const struct stack_file *);
+
+/* stack-scope.c: a scope's histograms as named columns (the UI's screen, the report's section). */
+#define STACK_COLS	9
+struct stack_col {
+	const char		*name;	/* the UI's column */
+	const char		*key;	/* -J's member in the scope's object */
+	const struct stack_hist	*h;
+};
+unsigned	 stack_nscopes(const struct stack *);
+unsigned	 stack_cols(const struct stack *, unsigned scope, int sizes, struct stack_col *);
+void		 stack_scope_name(const struct stack *, unsigned scope, char *, size_t);
+unsigned	 stack_scope_rules(const struct stack *, unsigned scope, char lines[][STACK_LINE]);
+int		 stack_cols_span(const struct stack_col *, unsigned n, unsigned *first,
+		     unsigned *last);
+
 void		 stack_print_text(FILE *, const struct blktop *, const struct stack *);
 void		 stack_json(FILE *, const struct blktop *, const struct stack *);
 

@@ -10,14 +10,13 @@
 /*
  * Take [off, off + bytes) out of t's ranges: the bytes it held there (a gap
  * joined at the cap included), returned. A range cut in two that takes t
- * past PAT_EXTENTS joins the two nearest ranges again, the gap counted in
- * bytes and in over, as pattern_touch does.
+ * past PAT_EXTENTS joins the two nearest ranges again (pattern_touch_cap).
  */
 uint64_t
 wear_cut(struct pat_touched *t, int64_t off, uint64_t bytes)
 {
-	uint64_t	 a, b, s, e, cut = 0, gap = UINT64_MAX;
-	unsigned	 i, k, near = 0;
+	uint64_t	 a, b, s, e, cut = 0;
+	unsigned	 i, k;
 
 	if (off < 0 || bytes == 0)
 		return (0);
@@ -57,21 +56,7 @@ wear_cut(struct pat_touched *t, int64_t off, uint64_t bytes)
 		t->n--;
 	}
 	t->bytes -= cut;
-	if (t->n <= PAT_EXTENTS)
-		return (cut);
-	for (k = 0; k + 1 < t->n; k++)
-		if (t->start[k + 1] - t->end[k] < gap) {
-			gap = t->start[k + 1] - t->end[k];
-			near = k;
-		}
-	t->end[near] = t->end[near + 1];
-	t->bytes += gap;
-	t->over += gap;
-	for (k = near + 1; k + 1 < t->n; k++) {
-		t->start[k] = t->start[k + 1];
-		t->end[k] = t->end[k + 1];
-	}
-	t->n--;
+	pattern_touch_cap(t);
 	return (cut);
 }
 

@@ -63,6 +63,7 @@ uint64_t	 wear_settle(struct file_wear *);
 #define MODEL_PENDING_UNLINK	5	/* an unlink of its name that succeeded */
 #define MODEL_PENDING_RENAME_OUT 6	/* a rename from its name: its ranges leave it, */
 #define MODEL_PENDING_RENAME_IN	7	/* and come to the new name (the next entry, same time) */
+#define MODEL_PENDING_TRUNC_AT	8	/* a truncate or ftruncate that succeeded: off its length */
 
 /* A renamed file's ranges between its two ring entries (struct proc_table's). */
 struct wear_moving {
@@ -77,6 +78,8 @@ struct file_entry;
 struct model_pending;
 void		 model_pattern_life(struct proc_table *, struct proc_entry *, struct file_entry *,
 		     uint64_t ts, unsigned kind);
+void		 model_pattern_truncate(struct proc_table *, struct proc_entry *, struct file_entry *,
+		     uint64_t ts, uint64_t len);
 void		 model_wear_access(struct proc_table *, const struct model_pending *);
 void		 model_wear_life(struct proc_table *, const struct model_pending *);
 

@@ -45,6 +45,26 @@ ui_action_depth(struct ui_state *u, __unused enum ui_action a)
 	return (UI_DRAW_FRAME);
 }
 
+/*
+ * The latency stack screen (ui-stack.c), until a key other than its own:
+ * the process or file selected in its pane first, else all devices and processes.
+ */
+static int
+ui_action_stack(struct ui_state *u, __unused enum ui_action a)
+{
+	u->help = 4;
+	u->stack_scope = ui_stack_scope_selected(u);
+	return (UI_DRAW_FRAME);
+}
+
+/* The written-and-never-read screen (ui-wear.c), until the next key. */
+static int
+ui_action_wear(struct ui_state *u, __unused enum ui_action a)
+{
+	u->help = 5;
+	return (UI_DRAW_FRAME);
+}
+
 /* The help screen, until the next key. */
 static int
 ui_action_help(struct ui_state *u, __unused enum ui_action a)
@@ -361,6 +381,12 @@ const struct ui_action_info ui_actions[] = {
 	    "its rule (any key closes them)", ui_action_insights, 0 },
 	{ UI_DEPTH, "depth", "queue depth: the depths each device's requests found at start "
 	    "and dispatch, and the latency by depth (any key closes it)", ui_action_depth, 0 },
+	{ UI_STACK, "stack", "the latency stack (--stack's histograms side by side, its rules): "
+	    "all, then each device, process and file (Down/Up; any other key closes it)",
+	    ui_action_stack, 0 },
+	{ UI_WEAR, "never_read", "written and never read: bytes written, read back, never read; "
+	    "churn and lifetimes by directory, file and process (any key closes it)",
+	    ui_action_wear, 0 },
 	{ UI_STEP, "step", "replay: one tick forward (pauses)", ui_action_step, 0 },
 	{ UI_SEEK_BACK, "seek_back", "replay: 10 s back", ui_action_seek_back, 0 },
 	{ UI_SEEK_FWD, "seek_forward", "replay: 10 s forward", ui_action_seek_fwd, 0 },
@@ -452,6 +478,24 @@ ui_mouse(struct ui_state *u)
 	return (UI_DRAW_FRAME);
 }
 
+/* A key on the stack screen: its own key, Down or Right the next scope, Up or Left the one before; 0 for others. */
+static int
+ui_stack_key(struct ui_state *u, int key, int is_code)
+{
+	unsigned	 n = ui_stack_nscopes(u);
+	int		 a = ui_keys_lookup(&u->keys, key);
+
+	if ((!is_code && key > 0x7f) || a == -1)
+		return (0);
+	if (a == UI_STACK || a == UI_DOWN || a == UI_SORT_RIGHT)
+		u->stack_scope = (u->stack_scope + 1) % n;
+	else if (a == UI_UP || a == UI_SORT_LEFT)
+		u->stack_scope = (u->stack_scope + n - 1) % n;
+	else
+		return (0);
+	return (1);
+}
+
 /*
  * One key from the terminal: the pane's if it takes it, else its action's
  * handler from the table. Returns what must be drawn again (UI_DRAW_*).
@@ -469,6 +513,8 @@ ui_key(struct ui_state *u, int key, int is_code)
 		return (ui_mouse(u));
 	if (u->editing)
 		return (ui_edit_key(u, key, is_code));
+	if (u->help == 4 && ui_stack_key(u, key, is_code))
+		return (UI_DRAW_FRAME);
 	if (u->help) {
 		/* Any key closes the help; q still quits. */
 		u->help = 0;

@@ -278,7 +278,11 @@ ui_draw_all(struct ui_state *u)
 	r.h = LINES - 3;
 	r.w = COLS;
 	u->pane_rect = r;
-	if (u->help == 3)
+	if (u->help == 5)
+		ui_draw_wear(u, &r);
+	else if (u->help == 4)
+		ui_draw_stack(u, &r);
+	else if (u->help == 3)
 		ui_draw_depth(u, &r);
 	else if (u->help == 2)
 		ui_draw_insights(u, &r);

@@ -29,6 +29,8 @@ static const struct ui_key ui_keys_default[] = {
 	{ 'G', UI_SEEK_END }, { 's', UI_SLOWER }, { 'S', UI_FASTER }, { 'i', UI_INSIGHTS },
 	{ 'D', UI_DEPTH },
 	{ 'J', UI_GROUP_JOB },
+	{ 'L', UI_STACK },
+	{ 'N', UI_WEAR },
 };
 
 /* A UI's bindings as the defaults, before the config file's key.NAME lines. */

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "blktop.h"
+#include "fields.h"
 #include "ui.h"
 
 #define UI_FILE_ROWS	1024		/* rows kept per interval (top_files' most) */
@@ -45,42 +46,34 @@ static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, 
 #define UI_FC_U64(field, fn)	.off = offsetof(struct ui_file_row, field), .fmt = (fn)
 
 /*
- * The columns; the path takes what is left and is shortened in the middle.
- * key: the top_files key that picks the rows worth keeping when sorted by it.
+ * The columns: each a field of file_fields (field-file.c: its title, width
+ * and the top_files key that picks the rows worth keeping when sorted
+ * by it), in its order; here, how the pane prints it and where its row
+ * keeps it. The path takes what is left and is shortened in the middle.
  */
-static const struct ui_col ui_file_cols[UI_FC_MAX] = {
-	[UI_FC_CR] = { "rcall/s", 7, 0, .key = PROC_KEY_VFS_READS,
-	    UI_FC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
-	[UI_FC_CW] = { "wcall/s", 7, 0, .key = PROC_KEY_VFS_WRITES,
-	    UI_FC_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
-	[UI_FC_RMB] = { "rMB/s", 6, 0, .key = PROC_KEY_VFS_READ_BYTES,
-	    UI_FC_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
-	[UI_FC_WMB] = { "wMB/s", 6, 0, .key = PROC_KEY_VFS_WRITE_BYTES,
-	    UI_FC_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
-	[UI_FC_DRMB] = { "drMB/s", 6, 0, .key = PROC_KEY_DISK_READ_BYTES,
-	    UI_FC_U64(c.disk_bytes[0], ui_pane_file_fmt_disk) },
-	[UI_FC_DWMB] = { "dwMB/s", 6, 0, .key = PROC_KEY_DISK_WRITE_BYTES,
-	    UI_FC_U64(c.disk_bytes[1], ui_pane_file_fmt_disk) },
-	[UI_FC_HIT] = { "hit%", 4, 0, .key = PROC_KEY_VFS_READ_BYTES,
-	    .value = ui_pane_file_hit, .fmt = ui_tab_fmt_pct },
-	[UI_FC_SEQ] = { "seq%", 4, 0, .key = PROC_KEY_VFS_READS,
-	    .off = offsetof(struct ui_file_row, seq), .value = ui_pane_file_dbl,
+static const struct ui_col ui_file_show[UI_FC_MAX] = {
+	[UI_FC_CR] = { UI_FC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
+	[UI_FC_CW] = { UI_FC_U64(c.vfs_calls[1], ui_tab_fmt_rate) },
+	[UI_FC_RMB] = { UI_FC_U64(c.vfs_bytes[0], ui_tab_fmt_mb) },
+	[UI_FC_WMB] = { UI_FC_U64(c.vfs_bytes[1], ui_tab_fmt_mb) },
+	[UI_FC_DRMB] = { UI_FC_U64(c.disk_bytes[0], ui_pane_file_fmt_disk) },
+	[UI_FC_DWMB] = { UI_FC_U64(c.disk_bytes[1], ui_pane_file_fmt_disk) },
+	[UI_FC_HIT] = { .value = ui_pane_file_hit, .fmt = ui_tab_fmt_pct },
+	[UI_FC_SEQ] = { .off = offsetof(struct ui_file_row, seq), .value = ui_pane_file_dbl,
 	    .fmt = ui_tab_fmt_pct },
-	[UI_FC_SIZE] = { "size", 5, 0, .key = PROC_KEY_VFS_READS,
-	    .off = offsetof(struct ui_file_row, size), .value = ui_pane_file_dbl,
+	[UI_FC_SIZE] = { .off = offsetof(struct ui_file_row, size), .value = ui_pane_file_dbl,
 	    .fmt = ui_pane_file_fmt_size },
-	[UI_FC_OPEN] = { "open/s", 6, 0, .key = PROC_KEY_OPENS,
-	    .off = offsetof(struct ui_file_row, c), .value = ui_tab_opens,
+	[UI_FC_OPEN] = { .off = offsetof(struct ui_file_row, c), .value = ui_tab_opens,
 	    .fmt = ui_tab_fmt_rate },
-	[UI_FC_P50] = { "p50", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
-	    UI_FC_U64(p50, ui_pane_file_fmt_lat) },
-	[UI_FC_P99] = { "p99", DRAW_LAT_WIDTH, 0, .key = PROC_KEY_LAT,
-	    UI_FC_U64(p99, ui_pane_file_fmt_lat) },
-	[UI_FC_PIDS] = { "PIDS", 13, 1, .key = PROC_KEY_LAT,
-	    .value = ui_pane_file_pid, .fmt = ui_pane_file_fmt_pids },
-	[UI_FC_PATH] = { "PATH", 0, 1, .by_name = 1, .key = PROC_KEY_LAT,
-	    .off = offsetof(struct ui_file_row, path), .fmt = ui_tab_fmt_str },
+	[UI_FC_P50] = { UI_FC_U64(p50, ui_pane_file_fmt_lat) },
+	[UI_FC_P99] = { UI_FC_U64(p99, ui_pane_file_fmt_lat) },
+	[UI_FC_PIDS] = { .left = 1, .value = ui_pane_file_pid, .fmt = ui_pane_file_fmt_pids },
+	[UI_FC_PATH] = { .left = 1, .by_name = 1, .off = offsetof(struct ui_file_row, path),
+	    .fmt = ui_tab_fmt_str },
 };
+_Static_assert((int)UI_FC_MAX == (int)FILEF_MAX && (int)UI_FC_PATH == (int)FILEF_PATH,
+    "the pane's columns are file_fields' rows, in their order");
+static struct ui_col ui_file_cols[UI_FC_MAX];	/* the two above, made once */
 
 /* The snapshot and the selection of the files pane. */
 static int	 ui_pane_file_tie(const void *, const void *);
@@ -664,13 +657,30 @@ ui_pane_file_click(struct ui_pane *p, const struct ui_rect *r, int y,
 	ui_pane_file_remember(d, d->tab.order[row]);
 }
 
+/* The pane's defaults: its columns (made from their fields' rows the first time), the sort. */
+static const struct ui_tab *
+ui_pane_file_tab_default(void)
+{
+	unsigned	 i;
+
+	if (ui_file_cols[0].name != NULL)
+		return (&ui_file_tab);
+	for (i = 0; i < UI_FC_MAX; i++) {
+		ui_file_cols[i] = ui_file_show[i];
+		ui_file_cols[i].name = file_fields[i].ui.title;
+		ui_file_cols[i].width = file_fields[i].ui.width;
+		ui_file_cols[i].key = (enum proc_key)file_fields[i].top_key;
+	}
+	return (&ui_file_tab);
+}
+
 /* The pane's state in a new UI: the table's defaults, no rows yet. */
 static void *
 ui_pane_file_init(void)
 {
 	struct ui_file	*d = xcalloc(1, sizeof *d);
 
-	d->tab = ui_file_tab;
+	d->tab = *ui_pane_file_tab_default();
 	d->tab.owner = d;
 	return (d);
 }
@@ -689,6 +699,17 @@ ui_pane_file_free(void *data)
 	free(d);
 }
 
+/* The file drilled into, or the one selected. */
+static int
+ui_pane_file_selected(struct ui_pane *p, __unused uint64_t *id, const char **path)
+{
+	struct ui_file	*d = p->data;
+
+	*path = d->drill.path != NULL ? d->drill.path : d->tab.sel < d->tab.norder ?
+	    d->rows[d->tab.order[d->tab.sel]].path : NULL;
+	return (*path != NULL);
+}
+
 /* The table's sort and columns, for the config file. */
 static struct ui_tab *
 ui_pane_file_tab(struct ui_pane *p)
@@ -696,13 +717,6 @@ ui_pane_file_tab(struct ui_pane *p)
 	struct ui_file	*d = p->data;
 
 	return (&d->tab);
-}
-
-/* The pane's defaults: its columns, the sort. */
-static const struct ui_tab *
-ui_pane_file_tab_default(void)
-{
-	return (&ui_file_tab);
 }
 
 const struct pane_entry ui_pane_file = {
@@ -716,4 +730,5 @@ const struct pane_entry ui_pane_file = {
 	.click = ui_pane_file_click,
 	.tab = ui_pane_file_tab,
 	.tab_default = ui_pane_file_tab_default,
+	.selected = ui_pane_file_selected,
 };

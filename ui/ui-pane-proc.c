@@ -7,8 +7,8 @@
 
 #include "blktop.h"
 #include "fields.h"
-#include "job.h"
 #include "ui.h"
+#include "ui-proc.h"
 
 #define UI_PROC_ROWS	1024		/* rows kept per interval (top_procs's most) */
 #define UI_PROC_HISTORY	512		/* intervals of a drilled process's heatmap */
@@ -22,19 +22,6 @@
 #define UI_PROC_PAST		64
 #define UI_PROC_PAST_LEN	300
 #define UI_PROC_PAST_NB		(HIST_POWERS + 2)
-
-/* One process (or, grouped, one cgroup) as it was over the last display interval. */
-struct ui_proc_row {
-	uint32_t		 id;		/* pid, or grouped: the row's index + 1 */
-	uint32_t		 tgid;		/* grouped: processes in the cgroup */
-	uint64_t		 cgroup;
-	char			 comm[BLKTOP_COMM_LEN];
-	struct proc_counts	 c;
-	uint64_t		 blk_p50;
-	uint64_t		 blk_p99;
-	uint64_t		 vfs_p99;
-	double			 hit;		/* cache hit %, -1 if not known */
-};
 
 /* One file of the drilled process. */
 struct ui_proc_file {
@@ -137,8 +124,7 @@ struct ui_proc {
 	uint32_t	 sel_id;	/* keeps the selection across intervals */
 
 	int		 by_cgroup;	/* rows are cgroups (key c), like atop's G */
-	int		 by_job;	/* rows are jobs (key J): PID the job's root */
-	uint32_t	 job_open;	/* by job: the job (root) opened by Enter, 0 none */
+	struct ui_proc_jobs jobs;	/* grouped by job (key J; ui-pane-job.c) */
 	uint32_t	 drill;		/* tgid drilled into, 0 for none */
 	struct ui_proc_row drill_row;
 	uint64_t	(*hist)[HIST_NBUCKETS];	/* ring of UI_PROC_HISTORY intervals */
@@ -250,27 +236,6 @@ ui_pane_proc_cgname(struct ui_proc *d, uint64_t id)
 	return (d->cgnames[i].name);
 }
 
-/* Sum two sets of counters (a cgroup's rows), the latency figures the larger. */
-static void
-ui_pane_proc_fold(struct ui_proc_row *g, const struct ui_proc_row *r)
-{
-	const uint64_t	*a = (const uint64_t *)&r->c;
-	uint64_t	*s = (uint64_t *)&g->c;
-	size_t		 i;
-
-	for (i = 0; i < sizeof r->c / sizeof(uint64_t); i++)
-		s[i] += a[i];
-	g->c.vfs_lat_max = g->c.vfs_lat_max > r->c.vfs_lat_max ? g->c.vfs_lat_max :
-	    r->c.vfs_lat_max;
-	if (r->blk_p50 > g->blk_p50)
-		g->blk_p50 = r->blk_p50;
-	if (r->blk_p99 > g->blk_p99)
-		g->blk_p99 = r->blk_p99;
-	if (r->vfs_p99 > g->vfs_p99)
-		g->vfs_p99 = r->vfs_p99;
-	g->tgid++;
-}
-
 /*
  * Grouped by cgroup: the process rows folded into one per cgroup, named by
  * its last path component; latency columns show the worst process's.
@@ -293,63 +258,10 @@ ui_pane_proc_group(struct ui_proc *d, const struct blktop *b)
 			snprintf(g->comm, sizeof g->comm, "%s",
 			    ui_pane_proc_cgname(d, g->cgroup));
 		} else
-			ui_pane_proc_fold(&d->rows[j], &d->rows[i]);
+			ui_proc_row_fold(&d->rows[j], &d->rows[i]);
 	}
 	for (j = 0; j < n; j++)
 		d->rows[j].hit = proc_cache_hit_pct(b->have, &d->rows[j].c);
-	d->nrows = n;
-}
-
-/*
- * Grouped by job (model-job.c's rule, or --job): the process rows folded
- * into one per job, PID its root, COMMAND the root's name and "+N" the
- * other members shown; processes outside every --job tree left out.
- */
-static void
-ui_pane_proc_group_job(struct ui_proc *d, const struct blktop *b)
-{
-	const struct task_table	*t = proc_tasks(b->procs);
-	struct ui_proc_row	*g;
-	unsigned		 n = 0, i, j;
-	uint32_t		 ppid;
-	const char		*comm;
-	char			 name[BLKTOP_COMM_LEN];
-
-	for (i = 0; i < d->nrows; i++) {
-		uint32_t root = task_job_root(t, d->rows[i].tgid, b->opt.job_pids, b->opt.njob_pids);
-
-		if (root == 0)
-			continue;
-		if (d->job_open != 0) {		/* one job opened: its members, a row each */
-			if (root == d->job_open)
-				d->rows[n++] = d->rows[i];
-			continue;
-		}
-		for (j = 0; j < n && d->rows[j].id != root; j++)
-			;
-		if (j == n) {
-			g = &d->rows[n++];
-			if (j != i)
-				*g = d->rows[i];
-			g->tgid = 1;
-			g->id = root;
-			if (task_find(t, root, &ppid, &comm))
-				snprintf(g->comm, sizeof g->comm, "%s", comm);
-		} else
-			ui_pane_proc_fold(&d->rows[j], &d->rows[i]);
-	}
-	for (j = 0; j < n && d->job_open == 0; j++) {	/* the jobs: their shares, "+N" */
-		g = &d->rows[j];
-		g->hit = proc_cache_hit_pct(b->have, &g->c);
-		if (g->tgid > 1) {	/* "+N": the others, the name cut to make room */
-			size_t	 k = (size_t)snprintf(name, sizeof name, "+%u", g->tgid - 1);
-			size_t	 at = strlen(g->comm);
-
-			if (at + k > sizeof g->comm - 1)
-				at = sizeof g->comm - 1 - k;
-			memcpy(g->comm + at, name, k + 1);
-		}
-	}
 	d->nrows = n;
 }
 
@@ -503,8 +415,8 @@ ui_pane_proc_collect(struct ui_pane *pane, double secs)
 	d->nrows = n;
 	if (d->by_cgroup)
 		ui_pane_proc_group(d, b);
-	else if (d->by_job && (b->have & HAVE_TASK))
-		ui_pane_proc_group_job(d, b);
+	else if (d->jobs.by_job && (b->have & HAVE_TASK))
+		d->nrows = ui_pane_job_group(d->rows, d->nrows, d->jobs.open, b);
 	if (d->drill != 0) {
 		if (!found) {
 			memset(&d->drill_row.c, 0, sizeof d->drill_row.c);
@@ -737,36 +649,15 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 	}
 	if (a == UI_GROUP) {
 		d->by_cgroup = !d->by_cgroup;
-		d->by_job = 0;
+		d->jobs.by_job = 0;
 		ui_status(u, d->by_cgroup ? "processes grouped by cgroup (c: one row per "
 		    "process); from the next interval" : "one row per process (c: by cgroup); "
 		    "from the next interval");
 		return (1);
 	}
-	if (a == UI_BACK && d->job_open != 0) {
-		d->job_open = 0;
-		ui_status(u, "processes grouped by job; from the next interval");
+	if (ui_pane_job_key(u, &d->jobs, a, d->tab.sel < d->tab.norder ?
+	    d->rows[d->tab.order[d->tab.sel]].id : 0, &d->by_cgroup))
 		return (1);
-	}
-	if (a == UI_GROUP_JOB) {
-		d->by_job = !d->by_job;
-		d->job_open = 0;
-		d->by_cgroup = 0;
-		ui_status(u, !(u->b->have & HAVE_TASK) ? "no process tree here (unavailable: "
-		    "task), one row per process" : d->by_job ? "processes grouped by job "
-		    "(J: one row per process); from the next interval" : "one row per process "
-		    "(J: by job); from the next interval");
-		return (1);
-	}
-	if (a == UI_ENTER && d->by_job && d->job_open == 0) {
-		/* A job's row opens to its members (Esc: back to the jobs). */
-		if (d->tab.sel < d->tab.norder) {
-			d->job_open = d->rows[d->tab.order[d->tab.sel]].id;
-			ui_status(u, "job %u: its processes (Esc: the jobs); from the next interval",
-			    d->job_open);
-		}
-		return (1);
-	}
 	if (a == UI_ENTER) {
 		if (d->by_cgroup)
 			return (1);	/* a cgroup's row has no drill-down */
@@ -787,7 +678,7 @@ ui_pane_proc_click(struct ui_pane *p, const struct ui_rect *r, int y,
 
 	if (d->drill != 0 || (row = ui_tab_click(&d->tab, r, y)) < 0)
 		return;
-	if ((unsigned)row == d->tab.sel && !d->by_cgroup && (!d->by_job || d->job_open != 0))
+	if ((unsigned)row == d->tab.sel && !d->by_cgroup && (!d->jobs.by_job || d->jobs.open != 0))
 		ui_pane_proc_drill(p, d->rows[d->tab.order[row]].id);
 	d->tab.sel = (unsigned)row;
 	ui_pane_proc_remember(d, d->tab.order[row]);
@@ -856,6 +747,17 @@ ui_pane_proc_tab(struct ui_pane *p)
 	return (&d->tab);
 }
 
+/* The process drilled into, or the one selected (not a cgroup's row). */
+static int
+ui_pane_proc_selected(struct ui_pane *p, uint64_t *id, __unused const char **path)
+{
+	struct ui_proc	*d = p->data;
+
+	*id = d->drill != 0 ? d->drill : !d->by_cgroup && d->tab.sel < d->tab.norder ?
+	    d->rows[d->tab.order[d->tab.sel]].id : 0;
+	return (*id != 0);
+}
+
 const struct pane_entry ui_pane_proc = {
 	.name = "processes",
 	.title = "Processes",
@@ -867,4 +769,5 @@ const struct pane_entry ui_pane_proc = {
 	.click = ui_pane_proc_click,
 	.tab = ui_pane_proc_tab,
 	.tab_default = ui_pane_proc_tab_default,
+	.selected = ui_pane_proc_selected,
 };

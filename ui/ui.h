@@ -73,6 +73,8 @@ enum ui_action {
 	UI_MAP,				/* offset maps (devices, a drilled file) or latency heatmaps */
 	UI_DEPTH,			/* the queue depth screen, until the next key (ui-depth.c) */
 	UI_GROUP_JOB,			/* processes: one row per job (the process tree), or per process */
+	UI_STACK,			/* the latency stack screen (ui-stack.c) */
+	UI_WEAR,			/* the written-and-never-read screen (ui-wear.c) */
 	UI_ACTION_MAX
 };
 /* One key binding: the help screen is generated from the table of these. */
@@ -144,6 +146,8 @@ struct pane_entry {
 	/* A table pane's sort and columns (NULL for others), and their defaults. */
 	struct ui_tab	*(*tab)(struct ui_pane *);
 	const struct ui_tab *(*tab_default)(void);	/* its defaults (columns made) */
+	/* The row selected or drilled into: a process's pid in *id, or a file's path; 0 if none. */
+	int		 (*selected)(struct ui_pane *, uint64_t *id, const char **path);
 };
 /* What every pane needs to know of the view: set by ui.c, read by panes (ui_state's view). */
 struct ui_view {
@@ -162,6 +166,10 @@ void		 ui_redraw(struct ui_state *);
 void		*ui_pane_data(struct ui_state *, const struct pane_entry *);
 void		 ui_frame(struct ui_state *, int pane);
 void		 ui_draw_depth(const struct ui_state *, const struct ui_rect *);	/* ui-depth.c */
+void		 ui_draw_stack(const struct ui_state *, const struct ui_rect *);	/* ui-stack.c */
+unsigned	 ui_stack_nscopes(const struct ui_state *);
+unsigned	 ui_stack_scope_selected(struct ui_state *);
+void		 ui_draw_wear(const struct ui_state *, const struct ui_rect *);	/* ui-wear.c */
 void		 ui_status(struct ui_state *, const char *, ...) __printflike(2, 3);
 void		 ui_text(struct _win_st *, int y, int x, enum theme_colour fg,
 		     enum theme_colour bg, const char *);
@@ -201,7 +209,9 @@ struct ui_state {
 	struct event	*redraw_ev;
 	int		 redraw_pending;
 	unsigned	 pane;
-	int		 help;		/* 1: the keys; 2: the insights; 3: the depths (until the next key) */
+	int		 help;		/* 1: the keys; 2: the insights; 3: the depths; 4: the stack;
+					   5: written and never read (until the next key) */
+	unsigned	 stack_scope;	/* the stack screen's: 0 all, then devices, processes, files */
 	int		 editing;	/* the filter is being typed */
 	char		 filter[UI_FILTER_MAX];
 	char		 edit[UI_FILTER_MAX];

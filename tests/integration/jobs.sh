@@ -98,6 +98,7 @@ read -r k1 k2 k3 <"$TEST_TMP/kids"
 
 "$BLKTOP" -r "$C" -J -d 0.5 --top 1000 </dev/null >"$TEST_TMP/rj.jsonl" 2>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" --job "$tpid" --report "$TEST_TMP/r2.json" </dev/null >/dev/null 2>"$TEST_TMP/r2.err"
+"$BLKTOP" -r "$C" --job "$tpid" --report "$TEST_TMP/r2.html" </dev/null >/dev/null 2>"$TEST_TMP/h.err"
 "$BLKTOP" -r "$C" -J -d 0.5 --job "$k2" </dev/null >"$TEST_TMP/rk.jsonl" 2>>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" -b -d 3600 --top 1000 </dev/null >"$TEST_TMP/b.txt" 2>>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" --dump </dev/null >"$TEST_TMP/dump.csv" 2>>"$TEST_TMP/rj.err"
@@ -156,6 +157,27 @@ for name, f in (("live report", "r.json"), ("replayed report", "r2.json")):
     ok(len(js) == 1 and js[0]["root"] == root and js[0]["pids"] == sorted(want) and js[0]["call_read_bytes"] == total
        and js[0]["disk_read_bytes"] == total and js[0]["comm"] == "python3",
        "%s: one job of %d, python3, members %s, %d bytes read" % (name, root, sorted(want), total))
+# The HTML report's Jobs table: the job's row and a row per member, each figure
+# (exact bytes in the cell's title) the report JSON's of the same replay.
+import re
+page = open(tmp + "/r2.html").read()
+tab = re.search(r"<h2>Jobs</h2>.*?(<table class=\"jobs\">.*?</table>)", page, re.S)
+KEYS = ("call_read_bytes", "call_write_bytes", "disk_read_bytes", "disk_write_bytes",
+        "req_read_bytes", "req_write_bytes")
+hjobs = []
+for cls, row in re.findall(r'<tr class="(job|member)">(.*?)</tr>', tab.group(1) if tab else "", re.S):
+    cells = re.findall(r"<td[^>]*?(?: title=\"(\d+)\")?>(.*?)</td>", row)
+    figs = [int(t) for t, _ in cells[3:9]]
+    if cls == "job":
+        hjobs.append({"root": int(cells[0][1]), "n": cells[2][1], "figs": figs, "members": []})
+    else:
+        hjobs[-1]["members"].append({"pid": int(cells[2][1]), "figs": figs})
+j2 = json.load(open(tmp + "/r2.json"))["jobs"]
+want_h = [{"root": j["root"], "n": "%d processes" % len(j["pids"]), "figs": [j[k] for k in KEYS],
+           "members": [{"pid": m["pid"], "figs": [m[k] for k in KEYS]} for m in j["members"]]} for j in j2]
+ok(tab is not None and hjobs == want_h and hjobs and hjobs[0]["root"] == root,
+   "the HTML report's Jobs table: the job of %d and its %d members' rows, every figure the report "
+   "JSON's (%s)" % (root, len(want), hjobs if hjobs != want_h else "equal"))
 # --job: exactly the subtree named.
 mem, job, other = job_sums(open(tmp + "/rk.jsonl"), k2)
 sub = {k2: want[k2], g: want[g]}

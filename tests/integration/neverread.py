@@ -3,7 +3,8 @@
 # DIR/kv: 8 files written in 32 KiB write()s, some read back in known ranges,
 # one overwritten in part before any read, three unlinked, one renamed, read
 # through its new name and unlinked by it, one truncated by an open with
-# O_TRUNC and written again, the rest left. Prints, in OUT.json,
+# O_TRUNC and written again, one cut by ftruncate() and one by truncate(),
+# the rest left. Prints, in OUT.json,
 # every figure blktop must find (per file, and the process's totals) and,
 # for each unlinked file, the bounds its create-to-unlink time must lie in:
 # CLOCK_MONOTONIC read before and after the open that created it and the
@@ -113,6 +114,19 @@ f = fig(4)
 f["never_read"] += SIZES[4] - 4096
 f["written"] += 500
 
+# chunk7: its first 10000 bytes read back, then ftruncate() to 50000: the 136415 past it
+# never read. chunk5: truncate() by name to 100000: its 61725 past it never read
+# (its first 1000, written twice, count once as unread now).
+fd = os.open(path(7), os.O_RDWR)
+assert len(os.pread(fd, 10000, 0)) == 10000
+os.ftruncate(fd, 50000)
+os.close(fd)
+fig(7)["read_back"] = 10000
+fig(7)["never_read"] += SIZES[7] - 50000
+os.truncate(path(5), 100000)
+fig(5)["never_read"] += SIZES[5] - 100000
+truncates = 2
+
 # What is left unread at the end: chunk2's rest, chunk4's 500, chunks 5, 6 and 7.
 for i in range(8):
     f = fig(i)
@@ -121,5 +135,5 @@ tot = {k: sum(f[k] for f in files.values()) for k in ("written", "read_back", "n
                                                       "unread", "creates", "unlinks")}
 # Its figures written under its first name again: not the workload's (-c).
 ctypes.CDLL(None).prctl(15, b"python3", 0, 0, 0)
-json.dump({"files": files, "total": tot, "lives": lives, "pid": os.getpid()},
+json.dump({"files": files, "total": tot, "lives": lives, "pid": os.getpid(), "truncates": truncates},
           open(sys.argv[2], "w"))

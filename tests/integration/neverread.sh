@@ -72,6 +72,8 @@ for src in ("live", "replay"):
     got = [p.get(k) for k, _ in KEYS] + [p.get("creates"), p.get("unlinks"), p.get("lifetimes")]
     exp = [t[k] for _, k in KEYS] + [t["creates"], t["unlinks"], len(want["lives"])]
     out(got == exp, "%s: the process's totals %s, want %s" % (src, got, exp))
+    out(p.get("truncates") == want["truncates"], "%s: the process's truncates (one truncate(), one "
+        "ftruncate()): %s, want %s" % (src, p.get("truncates"), want["truncates"]))
     # -J: the intervals' tables (every process's calls) and the process's rows, summed.
     lines = [json.loads(l) for l in open("%s/%s.jsonl" % (T, src)) if l.strip()]
     sums = [sum(o["tables"][k] or 0 for o in lines) for k, _ in KEYS[:3]]
@@ -103,6 +105,52 @@ PY
 	fail "the checks stopped (a Python error above)"
 check "-b: a wear line (written, read back, never read)" \
     grep -Eq '^wear: [0-9]+ written, [0-9]+ read back, [0-9]+ never read' "$TEST_TMP/replay.txt"
+"$BLKTOP" -r "$C" --dump --format jsonl 2>/dev/null </dev/null |
+    python3 -c 'import json, sys
+rows = [json.loads(l) for l in sys.stdin if "\"truncate\"" in l]
+print(" ".join("%s:%s" % (r["path"].rsplit("/", 1)[-1], r.get("len")) for r in rows if r.get("comm") == "nvrwork"))' \
+    >"$TEST_TMP/trunc.txt"
+check "--dump: the truncate() and ftruncate() rows with their lengths ($(cat "$TEST_TMP/trunc.txt"))" \
+    [ "$(cat "$TEST_TMP/trunc.txt")" = "chunk7.bin:50000 chunk5.bin:100000" ]
 "$BLKTOP" -r "$C" -c nvrwork --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>&1
 check "the HTML report: a 'Written and never read' table with the kv directory's row" \
     grep -q '<td class="l path">[^<]*/kv</td><td>9</td>' "$TEST_TMP/r.html"
+
+# The UI's written-and-never-read screen (N) on the capture, replayed to its
+# end with the same filter: the kv directory's row and the process's row
+# equal the replayed report's wear object and process row.
+if command -v tmux >/dev/null; then
+	tmux_setup
+	"${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 60 \
+	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $C -c nvrwork --speed max 2>$TEST_TMP/ui.err; sleep 600"
+	wait_screen 30 "^blktop .* end *$" || fail "ui: the replay did not reach its end: $(head -c 200 "$TEST_TMP/ui.err")"
+	"${TMUX_CMD[@]}" send-keys -t ui N
+	check "ui: N opens the written-and-never-read screen" wait_screen 5 "^Written and never read since the start"
+	screen >"$TEST_TMP/ui-wear.txt"
+	python3 - "$TEST_TMP" <<'PY' || fail "ui: the checks stopped (a Python error above)"
+import json, sys
+T = sys.argv[1]
+rep = json.load(open(T + "/replay.json"))
+want = json.load(open(T + "/want.json"))
+lines = open(T + "/ui-wear.txt").read().splitlines()
+def row(pred):
+    r = [l for l in lines if pred(l[:24].strip())]
+    return r[0][24:].split() if r else None
+kv = next(d for d in rep["wear"]["dirs"] if d["dir"].endswith("/kv"))
+got = row(lambda n: n.endswith("/kv"))
+exp = [str(kv[k]) for k in ("written_bytes", "read_back_bytes", "never_read_bytes", "unread_bytes",
+                             "creates", "unlinks", "lifetimes")]
+exp.append("%.6f" % kv["lifetime_mean_s"])
+ok = got is not None and got[:8] == exp and got[8] == str(kv["files"])
+print(("PASS: " if ok else "FAIL: ") + "neverread: ui: the kv directory's row %s, the report's %s (files %s)"
+      % (got, exp, kv["files"]))
+p = next(p for p in rep["processes"] if p["pid"] == want["pid"])
+got = row(lambda n: n.split(" ")[0] == str(want["pid"]))
+exp = [str(p[k]) for k in ("written_bytes", "read_back_bytes", "never_read_bytes", "unread_bytes",
+                            "creates", "unlinks", "lifetimes")]
+exp.append("%.6f" % p["lifetime_mean_s"])
+ok = got is not None and got[:8] == exp
+print(("PASS: " if ok else "FAIL: ") + "neverread: ui: the process %d's row %s, the report's %s"
+      % (want["pid"], got, exp))
+PY
+fi

@@ -36,6 +36,11 @@
 #   N at iodepth N (fio's own Little's law depth, its IOPS times its mean
 #   latency, counts that user-space time in flight and is the configured
 #   depth). That gap is what the figure is for (CacheLib #303).
+# - The fio process's depth reached (req_depth_max, the most of its requests
+#   in flight at once) is the configured depth in each run (fio keeps N
+#   submitted from the start, and the block layer holds all N at the first
+#   submission), and each fio process's maximum over the reports equals an
+#   independent sweep over its requests' start and completion times.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd fio fio
@@ -90,6 +95,7 @@ def bucket(k):
 # a run is the reports between two idle ones).
 runs, cur = [], None
 late = 0
+pidmax = {}
 for line in open(path):
     r = json.loads(line)
     for d in r["devices"]:
@@ -103,7 +109,7 @@ for line in open(path):
         busy = ios > 0 or q.get("hist")
         if busy and cur is None:
             cur = {"hist": {}, "disp": {}, "by": {}, "max": 0, "maxd": 0, "ios": 0,
-                   "bytes": 0, "depth_ms": 0.0, "means": []}
+                   "bytes": 0, "depth_ms": 0.0, "means": [], "pmax": 0}
             runs.append(cur)
         if not busy:
             cur = None
@@ -120,6 +126,9 @@ for line in open(path):
         cur["ios"] += ios
         cur["bytes"] += d["read"]["bytes"] + d["write"]["bytes"] + d["other"]["bytes"]
         for p in fio:
+            if p["req_depth_max"] is not None:
+                cur["pmax"] = max(cur["pmax"], p["req_depth_max"])
+                pidmax[p["pid"]] = max(pidmax.get(p["pid"], 0), p["req_depth_max"])
             if p["req_depth"] is not None:
                 # over the interval's ticks: one of 1 s (-d 1)
                 cur["depth_ms"] += p["req_depth"] * 1000.0
@@ -127,7 +136,7 @@ for line in open(path):
 result("no depth came late", late == 0, "late %d" % late)
 result("four fio runs seen", len(runs) == 4, "%d runs" % len(runs))
 # The independent sweep over the capture's requests.
-reqs = []
+reqs, byproc = [], {}
 for r in csv.DictReader(open(tmp + "/qd.csv")):
     if r["type"] != "block" or r["device"] != dev or int(r["flags"]) & 1024:
         continue
@@ -135,6 +144,8 @@ for r in csv.DictReader(open(tmp + "/qd.csv")):
     d = max(d, s + 1)
     i = min(max(d - lat, s), d - 1)
     reqs.append((s, i, d, int(r["bytes"])))
+    if r["comm"] == "fio":
+        byproc.setdefault(int(r["tgid"]), []).append((s, d))
 reqs.sort()
 starts = [x[0] for x in reqs]
 issues = sorted(x[1] for x in reqs)
@@ -170,6 +181,9 @@ for n, (q, run) in enumerate(zip((1, 4, 32, 128), runs)):
     result("QD %d: fio's mean depth at most its iodepth" % q,
            run["means"] and max(run["means"]) <= q + 0.01, "means %s" % run["means"])
     tiq_blktop += run["depth_ms"]
+    # the fio process's depth reached (req_depth_max): the configured depth
+    result("QD %d: fio's depth reached (req_depth_max) is its iodepth" % q,
+           run["pmax"] == q, "req_depth_max %d" % run["pmax"])
 # The sweep: every request's depth at start and at dispatch, by_depth's sums.
 want, wdisp, wby = {}, {}, {}
 for s, i, d, nb in reqs:
@@ -187,6 +201,15 @@ for run in runs:
     for k, (c, nb, us) in run["by"].items():
         g = gby.setdefault(k, [0, 0, 0.0])
         g[0] += c; g[1] += nb; g[2] += us
+# Each process's depth reached: the most of its requests holding one's start, by a sweep.
+sweep = {}
+for pid, rs in byproc.items():
+    ps = sorted(x[0] for x in rs)
+    pd = sorted(x[1] for x in rs)
+    sweep[pid] = max(bisect.bisect_right(ps, s) - bisect.bisect_right(pd, s) for s, d in rs)
+result("each process's req_depth_max over the reports equals a sweep of its requests",
+       pidmax == sweep and len(sweep) >= 4, "blktop %s sweep %s" % (sorted(pidmax.items()),
+       sorted(sweep.items())))
 result("depth at start equals a sweep of the requests' times", got == want,
        "blktop %s sweep %s" % (sorted(got.items()), sorted(want.items())))
 result("depth at dispatch equals a sweep of the dispatch times", gdisp == wdisp,

@@ -262,3 +262,40 @@ for name in BLOCK + CALLS + ["q2d_read_us", "q2d_write_us", "qd_read", "qd_write
     live = js(src[name])
     check(replay.get(name, {}) == live, "replay: @%s as the live run's (%d)" % (name, sum(live.values())))
 PY
+
+# The UI's stack screen (L) on the capture replayed to its end, and the HTML
+# report of it: the file fsynced, the fsyncing process and all, as -J's
+# "stack" object and --stack's rule lines of the same replay.
+PY=$BLKTOP_SRCDIR/tests/integration/stack_screen.py
+"$BLKTOP" -r "$TEST_TMP/run.cap" --stack -J -c fio </dev/null >"$TEST_TMP/replay.jsonl" 2>>"$TEST_TMP/replay.err"
+"$BLKTOP" -r "$TEST_TMP/run.cap" -c fio --report "$TEST_TMP/r.html" </dev/null >/dev/null 2>"$TEST_TMP/h.err"
+check "the HTML report of the capture" [ $? = 0 ]
+python3 "$PY" --html "$TEST_TMP/r.html" "$TEST_TMP/replay.jsonl" "$TEST_TMP/replay.txt" stack ||
+    fail "the report's stack section: the checks stopped"
+if command -v tmux >/dev/null; then
+	tmux_setup
+	key() { "${TMUX_CMD[@]}" send-keys -t ui "$@"; }
+	"${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 60 \
+	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $TEST_TMP/run.cap -c fio --speed max 2>$TEST_TMP/ui.err; sleep 600"
+	wait_screen 30 "^blktop .* end *$" || fail "ui: the replay did not reach its end: $(head -c 200 "$TEST_TMP/ui.err")"
+	key L
+	check "ui: L opens the stack screen" wait_screen 5 "^all devices and processes \(1 of"
+	screen >"$TEST_TMP/ui-all.txt"
+	python3 "$PY" "$TEST_TMP/ui-all.txt" "$TEST_TMP/replay.jsonl" "$TEST_TMP/replay.txt" all stack ||
+	    fail "ui all: the checks stopped"
+	# Up from all: the last scope, the one file fsynced.
+	key Up
+	check "ui: Up from all: the file fsynced" wait_screen 5 "^file /"
+	f=$(screen | sed -n 's/^file \(.*\) ([0-9]* of [0-9]*).*/\1/p')
+	screen >"$TEST_TMP/ui-file.txt"
+	python3 "$PY" "$TEST_TMP/ui-file.txt" "$TEST_TMP/replay.jsonl" "$TEST_TMP/replay.txt" "file:$f" stack ||
+	    fail "ui file: the checks stopped"
+	# The fsyncing process: its place among the scopes, after all and the devices.
+	n=$(python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).read().splitlines()[-1])["stack"]; print(len(s["devices"]) + [p["pid"] for p in s["processes"]].index(int(sys.argv[2])) + 1)' "$TEST_TMP/replay.jsonl" "$FPID3")
+	key Down
+	for _ in $(seq "$n"); do key Down; done
+	check "ui: Down $n times from all: the process $FPID3" wait_screen 5 "^process .*\[$FPID3\] "
+	screen >"$TEST_TMP/ui-proc.txt"
+	python3 "$PY" "$TEST_TMP/ui-proc.txt" "$TEST_TMP/replay.jsonl" "$TEST_TMP/replay.txt" "pid:$FPID3" stack ||
+	    fail "ui process: the checks stopped"
+fi

@@ -79,6 +79,11 @@ test_header(struct capture_header *hdr)
 	hdr->nfilter_comms = 2;
 	strcpy(hdr->filter_comms[0], "lifecycle");
 	strcpy(hdr->filter_comms[1], "fifteen-chars-x");
+	hdr->nlabels = 2;
+	strcpy(hdr->labels[0].key, "job");
+	strcpy(hdr->labels[0].value, "train-42");
+	strcpy(hdr->labels[1].key, "rank");
+	strcpy(hdr->labels[1].value, "7");
 }
 
 /* Set: random block records name no file and carry device state (a file that can pass for 1.x). */

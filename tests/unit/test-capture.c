@@ -140,6 +140,11 @@ test_header_fields(void)
 	CHECK("header: clock offset and creation time",
 	    h->clock_offset == hdr.clock_offset && h->created == hdr.created);
 	CHECK("header: a clock offset read is a known clock", h->has_clock == 1);
+	CHECK("header: a host name read is a known host", h->has_host == 1);
+	CHECK("header: the labels (3.1)", h->nlabels == 2 &&
+	    strcmp(h->labels[0].key, "job") == 0 &&
+	    strcmp(h->labels[0].value, "train-42") == 0 &&
+	    strcmp(h->labels[1].key, "rank") == 0 && strcmp(h->labels[1].value, "7") == 0);
 	CHECK("header: device table",
 	    h->ndevs == 2 && h->devs[0].dev == DEV_MKDEV(259, 0) &&
 	    strcmp(h->devs[0].name, "nvme0n1") == 0 &&
@@ -291,7 +296,7 @@ test_header_1_0(void)
 
 	/*
 	 * A 1.1 header one byte short (the last filter device cut): the 2.1
-	 * fields after it, which a 1.1 reader does not read, go too.
+	 * and 3.1 fields after it, which a 1.1 reader does not read, go too.
 	 */
 	buf[10] = 1;
 	{
@@ -303,8 +308,9 @@ test_header_1_0(void)
 		with = capture_header_build(&ph, &b1);
 		ph.filter_cgroup = 0;
 		ph.nfilter_pids = ph.nfilter_comms = 0;
+		ph.nlabels = 0;	/* and 3.1's labels after them */
 		without = capture_header_build(&ph, &b2);
-		hlen = capture_get32(buf + 12) - (uint32_t)(with - without + 3) - 1;
+		hlen = capture_get32(buf + 12) - (uint32_t)(with - without + 3 + 1) - 1;
 		free(b1);
 		free(b2);
 	}

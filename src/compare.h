@@ -1,0 +1,88 @@
+/*
+ * compare.h: --compare, two runs or two sets of runs side by side
+ * (compare.c): each capture replayed alone, in a child of its own, into its
+ * own model and -J line (-d 3600: one interval, the whole capture); the
+ * figures of devices, processes (by command), files (by path), phases (by
+ * mark label and device) and insights read back from those lines, then each
+ * figure's spread per side, difference, ratio and significance. Written as
+ * -J's "compare" object (json-compare.c), -b's table (compare-text.c) or an
+ * HTML page (sink-report-compare.c).
+ */
+#ifndef BLKTOP_COMPARE_H
+#define BLKTOP_COMPARE_H
+
+#include <stdio.h>
+
+#include "json-read.h"
+
+struct blktop;
+
+#define CMP_MAX_RUNS	64	/* a side's captures (MERGE_MAX_FILES) */
+#define CMP_SIG_REL	0.05	/* the medians' least difference, of the larger, to count */
+#define CMP_COLUMNS	60	/* --report: a heatmap's columns over a capture's length */
+#define CMP_LEN_REL	0.10	/* captures longer than another by this: totals as rates */
+#define CMP_RULE	"significant when both sides have 2 runs or more, their ranges " \
+			"[min, max] do not overlap, and the medians differ by more than the " \
+			"range (max - min) of either side and by more than 5% of the larger " \
+			"median; single runs have no spread: null"
+
+enum cmp_entity { CMP_DEVICE, CMP_PROCESS, CMP_FILE, CMP_PHASE, CMP_INSIGHT, CMP_NENTITY };
+
+/* One capture of a side: its path, its -J line and that line's nodes. */
+struct cmp_run {
+	const char	*path;
+	char		*line;
+	size_t		 len;
+	struct jr_doc	 doc;
+	double		 duration;	/* its interval_s */
+};
+
+/* A side's values of one figure: the spread over its runs. */
+struct cmp_side {
+	double		 v[CMP_MAX_RUNS];
+	unsigned char	 known[CMP_MAX_RUNS];
+	unsigned	 n;		/* runs with a value */
+	double		 median, min, p95, max;
+};
+
+/* One figure of one entity, both sides. */
+struct cmp_fig {
+	enum cmp_entity	 entity;
+	char		*key, *key2;	/* the entity's JSON string tokens (key2: a phase's device) */
+	const char	*name;		/* the figure, as -J's path names it */
+	int		 total;		/* 1: grows with the capture's length; 2: a phase's */
+	int		 prec;		/* decimals, as -J wrote it */
+	struct cmp_side	 s[2];
+	double		 diff, ratio;
+	int		 has_diff, has_ratio;
+	int		 significant;	/* 1, 0, -1: null (a side of one run) */
+};
+
+struct compare {
+	struct cmp_run	 run[2][CMP_MAX_RUNS];
+	unsigned	 nrun[2];
+	struct cmp_fig	*fig;
+	unsigned	 nfig, cap;
+	int		 rates;		/* lengths differ: totals compared per second */
+	double		 shortest, longest;
+	char		*series[2];	/* --report: each side's first run, -J lines over time */
+	size_t		 series_len[2];
+};
+
+extern const char *const cmp_entity_names[CMP_NENTITY];
+
+/* compare.c */
+int		 compare_split(int argc, char **argv, char ***bfiles, int *nb);
+void		 compare_main(struct blktop *, char **bfiles, int nb);
+const char	*compare_note(const struct compare *, char *, size_t);
+int		 compare_doubles(const void *, const void *);
+unsigned	 compare_group_end(const struct compare *, unsigned);
+const char	*compare_basis(const struct compare *, const struct cmp_fig *);
+void		 compare_value(FILE *, const struct cmp_fig *, int known, double v);
+
+/* compare-text.c, json-compare.c, sink-report-compare.c */
+void		 compare_text(FILE *, const struct compare *);
+void		 compare_json(FILE *, const struct compare *);
+void		 compare_html(FILE *, const struct compare *);
+
+#endif

@@ -1,0 +1,76 @@
+/* depth-seq.h: a sorted sequence of times that grows at its end (struct depth_seq): the device's depths (model-depth.c) and a process's (model-pdepth.c). */
+#ifndef BLKTOP_DEPTH_SEQ_H
+#define BLKTOP_DEPTH_SEQ_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "base.h"
+#include "window.h"
+
+/*
+ * Room for one more at the end of q: by moving it down, or growing it (not
+ * per event). It grows to twice the DEPTH_MAX times it holds at most
+ * (depth_bound), so that a move, of n times, comes after n inserts or more:
+ * at DEPTH_MAX, a move of the whole sequence came after each bound's cut of
+ * an eighth of it, eight times a request moved (at 270k requests/s, 63
+ * instructions and 2 MiB of memory traffic a request, callgrind).
+ */
+static inline void
+depth_room(struct depth_seq *q, uint64_t **aux)
+{
+	if (q->head + q->n < q->cap)
+		return;
+	if (q->head > 0 && (q->head >= q->cap / 2 || q->cap >= 2 * DEPTH_MAX)) {
+		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+		if (aux != NULL)
+			memmove(*aux, *aux + q->head, q->n * sizeof **aux);
+		q->head = 0;
+		return;
+	}
+	q->cap = q->cap == 0 ? 256 : q->cap * 2;
+	q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+	if (aux != NULL)
+		*aux = xreallocarray(*aux, q->cap, sizeof **aux);
+}
+
+/* Insert key in order: from the end, where records nearly in order land. */
+static inline void
+depth_insert(struct depth_seq *q, uint64_t key)
+{
+	uint64_t	*v;
+	unsigned	 i;
+
+	if (q->head + q->n >= q->cap)
+		depth_room(q, NULL);
+	v = q->v + q->head;
+	i = q->n++;
+	while (i > 0 && v[i - 1] > key) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = key;
+}
+
+/*
+ * After a walk up to cut that took i starts and j completions: the
+ * completions left up to cut leave too (each one less in flight), and both
+ * sequences move on past what went.
+ */
+static inline void
+depth_seq_advance(struct depth_seq *start, unsigned i, struct depth_seq *done, unsigned j,
+    uint64_t cut, uint64_t *inflight)
+{
+	const uint64_t	*dv = done->v + done->head;
+
+	while (j < done->n && dv[j] <= cut) {
+		j++;
+		(*inflight)--;
+	}
+	start->head += i;
+	start->n -= i;
+	done->head += j;
+	done->n -= j;
+}
+
+#endif
