@@ -455,16 +455,15 @@ cmp_usage(const char *why)
 /*
  * --compare: every capture replayed in a child of its own; returns in each
  * child (to run as a replay), never in the parent, which writes the compare
- * as the options ask (-J, --report, else -b's table) and exits.
+ * by out (compare-out.c: as the options ask) and exits.
  */
 void
-compare_main(struct blktop *b, char **bfiles, int nb)
+compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out)
 {
 	struct compare	*c = xcalloc(1, sizeof *c);
 	const char	*a[MERGE_MAX_FILES];
 	unsigned	 na = b->opt.nreplay_files, i, r;
 	int		 s;
-	FILE		*f;
 
 	if (b->opt.capture_opts.record_path != NULL || b->opt.metrics_opts.listen_port != 0 ||
 	    b->opt.trace_opts.path != NULL || b->opt.batch_opts.stack || b->opt.dump_opts.format != 0)
@@ -513,16 +512,7 @@ compare_main(struct blktop *b, char **bfiles, int nb)
 			cmp_free(c);
 			return;
 		}
-	if (b->opt.report_opts.path != NULL) {
-		if ((f = fopen(b->opt.report_opts.path, "w")) == NULL)
-			fatal("%s", b->opt.report_opts.path);
-		compare_html(f, c);
-		if (fclose(f) != 0)
-			fatal("%s", b->opt.report_opts.path);
-	} else if (b->opt.batch_opts.json)
-		compare_json(stdout, c);
-	else
-		compare_text(stdout, c);
+	out(b, c);
 	cmp_free(c);
 	fflush(stdout);
 	exit(ferror(stdout) ? 1 : 0);

@@ -73,7 +73,11 @@ extern const char *const cmp_entity_names[CMP_NENTITY];
 
 /* compare.c */
 int		 compare_split(int argc, char **argv, char ***bfiles, int *nb);
-void		 compare_main(struct blktop *, char **bfiles, int nb);
+/* Writes a compare as the options ask (compare-out.c's compare_write). */
+typedef void	 compare_write_fn(const struct blktop *, const struct compare *);
+void		 compare_main(struct blktop *, char **bfiles, int nb, compare_write_fn *);
+/* compare-out.c */
+void		 compare_write(const struct blktop *, const struct compare *);
 const char	*compare_note(const struct compare *, char *, size_t);
 int		 compare_doubles(const void *, const void *);
 unsigned	 compare_group_end(const struct compare *, unsigned);
