@@ -7,6 +7,7 @@
 #include "blktop.h"
 #include "draw.h"
 #include "fields.h"
+#include "host.h"
 
 #define FP_COUNT(m)	.unit = FIELD_COUNT, .off = offsetof(struct proc_counts, m)
 #define FP_RAW(m)	.unit = FIELD_RAW, .off = offsetof(struct proc_counts, m)
@@ -17,6 +18,7 @@
 static double	field_pid(const struct field_ctx *, int *);
 static double	field_tgid(const struct field_ctx *, int *);
 static void	field_comm(FILE *, const struct field_ctx *);
+static void	field_host(FILE *, const struct field_ctx *);
 static void	field_cgroup(FILE *, const struct field_ctx *);
 static double	field_cache_hit(const struct field_ctx *, int *);
 static double	field_life_lat(const struct field_ctx *, int *);
@@ -46,6 +48,8 @@ const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_COMM] = { "comm", .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
 	    .top_key = PROC_KEY_LAT, .b = { "COMM", -16 }, .ui = { "COMMAND", 16 },
 	    .html = "command", .help = "command name" },
+	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FIELD_PROC, .json = field_host,
+	    .help = "its host, in a run of several hosts (captures merged); absent in a run of one" },
 	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC,
 	    .json = field_cgroup, .help = "cgroup v2 id" },
 	[PROCF_REQ_READS] = { "req_reads", .old = "read_ios", FP_RAW(blk_ios[0]),
@@ -217,7 +221,7 @@ static double
 field_pid(const struct field_ctx *x, int *known)
 {
 	*known = 1;
-	return (x->pe->id);
+	return (PROC_ID_PID(x->pe->id));
 }
 
 /* A process's thread group. */
@@ -233,6 +237,18 @@ static void
 field_comm(FILE *f, const struct field_ctx *x)
 {
 	name_json(f, x->pe->comm, BLKTOP_COMM_LEN);
+}
+
+/* A process's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
+static void
+field_host(FILE *f, const struct field_ctx *x)
+{
+	const char *name = x->pe->host != HOST_NONE ? host_name(x->pe->host) : NULL;
+
+	if (name == NULL)
+		return;
+	fputs(",\"host\":", f);
+	json_string(f, name);
 }
 
 /* A process's cgroup id, whole (64 bits). */

@@ -69,7 +69,7 @@ void		 json_run_interval(const struct batch_opts *, const struct blktop *,
  * the JSON writer (json.c), -b's tables, the UI's processes pane and -o.
  */
 enum proc_field {
-	PROCF_PID, PROCF_TGID, PROCF_COMM, PROCF_CGROUP,
+	PROCF_PID, PROCF_TGID, PROCF_COMM, PROCF_HOST, PROCF_CGROUP,
 	PROCF_REQ_READS, PROCF_REQ_WRITES, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_LAT,
 	PROCF_REQ_DEPTH, PROCF_REQ_DEPTH_MAX,
 	PROCF_OPENS, PROCF_OPEN_FAILS, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_CALL_READ_BYTES,

@@ -28,6 +28,13 @@ proc_hash32(uint32_t x)
 	return (x);
 }
 
+/* The host of the records added from now on (host.h's, -1: none): a process is its host's. */
+void
+proc_set_host(struct proc_table *t, int host)
+{
+	t->host = host;
+}
+
 /* Whether process entry e has the id *key. */
 static int
 proc_same(const void *ctx, uint32_t e, const void *key)
@@ -62,6 +69,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 		max_files = PROC_MAX_ENTRIES;
 	t = xcalloc(1, sizeof(*t));
 	t->by_thread = by_thread;
+	t->host = -1;		/* HOST_NONE */
 	t->epoch = 1;
 	t->blk_file = MODEL_NIL;
 	t->file_hint = MODEL_NIL;
@@ -98,7 +106,10 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 {
 	struct proc_entry	*p;
 	uint32_t		 id = t->by_thread ? pid : tgid, e;
+	int			 host = t->host;
 
+	if (host >= 0)
+		id = PROC_ID_PID(id) | (uint32_t)(host + 1) << PROC_ID_HOST_SHIFT;
 	/*
 	 * The most recently active entry, else the one before it (two threads
 	 * or a process and its device's completions taking turns), before the
@@ -135,6 +146,7 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
 	memset(p, 0, sizeof(*p));
 	p->id = id;
 	p->tgid = tgid;
+	p->host = host;
 	memcpy(p->comm, comm[0] != '\0' ? comm : proc_unknown_comm, sizeof(p->comm));
 	p->comm[sizeof(p->comm) - 1] = '\0';
 	p->cgroup = cgroup;

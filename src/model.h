@@ -109,6 +109,8 @@ void		 model_file_active(struct proc_table *, uint32_t e);
 /* The process and file tables; private to model-*.c. */
 struct proc_table {
 	int			 by_thread;
+	int			 host;		/* the host (host.h) of the records being added: a process is its */
+					/* host's in a run of several (sink-model.c sets it); -1 (HOST_NONE) else */
 	uint64_t		 epoch;		/* current interval */
 	struct model_index	 pi;
 	struct proc_entry	*procs;

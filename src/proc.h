@@ -93,7 +93,7 @@ struct proc_hist {
 };
 /* A process (tgid, threads folded in) or, in the per-thread view, a thread. */
 struct proc_entry {
-	uint32_t		 id;		/* tgid, or tid when by_thread */
+	uint32_t		 id;		/* tgid, or tid when by_thread; its host's above PROC_ID_HOST_SHIFT */
 	uint32_t		 tgid;
 	char			 comm[BLKTOP_COMM_LEN];	/* main thread's when folded */
 	uint64_t		 cgroup;
@@ -106,7 +106,15 @@ struct proc_entry {
 	struct proc_hist	 vfs_lat;	/* interval: read/write call latency */
 	struct pattern		 pat;		/* its calls' access pattern, since first seen */
 	uint32_t		 dslot;		/* its model-pdepth.c slot + 1, 0: none */
+	int			 host;		/* its host (host.h) in a run of several, else HOST_NONE */
 };
+/*
+ * In a run of several hosts (captures merged), a process is its host's: its
+ * id carries host + 1 above the pid (Linux's pids stay below 2^22), so that
+ * pid 1234 of one host is never folded into pid 1234 of another.
+ */
+#define PROC_ID_HOST_SHIFT	23
+#define PROC_ID_PID(id)		((id) & ((1u << PROC_ID_HOST_SHIFT) - 1))
 /* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
 struct file_entry {
 	uint64_t		 hash;		/* private to model-file.c */
@@ -149,6 +157,7 @@ struct proc_stats {
 };
 struct proc_table;		/* private to model-*.c (model.h) */
 struct proc_table *proc_create(unsigned max_procs, unsigned max_files, int by_thread);
+void		 proc_set_host(struct proc_table *, int host);
 void		 proc_free(struct proc_table *);
 size_t		 proc_mem_bound(unsigned max_procs, unsigned max_files);
 int		 proc_add(struct proc_table *, const void *rec, size_t len);

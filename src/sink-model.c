@@ -1,6 +1,7 @@
 /* sink-model.c: the model sink: records into the rolling windows and the process and file tables. */
 
 #include "blktop.h"
+#include "host.h"
 #include "model-qdepth.h"
 #include "stack.h"
 
@@ -125,6 +126,8 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 {
 	struct blktop	*b = s->b;
 
+	if (b->procs != NULL)	/* in a run of several hosts, a process is its host's */
+		proc_set_host(b->procs, host_count() > 1 ? host_current() : HOST_NONE);
 	if (b->stack != NULL)
 		stack_add(b->stack, rt, rec, len, keep);
 	if (rt == &rec_types[EV_BLOCK])

@@ -54,6 +54,9 @@ timeout 120 "$BLKTOP" -r "${caps[@]}" --report "$T/all.html" >/dev/null 2>&1
 timeout 120 "$BLKTOP" -r "${caps[@]}" -b >"$T/all.txt" 2>/dev/null
 timeout 120 "$BLKTOP" -r "${caps[@]}" --trace "$T/all-trace.json" </dev/null >/dev/null 2>&1
 timeout 60 "$BLKTOP" -r "$CAP" --report "$T/fixture.json" >/dev/null 2>&1
+# Every process of a run, in one interval: the capture alone and the 8 merged.
+timeout 60 "$BLKTOP" -r "$CAP" -J -d 3600 --top 1000 >"$T/fixture-procs.jsonl" 2>/dev/null
+timeout 120 "$BLKTOP" -r "${caps[@]}" -J -d 3600 --top 1000 >"$T/all-procs.jsonl" 2>/dev/null
 # -D host:name picks one host's device.
 timeout 60 "$BLKTOP" -r "${caps[@]}" -D node3:loop6 -J 2>&1 | tail -1 >"$T/d3.json"
 check "-D node3:loop6: node3's device alone ($(head -c 120 "$T/d3.json"))" python3 -c "
@@ -111,6 +114,26 @@ out(a.get("host", 1) is None and a.get("devices") == n and
     "--report all_hosts: every device, the sums")
 out("hosts" not in fx and "host" not in fx["devices"][0],
     "one host's report: no host keys (its output as before)")
+# Processes: each host's own, never folded into another host's of the same pid.
+pk = lambda p: (p["pid"], p["comm"])
+pf = lambda p: (p["req_reads"], p["req_read_bytes"], p["req_writes"], p["req_write_bytes"])
+def procs(name):
+    rows = {}
+    for line in open(f"{t}/{name}"):
+        for p in json.loads(line)["processes"]:
+            k = (p.get("host"), pk(p))
+            rows[k] = tuple(a + b for a, b in zip(rows.get(k, (0, 0, 0, 0)), pf(p)))
+    return rows
+fxp = {k: v for (h, k), v in procs("fixture-procs.jsonl").items()}
+allp = procs("all-procs.jsonl")
+mp = [dict(zip(("host", "key"), k)) for k in allp]
+bad = [i for i in range(1, n + 1)
+       if {k: v for (h, k), v in allp.items() if h == f"node{i}"} != fxp]
+out(len(fxp) > 0 and not bad and len(mp) == n * len(fxp) and
+    all(h is None for h, _ in procs("fixture-procs.jsonl")),
+    "processes: %d rows, the capture's %d on each of the %d hosts with its own figures, "
+    "each naming its host (pid %s of node1 is not node2's)%s"
+    % (len(mp), len(fxp), n, sorted(fxp)[0][0] if fxp else "-", ": not node%s" % bad if bad else ""))
 import re
 html = open(f"{t}/all.html").read()
 rows = re.findall(r'<tr><td class="l">([^<]*)</td><td class="l">([^<]*)</td><td>(\d+)</td>'
