@@ -115,6 +115,8 @@ verdict=$(python3 - "$out" "$DEV" "$pq" <<'PY'
 import json, sys, math
 h = {}
 for line in open(sys.argv[1]):
+    if not line.endswith("\n"):
+        continue	# the report blktop is writing now: read in part
     r = json.loads(line)
     for d in r["devices"]:
         if d["name"] != sys.argv[2]: continue
