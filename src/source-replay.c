@@ -458,6 +458,34 @@ replay_paths(const struct blktop *b, unsigned *np)
 	return (b->opt.replay_files);
 }
 
+/*
+ * What a capture lacks because an older blktop recorded it, where its plan
+ * says nothing of why: a feature added later than the records it needs.
+ */
+static const struct {
+	unsigned	 bit;		/* the feature (HAVE_*) */
+	unsigned	 needs;		/* the records it comes with, recorded */
+	const char	*why;
+} replay_older_table[] = {
+	{ HAVE_FSYNC, HAVE_LIFE, "recorded by a blktop that did not trace fsync yet" },
+	{ HAVE_TRUNCATE, HAVE_LIFE, "recorded by a blktop that did not trace truncate yet" },
+	{ HAVE_THROTTLE, HAVE_VFS, "recorded by a blktop that did not trace the dirtiers' pauses yet" },
+	/* As live --no-vfs: no tree without calls. */
+	{ HAVE_TASK, HAVE_VFS, "recorded by a blktop that did not trace the process tree" },
+};
+
+static void
+replay_older(struct blktop *b)
+{
+	unsigned i;
+
+	for (i = 0; i < nitems(replay_older_table); i++) {
+		if ((b->have & replay_older_table[i].needs) && !(b->have & replay_older_table[i].bit) &&
+		    source_have_na(b, replay_older_table[i].bit)[0] == '\0')
+			source_have_set_na(b, replay_older_table[i].bit, "%s", replay_older_table[i].why);
+	}
+}
+
 /* Open the files, set names, clocks and windows from their header, start feeding. */
 static int
 replay_start(struct source *src, char **errp)
@@ -498,19 +526,7 @@ replay_start(struct source *src, char **errp)
 		b->have |= replay_have(fh, strcspn(fh->plan, " \n"));
 		replay_na(b, fh->plan);
 	}
-	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_FSYNC) && source_have_na(b, HAVE_FSYNC)[0] == '\0')
-		source_have_set_na(b, HAVE_FSYNC, "recorded by a blktop that did not trace fsync yet");
-	if ((b->have & HAVE_LIFE) && !(b->have & HAVE_TRUNCATE) &&
-	    source_have_na(b, HAVE_TRUNCATE)[0] == '\0')
-		source_have_set_na(b, HAVE_TRUNCATE, "recorded by a blktop that did not trace truncate yet");
-	/* Calls recorded, pauses neither recorded nor said why: an older blktop's. */
-	if ((b->have & HAVE_VFS) && !(b->have & HAVE_THROTTLE) &&
-	    source_have_na(b, HAVE_THROTTLE)[0] == '\0')
-		source_have_set_na(b, HAVE_THROTTLE, "recorded by a blktop that did not trace the "
-		    "dirtiers' pauses yet");
-	/* Calls recorded, the tree neither recorded nor said why: an older blktop's (as live --no-vfs: none). */
-	if ((b->have & HAVE_VFS) && !(b->have & HAVE_TASK) && source_have_na(b, HAVE_TASK)[0] == '\0')
-		source_have_set_na(b, HAVE_TASK, "recorded by a blktop that did not trace the process tree");
+	replay_older(b);
 	replay_interval(r);
 
 	/*
