@@ -64,7 +64,9 @@ struct stack_req {
 	uint32_t	 dev;
 	uint8_t		 dir;
 	uint8_t		 counted;	/* its depth is in the histograms */
+	uint8_t		 di;		/* its device's place in struct stack's devs, STACK_NODEV if none */
 };
+#define STACK_NODEV	0xff
 struct stack_call {
 	uint64_t	 ts;		/* write: exit; fsync: entry */
 	uint64_t	 ino;
