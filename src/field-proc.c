@@ -48,7 +48,7 @@ const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_COMM] = { "comm", .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
 	    .top_key = PROC_KEY_LAT, .b = { "COMM", -16 }, .ui = { "COMMAND", 16 },
 	    .html = "command", .help = "command name" },
-	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FIELD_PROC, .json = field_host,
+	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FP_BOTH, .json = field_host,
 	    .help = "its host, in a run of several hosts (captures merged); absent in a run of one" },
 	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC,
 	    .json = field_cgroup, .help = "cgroup v2 id" },
@@ -239,11 +239,12 @@ field_comm(FILE *f, const struct field_ctx *x)
 	name_json(f, x->pe->comm, BLKTOP_COMM_LEN);
 }
 
-/* A process's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
+/* A process's or file's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
 static void
 field_host(FILE *f, const struct field_ctx *x)
 {
-	const char *name = x->pe->host != HOST_NONE ? host_name(x->pe->host) : NULL;
+	int		 host = x->ent == FIELD_FILE ? x->fe->host : x->pe->host;
+	const char	*name = host != HOST_NONE ? host_name(host) : NULL;
 
 	if (name == NULL)
 		return;

@@ -241,7 +241,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	}
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
-		model_file_path(b->procs, fe[i], path, sizeof path);
+		fmt_file_name(b->procs, fe[i], path, sizeof path);
 		name_text(path, sizeof path, path, sizeof path);
 		batch_pids(pids, sizeof pids, fe[i]);
 		if (b->have & HAVE_FILES)

@@ -208,6 +208,51 @@ else
 	skip "the schema check needs python3-jsonschema"
 fi
 
+# ---- Files are each host's: two hosts' captures of file calls on the same paths
+# (the committed bpftrace vfs log, host b's its first 10 calls), merged: one file
+# row per host and path, each equal to its capture replayed alone, -J naming its
+# host (absent alone); -b, --report's tables and timeline name host:path.
+grep -v '^garbage' "$BLKTOP_SRCDIR/tests/fixtures/import-vfs.txt" >"$T/vfs-a.txt"
+head -n 11 "$BLKTOP_SRCDIR/tests/fixtures/import-vfs.txt" >"$T/vfs-b.txt"
+for h in a b; do
+	timeout 60 "$BLKTOP" -r "$T/vfs-$h.txt" -w "$T/files-$h.blkcap" --hostname "files$h" -J \
+	    >/dev/null 2>"$T/files-$h.err"
+	check "files$h: recorded" [ -s "$T/files-$h.blkcap" ]
+	timeout 60 "$BLKTOP" -r "$T/files-$h.blkcap" -J -d 3600 --top 100 >"$T/files-$h.json"
+done
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" -J -d 3600 --top 100 >"$T/files-ab.json"
+check "files: the two hosts' captures merged (-J exit $?)" [ -s "$T/files-ab.json" ]
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+last = lambda p: json.loads(open(p).read().splitlines()[-1])
+one = {h: last(f"{t}/files-{h}.json")["files"] for h in "ab"}
+ab = last(f"{t}/files-ab.json")["files"]
+keys = ["opens", "call_reads", "call_writes", "call_read_bytes", "call_write_bytes"]
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + "hosts: files: " + what)
+out(all("host" not in f for h in "ab" for f in one[h]), "a capture replayed alone: no file has host")
+rows = {(f.get("host"), f["path"]): f for f in ab}
+want = {("files" + h, f["path"]): f for h in "ab" for f in one[h]}
+out(len(ab) == len(rows) == len(want) and set(rows) == set(want),
+    "%d file rows merged, one per host and path, as the %d + %d alone (%s)" %
+    (len(ab), len(one["a"]), len(one["b"]), sorted(set(rows) ^ set(want), key=str)[:4]))
+both = [p for (h, p) in want if h == "filesa" and ("filesb", p) in want]
+bad = [(k, c) for k, f in want.items() for c in keys if rows.get(k, {}).get(c) != f.get(c)]
+out(both and not bad, "the %d paths of both hosts (%s) are two files, each host's totals its "
+    "capture's alone%s" % (len(both), " ".join(both[:3]), ": " + str(bad[:3]) if bad else ""))
+w = {h: rows.get(("files" + h, "unet3d.log"), {}).get("call_writes") for h in "ab"}
+out(w["a"] == 10 and w["b"] == 5, "unet3d.log: host a's 10 writes, host b's 5 (%s), not %s folded" %
+    (w, 15))
+PY
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" -b -d 3600 >"$T/files-ab.txt"
+check "files: -b names filesa:unet3d.log and filesb:unet3d.log" \
+    [ "$(grep -oE ' files[ab]:unet3d.log$' "$T/files-ab.txt" | sort -u | wc -l)" = 2 ]
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" --report "$T/files-ab.html" \
+    >/dev/null 2>&1
+check "files: --report's files table names both hosts' unet3d.log" \
+    [ "$(grep -oE '>files[ab]:unet3d.log<' "$T/files-ab.html" | sort -u | wc -l)" = 2 ]
+
 # ---- DuckDB: the 8 hosts' dumps, as a user of the dumps queries them
 cache=${BLKTOP_NPM_CACHE:-/var/cache/blktop-npm}/duckdb
 if [ ! -f "$cache/node_modules/@duckdb/node-api/package.json" ] || ! command -v node >/dev/null; then
