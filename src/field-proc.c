@@ -49,6 +49,7 @@ const struct field proc_fields[PROCF_MAX] = {
 	    .top_key = PROC_KEY_LAT, .b = { "COMM", -16 }, .ui = { "COMMAND", 16 },
 	    .html = "command", .help = "command name" },
 	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FP_BOTH, .json = field_host,
+	    .b = { "HOST", -12 }, .ui = { "HOST", 12 },
 	    .help = "its host, in a run of several hosts (captures merged); absent in a run of one" },
 	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC,
 	    .json = field_cgroup, .help = "cgroup v2 id" },
@@ -475,7 +476,7 @@ field_json_one(FILE *f, const struct field *r, const struct field_ctx *x, int *f
 void
 field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t len)
 {
-	char		 comm[BLKTOP_COMM_LEN];
+	char		 comm[BLKTOP_COMM_LEN], host[64];
 	double		 v;
 	int		 known, w = r->b.width < 0 ? -r->b.width : r->b.width;
 
@@ -483,6 +484,9 @@ field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t l
 	case FIELD_TEXT:
 		fmt_comm(comm, x->pe->comm);
 		snprintf(buf, len, "%*s", r->b.width, comm);
+		break;
+	case FIELD_GROUP:	/* of the groups, only the host has a text column */
+		snprintf(buf, len, "%*s", r->b.width, fmt_host(host, sizeof host, x->pe->host));
 		break;
 	case FIELD_US:
 	case FIELD_SECS:

@@ -8,6 +8,19 @@
 #include "host.h"
 #include "insight.h"
 
+/* A host's name as text (a capture's, made safe), "-" for none (HOST_NONE). */
+const char *
+fmt_host(char *buf, size_t len, int host)
+{
+	const char	*name = host != HOST_NONE ? host_name(host) : NULL;
+
+	if (name == NULL)
+		snprintf(buf, len, "-");
+	else
+		name_text(buf, len, name, strlen(name));
+	return (buf);
+}
+
 /*
  * A file's name in the views' tables: its path, in a run of several hosts
  * after its host's name and a ':' (as a device's, "node1:/data/x"), so that

@@ -253,6 +253,33 @@ timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" --report "$T/fil
 check "files: --report's files table names both hosts' unet3d.log" \
     [ "$(grep -oE '>files[ab]:unet3d.log<' "$T/files-ab.html" | sort -u | wc -l)" = 2 ]
 
+# ---- -b and the UI's processes pane: a HOST column in a run of several hosts only
+check "files: -b's processes: a HOST column, each host's python row (its pid, not the host's bits)" \
+    [ "$(grep -cE '^ +1313402 python +files[ab] ' "$T/files-ab.txt")" = 2 ]
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" -b -d 3600 >"$T/files-a.txt"
+check "files: -b of one host: no HOST column" [ "$(grep -c ' HOST ' "$T/files-a.txt")" = 0 ]
+if command -v tmux >/dev/null; then
+	tmux_setup
+	for one in "" "$T/files-b.blkcap"; do
+		"${TMUX_CMD[@]}" kill-session -t ui 2>/dev/null
+		"${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 40 "env LANG=C.UTF-8 \
+		    BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $T/files-a.blkcap $one \
+		    --speed 1 2>$T/ui.err; sleep 600"
+		wait_screen 10 "replay" || fail "the UI's replay did not start: $(head -c 200 "$T/ui.err")"
+		"${TMUX_CMD[@]}" send-keys -t ui 2
+		if [ -n "$one" ]; then
+			check "UI, two hosts: the processes pane's HOST column, filesa's and filesb's python" \
+			    wait_screen 10 "^ *1313402 python +filesb "
+			check "UI, two hosts: filesa's python too" wait_screen 10 "^ *1313402 python +filesa "
+		else
+			check "UI, one host: python's row, no HOST column" wait_screen 10 "^ *1313402 python +[0-9]"
+			check "UI, one host: no HOST title" [ "$(screen | grep -c ' HOST ')" = 0 ]
+		fi
+	done
+else
+	skip "the UI's HOST column needs tmux"
+fi
+
 # ---- DuckDB: the 8 hosts' dumps, as a user of the dumps queries them
 cache=${BLKTOP_NPM_CACHE:-/var/cache/blktop-npm}/duckdb
 if [ ! -f "$cache/node_modules/@duckdb/node-api/package.json" ] || ! command -v node >/dev/null; then
