@@ -5,7 +5,10 @@
 # host's boot would), merged: each host's rows at their own wall times, 8 times the devices, each equal to its capture replayed
 # alone, totals the sum of the 8; --report's hosts and all_hosts; the trace
 # one process group per host; -b naming host:loop6; captures of one host
-# still merge into one device. Their --dump files loaded into a real DuckDB
+# still merge into one device. Two hosts' captures of file calls on the same
+# paths merge into a file per host and path, each its capture's alone, -J
+# naming its host; -b and the UI's processes pane have a HOST column then,
+# and only then. Their --dump files loaded into a real DuckDB
 # (tests/duckdb/hosts.mjs): GROUP BY host totals equal blktop's per-host
 # report, and DuckDB's Parquet of them reads back equal. Needs no root.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
