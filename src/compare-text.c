@@ -6,20 +6,45 @@
 #include "blktop.h"
 #include "compare.h"
 
-/* A side's figure in a cell: the value, or a set's median [min..max]. */
+/* A side's figure in a cell: the value, or a set's median [min..max]; json: the median with -J's decimals. */
 static void
-compare_text_side(FILE *out, const struct cmp_fig *f, const struct cmp_side *sd, unsigned nrun)
+compare_text_side(char *cell, size_t len, const struct cmp_fig *f, const struct cmp_side *sd,
+    unsigned nrun, int json)
 {
-	char	 cell[96];
+	int	 mp = f->prec + (json && sd->n % 2 == 0);
 
 	if (sd->n == 0)
-		snprintf(cell, sizeof cell, "-");
+		snprintf(cell, len, "-");
 	else if (nrun == 1)
-		snprintf(cell, sizeof cell, "%.*f", f->prec, sd->median);
+		snprintf(cell, len, "%.*f", f->prec, sd->median);
 	else
-		snprintf(cell, sizeof cell, "%.*f [%.*f..%.*f]", f->prec, sd->median, f->prec,
-		    sd->min, f->prec, sd->max);
-	fprintf(out, " %26s", cell);
+		snprintf(cell, len, "%.*f [%.*f..%.*f]", mp, sd->median, f->prec, sd->min, f->prec,
+		    sd->max);
+}
+
+/*
+ * A figure's row as text cells (CMP_CELL_*): its name (" /s" after a total
+ * compared per second), A, B, B - A, B / A and its significance, "-" for
+ * none; json: with the decimals -J writes them with, else -b's.
+ */
+void
+compare_cells(const struct compare *c, const struct cmp_fig *f, int json,
+    char cell[CMP_NCELLS][CMP_CELL_LEN])
+{
+	snprintf(cell[CMP_CELL_NAME], CMP_CELL_LEN, "%s%s", f->name,
+	    strcmp(compare_basis(c, f), "per_s") == 0 ? " /s" : "");
+	compare_text_side(cell[CMP_CELL_A], CMP_CELL_LEN, f, &f->s[0], c->nrun[0], json);
+	compare_text_side(cell[CMP_CELL_B], CMP_CELL_LEN, f, &f->s[1], c->nrun[1], json);
+	if (f->has_diff)
+		snprintf(cell[CMP_CELL_DIFF], CMP_CELL_LEN, "%.*f", f->prec + json, f->diff);
+	else
+		snprintf(cell[CMP_CELL_DIFF], CMP_CELL_LEN, "-");
+	if (f->has_ratio)
+		snprintf(cell[CMP_CELL_RATIO], CMP_CELL_LEN, "%.*f", json ? 4 : 3, f->ratio);
+	else
+		snprintf(cell[CMP_CELL_RATIO], CMP_CELL_LEN, "-");
+	snprintf(cell[CMP_CELL_SIG], CMP_CELL_LEN, "%s", f->significant < 0 ? "-" :
+	    f->significant ? "YES" : "no");
 }
 
 /* A side's files, one line. */
@@ -39,8 +64,9 @@ void
 compare_text(FILE *out, const struct compare *c)
 {
 	const struct cmp_fig	*f;
-	char			 note[256];
+	char			 note[256], cell[CMP_NCELLS][CMP_CELL_LEN];
 	unsigned		 i, j, k;
+	size_t			 name_len;
 
 	compare_text_files(out, c, 0);
 	compare_text_files(out, c, 1);
@@ -58,20 +84,12 @@ compare_text(FILE *out, const struct compare *c)
 			f = &c->fig[k];
 			if (f->s[0].n == 0 && f->s[1].n == 0)
 				continue;
-			fprintf(out, "  %-19s%-3s", f->name, strcmp(compare_basis(c, f), "per_s") == 0 ?
-			    " /s" : "");
-			compare_text_side(out, f, &f->s[0], c->nrun[0]);
-			compare_text_side(out, f, &f->s[1], c->nrun[1]);
-			if (f->has_diff)
-				fprintf(out, " %14.*f", f->prec, f->diff);
-			else
-				fprintf(out, " %14s", "-");
-			if (f->has_ratio)
-				fprintf(out, " %9.3f", f->ratio);
-			else
-				fprintf(out, " %9s", "-");
-			fprintf(out, " %5s\n", f->significant < 0 ? "-" : f->significant ? "YES" :
-			    "no");
+			compare_cells(c, f, 0, cell);
+			name_len = strlen(f->name);
+			fprintf(out, "  %-19.*s%-3s %26s %26s %14s %9s %5s\n", (int)name_len,
+			    cell[CMP_CELL_NAME], cell[CMP_CELL_NAME] + name_len, cell[CMP_CELL_A],
+			    cell[CMP_CELL_B], cell[CMP_CELL_DIFF], cell[CMP_CELL_RATIO],
+			    cell[CMP_CELL_SIG]);
 		}
 	}
 }

@@ -438,8 +438,12 @@ cmp_free(struct compare *c)
 		free(c->fig[i].key2);
 	}
 	free(c->fig);
-	free(c->series[0]);
-	free(c->series[1]);
+	for (s = 0; s < 2; s++) {
+		for (r = 0; r < c->nser[s]; r++)
+			json_read_free(&c->ser[s][r]);
+		free(c->ser[s]);
+		free(c->series[s]);
+	}
 	free(c);
 }
 
@@ -458,7 +462,7 @@ cmp_usage(const char *why)
  * by out (compare-out.c: as the options ask) and exits.
  */
 void
-compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out)
+compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out, int over_time)
 {
 	struct compare	*c = xcalloc(1, sizeof *c);
 	const char	*a[MERGE_MAX_FILES];
@@ -505,13 +509,15 @@ compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out)
 	}
 	c->rates = c->longest > c->shortest * (1 + CMP_LEN_REL);
 	cmp_figures(c);
-	/* The report's heatmaps over time: each side's first run again, in CMP_COLUMNS intervals. */
-	for (s = 0; s < 2 && b->opt.report_opts.path != NULL; s++)
+	/* The heatmaps over time (report, UI): each side's first run again, in CMP_COLUMNS intervals. */
+	for (s = 0; s < 2 && (over_time || b->opt.report_opts.path != NULL); s++) {
 		if (cmp_replay(b, c->run[s][0].path, fmin(3600, fmax(0.01,
 		    c->run[s][0].duration / CMP_COLUMNS)), &c->series[s], &c->series_len[s])) {
 			cmp_free(c);
 			return;
 		}
+		compare_heat_series(c, s);
+	}
 	out(b, c);
 	cmp_free(c);
 	fflush(stdout);

@@ -48,7 +48,8 @@ const struct field proc_fields[PROCF_MAX] = {
 	[PROCF_COMM] = { "comm", .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
 	    .top_key = PROC_KEY_LAT, .b = { "COMM", -16 }, .ui = { "COMMAND", 16 },
 	    .html = "command", .help = "command name" },
-	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FIELD_PROC, .json = field_host,
+	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FP_BOTH, .json = field_host,
+	    .b = { "HOST", -12 }, .ui = { "HOST", 12 },
 	    .help = "its host, in a run of several hosts (captures merged); absent in a run of one" },
 	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC,
 	    .json = field_cgroup, .help = "cgroup v2 id" },
@@ -239,11 +240,12 @@ field_comm(FILE *f, const struct field_ctx *x)
 	name_json(f, x->pe->comm, BLKTOP_COMM_LEN);
 }
 
-/* A process's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
+/* A process's or file's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
 static void
 field_host(FILE *f, const struct field_ctx *x)
 {
-	const char *name = x->pe->host != HOST_NONE ? host_name(x->pe->host) : NULL;
+	int		 host = x->ent == FIELD_FILE ? x->fe->host : x->pe->host;
+	const char	*name = host != HOST_NONE ? host_name(host) : NULL;
 
 	if (name == NULL)
 		return;
@@ -474,7 +476,7 @@ field_json_one(FILE *f, const struct field *r, const struct field_ctx *x, int *f
 void
 field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t len)
 {
-	char		 comm[BLKTOP_COMM_LEN];
+	char		 comm[BLKTOP_COMM_LEN], host[64];
 	double		 v;
 	int		 known, w = r->b.width < 0 ? -r->b.width : r->b.width;
 
@@ -482,6 +484,9 @@ field_text(const struct field *r, const struct field_ctx *x, char *buf, size_t l
 	case FIELD_TEXT:
 		fmt_comm(comm, x->pe->comm);
 		snprintf(buf, len, "%*s", r->b.width, comm);
+		break;
+	case FIELD_GROUP:	/* of the groups, only the host has a text column */
+		snprintf(buf, len, "%*s", r->b.width, fmt_host(host, sizeof host, x->pe->host));
 		break;
 	case FIELD_US:
 	case FIELD_SECS:

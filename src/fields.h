@@ -24,6 +24,9 @@ void		 fmt_comm(char *out, const char *comm);
 void		 fmt_insight_name(const struct proc_table *, const struct insight *, char *,
 		     size_t);
 const char	*fmt_num(char *, size_t, int width, int prec, int known, double);
+const char	*fmt_host(char *, size_t, int host);
+size_t		 fmt_file_name(const struct proc_table *, const struct file_entry *, char *,
+		     size_t);
 
 /* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
 void		 json_string(FILE *, const char *);

@@ -5,7 +5,37 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "host.h"
 #include "insight.h"
+
+/* A host's name as text (a capture's, made safe), "-" for none (HOST_NONE). */
+const char *
+fmt_host(char *buf, size_t len, int host)
+{
+	const char	*name = host != HOST_NONE ? host_name(host) : NULL;
+
+	if (name == NULL)
+		snprintf(buf, len, "-");
+	else
+		name_text(buf, len, name, strlen(name));
+	return (buf);
+}
+
+/*
+ * A file's name in the views' tables: its path, in a run of several hosts
+ * after its host's name and a ':' (as a device's, "node1:/data/x"), so that
+ * the same path of two hosts reads as two files. Its length, as snprintf's.
+ */
+size_t
+fmt_file_name(const struct proc_table *t, const struct file_entry *fe, char *buf, size_t len)
+{
+	const char	*host = fe->host != HOST_NONE ? host_name(fe->host) : NULL;
+	int		 n = host != NULL ? snprintf(buf, len, "%s:", host) : 0;
+
+	if (n < 0 || (size_t)n >= len)
+		return ((size_t)(n < 0 ? 0 : n));
+	return ((size_t)n + model_file_path(t, fe, buf + n, len - (size_t)n));
+}
 
 /* A figure width wide with prec decimals, or "-" when nothing is behind it (text tables). */
 const char *
@@ -91,7 +121,7 @@ fmt_insight_name(const struct proc_table *t, const struct insight *in, char *buf
 	}
 	if (in->file != NULL) {
 		/* A file's name is anyone's: no raw ESC, BEL or U+202E in -b, the UI or HTML. */
-		model_file_path(t, in->file, buf, len);
+		fmt_file_name(t, in->file, buf, len);
 		name_text(buf, len, buf, len);
 		return;
 	}

@@ -338,6 +338,7 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	for (k = 0; k < fe->npids && k < PROC_FILE_PIDS; k++)
 		fprintf(f, "%s%u", k ? "," : "", fe->pids[k]);
 	fputc(']', f);
+	field_json(f, &x, PROCF_HOST, PROCF_HOST + 1, &first);	/* in a run of several hosts */
 	field_json(f, &x, PROCF_OPENS, PROCF_JSON_END, &first);
 	json_touched(f, b, fe);
 	json_req_pattern(f, &fe->rpat, NULL);
@@ -374,7 +375,7 @@ json_insights(FILE *f, const struct blktop *b)
 			json_string(f, device_name(in[i].dev->dev));
 			fprintf(f, ",\"%s\":null", proc_fields[PROCF_PID].key);
 		} else if (in[i].file != NULL) {
-			model_file_path(b->procs, in[i].file, path, sizeof path);
+			fmt_file_name(b->procs, in[i].file, path, sizeof path);
 			json_string(f, path);
 			fprintf(f, ",\"%s\":null", proc_fields[PROCF_PID].key);
 		} else {

@@ -232,7 +232,8 @@ main(int argc, char **argv)
 	argc = compare_split(argc, argv, &cmp_b, &cmp_nb);
 	main_options(&o, b, argc, argv);
 	if (o.compare)
-		compare_main(b, cmp_b, cmp_nb, compare_write);	/* returns in each capture's child */
+		compare_main(b, cmp_b, cmp_nb, o.compare_ui ? ui_compare : compare_write,
+		    o.compare_ui);	/* returns in each capture's child */
 	if (b->opt.dump_opts.format != 0)
 		exit(blktop_dump(b));
 	if (b->opt.hooks != NULL) {

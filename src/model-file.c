@@ -14,11 +14,12 @@
  * files until it fits.
  */
 
-/* A path being looked up. */
+/* A path being looked up, of a host (a run of several hosts: proc_set_host) or HOST_NONE (-1). */
 struct model_file_key {
 	uint64_t	 hash;
 	const char	*path;
 	size_t		 len;
+	int		 host;
 };
 
 /* Chunks the pool holds for max_files files: enough for one longest path at least. */
@@ -32,11 +33,17 @@ model_file_nchunks(unsigned max_files)
 	return (n);
 }
 
-/* The key of a path. */
+/*
+ * The key of a path of a host: in a run of several hosts a file is its
+ * host's (as a process is), so /data/x of two hosts are two files; in a run
+ * of one (host -1) the path's own.
+ */
 static uint64_t
-model_file_hash(const char *s, size_t len)
+model_file_hash(const char *s, size_t len, int host)
 {
-	return (name_hash(s, len, 0));
+	uint64_t	 h = name_hash(s, len, 0);
+
+	return (host >= 0 ? h ^ (uint64_t)(host + 1) * 0x9e3779b97f4a7c15ULL : h);
 }
 
 /* Sets of the by-inode table: PROC_INO_WAYS ways each, two slots per file. */
@@ -119,7 +126,7 @@ model_file_same(const void *ctx, uint32_t e, const void *k)
 	uint32_t			 c = f->chunk;
 	size_t				 off = 0;
 
-	if (f->hash != key->hash || f->path_len != key->len)
+	if (f->hash != key->hash || f->path_len != key->len || f->host != key->host)
 		return (0);
 	while (off < key->len && c != MODEL_NIL) {
 		size_t n = key->len - off < PROC_CHUNK_DATA ? key->len - off : PROC_CHUNK_DATA;
@@ -211,6 +218,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 		len = VFS_PATH_MAX - 1;
 	key.path = path;
 	key.len = len;
+	key.host = t->host;
 	/*
 	 * The file found last first: calls come in runs on one file, and its
 	 * path compared costs less than hashed and probed for (30 ns a call,
@@ -222,7 +230,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	key.hash = e != MODEL_NIL ? t->files[e].hash : 0;
 	if (e == MODEL_NIL || t->file_hint_tail != tail || t->files[e].chunk == MODEL_NIL ||
 	    !model_file_same(t, e, &key)) {
-		key.hash = model_file_hash(path, len);
+		key.hash = model_file_hash(path, len, key.host);
 		e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
 	}
 	if (e != MODEL_NIL) {
@@ -243,6 +251,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	t->file_hint_tail = tail;
 	memset(f, 0, sizeof(*f));
 	f->hash = key.hash;
+	f->host = (int16_t)key.host;
 	f->chunk = chunk;
 	f->path_len = len;
 	f->first_ts = f->last_ts = ts;
@@ -250,17 +259,22 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	return (f);
 }
 
-/* The file of this path if the table holds it, else NULL; nothing changes (a view's lookup). */
+/*
+ * The file of this path if the table holds it, else NULL; nothing changes (a
+ * view's lookup). In a run of several hosts, the first host's that has it.
+ */
 const struct file_entry *
 model_file_find(struct proc_table *t, const char *path)
 {
 	struct model_file_key	 key;
-	uint32_t		 e;
+	uint32_t		 e = MODEL_NIL;
 
 	key.path = path;
 	key.len = strnlen(path, VFS_PATH_MAX - 1);
-	key.hash = model_file_hash(path, key.len);
-	e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
+	for (key.host = -1; key.host <= t->host_max && e == MODEL_NIL; key.host++) {
+		key.hash = model_file_hash(path, key.len, key.host);
+		e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
+	}
 	return (e == MODEL_NIL ? NULL : &t->files[e]);
 }
 
@@ -378,7 +392,8 @@ model_file_ino_set(const struct proc_table *t, uint32_t dev, uint64_t ino)
 static int
 model_file_ino_match(const struct proc_table *t, uint32_t e, uint32_t dev, uint64_t ino)
 {
-	return (e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev);
+	return (e != MODEL_NIL && t->files[e].ino == ino && t->files[e].dev == dev &&
+	    t->files[e].host == t->host);
 }
 
 /* File f is (dev, ino): remember it so block requests and page events find it. */

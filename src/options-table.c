@@ -102,12 +102,12 @@ options_table_read(struct options *o, __unused const struct option_entry *e, con
 	return (0);
 }
 
-/* --compare: the files are two runs (or two sets apart by --), compared; a report like -b's. */
+/* --compare: the files are two runs (or two sets apart by --), compared (options_parse: in the UI or as -b). */
 static int
 options_table_compare(struct options *o, __unused const struct option_entry *e,
     __unused const char *arg, __unused enum option_from from, __unused char **errp)
 {
-	o->compare = o->b->opt.batch = 1;
+	o->compare = 1;
 	return (0);
 }
 
@@ -458,8 +458,8 @@ const struct option_entry options_table[] = {
 	  "not an option), the files of one run merged in time order" },
 	{ "compare", 0, NULL, OPTION_CALL, .call = options_table_compare,
 	  .help = "compare captures: A B, or sets A1 A2 ... -- B1 B2 ...; each figure of "
-	  "both sides, difference, ratio, a set's spread and significance (-b, -J, "
-	  "--report)" },
+	  "both sides, difference, ratio, a set's spread and significance (the UI on "
+	  "a terminal; -b, -J, --report)" },
 	{ "speed", 0, "X", OPTION_CALL, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 	  .call = options_table_speed, .flags = OPTION_BOUNDS,
 	  .help = "replay speed or max; UI default 1, batch max" },

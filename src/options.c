@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blktop.h"
 #include "options.h"
@@ -490,6 +491,12 @@ options_parse(struct options *o, int argc, char **argv)
 				options_error("%s", err);
 			options_error("%s: %s", options_name(e), err);
 		}
+	}
+	/* A compare is a report, shown in the UI on a terminal unless -b, -J or --report asks. */
+	if (o->compare) {
+		o->compare_ui = !o->b->opt.batch && o->b->opt.report_opts.path == NULL &&
+		    isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+		o->b->opt.batch = 1;
 	}
 	if (o->mark_label != NULL) {
 		if (o->nopts != 1 || optind != argc)

@@ -48,6 +48,7 @@ struct options {
 	int		 sort_key;	/* -o: enum proc_key */
 	int		 probe;		/* --probe */
 	int		 compare;	/* --compare (compare.h) */
+	int		 compare_ui;	/* --compare without -b, -J or --report: the UI shows it */
 	int		 headless;	/* --headless */
 	int		 help, version;	/* -h, --version */
 	int		 nopts;		/* options given */

@@ -115,7 +115,10 @@ struct proc_entry {
  */
 #define PROC_ID_HOST_SHIFT	23
 #define PROC_ID_PID(id)		((id) & ((1u << PROC_ID_HOST_SHIFT) - 1))
-/* A file, by path (pseudo ones as pipe:[ino], socket:[ino], anon_inode:[eventfd], memfd:NAME). */
+/*
+ * A file, by path (pseudo ones as pipe:[ino], socket:[ino],
+ * anon_inode:[eventfd], memfd:NAME); in a run of several hosts, by host and path.
+ */
 struct file_entry {
 	uint64_t		 hash;		/* private to model-file.c */
 	uint64_t		 ino;
@@ -138,6 +141,7 @@ struct file_entry {
 	uint16_t		 ftype;		/* enum blktop_vfs_ftype, last seen */
 	uint16_t		 path_flags;	/* VFS_PF_*, last seen */
 	uint16_t		 path_len;
+	int16_t			 host;		/* its host (host.h) in a run of several, else HOST_NONE */
 	uint32_t		 dev;
 	uint32_t		 chunk;		/* private to model-file.c */
 };

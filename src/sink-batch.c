@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "job.h"
 #include "fields.h"
 #include "model-qdepth.h"
@@ -134,7 +135,7 @@ batch_text_insights(FILE *f, const struct blktop *b)
 
 /* -b's process table: its columns (proc_fields' rows: their titles and widths). */
 static const enum proc_field batch_proc_cols[] = {
-	PROCF_PID, PROCF_COMM, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_READS, PROCF_REQ_WRITES,
+	PROCF_PID, PROCF_COMM, PROCF_HOST, PROCF_REQ_READ_BYTES, PROCF_REQ_WRITE_BYTES, PROCF_REQ_READS, PROCF_REQ_WRITES,
 	PROCF_CALL_READ_BYTES, PROCF_CALL_WRITE_BYTES, PROCF_CALL_READS, PROCF_CALL_WRITES, PROCF_OPENS,
 	PROCF_REQ_P50, PROCF_REQ_P99,
 };
@@ -148,6 +149,8 @@ batch_text_proc_head(FILE *f)
 
 	fputc('\n', f);
 	for (i = 0; i < nitems(batch_proc_cols); i++) {
+		if (batch_proc_cols[i] == PROCF_HOST && host_count() < 2)
+			continue;	/* a run of several hosts only */
 		r = &proc_fields[batch_proc_cols[i]];
 		fprintf(f, "%s%*s", i ? " " : "", r->b.width, r->b.title);
 	}
@@ -164,6 +167,8 @@ batch_text_proc(FILE *f, const struct blktop *b, const struct proc_entry *pe)
 	unsigned		 i;
 
 	for (i = 0; i < nitems(batch_proc_cols); i++) {
+		if (batch_proc_cols[i] == PROCF_HOST && host_count() < 2)
+			continue;
 		field_text(&proc_fields[batch_proc_cols[i]], &x, cell, sizeof cell);
 		fprintf(f, "%s%s", i ? " " : "", cell);
 	}
@@ -241,7 +246,7 @@ batch_text_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 	}
 	for (i = 0; i < n; i++) {
 		c = proc_file_counts(b->procs, fe[i], 0);
-		model_file_path(b->procs, fe[i], path, sizeof path);
+		fmt_file_name(b->procs, fe[i], path, sizeof path);
 		name_text(path, sizeof path, path, sizeof path);
 		batch_pids(pids, sizeof pids, fe[i]);
 		if (b->have & HAVE_FILES)

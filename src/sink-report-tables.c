@@ -97,7 +97,7 @@ report_tables_files(struct html *h)
 	for (i = 0; i < n; i++) {
 		x.fe = fe[i];
 		x.c = proc_file_counts(b->procs, fe[i], 1);
-		model_file_path(b->procs, fe[i], path, sizeof path);
+		fmt_file_name(b->procs, fe[i], path, sizeof path);
 		fprintf(f, "<tr><td class=\"l path\">");
 		html_text(f, path);
 		fprintf(f, "</td>");
@@ -220,7 +220,7 @@ report_tables_pattern(struct html *h)
 		const struct pattern *p = &fe[i]->pat;
 
 		pattern_sum(p, &ps);
-		model_file_path(b->procs, fe[i], path, sizeof path);
+		fmt_file_name(b->procs, fe[i], path, sizeof path);
 		fprintf(f, "<tr><td class=\"l path\">");
 		html_text(f, path);
 		fprintf(f, "</td><td>%llu</td>", (unsigned long long)(p->side[0].accesses +

@@ -300,7 +300,7 @@ report_report(struct sink *s, uint64_t ts __unused, unsigned nticks __unused)
 			wr = c->vfs_bytes[1] > c->disk_bytes[1] ? c->vfs_bytes[1] : c->disk_bytes[1];
 			if (rd + wr == 0)
 				continue;
-			model_file_path(b->procs, fe[i], path, sizeof path);
+			fmt_file_name(b->procs, fe[i], path, sizeof path);
 			if ((f = report_file_slot(r, path, rd + wr)) == NULL)
 				continue;
 			f->rw[2 * (r->ncols - 1)] += rd;

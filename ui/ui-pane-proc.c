@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "host.h"
 #include "ui.h"
 #include "ui-proc.h"
 
@@ -30,13 +31,14 @@ struct ui_proc_file {
 };
 
 enum ui_proc_col {
-	UI_PC_PID, UI_PC_COMM, UI_PC_R, UI_PC_W, UI_PC_RMB, UI_PC_WMB,
+	UI_PC_PID, UI_PC_COMM, UI_PC_HOST, UI_PC_R, UI_PC_W, UI_PC_RMB, UI_PC_WMB,
 	UI_PC_DRMB, UI_PC_DWMB, UI_PC_HIT, UI_PC_P50, UI_PC_P99, UI_PC_CR, UI_PC_CW, UI_PC_VRMB, UI_PC_VWMB,
 	UI_PC_OPEN, UI_PC_VP99, UI_PC_MAX
 };
 
 static double	 ui_pane_proc_id(const struct ui_col *, const void *);
 static double	 ui_pane_proc_hit(const struct ui_col *, const void *);
+static void	 ui_pane_proc_fmt_host(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_proc_fmt_id(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_proc_fmt_comm(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_proc_fmt_blk_lat(const struct ui_col *, const void *, double, char *, size_t);
@@ -62,6 +64,8 @@ static const struct {
 	[UI_PC_PID] = { PROCF_PID, .ascending = 1, .value = ui_pane_proc_id,
 	    .fmt = ui_pane_proc_fmt_id },
 	[UI_PC_COMM] = { PROCF_COMM, .left = 1, .by_name = 1, .fmt = ui_pane_proc_fmt_comm },
+	[UI_PC_HOST] = { PROCF_HOST, .left = 1, .ascending = 1,
+	    .off = offsetof(struct ui_proc_row, host1), .fmt = ui_pane_proc_fmt_host },	/* shown in a run of several hosts only */
 	[UI_PC_R] = { PROCF_REQ_READS, .fmt = ui_tab_fmt_rate },
 	[UI_PC_W] = { PROCF_REQ_WRITES, .fmt = ui_tab_fmt_rate },
 	[UI_PC_RMB] = { PROCF_REQ_READ_BYTES, .fmt = ui_tab_fmt_mb },
@@ -403,6 +407,7 @@ ui_pane_proc_collect(struct ui_pane *pane, double secs)
 		r->blk_p99 = proc_entry_lat(b->procs, p, 1, 99);
 		r->vfs_p99 = proc_entry_lat(b->procs, p, 0, 99);
 		r->hit = proc_cache_hit_pct(b->have, &r->c);
+		r->host1 = (uint64_t)(p->host + 1);
 		ui_pane_proc_past_note(d, p->id, p->blk_lat.b, d->intervals);
 		if (d->drill != 0 && p->id == d->drill) {
 			d->drill_row = *r;
@@ -444,12 +449,20 @@ ui_pane_proc_hit(__unused const struct ui_col *c, const void *row)
 	return (((const struct ui_proc_row *)row)->hit);
 }
 
-/* The PID cell: the process (grouped, ui_pane_proc_cell counts the cgroup's). */
+/* The PID cell: the process, its host's bits off (grouped, ui_pane_proc_cell counts the cgroup's). */
 static void
 ui_pane_proc_fmt_id(__unused const struct ui_col *c, const void *row,
     __unused double secs, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u", ((const struct ui_proc_row *)row)->id);
+	snprintf(buf, len, "%u", PROC_ID_PID(((const struct ui_proc_row *)row)->id));
+}
+
+/* The HOST cell: its host's name, "-" for a group's row. */
+static void
+ui_pane_proc_fmt_host(__unused const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	fmt_host(buf, len, (int)((const struct ui_proc_row *)row)->host1 - 1);
 }
 
 /* The COMMAND cell. */
@@ -594,7 +607,8 @@ ui_pane_proc_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 	if (d->rows == NULL)
 		return;
 	ui_pane_proc_order(p, 0);
-	ui_table(u, win, r, ui_proc_cols, UI_PC_MAX, d->tab.hidden,
+	ui_table(u, win, r, ui_proc_cols, UI_PC_MAX, d->tab.hidden |
+	    (host_count() > 1 ? 0 : 1u << UI_PC_HOST),
 	    d->tab.norder, d->tab.sel,
 	    &d->tab.top, d->tab.sortcol, d->tab.invert, ui_pane_proc_cell, d);
 	if (d->tab.norder == 0)
@@ -637,6 +651,8 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 	struct ui_state	*u = p->u;
 	struct ui_proc	*d = p->data;
 	unsigned	 i;
+	uint32_t	 saved;
+	int		 used;
 
 	if (d->drill != 0) {
 		if (a != UI_BACK)
@@ -665,7 +681,11 @@ ui_pane_proc_key(struct ui_pane *p, enum ui_action a)
 			ui_pane_proc_drill(p, d->rows[d->tab.order[d->tab.sel]].id);
 		return (1);
 	}
-	return (ui_tab_key(u, &d->tab, a, d->rows, d->nrows));
+	saved = d->tab.hidden;	/* no sorting by HOST where it is not shown (one host) */
+	d->tab.hidden |= host_count() > 1 ? 0 : 1u << UI_PC_HOST;
+	used = ui_tab_key(u, &d->tab, a, d->rows, d->nrows);
+	d->tab.hidden = saved;
+	return (used);
 }
 
 /* A click selects a row; a click on the selected row drills down. */

@@ -13,6 +13,7 @@ struct ui_proc_row {
 	uint64_t		 blk_p99;
 	uint64_t		 vfs_p99;
 	double			 hit;		/* cache hit %, -1 if not known */
+	uint64_t		 host1;		/* its host (host.h) + 1, 0: none (one host, a group) */
 };
 
 /* The pane's job grouping (key J). */

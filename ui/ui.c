@@ -148,8 +148,8 @@ ui_exit_hook(void)
 		ui_restore(ui_running);
 }
 
-/* Set the screen's background to the theme's main colours. */
-static void
+/* Set the screen's background to the theme's main colours (the UI's and ui-compare.c's). */
+void
 ui_background(void)
 {
 	cchar_t		 bg;

@@ -236,6 +236,7 @@ struct ui_state {
 	uint64_t	 frames;
 };
 void		 ui_next_theme(struct ui_state *);
+void		 ui_background(void);
 
 /* ui-config.c: the view's settings in the config file. */
 int		 ui_config(struct blktop *, void *, const char *key, const char *value,

@@ -5,7 +5,10 @@
 # host's boot would), merged: each host's rows at their own wall times, 8 times the devices, each equal to its capture replayed
 # alone, totals the sum of the 8; --report's hosts and all_hosts; the trace
 # one process group per host; -b naming host:loop6; captures of one host
-# still merge into one device. Their --dump files loaded into a real DuckDB
+# still merge into one device. Two hosts' captures of file calls on the same
+# paths merge into a file per host and path, each its capture's alone, -J
+# naming its host; -b and the UI's processes pane have a HOST column then,
+# and only then. Their --dump files loaded into a real DuckDB
 # (tests/duckdb/hosts.mjs): GROUP BY host totals equal blktop's per-host
 # report, and DuckDB's Parquet of them reads back equal. Needs no root.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
@@ -206,6 +209,78 @@ print(("PASS: " if not errs else "FAIL: ") + "hosts: the merged report, -J and a
 PY
 else
 	skip "the schema check needs python3-jsonschema"
+fi
+
+# ---- Files are each host's: two hosts' captures of file calls on the same paths
+# (the committed bpftrace vfs log, host b's its first 10 calls), merged: one file
+# row per host and path, each equal to its capture replayed alone, -J naming its
+# host (absent alone); -b, --report's tables and timeline name host:path.
+grep -v '^garbage' "$BLKTOP_SRCDIR/tests/fixtures/import-vfs.txt" >"$T/vfs-a.txt"
+head -n 11 "$BLKTOP_SRCDIR/tests/fixtures/import-vfs.txt" >"$T/vfs-b.txt"
+for h in a b; do
+	timeout 60 "$BLKTOP" -r "$T/vfs-$h.txt" -w "$T/files-$h.blkcap" --hostname "files$h" -J \
+	    >/dev/null 2>"$T/files-$h.err"
+	check "files$h: recorded" [ -s "$T/files-$h.blkcap" ]
+	timeout 60 "$BLKTOP" -r "$T/files-$h.blkcap" -J -d 3600 --top 100 >"$T/files-$h.json"
+done
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" -J -d 3600 --top 100 >"$T/files-ab.json"
+check "files: the two hosts' captures merged (-J exit $?)" [ -s "$T/files-ab.json" ]
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+last = lambda p: json.loads(open(p).read().splitlines()[-1])
+one = {h: last(f"{t}/files-{h}.json")["files"] for h in "ab"}
+ab = last(f"{t}/files-ab.json")["files"]
+keys = ["opens", "call_reads", "call_writes", "call_read_bytes", "call_write_bytes"]
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + "hosts: files: " + what)
+out(all("host" not in f for h in "ab" for f in one[h]), "a capture replayed alone: no file has host")
+rows = {(f.get("host"), f["path"]): f for f in ab}
+want = {("files" + h, f["path"]): f for h in "ab" for f in one[h]}
+out(len(ab) == len(rows) == len(want) and set(rows) == set(want),
+    "%d file rows merged, one per host and path, as the %d + %d alone (%s)" %
+    (len(ab), len(one["a"]), len(one["b"]), sorted(set(rows) ^ set(want), key=str)[:4]))
+both = [p for (h, p) in want if h == "filesa" and ("filesb", p) in want]
+bad = [(k, c) for k, f in want.items() for c in keys if rows.get(k, {}).get(c) != f.get(c)]
+out(both and not bad, "the %d paths of both hosts (%s) are two files, each host's totals its "
+    "capture's alone%s" % (len(both), " ".join(both[:3]), ": " + str(bad[:3]) if bad else ""))
+w = {h: rows.get(("files" + h, "unet3d.log"), {}).get("call_writes") for h in "ab"}
+out(w["a"] == 10 and w["b"] == 5, "unet3d.log: host a's 10 writes, host b's 5 (%s), not %s folded" %
+    (w, 15))
+PY
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" -b -d 3600 >"$T/files-ab.txt"
+check "files: -b names filesa:unet3d.log and filesb:unet3d.log" \
+    [ "$(grep -oE ' files[ab]:unet3d.log$' "$T/files-ab.txt" | sort -u | wc -l)" = 2 ]
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" "$T/files-b.blkcap" --report "$T/files-ab.html" \
+    >/dev/null 2>&1
+check "files: --report's files table names both hosts' unet3d.log" \
+    [ "$(grep -oE '>files[ab]:unet3d.log<' "$T/files-ab.html" | sort -u | wc -l)" = 2 ]
+
+# ---- -b and the UI's processes pane: a HOST column in a run of several hosts only
+check "files: -b's processes: a HOST column, each host's python row (its pid, not the host's bits)" \
+    [ "$(grep -cE '^ +1313402 python +files[ab] ' "$T/files-ab.txt")" = 2 ]
+timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" -b -d 3600 >"$T/files-a.txt"
+check "files: -b of one host: no HOST column" [ "$(grep -c ' HOST ' "$T/files-a.txt")" = 0 ]
+if command -v tmux >/dev/null; then
+	tmux_setup
+	for one in "" "$T/files-b.blkcap"; do
+		"${TMUX_CMD[@]}" kill-session -t ui 2>/dev/null
+		"${TMUX_CMD[@]}" new-session -d -s ui -x 200 -y 40 "env LANG=C.UTF-8 \
+		    BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $T/files-a.blkcap $one \
+		    --speed 1 2>$T/ui.err; sleep 600"
+		wait_screen 10 "replay" || fail "the UI's replay did not start: $(head -c 200 "$T/ui.err")"
+		"${TMUX_CMD[@]}" send-keys -t ui 2
+		if [ -n "$one" ]; then
+			check "UI, two hosts: the processes pane's HOST column, filesa's and filesb's python" \
+			    wait_screen 10 "^ *1313402 python +filesb "
+			check "UI, two hosts: filesa's python too" wait_screen 10 "^ *1313402 python +filesa "
+		else
+			check "UI, one host: python's row, no HOST column" wait_screen 10 "^ *1313402 python +[0-9]"
+			check "UI, one host: no HOST title" [ "$(screen | grep -c ' HOST ')" = 0 ]
+		fi
+	done
+else
+	skip "the UI's HOST column needs tmux"
 fi
 
 # ---- DuckDB: the 8 hosts' dumps, as a user of the dumps queries them
