@@ -19,7 +19,8 @@
  * request whose overlapping requests completed within the lag; one whose
  * start is before the cut when it comes is counted in pdepth_late, its own
  * depth in none. The kernel keeps no in-flight count for it ("Cheaper than
- * biolatency"): a request costs two sorted inserts, nearly in order.
+ * biolatency"): a request costs two appends, put in order at the walk
+ * (depth-seq.c: a process's own requests come nearly in order).
  *
  * The processes doing block I/O share PDEPTH_SLOTS slots; a process without
  * one takes the least recently used, whose pending starts are made final
@@ -50,12 +51,16 @@ static void
 pdepth_walk(struct proc_table *t, struct pdepth_slot *s, uint64_t cut, int final)
 {
 	struct proc_entry	*p;
-	const uint64_t		*sv = s->start.v + s->start.head, *dv = s->done.v + s->done.head;
+	const uint64_t		*sv, *dv;
 	uint64_t		 inflight = s->inflight, st, max = 0;
 	unsigned		 i = 0, j = 0, k, ns = s->start.n, nd = s->done.n;
 
 	if (cut <= s->cut)
 		return;
+	depth_seq_sort(&s->start, NULL, NULL);
+	depth_seq_sort(&s->done, NULL, NULL);
+	sv = s->start.v + s->start.head;
+	dv = s->done.v + s->done.head;
 	while (i < ns && (st = sv[i]) <= cut) {
 		while (j < nd && dv[j] <= st) {
 			j++;
@@ -108,7 +113,8 @@ pdepth_slot(struct proc_table *t, struct proc_entry *p)
 	pdepth_walk(t, old, UINT64_MAX, 1);
 	old->owner = e;
 	old->id = p->id;
-	old->start.head = old->start.n = old->done.head = old->done.n = 0;
+	old->start.head = old->start.n = old->start.sorted = 0;
+	old->done.head = old->done.n = old->done.sorted = 0;
 	old->cut = 0;
 	old->inflight = 0;
 	p->dslot = (uint32_t)(old - t->pdepth) + 1;
@@ -125,21 +131,25 @@ pdepth_add(struct proc_table *t, struct proc_entry *p, uint64_t start, uint64_t 
 		done = start + 1;	/* in flight at its own start */
 	s->last = done;
 	/* At its bound, the oldest eighth is final now (memory stays bounded). */
-	if (s->start.n >= PDEPTH_MAX - 1)
+	if (s->start.n >= PDEPTH_MAX - 1) {
+		depth_seq_sort(&s->start, NULL, NULL);
 		pdepth_walk(t, s, s->start.v[s->start.head + s->start.n / 8], 1);
-	if (s->done.n >= PDEPTH_MAX - 1)
+	}
+	if (s->done.n >= PDEPTH_MAX - 1) {
+		depth_seq_sort(&s->done, NULL, NULL);
 		pdepth_walk(t, s, s->done.v[s->done.head + s->done.n / 8], 1);
+	}
 	if (start <= s->cut) {
 		/* Its start is past: its own depth and its share of others' came too late. */
 		t->pdepth_late++;
 		if (done > s->cut) {
 			s->inflight++;
-			depth_insert(&s->done, done);
+			depth_append(&s->done, done);
 		}
 		return;
 	}
-	depth_insert(&s->start, start);
-	depth_insert(&s->done, done);
+	depth_append(&s->start, start);
+	depth_append(&s->done, done);
 }
 
 /*
