@@ -23,7 +23,7 @@
 #define DEPTH_RADIX_BITS	11
 #define DEPTH_RADIX		(1u << DEPTH_RADIX_BITS)
 #define DEPTH_RADIX_PASSES	6	/* 64 bits */
-#define DEPTH_SORT_MOVES	2	/* an insertion sort's moves a time, at most, */
+#define DEPTH_SORT_MOVES	16	/* an insertion sort's moves a time, at most (a radix sort's cost), */
 #define DEPTH_SORT_SMALL	256	/* and as many more (a radix pass adds up 2048 counts) */
 
 /* Room for n times (and their aux) in the scratch: grows at a walk, never per event. */
@@ -51,33 +51,36 @@ depth_scratch_free(struct depth_scratch *s)
 /*
  * Insertion sort of v[from, n) into the v[0, from) in order, with a[] moved
  * alike (a NULL: none); with limit, stops where the moves pass
- * DEPTH_SORT_MOVES a time and says where (n: all in order).
+ * DEPTH_SORT_MOVES a time, with room for a few times far out of order, and
+ * says where (n: all in order).
  */
 static unsigned
 depth_sort_insert(uint64_t *v, uint64_t *a, unsigned from, unsigned n, int limit)
 {
-	uint64_t	 key, val = 0, moves = 0;
+	uint64_t	 key, val, moves = 0, slack = DEPTH_SORT_SMALL + (n - from) / 2;
 	unsigned	 i, j;
 
 	for (i = from == 0 ? 1 : from; i < n; i++) {
 		key = v[i];
 		if (v[i - 1] <= key)
 			continue;
-		if (limit && moves > (uint64_t)(i - from) * DEPTH_SORT_MOVES + DEPTH_SORT_SMALL)
+		if (limit && moves > (uint64_t)(i - from) * DEPTH_SORT_MOVES + slack)
 			return (i);
-		if (a != NULL)
-			val = a[i];
 		j = i;
-		do {
-			v[j] = v[j - 1];
-			if (a != NULL)
+		if (a == NULL) {
+			do {
+				v[j] = v[j - 1];
+			} while (--j > 0 && v[j - 1] > key);
+		} else {
+			val = a[i];
+			do {
+				v[j] = v[j - 1];
 				a[j] = a[j - 1];
-			j--;
-		} while (j > 0 && v[j - 1] > key);
+			} while (--j > 0 && v[j - 1] > key);
+			a[j] = val;
+		}
 		moves += i - j;
 		v[j] = key;
-		if (a != NULL)
-			a[j] = val;
 	}
 	return (n);
 }
