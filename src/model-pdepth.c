@@ -40,6 +40,7 @@ struct pdepth_slot {
 	struct depth_seq start, done;	/* after cut, sorted */
 	uint64_t	 cut;		/* depths final up to here */
 	uint64_t	 inflight;	/* in flight at cut */
+	struct depth_scratch scratch;	/* slot 0's: the sorts of every slot use it */
 };
 
 /*
@@ -57,8 +58,8 @@ pdepth_walk(struct proc_table *t, struct pdepth_slot *s, uint64_t cut, int final
 
 	if (cut <= s->cut)
 		return;
-	depth_seq_sort(&s->start, NULL, NULL);
-	depth_seq_sort(&s->done, NULL, NULL);
+	depth_seq_sort(&s->start, NULL, &t->pdepth[0].scratch);
+	depth_seq_sort(&s->done, NULL, &t->pdepth[0].scratch);
 	sv = s->start.v + s->start.head;
 	dv = s->done.v + s->done.head;
 	while (i < ns && (st = sv[i]) <= cut) {
@@ -132,11 +133,11 @@ pdepth_add(struct proc_table *t, struct proc_entry *p, uint64_t start, uint64_t 
 	s->last = done;
 	/* At its bound, the oldest eighth is final now (memory stays bounded). */
 	if (s->start.n >= PDEPTH_MAX - 1) {
-		depth_seq_sort(&s->start, NULL, NULL);
+		depth_seq_sort(&s->start, NULL, &t->pdepth[0].scratch);
 		pdepth_walk(t, s, s->start.v[s->start.head + s->start.n / 8], 1);
 	}
 	if (s->done.n >= PDEPTH_MAX - 1) {
-		depth_seq_sort(&s->done, NULL, NULL);
+		depth_seq_sort(&s->done, NULL, &t->pdepth[0].scratch);
 		pdepth_walk(t, s, s->done.v[s->done.head + s->done.n / 8], 1);
 	}
 	if (start <= s->cut) {
@@ -182,6 +183,7 @@ pdepth_free(struct proc_table *t)
 		free(t->pdepth[i].start.v);
 		free(t->pdepth[i].done.v);
 	}
+	depth_scratch_free(&t->pdepth[0].scratch);
 	free(t->pdepth);
 	t->pdepth = NULL;
 }

@@ -93,7 +93,7 @@ cmp_u64(const void *a, const void *b)
  * the same times as qsort's.
  */
 static int
-depth_sort_case(struct depth_scratch *s, unsigned m, unsigned n, int gen, int scratch)
+depth_sort_case(struct depth_scratch *s, unsigned m, unsigned n, int gen)
 {
 	struct depth_seq q;
 	uint64_t	*aux = NULL, *want;
@@ -115,12 +115,12 @@ depth_sort_case(struct depth_scratch *s, unsigned m, unsigned n, int gen, int sc
 			want[i] = 1000 + (seed >> 8) % 3;
 		depth_append_aux(&q, &aux, want[i], want[i] * 3 + 1);
 		if (i + 1 == m) {
-			depth_seq_sort(&q, aux, scratch ? s : NULL);
+			depth_seq_sort(&q, aux, s);
 			ok &= q.sorted == m;
 		}
 	}
 	qsort(want, n, sizeof *want, cmp_u64);
-	depth_seq_sort(&q, aux, scratch ? s : NULL);
+	depth_seq_sort(&q, aux, s);
 	ok &= q.sorted == n && q.n == n;
 	for (i = 0; i < n; i++)
 		ok &= q.v[q.head + i] == want[i] && aux[q.head + i] == want[i] * 3 + 1;
@@ -139,12 +139,12 @@ test_depth_sort(void)
 
 	memset(&s, 0, sizeof s);
 	for (gen = 0; gen < 4; gen++) {
-		ok = depth_sort_case(&s, 0, 5000, gen, 1) && depth_sort_case(&s, 700, 5000, gen, 1) &&
-		    depth_sort_case(&s, 0, 3, gen, 1) && depth_sort_case(&s, 300, 301, gen, 1) &&
-		    depth_sort_case(&s, 900, 2000, gen, 0);
+		ok = depth_sort_case(&s, 0, 5000, gen) && depth_sort_case(&s, 700, 5000, gen) &&
+		    depth_sort_case(&s, 0, 3, gen) && depth_sort_case(&s, 300, 301, gen) &&
+		    depth_sort_case(&s, 900, 2000, gen);
 		CHECK(gen == 0 ? "depth sort: times anywhere, by radix, merged with those in order" :
-		    gen == 1 ? "depth sort: times nearly in order, by insertion" :
-		    gen == 2 ? "depth sort: one descent far to move: insertion's budget, then radix" :
+		    gen == 1 ? "depth sort: times nearly in order, their runs merged" :
+		    gen == 2 ? "depth sort: two runs, one far out of order: merged, not inserted" :
 		    "depth sort: equal times", ok);
 	}
 	depth_scratch_free(&s);
