@@ -15,9 +15,9 @@
  * completions up to it, R counted among the starts. Records come at
  * completion, so the starts and completions seen after the last cut are
  * kept, as they came, and at every tick every start up to now -
- * DEPTH_LAG_NS is final: both sequences are put in order (depth-seq.c: one
- * sort of what came since the last tick, not an insertion each, which moved
- * about as many entries as were in flight) and merged in one walk.
+ * DEPTH_LAG_NS is final: both sequences are put in order (depth-seq.c: what
+ * came since the last walk, its runs merged, not an insertion each, which
+ * moved about as many entries as were in flight) and merged in one walk.
  * Exact for every request whose overlapping requests completed within the
  * lag; one that completes later (in flight longer than the lag, or started
  * before the cut) is counted in qd_late instead, and its own depth in no

@@ -13,14 +13,15 @@
  * P's requests S with S.start <= R.start < S.done (R among them); P's depth
  * reached is the highest of those. It is the device's walk (model-depth.c)
  * over one process's requests: records come at completion, so P's starts
- * and completions after the last cut are kept, each sorted, and at every
- * tick every start up to now - DEPTH_LAG_NS is final (sink-model.c): one
- * merge of the two sequences, counting what is in flight. Exact for every
+ * and completions after the last cut are kept, each put in order before a
+ * walk, and at every tick every start up to now - DEPTH_LAG_NS is final
+ * (sink-model.c): one merge of the two sequences, counting what is in
+ * flight. Exact for every
  * request whose overlapping requests completed within the lag; one whose
  * start is before the cut when it comes is counted in pdepth_late, its own
  * depth in none. The kernel keeps no in-flight count for it ("Cheaper than
  * biolatency"): a request costs two appends, put in order at the walk
- * (depth-seq.c: a process's own requests come nearly in order).
+ * (depth-seq.c: their runs in order merged).
  *
  * The processes doing block I/O share PDEPTH_SLOTS slots; a process without
  * one takes the least recently used, whose pending starts are made final
@@ -37,7 +38,7 @@ struct pdepth_slot {
 	uint32_t	 owner;		/* process entry + 1, 0: none */
 	uint32_t	 id;
 	uint64_t	 last;		/* its last request's completion: the least recent goes */
-	struct depth_seq start, done;	/* after cut, sorted */
+	struct depth_seq start, done;	/* after cut (depth-seq.c) */
 	uint64_t	 cut;		/* depths final up to here */
 	uint64_t	 inflight;	/* in flight at cut */
 	struct depth_scratch scratch;	/* slot 0's: the sorts of every slot use it */

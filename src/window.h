@@ -74,7 +74,7 @@ struct tick {
  * The depth each request found, from the requests' own start and completion
  * times (model-depth.c): records come at completion, so a request's depth is
  * final at the first tick that closes DEPTH_LAG_NS after its start. Starts
- * and completions after the last cut, each in order.
+ * and completions after the last cut, each put in order before a walk.
  */
 #define DEPTH_LAG_NS	(250 * 1000 * 1000ULL)
 #define DEPTH_MAX	(1u << 18)	/* times kept of each kind per device */
