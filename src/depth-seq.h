@@ -1,4 +1,4 @@
-/* depth-seq.h: a sorted sequence of times that grows at its end (struct depth_seq): the device's depths (model-depth.c) and a process's (model-pdepth.c). */
+/* depth-seq.h: a sequence of times that grows at its end, put in order before each walk (struct depth_seq): the device's depths (model-depth.c) and a process's (model-pdepth.c). */
 #ifndef BLKTOP_DEPTH_SEQ_H
 #define BLKTOP_DEPTH_SEQ_H
 
@@ -34,22 +34,26 @@ depth_room(struct depth_seq *q, uint64_t **aux)
 		*aux = xreallocarray(*aux, q->cap, sizeof **aux);
 }
 
-/* Insert key in order: from the end, where records nearly in order land. */
+/* Append key as it came (put in order before the next walk: depth_seq_sort). */
 static inline void
-depth_insert(struct depth_seq *q, uint64_t key)
+depth_append(struct depth_seq *q, uint64_t key)
 {
-	uint64_t	*v;
+	if (q->head + q->n >= q->cap)
+		depth_room(q, NULL);
+	q->v[q->head + q->n++] = key;
+}
+
+/* Append key, with val beside it in *aux (kept parallel to q). */
+static inline void
+depth_append_aux(struct depth_seq *q, uint64_t **aux, uint64_t key, uint64_t val)
+{
 	unsigned	 i;
 
 	if (q->head + q->n >= q->cap)
-		depth_room(q, NULL);
-	v = q->v + q->head;
-	i = q->n++;
-	while (i > 0 && v[i - 1] > key) {
-		v[i] = v[i - 1];
-		i--;
-	}
-	v[i] = key;
+		depth_room(q, aux);
+	i = q->head + q->n++;
+	q->v[i] = key;
+	(*aux)[i] = val;
 }
 
 /*
@@ -69,8 +73,14 @@ depth_seq_advance(struct depth_seq *start, unsigned i, struct depth_seq *done, u
 	}
 	start->head += i;
 	start->n -= i;
+	start->sorted -= i;
 	done->head += j;
 	done->n -= j;
+	done->sorted -= j;
 }
+
+/* depth-seq.c */
+void		 depth_seq_sort(struct depth_seq *, uint64_t *aux, struct depth_scratch *);
+void		 depth_scratch_free(struct depth_scratch *);
 
 #endif

@@ -14,9 +14,10 @@
  * device with S.start <= R.start < S.done: the starts up to R.start less the
  * completions up to it, R counted among the starts. Records come at
  * completion, so the starts and completions seen after the last cut are
- * kept, each sorted (records come nearly in completion order: an insertion
- * moves about as many entries as were in flight), and at every tick every
- * start up to now - DEPTH_LAG_NS is final: one merge of the two sequences.
+ * kept, as they came, and at every tick every start up to now -
+ * DEPTH_LAG_NS is final: both sequences are put in order (depth-seq.c: what
+ * came since the last walk, its runs merged, not an insertion each, which
+ * moved about as many entries as were in flight) and merged in one walk.
  * Exact for every request whose overlapping requests completed within the
  * lag; one that completes later (in flight longer than the lag, or started
  * before the cut) is counted in qd_late instead, and its own depth in no
@@ -52,27 +53,6 @@ depth_counts(struct windows *w, struct tick *t, uint32_t *qd[4])
 	qd[0] = t->op[OPC_READ].qd;
 	qd[1] = t->op[OPC_WRITE].qd;
 	qd[2] = qd[3] = t->op[OPC_OTHER].qd;
-}
-
-/* Insert key in order, with val beside it in *aux (kept parallel to q). */
-static inline void
-depth_insert_aux(struct depth_seq *q, uint64_t **aux, uint64_t key, uint64_t val)
-{
-	uint64_t	*v, *a;
-	unsigned	 i;
-
-	if (q->head + q->n >= q->cap)
-		depth_room(q, aux);
-	v = q->v + q->head;
-	a = *aux + q->head;
-	i = q->n++;
-	while (i > 0 && v[i - 1] > key) {
-		v[i] = v[i - 1];
-		a[i] = a[i - 1];
-		i--;
-	}
-	v[i] = key;
-	a[i] = val;
 }
 
 /* One request of latency and bytes aux (depthx.aux's form) that found depth bucket b at its start, into acc. */
@@ -133,6 +113,7 @@ depth_cut_issue(struct depthx *x, const uint64_t *dv, unsigned nd, uint64_t cut)
 	}
 	x->issue.head += i;
 	x->issue.n -= i;
+	x->issue.sorted -= i;
 	x->issue_inflight = inflight;
 }
 
@@ -152,6 +133,10 @@ depth_cut(struct windows *w, struct devwin *dw, struct tick *t, uint64_t cut)
 
 	if (cut <= q->cut)
 		return;
+	depth_seq_sort(&q->start, x != NULL ? x->aux : NULL, &w->dscratch);
+	depth_seq_sort(&q->done, NULL, &w->dscratch);
+	if (x != NULL)
+		depth_seq_sort(&x->issue, NULL, &w->dscratch);
 	sv = q->start.v + q->start.head;
 	dv = q->done.v + q->done.head;
 	av = x != NULL ? x->aux + q->start.head : NULL;
@@ -194,12 +179,18 @@ depth_bound(struct windows *w, struct devwin *dw, struct tick *t)
 {
 	struct depthq	*q = &dw->dq;
 
-	if (q->start.n >= DEPTH_MAX - 1)
+	if (q->start.n >= DEPTH_MAX - 1) {
+		depth_seq_sort(&q->start, q->x != NULL ? q->x->aux : NULL, &w->dscratch);
 		depth_cut(w, dw, t, q->start.v[q->start.head + q->start.n / 8] >> 2);
-	if (q->done.n >= DEPTH_MAX - 1)
+	}
+	if (q->done.n >= DEPTH_MAX - 1) {
+		depth_seq_sort(&q->done, NULL, &w->dscratch);
 		depth_cut(w, dw, t, q->done.v[q->done.head + q->done.n / 8]);
-	if (q->x != NULL && q->x->issue.n >= DEPTH_MAX - 1)
+	}
+	if (q->x != NULL && q->x->issue.n >= DEPTH_MAX - 1) {
+		depth_seq_sort(&q->x->issue, NULL, &w->dscratch);
 		depth_cut(w, dw, t, q->x->issue.v[q->x->issue.head + q->x->issue.n / 8]);
+	}
 }
 
 /* A completed request (BLK_F_NODEVSTAT, of operation class opc) of device dw, counted in tick t. */
@@ -229,9 +220,9 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 		t->flags |= TICK_QD;
 		if (d > q->cut) {
 			q->inflight++;
-			depth_insert(&q->done, d);
+			depth_append(&q->done, d);
 			if (is > q->cut)
-				depth_insert(&x->issue, is);
+				depth_append(&x->issue, is);
 			else
 				x->issue_inflight++;
 		}
@@ -243,9 +234,9 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 	sz = ev->bytes >> 9;
 	if (sz >= 1ULL << QDX_BYTES_BITS)
 		sz = (1ULL << QDX_BYTES_BITS) - 1;
-	depth_insert_aux(&q->start, &x->aux, s << 2 | opc, lat << QDX_BYTES_BITS | sz);
-	depth_insert(&x->issue, is);
-	depth_insert(&q->done, d);
+	depth_append_aux(&q->start, &x->aux, s << 2 | opc, lat << QDX_BYTES_BITS | sz);
+	depth_append(&x->issue, is);
+	depth_append(&q->done, d);
 }
 
 /*

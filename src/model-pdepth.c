@@ -13,13 +13,15 @@
  * P's requests S with S.start <= R.start < S.done (R among them); P's depth
  * reached is the highest of those. It is the device's walk (model-depth.c)
  * over one process's requests: records come at completion, so P's starts
- * and completions after the last cut are kept, each sorted, and at every
- * tick every start up to now - DEPTH_LAG_NS is final (sink-model.c): one
- * merge of the two sequences, counting what is in flight. Exact for every
+ * and completions after the last cut are kept, each put in order before a
+ * walk, and at every tick every start up to now - DEPTH_LAG_NS is final
+ * (sink-model.c): one merge of the two sequences, counting what is in
+ * flight. Exact for every
  * request whose overlapping requests completed within the lag; one whose
  * start is before the cut when it comes is counted in pdepth_late, its own
  * depth in none. The kernel keeps no in-flight count for it ("Cheaper than
- * biolatency"): a request costs two sorted inserts, nearly in order.
+ * biolatency"): a request costs two appends, put in order at the walk
+ * (depth-seq.c: their runs in order merged).
  *
  * The processes doing block I/O share PDEPTH_SLOTS slots; a process without
  * one takes the least recently used, whose pending starts are made final
@@ -36,9 +38,10 @@ struct pdepth_slot {
 	uint32_t	 owner;		/* process entry + 1, 0: none */
 	uint32_t	 id;
 	uint64_t	 last;		/* its last request's completion: the least recent goes */
-	struct depth_seq start, done;	/* after cut, sorted */
+	struct depth_seq start, done;	/* after cut (depth-seq.c) */
 	uint64_t	 cut;		/* depths final up to here */
 	uint64_t	 inflight;	/* in flight at cut */
+	struct depth_scratch scratch;	/* slot 0's: the sorts of every slot use it */
 };
 
 /*
@@ -50,12 +53,16 @@ static void
 pdepth_walk(struct proc_table *t, struct pdepth_slot *s, uint64_t cut, int final)
 {
 	struct proc_entry	*p;
-	const uint64_t		*sv = s->start.v + s->start.head, *dv = s->done.v + s->done.head;
+	const uint64_t		*sv, *dv;
 	uint64_t		 inflight = s->inflight, st, max = 0;
 	unsigned		 i = 0, j = 0, k, ns = s->start.n, nd = s->done.n;
 
 	if (cut <= s->cut)
 		return;
+	depth_seq_sort(&s->start, NULL, &t->pdepth[0].scratch);
+	depth_seq_sort(&s->done, NULL, &t->pdepth[0].scratch);
+	sv = s->start.v + s->start.head;
+	dv = s->done.v + s->done.head;
 	while (i < ns && (st = sv[i]) <= cut) {
 		while (j < nd && dv[j] <= st) {
 			j++;
@@ -108,7 +115,8 @@ pdepth_slot(struct proc_table *t, struct proc_entry *p)
 	pdepth_walk(t, old, UINT64_MAX, 1);
 	old->owner = e;
 	old->id = p->id;
-	old->start.head = old->start.n = old->done.head = old->done.n = 0;
+	old->start.head = old->start.n = old->start.sorted = 0;
+	old->done.head = old->done.n = old->done.sorted = 0;
 	old->cut = 0;
 	old->inflight = 0;
 	p->dslot = (uint32_t)(old - t->pdepth) + 1;
@@ -125,21 +133,25 @@ pdepth_add(struct proc_table *t, struct proc_entry *p, uint64_t start, uint64_t 
 		done = start + 1;	/* in flight at its own start */
 	s->last = done;
 	/* At its bound, the oldest eighth is final now (memory stays bounded). */
-	if (s->start.n >= PDEPTH_MAX - 1)
+	if (s->start.n >= PDEPTH_MAX - 1) {
+		depth_seq_sort(&s->start, NULL, &t->pdepth[0].scratch);
 		pdepth_walk(t, s, s->start.v[s->start.head + s->start.n / 8], 1);
-	if (s->done.n >= PDEPTH_MAX - 1)
+	}
+	if (s->done.n >= PDEPTH_MAX - 1) {
+		depth_seq_sort(&s->done, NULL, &t->pdepth[0].scratch);
 		pdepth_walk(t, s, s->done.v[s->done.head + s->done.n / 8], 1);
+	}
 	if (start <= s->cut) {
 		/* Its start is past: its own depth and its share of others' came too late. */
 		t->pdepth_late++;
 		if (done > s->cut) {
 			s->inflight++;
-			depth_insert(&s->done, done);
+			depth_append(&s->done, done);
 		}
 		return;
 	}
-	depth_insert(&s->start, start);
-	depth_insert(&s->done, done);
+	depth_append(&s->start, start);
+	depth_append(&s->done, done);
 }
 
 /*
@@ -172,6 +184,7 @@ pdepth_free(struct proc_table *t)
 		free(t->pdepth[i].start.v);
 		free(t->pdepth[i].done.v);
 	}
+	depth_scratch_free(&t->pdepth[0].scratch);
 	free(t->pdepth);
 	t->pdepth = NULL;
 }

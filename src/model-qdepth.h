@@ -29,10 +29,11 @@ struct qd_acc {
 
 /*
  * A device's part past struct depthq: each pending start's latency and bytes
- * (parallel to start.v), the dispatches not yet final, in order, with the
- * completions of depthq.done walked a second time; and what the final ones
- * added up to since the last report (iv) and, up to the last report, since
- * the windows began (run: iv goes into it at each report and at the end).
+ * (parallel to start.v), the dispatches not yet final (put in order before
+ * each walk, depth-seq.c), with the completions of depthq.done walked a
+ * second time; and what the final ones added up to since the last report
+ * (iv) and, up to the last report, since the windows began (run: iv goes
+ * into it at each report and at the end).
  */
 struct depthx {
 	uint64_t	*aux;		/* start.v's: latency ns << QDX_BYTES_BITS | bytes / 512 */

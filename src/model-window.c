@@ -5,6 +5,7 @@
 
 #include "base.h"
 #include "window.h"
+#include "depth-seq.h"
 #include "model-qdepth.h"
 
 /* The iostat group of a portable operation code. */
@@ -67,6 +68,7 @@ windows_free(struct windows *w)
 		free(w->devs[i]->ring);
 		free(w->devs[i]);
 	}
+	depth_scratch_free(&w->dscratch);
 	w->nbase = 0;
 	memset(w->base_slot, 0, sizeof w->base_slot);
 	for (i = 0; i < w->nslabs; i++)

@@ -74,13 +74,19 @@ struct tick {
  * The depth each request found, from the requests' own start and completion
  * times (model-depth.c): records come at completion, so a request's depth is
  * final at the first tick that closes DEPTH_LAG_NS after its start. Starts
- * and completions after the last cut, each in order.
+ * and completions after the last cut, each put in order before a walk.
  */
 #define DEPTH_LAG_NS	(250 * 1000 * 1000ULL)
 #define DEPTH_MAX	(1u << 18)	/* times kept of each kind per device */
 struct depth_seq {
-	uint64_t	*v;		/* sorted, from head */
+	uint64_t	*v;		/* from head: sorted, then as they came (depth-seq.c) */
 	unsigned	 head, n, cap;
+	unsigned	 sorted;	/* the first sorted of the n are in order */
+};
+/* Room to sort a sequence's times that came since its last walk (depth-seq.c). */
+struct depth_scratch {
+	uint64_t	*v, *aux;
+	unsigned	 cap;
 };
 struct depthq {
 	struct depth_seq start;		/* start << 2 | opclass of requests not final */
@@ -177,6 +183,7 @@ struct windows {
 	unsigned	 nbase;
 	uint16_t	 base_slot[WINDOWS_HASH];	/* base index + 1 */
 	struct diskbase	 base[WINDOWS_MAX_DEVS];
+	struct depth_scratch dscratch;	/* the devices' depth sorts share it (model-depth.c) */
 };
 extern struct tick_op windows_idle_ops[OPC_MAX];
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "depth-seq.h"
 #include "model-qdepth.h"
 #include "check.h"
 
@@ -75,6 +76,78 @@ test_depth_dispatch(uint64_t now, uint32_t dev)
 	    a->ndisp == 0 && a->lat[1]->n == 0 && depth_acc(w.devs[0], 1)->ndisp == 4 &&
 	    depth_acc(w.devs[0], 1)->lat[1]->n == 2);
 	windows_free(&w);
+}
+
+/* qsort's order of two times. */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * One sort of a sequence whose first m of n times are in order and the rest
+ * came as gen makes them: in order after, each aux still beside its time,
+ * the same times as qsort's.
+ */
+static int
+depth_sort_case(struct depth_scratch *s, unsigned m, unsigned n, int gen)
+{
+	struct depth_seq q;
+	uint64_t	*aux = NULL, *want;
+	unsigned	 i, ok = 1, seed = 12345 + n + (unsigned)gen;
+
+	memset(&q, 0, sizeof q);
+	want = xcalloc(n + 1, sizeof *want);
+	for (i = 0; i < n; i++) {
+		seed = seed * 1103515245 + 12345;
+		if (i < m)
+			want[i] = 1000 + i * 10;
+		else if (gen == 0)	/* anywhere */
+			want[i] = 1000 + (seed >> 8) % (n * 10);
+		else if (gen == 1)	/* a little late, as completions come */
+			want[i] = 1000 + i * 10 - ((seed >> 8) % 16 == 0 ? 25 : 0);
+		else if (gen == 2)	/* the new part's halves swapped: one descent, far to move */
+			want[i] = 1000 + (i - m < (n - m) / 2 ? i + (n - m) / 2 : i - (n - m) / 2) * 10;
+		else			/* few values, many equal */
+			want[i] = 1000 + (seed >> 8) % 3;
+		depth_append_aux(&q, &aux, want[i], want[i] * 3 + 1);
+		if (i + 1 == m) {
+			depth_seq_sort(&q, aux, s);
+			ok &= q.sorted == m;
+		}
+	}
+	qsort(want, n, sizeof *want, cmp_u64);
+	depth_seq_sort(&q, aux, s);
+	ok &= q.sorted == n && q.n == n;
+	for (i = 0; i < n; i++)
+		ok &= q.v[q.head + i] == want[i] && aux[q.head + i] == want[i] * 3 + 1;
+	free(want);
+	free(aux);
+	free(q.v);
+	return (ok);
+}
+
+/* The depth sequences' one sort a walk (depth-seq.c) against qsort. */
+static void
+test_depth_sort(void)
+{
+	struct depth_scratch s;
+	int		 gen, ok;
+
+	memset(&s, 0, sizeof s);
+	for (gen = 0; gen < 4; gen++) {
+		ok = depth_sort_case(&s, 0, 5000, gen) && depth_sort_case(&s, 700, 5000, gen) &&
+		    depth_sort_case(&s, 0, 3, gen) && depth_sort_case(&s, 300, 301, gen) &&
+		    depth_sort_case(&s, 900, 2000, gen);
+		CHECK(gen == 0 ? "depth sort: times anywhere, by radix, merged with those in order" :
+		    gen == 1 ? "depth sort: times nearly in order, their runs merged" :
+		    gen == 2 ? "depth sort: two runs, one far out of order: merged, not inserted" :
+		    "depth sort: equal times", ok);
+	}
+	depth_scratch_free(&s);
 }
 
 /* Depths from the requests' times, and part_stat samples into the ticks (model-depth.c). */
@@ -392,5 +465,6 @@ main(void)
 	windows_free(&w);
 	test_depth(now, dev);
 	test_depth_dispatch(now, dev);
+	test_depth_sort();
 	CHECK_EXIT();
 }
