@@ -21,7 +21,24 @@ validate() {
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
-v = jsonschema.Draft202012Validator(schema)
+# A $ref's verdict on a value depends on nothing else (the schema has no
+# $dynamicRef): a value found valid once under a $ref is not walked again.
+# The idle intervals of a merged run repeat the same devices and tables
+# (-J of the fixtures: 4.7 -> 1.4 ms of CPU an object).
+valid = set()
+plain_ref = jsonschema.Draft202012Validator.VALIDATORS["$ref"]
+def ref_once(validator, ref, instance, schema):
+    if isinstance(instance, (dict, list)):
+        key = (ref, json.dumps(instance, sort_keys=True))
+    else:
+        key = (ref, type(instance).__name__, instance)
+    if key in valid:
+        return
+    errs = list(plain_ref(validator, ref, instance, schema))
+    if not errs:
+        valid.add(key)
+    yield from errs
+v = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"$ref": ref_once})(schema)
 n = bad = 0
 kinds = set()
 for path in sys.argv[2:]:

@@ -14,7 +14,9 @@ thread_name) or an integer sort_index (*_sort_index).
 Numbers are read as Decimal so timestamps like 1764170000123456.789 compare
 exactly (a float would round them to 0.25 us).
 """
+import gc
 import json
+import re
 import sys
 from decimal import Decimal
 
@@ -35,6 +37,15 @@ def is_num(v):
 def is_int(v):
     return (isinstance(v, int) and not isinstance(v, bool)) or \
         (isinstance(v, Decimal) and v == v.to_integral_value())
+
+
+HEX_ID = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def where(i, e):
+    """Event I's place and kind, for a message: made only when one is written."""
+    name = e.get("name")
+    return "event %d (ph %s%s)" % (i, e.get("ph"), ", %r" % name if isinstance(name, str) else "")
 
 
 def check(path):
@@ -64,37 +75,35 @@ def check(path):
     async_ev = []           # (ts, index, ev) for b/e
     tmin = tmax = None
     for i, e in enumerate(evs):
-        where = "event %d" % i
         if not isinstance(e, dict):
-            raise Bad("%s is %s, not an object" % (where, type(e).__name__))
+            raise Bad("event %d is %s, not an object" % (i, type(e).__name__))
         ph = e.get("ph")
         if ph is None:
-            raise Bad("%s has no ph" % where)
+            raise Bad("event %d has no ph" % i)
         if not isinstance(ph, str) or ph not in PHASES:
-            raise Bad("%s has unknown ph %r" % (where, ph))
+            raise Bad("event %d has unknown ph %r" % (i, ph))
         name = e.get("name")
-        where = "event %d (ph %s%s)" % (i, ph, ", %r" % name if isinstance(name, str) else "")
         counts[ph] = counts.get(ph, 0) + 1
         if "ts" not in e:
-            raise Bad("%s has no ts" % where)
+            raise Bad("%s has no ts" % where(i, e))
         ts = e["ts"]
         if not is_num(ts) or ts < 0:
-            raise Bad("%s has ts %r, not a number >= 0" % (where, ts))
+            raise Bad("%s has ts %r, not a number >= 0" % (where(i, e), ts))
         if "pid" not in e:
-            raise Bad("%s has no pid" % where)
+            raise Bad("%s has no pid" % where(i, e))
         if not is_int(e["pid"]):
-            raise Bad("%s has pid %r, not an integer" % (where, e["pid"]))
+            raise Bad("%s has pid %r, not an integer" % (where(i, e), e["pid"]))
         if ph in NEEDS_TID and "tid" not in e:
-            raise Bad("%s has no tid" % where)
+            raise Bad("%s has no tid" % where(i, e))
         if "tid" in e and not is_int(e["tid"]):
-            raise Bad("%s has tid %r, not an integer" % (where, e["tid"]))
+            raise Bad("%s has tid %r, not an integer" % (where(i, e), e["tid"]))
         if not isinstance(name, str) and not (ph == "E" and name is None):
-            raise Bad("%s has name %r, not a string" % (where, name))
+            raise Bad("%s has name %r, not a string" % (where(i, e), name))
         if "cat" in e and not isinstance(e["cat"], str):
-            raise Bad("%s has cat %r, not a string" % (where, e["cat"]))
+            raise Bad("%s has cat %r, not a string" % (where(i, e), e["cat"]))
         args = e.get("args", {})
         if not isinstance(args, dict):
-            raise Bad("%s has args %r, not an object" % (where, args))
+            raise Bad("%s has args %r, not an object" % (where(i, e), args))
         pid, tid = e["pid"], e.get("tid")
         if ph != "M":
             tmin = ts if tmin is None or ts < tmin else tmin
@@ -105,21 +114,21 @@ def check(path):
 
         if ph == "X":
             if "dur" not in e:
-                raise Bad("%s has no dur" % where)
+                raise Bad("%s has no dur" % where(i, e))
             if not is_num(e["dur"]) or e["dur"] < 0:
-                raise Bad("%s has dur %r, not a number >= 0" % (where, e["dur"]))
+                raise Bad("%s has dur %r, not a number >= 0" % (where(i, e), e["dur"]))
         elif ph == "B":
             be_stacks.setdefault((pid, tid), []).append(name)
         elif ph == "E":
             st = be_stacks.get((pid, tid))
             if not st:
-                raise Bad("%s ends nothing on pid %s tid %s" % (where, pid, tid))
+                raise Bad("%s ends nothing on pid %s tid %s" % (where(i, e), pid, tid))
             top = st.pop()
             if name is not None and name != top:
-                raise Bad("%s ends %r, but %r is open" % (where, name, top))
+                raise Bad("%s ends %r, but %r is open" % (where(i, e), name, top))
         elif ph in ("b", "e"):
             if not isinstance(e.get("cat"), str):
-                raise Bad("%s has no cat" % where)
+                raise Bad("%s has no cat" % where(i, e))
             aid = e.get("id", e.get("id2"))
             if isinstance(aid, dict):
                 aid = aid.get("local", aid.get("global"))
@@ -127,34 +136,33 @@ def check(path):
             else:
                 local = False
             if isinstance(aid, str):
-                if not (aid.startswith("0x") and len(aid) > 2 and
-                        all(c in "0123456789abcdefABCDEF" for c in aid[2:])):
-                    raise Bad("%s has id %r, not a hex string like \"0x1a\"" % (where, aid))
+                if not HEX_ID.fullmatch(aid):
+                    raise Bad("%s has id %r, not a hex string like \"0x1a\"" % (where(i, e), aid))
             elif not is_int(aid):
-                raise Bad("%s has id %r, not a hex string or an integer" % (where, aid))
+                raise Bad("%s has id %r, not a hex string or an integer" % (where(i, e), aid))
             async_ev.append((ts, i, e, (e["cat"], str(aid), pid if local else None)))
         elif ph == "C":
             if not args:
-                raise Bad("%s has no args series" % where)
+                raise Bad("%s has no args series" % where(i, e))
             for k, v in args.items():
                 if not is_num(v):
-                    raise Bad("%s series %r is %r, not a number" % (where, k, v))
+                    raise Bad("%s series %r is %r, not a number" % (where(i, e), k, v))
         elif ph in ("i", "I"):
             if e.get("s", "t") not in ("g", "p", "t"):
-                raise Bad("%s has s %r, not g/p/t" % (where, e.get("s")))
+                raise Bad("%s has s %r, not g/p/t" % (where(i, e), e.get("s")))
         elif ph == "M":
             if name in META_STR:
                 if not isinstance(args.get("name" if name != "process_labels" else "labels"), str):
-                    raise Bad("%s has no string args.name" % where)
+                    raise Bad("%s has no string args.name" % where(i, e))
                 if name == "process_name":
                     pnames[pid] = args["name"]
                 elif name == "thread_name":
                     if tid is None:
-                        raise Bad("%s has no tid" % where)
+                        raise Bad("%s has no tid" % where(i, e))
                     tnames[(pid, tid)] = args["name"]
             elif name in META_INT:
                 if not is_int(args.get("sort_index")):
-                    raise Bad("%s has sort_index %r, not an integer" % (where, args.get("sort_index")))
+                    raise Bad("%s has sort_index %r, not an integer" % (where(i, e), args.get("sort_index")))
 
     for (pid, tid), st in be_stacks.items():
         if st:
@@ -189,6 +197,9 @@ def check(path):
 
 
 def main():
+    # A trace is hundreds of thousands of small objects, none of them cyclic:
+    # the collector would walk them again and again while they load.
+    gc.disable()
     if len(sys.argv) != 2:
         print("usage: %s TRACE.json" % sys.argv[0], file=sys.stderr)
         return 2
