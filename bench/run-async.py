@@ -23,11 +23,15 @@ The medians close the table; the floors of issue 28 are checked against them.
     `make bench` builds them), e.g. FLOOR=min,async-blk.
 READLOOP=bench/bench-readloop also measures BPF ns per cached 4 KiB read()
 and pread() call (blktop -c bench-readloop), READLOOP_ROUNDS times each
-(default 5). ENGINES= (empty) measures only that.
+(default 5), alternating with OLD's blktop where OLD= is given;
+READLOOP_MODES=read (default read,pread) the calls measured. ENGINES=
+(empty) measures only that.
 
-Nothing else may load or run BPF programs meanwhile: a tracer's programs are
-those that appear while it starts. The loop device and its file are removed
-on every exit path.
+A tracer's programs are those that appear while it starts and that its
+process holds (the prog ids of its fds), so programs others load meanwhile
+are not counted; their work still slows the runs (take
+/tmp/blktop-bench.lock). The loop device and its file are removed on every
+exit path.
 """
 import json
 import os
@@ -93,7 +97,26 @@ def start(cmd, out):
             n, since = m, time.time()
         time.sleep(0.25)
     ids = set(progs()) - before
-    return p, ids
+    own = own_progs(p.pid)
+    return p, (ids & own if own else ids)
+
+
+def own_progs(pid):
+    """The ids of the BPF programs process pid holds (prog and link fds), so
+    that programs another user loads beside it meanwhile are not counted."""
+    ids = set()
+    try:
+        for fd in os.listdir("/proc/%d/fdinfo" % pid):
+            try:
+                with open("/proc/%d/fdinfo/%s" % (pid, fd)) as f:
+                    for line in f:
+                        if line.startswith("prog_id:"):
+                            ids.add(int(line.split()[1]))
+            except (OSError, ValueError):
+                pass
+    except OSError:
+        pass
+    return ids
 
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -237,7 +260,7 @@ def readloop_one(cmd, path, mode):
                                         capture_output=True, text=True, check=True).stdout)
             b = progs()
         finally:
-            stop(p)
+            stop(p, ids)	# and its programs gone before the next tracer starts
     calls = rate * SECS
     per = {}
     for i in ids:
@@ -256,13 +279,14 @@ def readloop(tmp, mode):
     floor = "%s %s vfs-file" % (os.environ.get("FLOOR_BIN", "build/bench/bench-floor"),
                                 os.environ.get("FLOOR_OBJ", "build/bench/floor.bpf.o"))
     with_floor = mode == "read" and os.path.exists(floor.split()[0])
-    res, fres = [], []
+    res, fres, ores = [], [], []
     for r in range(READLOOP_ROUNDS):
         runs = [("blktop", BLKTOP + " -J -d 1 -c bench-readloop")]
+        if os.environ.get("OLD"):
+            runs.append(("old", os.environ["OLD"] + " -J -d 1 -c bench-readloop"))
         if with_floor:
             runs.append(("floor vfs-file", floor))
-            if r % 2:
-                runs.reverse()
+        runs = runs[r % len(runs):] + runs[:r % len(runs)]
         for name, cmd in runs:
             rate, per = readloop_one(cmd, path, mode)
             ns = sum(per.values())
@@ -270,9 +294,11 @@ def readloop(tmp, mode):
                 mode, r + 1, name, rate, ns, ", ".join("%s %.0f" % kv for kv in
                                                        sorted(per.items(), key=lambda kv: -kv[1])
                                                        if kv[1] >= 1)), flush=True)
-            (res if name == "blktop" else fres).append(ns)
+            {"blktop": res, "old": ores}.get(name, fres).append(ns)
     print("median %s loop: %.1f ns of BPF per cached 4 KiB %s() call (%s)"
           % (mode, med(res), mode, " ".join("%.0f" % x for x in res)))
+    if ores:
+        print("median %s loop, old: %.1f ns (%s)" % (mode, med(ores), " ".join("%.0f" % x for x in ores)))
     if fres:
         print("median %s loop, floor vfs-file: %.1f ns (%s); blktop / floor %.2f (<= 1.15: %s)"
               % (mode, med(fres), " ".join("%.0f" % x for x in fres), med(res) / med(fres),
@@ -378,7 +404,7 @@ def main():
                     "; --no-vfs %.0f <= %.0f: %s" % (med(nv["ns"]), med(bio["ns"]),
                         "met" if med(nv["ns"]) <= med(bio["ns"]) else "NOT met") if nv else ""))
         if READLOOP:
-            for mode in ("read", "pread"):
+            for mode in [m for m in os.environ.get("READLOOP_MODES", "read,pread").split(",") if m]:
                 print()
                 readloop(tmp, mode)
     finally:

@@ -241,6 +241,8 @@ static __always_inline bool fd_direct(int fd)
 {
 	struct file *f = fd_file(fd);
 
+	if (f && FILE_CAST)
+		return file_cast_flags(f) & O_DIRECT_FLAG;	/* 6.2+: no probe read */
 	return f && (BPF_CORE_READ(f, f_flags) & O_DIRECT_FLAG);
 }
 

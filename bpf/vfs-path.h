@@ -8,6 +8,7 @@
 #define BLKTOP_VFS_PATH_H
 
 #include "vfs-calls.h"
+#include "vfs-cast.h"
 
 /* The struct file behind fd in the current task (task: task_current()), or NULL. */
 static __always_inline struct file *fd_file_of(struct task_struct *task, int fd)
@@ -16,6 +17,8 @@ static __always_inline struct file *fd_file_of(struct task_struct *task, int fd)
 	struct file **fds, *f = NULL;
 	unsigned int max_fds;
 
+	if (FILE_CAST)
+		return fd_file_cast(task, fd);
 	if (fd < 0)
 		return NULL;
 	if (HAVE_TASK_BTF) {
@@ -150,7 +153,9 @@ static __always_inline __u16 file_peek_at(__u8 *span, __s64 *fpos, struct file *
 	*fpos = -1;
 	if (!f)
 		return VFS_FT_NONE;
-	if (span_read(span, f, plo, phi)) {
+	if (FILE_CAST) {
+		file_cast_peek(f, &ino, &p, &in->fflags, fpos);
+	} else if (span_read(span, f, plo, phi)) {
 		ino = SPAN_GET(span, plo, struct file, f_inode);
 		p = SPAN_GET(span, plo, struct file, f_path);
 		in->fflags = SPAN_GET(span, plo, struct file, f_flags);

@@ -56,6 +56,8 @@ static char			 live_vfs_why[VFS_HOOK_MAX][128];
 static char			 live_vfs_err[256];
 static char			 live_vfs_failed_prog[64];	/* libbpf said it failed to load */
 static char			 live_vfs_failed_line[128];	/* the verifier's last words */
+static int			 live_vfs_cast = -1;	/* file_cast: -1 not decided, 0 off, 1 on */
+static char			 live_vfs_cast_why[96];	/* why off */
 
 /*
  * Note which program libbpf says failed to load, and the verifier's last
@@ -210,6 +212,37 @@ live_vfs_open(void)
 	return (obj);
 }
 
+/*
+ * Whether the read/write exits read the fd array's slot and the struct file
+ * by faulting loads (bpf/vfs-cast.h): where the kernel has bpf_rdonly_cast
+ * (6.2+), on the main build, unless BLKTOP_VFS_CAST=0 or the verifier
+ * refused them in a probe (live_vfs_probe_one); else why not.
+ */
+static bool
+live_vfs_cast_on(void)
+{
+	const char	*env = getenv("BLKTOP_VFS_CAST");
+	struct btf	*vmlinux;
+
+	if (live_vfs_cast >= 0)
+		return (live_vfs_cast > 0);
+	live_vfs_cast = 0;
+	if (env != NULL && strcmp(env, "0") == 0)
+		snprintf(live_vfs_cast_why, sizeof live_vfs_cast_why, "BLKTOP_VFS_CAST=0");
+	else if (live_probe_compat(NULL))
+		snprintf(live_vfs_cast_why, sizeof live_vfs_cast_why, "the compat build");
+	else {
+		vmlinux = btf__load_vmlinux_btf();
+		live_vfs_cast = vmlinux != NULL &&
+		    btf__find_by_name_kind(vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
+		btf__free(vmlinux);
+		if (!live_vfs_cast)
+			snprintf(live_vfs_cast_why, sizeof live_vfs_cast_why,
+			    "no bpf_rdonly_cast kfunc (Linux 6.2+)");
+	}
+	return (live_vfs_cast > 0);
+}
+
 /* Detach (all links at once) and free a skeleton; NULL is fine. */
 static void
 live_vfs_destroy(struct vfs_bpf *skel)
@@ -257,7 +290,20 @@ live_vfs_probe_one(int v)
 	bpf_map__set_max_entries(skel->maps.events, 4096);
 	live_vfs_select_extras(skel, false);
 	live_vfs_select(skel, v, true, true);
+	skel->rodata->file_cast = live_vfs_cast_on();
 	error = vfs_bpf__load(skel);
+	if (error != 0 && live_vfs_cast_on()) {
+		/* Refused with the faulting loads: without them, then, if that loads. */
+		live_vfs_destroy(skel);
+		live_vfs_cast = 0;
+		if (live_vfs_probe_one(v)) {
+			snprintf(live_vfs_cast_why, sizeof live_vfs_cast_why,
+			    "the verifier refused them (%s)", strerror(-error));
+			return (1);
+		}
+		live_vfs_cast = 1;	/* variant v fails either way: not the loads' fault */
+		return (0);
+	}
 	if (error != 0) {
 		snprintf(live_vfs_why[v], sizeof(live_vfs_why[v]), "load: %s", strerror(-error));
 		live_vfs_destroy(skel);
@@ -402,6 +448,12 @@ live_vfs_probe(FILE *fp)
 	}
 	if (chosen < 0)
 		fprintf(fp, "%s\n", live_vfs_err);
+	if (live_vfs_cast_on())
+		fprintf(fp, "vfs: read path: fd slot and struct file by faulting loads "
+		    "(bpf_rdonly_cast)\n");
+	else
+		fprintf(fp, "vfs: read path: fd slot and struct file by probe reads (%s)\n",
+		    live_vfs_cast_why);
 	live_extras_probe(fp);
 	fprintf(fp, "feature: %-8s %s\n", "munmap", live_vfs_have_munmap() ? "works" :
 	    "n/a: needs the bpf_find_vma helper (Linux 5.17)");
@@ -436,6 +488,7 @@ live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_o
 	}
 	skel->rodata->trace_open = !o->no_open;
 	skel->rodata->trace_rw = !o->no_rw;
+	skel->rodata->file_cast = live_vfs_cast_on();
 	skel->rodata->trace_life = !o->no_open;
 	skel->rodata->include_all = o->all_files != 0;
 	skel->rodata->filter_tgid = o->ntgids > 0;

@@ -140,6 +140,12 @@ mk = re.search(r"^feature: kio +(.*)$", probe, re.M)
 want = "at the block request" if kvp >= (6, 5) else "n/a"
 line(mk is not None and mk.group(1).startswith(want), "probe",
      "kio: %s on Linux %d.%d (got %s)" % (want, kvp[0], kvp[1], mk.group(1)[:120] if mk else None))
+# The read/write exits' fd slot and struct file (bpf/vfs-cast.h): faulting
+# loads where bpf_rdonly_cast is (6.2+), probe reads before (5.10, 6.1).
+mr = re.search(r"^vfs: read path: (.*)$", probe, re.M)
+want = "fd slot and struct file by " + ("faulting loads" if kvp >= (6, 2) else "probe reads")
+line(mr is not None and mr.group(1).startswith(want), "probe",
+     "read path: %s on Linux %d.%d (got %s)" % (want, kvp[0], kvp[1], mr.group(1)[:120] if mr else None))
 # "extra:" lines: hook -> "available" or the reason it is not.
 extra = {}
 for l in probe.splitlines():
