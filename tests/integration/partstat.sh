@@ -59,7 +59,7 @@ a = [int(x) for x in after.split()]
 def result(name, ok, detail):
     print("%s: partstat: QD %d %s: %s (%s)" % ("PASS" if ok else "FAIL", qd, tag, name, detail))
 busy = tiq = 0.0
-ios = lost = late = reports = 0
+ios = lost = late = reports = nolat = 0
 qd_max = 0
 hist = {}
 inflight = None
@@ -73,6 +73,7 @@ for line in open(path):
         busy += d["util_pct"] / 100.0 * r["interval_s"] * 1000.0
         tiq += d["qd"]["avg"] * r["interval_s"] * 1000.0
         ios += d["read"]["ios"] + d["write"]["ios"] + d["other"]["ios"]
+        nolat += sum(d[o].get("no_lat", 0) for o in ("read", "write", "other"))
         qd_max = max(qd_max, d["qd"]["max"])
         late += d["qd"].get("late", 0)
         inflight = d["qd"].get("in_flight")
@@ -94,7 +95,10 @@ with open(fio) as f:
 # fio's buckets: "1", "2" (2-3), "4" (4-7), ... "32" (32-63), ">=64".
 fio_bucket = max(levels, key=lambda k: levels[k])
 n = sum(hist.values())
-result("a depth for every request", n == ios and late == 0, "%d depths, %d requests, %d late" % (n, ios, late))
+# A request without times (no_lat: an empty flush, or one whose start was not
+# seen) finds no depth, as in qdepth.sh.
+result("a depth for every request with times", n == ios - nolat and late == 0,
+       "%d depths, %d requests, %d without times, %d late" % (n, ios, nolat, late))
 result("depth max is fio's iodepth", qd_max == qd, "blktop %d fio %d" % (qd_max, qd))
 result("the highest depth bucket is fio's (%s: %.2f%%)" % (fio_bucket, levels[fio_bucket]),
        str(max(hist) if hist else None) == fio_bucket and (qd > 1 or hist.get(1) == n),
