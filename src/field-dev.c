@@ -21,6 +21,7 @@ static double	dev_minor(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_no_lat(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_iops(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_bytes_s(const struct dev_ctx *, const struct sum_op *, int *);
+static double	dev_bytes_io(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_util(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_await(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_p50(const struct dev_ctx *, const struct sum_op *, int *);
@@ -69,6 +70,8 @@ const struct dev_field_row dev_fields[DEVF_MAX] = {
 	    .line = { { [DEVF_RW] = "MB/s" }, { 6 }, .scale = 1e6 },
 	    .html = { { [DEVF_RW] = "MB/s" }, .prec = 2, .scale = 1048576.0 },
 	    .help = "bytes a second (-b, the UI: MB/s; the report: MiB/s)" },
+	[DEVF_BYTES_IO] = { "bytes_per_io", DEVU_MEAN, .get = dev_bytes_io, .prec = 1,
+	    .help = "mean request size, bytes (iostat's rareq-sz, wareq-sz)" },
 	[DEVF_LAT] = { "lat_us", DEVU_GROUP, .json = json_dev_lat_us,
 	    .help = "device times, issue to done, us" },
 	[DEVF_Q] = { "q_us", DEVU_GROUP, .json = json_dev_q_us,
@@ -233,6 +236,15 @@ dev_bytes_s(const struct dev_ctx *x, const struct sum_op *o, int *known)
 {
 	*known = x->dur;
 	return ((double)o->bytes / x->secs);
+}
+
+/* Bytes a request: none without one. */
+static double
+dev_bytes_io(const struct dev_ctx *x, const struct sum_op *o, int *known)
+{
+	(void)x;
+	*known = o->ios != 0;
+	return (o->ios != 0 ? (double)o->bytes / (double)o->ios : 0);
 }
 
 /* The share of the time with a request in flight, %. */

@@ -20,7 +20,7 @@ struct sum;
 enum dev_field {
 	DEVF_NAME, DEVF_HOST, DEVF_MAJOR, DEVF_MINOR,
 	DEVF_IOS, DEVF_BYTES, DEVF_ERRORS, DEVF_NO_LAT, DEVF_IOPS, DEVF_BYTES_S,
-	DEVF_LAT, DEVF_Q, DEVF_HIST, DEVF_Q_HIST, DEVF_SIZE_HIST,
+	DEVF_BYTES_IO, DEVF_LAT, DEVF_Q, DEVF_HIST, DEVF_Q_HIST, DEVF_SIZE_HIST,
 	DEVF_ALL_LAT, DEVF_QD, DEVF_UTIL, DEVF_REQ_PATTERN,
 	/* Not members of the JSON's object (a part of one, or a view's only). */
 	DEVF_AWAIT, DEVF_P50, DEVF_P99, DEVF_P999, DEVF_LAT_MAX, DEVF_QD_AVG, DEVF_QD_MAX,
@@ -45,6 +45,7 @@ enum dev_unit {
 	DEVU_TIME,		/* a time average, a share of the time (null as a rate) */
 	DEVU_NS,		/* a request's time, ns (JSON and -b: us or ms by .scale) */
 	DEVU_PCT,		/* a share of its requests (null without one) */
+	DEVU_MEAN,		/* a mean over its requests (null without one) */
 	DEVU_WALL,		/* a moment, Unix time */
 	DEVU_GROUP,		/* a value of its own shape (json) */
 	DEVU_MEMBERS,		/* members json writes itself, or none */

@@ -147,6 +147,7 @@ html_dev_cell(struct html *h, const struct report_dev *rd, const struct dev_ctx 
 		fputs(known ? html_time(h->b, rd->qd_peak_ts, 0, buf, sizeof buf) : "-", f);
 		break;
 	case DEVU_PCT:
+	case DEVU_MEAN:
 		if (!known) {
 			fputs("-", f);
 			break;

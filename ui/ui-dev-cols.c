@@ -38,8 +38,9 @@ ui_dev_cols_head(const struct dev_colref *cols, unsigned n, int line, char *buf,
 
 /*
  * A device's cells of columns cols (n) in the layout, a space apart: rates
- * as "12.3k", times as "850us" ("-" if none was timed, not "0ns"), time
- * averages with their decimals.
+ * as "12.3k", times as "850us", time averages with their decimals (these
+ * three over no time: 0); "-" where nothing is behind a figure (no request
+ * timed: not "0ns").
  */
 void
 ui_dev_cols_cells(const struct dev_ctx *x, const struct dev_colref *cols, unsigned n,
@@ -66,10 +67,10 @@ ui_dev_cols_cells(const struct dev_ctx *x, const struct dev_colref *cols, unsign
 			    device_name(x->dev));
 		else if (r->unit == DEVU_RATE)
 			ui_layout_rate(cell, sizeof cell, v);
-		else if (r->unit == DEVU_NS && known)
-			draw_fmt_lat(cell, sizeof cell, (uint64_t)v);
-		else if (r->unit == DEVU_NS)
+		else if (!known && r->unit != DEVU_TIME)
 			snprintf(cell, sizeof cell, "%*s", w, "-");
+		else if (r->unit == DEVU_NS)
+			draw_fmt_lat(cell, sizeof cell, (uint64_t)v);
 		else if (r->unit == DEVU_COUNT)
 			snprintf(cell, sizeof cell, "%*llu", w,
 			    (unsigned long long)dev_field_count(x, &cols[i]));
