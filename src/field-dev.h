@@ -1,4 +1,4 @@
-/* field-dev.h: a device's field table (field-dev.c), read by its JSON (json.c), -b's table, the UI's devices pane and the HTML report's summary; fields.h first. */
+/* field-dev.h: a device's field table (field-dev.c), read by its JSON (json.c), -b's table, the UI's devices pane and the HTML report's summary (fields.h has the entity-neutral parts: json_val, fmt_num). */
 
 #ifndef FIELD_DEV_H
 #define FIELD_DEV_H
