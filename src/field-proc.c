@@ -7,6 +7,7 @@
 #include "blktop.h"
 #include "draw.h"
 #include "fields.h"
+#include "field-dev.h"
 #include "host.h"
 
 #define FP_COUNT(m)	.unit = FIELD_COUNT, .off = offsetof(struct proc_counts, m)
@@ -249,7 +250,7 @@ field_host(FILE *f, const struct field_ctx *x)
 
 	if (name == NULL)
 		return;
-	fputs(",\"host\":", f);
+	fprintf(f, ",\"%s\":", dev_fields[DEVF_HOST].key);	/* as a device's */
 	json_string(f, name);
 }
 

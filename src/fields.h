@@ -50,16 +50,6 @@ struct json_map {
 };
 void		 json_offset_map(FILE *, const struct json_map *);
 
-/* json.c: one device's JSON object, of an interval (-J) or of a run (--report). */
-struct json_dev {
-	uint32_t		 dev;
-	const struct sum	*sum;
-	const struct devwin	*dw;		/* its request pattern; NULL: null */
-	unsigned		 qd_max;
-	double			 qd_max_at;	/* a run's: the peak's wall time */
-	int			 run;		/* a whole run's form (the report's) */
-};
-void		 json_dev_write(FILE *, const struct json_dev *);
 
 /* json-run.c: an interval's object (-J) and a run's (--report OUT.json, report.h). */
 struct batch_opts;

@@ -8,6 +8,7 @@
 #include "stack.h"
 #include "job.h"
 #include "fields.h"
+#include "field-dev.h"
 #include "report.h"
 #include "json-wear.h"
 
@@ -61,10 +62,10 @@ json_run_phases(FILE *f, const struct blktop *b, int interval)
 		    (double)(p->end - p->start) / 1e9);
 		for (k = 0; k < p->ndevs; k++) {
 			d = &p->devs[k];
-			fprintf(f, "%s{\"name\":", k ? "," : "");
+			fprintf(f, "%s{\"%s\":", k ? "," : "", dev_fields[DEVF_NAME].key);
 			json_string(f, device_name(d->dev));
-			fprintf(f, ",\"ios\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
-			    (unsigned long long)d->ios, (unsigned long long)d->bytes[OPC_READ],
+			fprintf(f, ",\"%s\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu",
+			    dev_fields[DEVF_IOS].key, (unsigned long long)d->ios, (unsigned long long)d->bytes[OPC_READ],
 			    (unsigned long long)d->bytes[OPC_WRITE]);
 			json_num(f, "mb_s", !isnan(d->mb_s), 3, d->mb_s);
 			json_num(f, "aqu_sz", !isnan(d->aqu), 3, d->aqu);
@@ -277,7 +278,7 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	FILE			*f = bo->out;
 	const struct devwin	*dw;
 	struct sum		 s;
-	struct json_dev		 jd = { .sum = &s };
+	static struct dev_ctx	 x;	/* large: keep it off the stack */
 	double			 secs = 0;
 	unsigned		 i, first = 1;
 
@@ -302,10 +303,8 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 		windows_sum(&b->win, dw, 1, nticks, &s);
 		if (!first)
 			fputc(',', f);
-		jd.dev = dw->dev;
-		jd.dw = dw;
-		jd.qd_max = s.qd_max;
-		json_dev_write(f, &jd);
+		dev_ctx_init(&x, dw->dev, &s, dw);
+		json_dev_write(f, &x);
 		fputc('}', f);
 		first = 0;
 	}
@@ -338,16 +337,16 @@ json_run_dev(FILE *f, const struct blktop *b, const struct report *r,
     const struct report_dev *rd)
 {
 	struct report_span	 sp[64];
-	struct json_dev		 jd = {
-		.dev = rd->dev, .sum = &rd->tot, .qd_max = rd->qd_peak,
-		.qd_max_at = stream_wall(b, rd->qd_peak_ts), .run = 1,
-		.dw = windows_get(&b->win, rd->dev),
-	};
+	static struct dev_ctx	 x;	/* large: keep it off the stack */
 	struct json_map		 jm;
 	uint64_t		 med;
 	unsigned		 i, ns;
 
-	json_dev_write(f, &jd);
+	dev_ctx_init(&x, rd->dev, &rd->tot, windows_get(&b->win, rd->dev));
+	x.qd_max = rd->qd_peak;
+	x.qd_max_at = stream_wall(b, rd->qd_peak_ts);
+	x.run = 1;
+	json_dev_write(f, &x);
 	/* No column with enough timed requests: no median to judge by. */
 	med = report_col_median_p99(r, rd);
 	json_num(f, "median_column_p99_us", json_run_judged_cols(r, rd) > 0, 1,

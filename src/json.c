@@ -1,12 +1,11 @@
 /* json.c: the one JSON writer of the rows -J and --report OUT.json share: devices, processes, files, marks, phases (doc/blktop.schema.json). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blktop.h"
-#include "host.h"
 #include "fields.h"
+#include "field-dev.h"
 #include "model-qdepth.h"
 #include "insight.h"
 
@@ -98,7 +97,7 @@ json_field_pattern(FILE *f, const struct field_ctx *x)
 {
 	const struct blktop	*b = x->b;
 	const struct pattern	*p = x->pe != NULL ? &x->pe->pat : &x->fe->pat;
-	static const char	*dir[2] = { "read", "write" };
+	const char *const	*dir = dev_op_keys;	/* PAT_READ, PAT_WRITE: "read", "write" */
 	int			 known = (b->have & HAVE_VFS) != 0;
 	unsigned		 d, i;
 
@@ -201,7 +200,7 @@ json_qd_more(FILE *f, const struct sum *s)
 void
 json_req_pattern(FILE *f, const struct req_pattern *r, const struct req_extra *x)
 {
-	static const char	*dir[2] = { "read", "write" };
+	const char *const	*dir = dev_op_keys;	/* PAT_READ, PAT_WRITE: "read", "write" */
 	unsigned		 d, i;
 
 	fprintf(f, ",\"request_pattern\":");
@@ -394,8 +393,6 @@ json_insights(FILE *f, const struct blktop *b)
 	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
 }
 
-static const char *json_dev_ops[OPC_MAX] = { "read", "write", "other" };
-
 /*
  * {"p50":..,"p90":..,"p99":..[,"p999":..],"min":..,"max":..,"avg":..} in
  * microseconds of a histogram of n times between min and max (their sum);
@@ -448,8 +445,8 @@ json_qd_depth(FILE *f, const struct qd_acc *a, int run)
 		if (!first)
 			fputc(',', f);
 		json_qd_bucket(f, i);
-		fprintf(f, ",\"count\":%llu,\"bytes\":%llu", (unsigned long long)l->n,
-		    (unsigned long long)l->bytes);
+		fprintf(f, ",\"count\":%llu,\"%s\":%llu", (unsigned long long)l->n,
+		    dev_fields[DEVF_BYTES].key, (unsigned long long)l->bytes);
 		json_num(f, "bytes_pct", bytes != 0, 2, bytes ? 100.0 * (double)l->bytes /
 		    (double)bytes : 0);
 		fprintf(f, ",\"await_us\":");
@@ -495,110 +492,97 @@ json_dev_sizes(FILE *f, const uint64_t *size)
 	fputc(']', f);
 }
 
-/*
- * One operation class over dur_ns (rates null without one): an interval's
- * has its requests without a time and the histograms, a run's the p999.
- */
-static void
-json_dev_op(FILE *f, const struct sum_op *o, uint64_t dur_ns, int run)
+/* "lat_us": the device times of the requests o (a run's: with p999). */
+void
+json_dev_lat_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
 {
-	double		 secs = (double)dur_ns / 1e9;
+	json_dev_lat(f, o->lat, o->timed, o->lat_min, o->lat_max, o->lat_sum, x->run);
+}
 
-	fprintf(f, "{\"ios\":%llu,\"bytes\":%llu,\"errors\":%llu",
-	    (unsigned long long)o->ios, (unsigned long long)o->bytes,
-	    (unsigned long long)o->errors);
-	if (!run)
-		fprintf(f, ",\"no_lat\":%llu", (unsigned long long)(o->ios - o->timed));
-	json_num(f, "iops", dur_ns != 0, 1, dur_ns ? (double)o->ios / secs : 0);
-	json_num(f, "bytes_per_s", dur_ns != 0, 0, dur_ns ? (double)o->bytes / secs : 0);
-	fprintf(f, ",\"lat_us\":");
-	json_dev_lat(f, o->lat, o->timed, o->lat_min, o->lat_max, o->lat_sum, run);
-	fprintf(f, ",\"q_us\":");
-	json_dev_lat(f, o->q, o->timed, o->q_min, o->q_max, o->q_sum, run);
-	if (!run) {
-		fprintf(f, ",\"hist\":");
-		json_dev_hist(f, o->lat);
-		fprintf(f, ",\"q_hist\":");
-		json_dev_hist(f, o->q);
-		fprintf(f, ",\"size_hist\":");
-		json_dev_sizes(f, o->size);
+/* "q_us": their queue times. */
+void
+json_dev_q_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
+{
+	json_dev_lat(f, o->q, o->timed, o->q_min, o->q_max, o->q_sum, x->run);
+}
+
+/* "hist": their device times' buckets (an interval's). */
+void
+json_dev_lat_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
+{
+	(void)x;
+	json_dev_hist(f, o->lat);
+}
+
+/* "q_hist": their queue times' buckets. */
+void
+json_dev_q_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
+{
+	(void)x;
+	json_dev_hist(f, o->q);
+}
+
+/* "size_hist": their sizes' buckets. */
+void
+json_dev_size_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
+{
+	(void)x;
+	json_dev_sizes(f, o->size);
+}
+
+/*
+ * "qd": its avg, max (and a run's max_at: none without a request ever in
+ * flight) from their rows, then how the requests found the depth: a run's
+ * from its whole run, an interval's from the ticks since the last report.
+ */
+void
+json_dev_qd(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
+{
+	const struct sum	*s = x->sum;
+	int			 first = 1;
+
+	(void)o;
+	dev_field_json(f, x, NULL, DEVF_QD_AVG, DEVF_QD_MAX_AT + 1, &first);
+	if (x->run) {
+		if (depth_acc(x->dw, 1) != NULL)
+			json_qd_depth(f, depth_acc(x->dw, 1), 1);
+	} else {
+		json_qd_more(f, s);
+		if ((s->flags & TICK_QD) && depth_acc(x->dw, 0) != NULL)
+			json_qd_depth(f, depth_acc(x->dw, 0), 0);
 	}
 	fputc('}', f);
 }
 
-/* ,"lat_us": the device times of every operation class together (a run's). */
-static void
-json_dev_all_lat(FILE *f, const struct sum *s)
+/* ,"request_pattern": the device's since first seen, null without its windows. */
+void
+json_dev_pattern(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
 {
-	const struct sum_op	*so;
-	uint64_t		 h[HIST_NBUCKETS] = { 0 }, n = 0, min = 0, max = 0, sum = 0;
-	unsigned		 o, i;
-
-	for (o = 0; o < OPC_MAX; o++) {
-		so = &s->op[o];
-		for (i = 0; i < HIST_NBUCKETS; i++)
-			h[i] += so->lat[i];
-		if (so->timed != 0 && (n == 0 || so->lat_min < min))
-			min = so->lat_min;
-		n += so->timed;
-		sum += so->lat_sum;
-		if (so->lat_max > max)
-			max = so->lat_max;
-	}
-	fprintf(f, ",\"lat_us\":");
-	json_dev_lat(f, h, n, min, max, sum, 1);
+	(void)o;
+	if (x->dw != NULL)
+		json_req_pattern(f, &x->dw->rpat, &x->dw->rx);
+	else
+		fprintf(f, ",\"request_pattern\":null");
 }
 
 /*
  * A device's object, up to and with its request pattern, left open for the
  * caller's own members (the report's anomalies and offset map; -J has none):
- * its name, each operation class, "qd", "util_pct", "request_pattern". d->run
- * picks a whole run's form (the report) over an interval's (-J).
+ * the rows of dev_fields (field-dev.c), each operation class's in its own
+ * object. x->run picks a whole run's form (the report) over an interval's (-J).
  */
 void
-json_dev_write(FILE *f, const struct json_dev *d)
+json_dev_write(FILE *f, const struct dev_ctx *x)
 {
-	const struct sum	*s = d->sum;
-	double			 secs = s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9;
-	int			 dur = s->dur_ns != 0;	/* rates need the time they cover */
-	unsigned		 o;
+	unsigned	 o;
+	int		 first = 1;
 
-	fprintf(f, "{\"name\":");
-	json_string(f, device_name(d->dev));
-	/* A run of several hosts: whose device (null: a log's, of no host). */
-	if (host_count() > 1) {
-		fprintf(f, ",\"host\":");
-		if (host_name(host_of_dev(d->dev)) != NULL)
-			json_string(f, host_name(host_of_dev(d->dev)));
-		else
-			fputs("null", f);
-	}
-	fprintf(f, ",\"major\":%u,\"minor\":%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+	dev_field_json(f, x, NULL, 0, DEVF_OP_FIRST, &first);
 	for (o = 0; o < OPC_MAX; o++) {
-		fprintf(f, ",\"%s\":", json_dev_ops[o]);
-		json_dev_op(f, &s->op[o], s->dur_ns, d->run);
+		fprintf(f, ",\"%s\":", dev_op_keys[o]);
+		first = 1;
+		dev_field_json(f, x, &x->sum->op[o], DEVF_OP_FIRST, DEVF_OP_END, &first);
+		fputc('}', f);
 	}
-	if (d->run)
-		json_dev_all_lat(f, s);
-	/* Time averages: null only without the time they cover. */
-	fprintf(f, ",\"qd\":{\"avg\":");
-	json_val(f, dur, 3, (double)s->wait_sum / 1e9 / secs);
-	fprintf(f, ",\"max\":%u", d->qd_max);
-	if (d->run) {	/* no request ever in flight: no moment of the peak */
-		json_num(f, "max_at", d->qd_max > 0, 3, d->qd_max_at);
-		if (depth_acc(d->dw, 1) != NULL)
-			json_qd_depth(f, depth_acc(d->dw, 1), 1);
-	} else {
-		json_qd_more(f, s);
-		/* The device's since the last report: what its ticks' depths came with. */
-		if ((s->flags & TICK_QD) && depth_acc(d->dw, 0) != NULL)
-			json_qd_depth(f, depth_acc(d->dw, 0), 0);
-	}
-	fputc('}', f);
-	json_num(f, "util_pct", dur, 2, fmin(100.0, (double)s->busy_ns / 1e9 / secs * 100.0));
-	if (d->dw != NULL)
-		json_req_pattern(f, &d->dw->rpat, &d->dw->rx);
-	else
-		fprintf(f, ",\"request_pattern\":null");
+	dev_field_json(f, x, NULL, DEVF_OP_END, DEVF_JSON_END, &first);
 }
-

@@ -7,6 +7,7 @@
 #include "blktop.h"
 #include "host.h"
 #include "report.h"
+#include "field-dev.h"
 
 /* One host's device totals (all: every device's, whatever its host). */
 void
@@ -56,13 +57,12 @@ report_dev_name(uint32_t dev, char *buf, size_t len)
 static void
 report_hosts_one(FILE *f, const struct report *r, int host, int all)
 {
-	static const char	*ops[OPC_MAX] = { "read", "write", "other" };
 	const struct host_label	*labels;
 	struct report_host_sum	 t;
 	unsigned		 i, o, nlabels;
 
 	report_hosts_sum(r, host, all, &t);
-	fputs("{\"host\":", f);
+	fprintf(f, "{\"%s\":", dev_fields[DEVF_HOST].key);
 	if (host_name(host) != NULL)
 		json_string(f, host_name(host));
 	else
@@ -77,9 +77,11 @@ report_hosts_one(FILE *f, const struct report *r, int host, int all)
 		json_string(f, labels[i].value);
 	}
 	fprintf(f, "},\"devices\":%u", t.ndevs);
+	/* Each operation class's object, its members as a device's (field-dev.c's rows). */
 	for (o = 0; o < OPC_MAX; o++)
-		fprintf(f, ",\"%s\":{\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"errors\":%"
-		    PRIu64 "}", ops[o], t.ios[o], t.bytes[o], t.errors[o]);
+		fprintf(f, ",\"%s\":{\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 "}",
+		    dev_op_keys[o], dev_fields[DEVF_IOS].key, t.ios[o], dev_fields[DEVF_BYTES].key,
+		    t.bytes[o], dev_fields[DEVF_ERRORS].key, t.errors[o]);
 	fputc('}', f);
 }
 

@@ -10,6 +10,7 @@
 #include "host.h"
 #include "job.h"
 #include "fields.h"
+#include "field-dev.h"
 #include "model-qdepth.h"
 #include "stack.h"
 
@@ -46,21 +47,6 @@ batch_end(struct sink *s)
 
 	if (b->base != NULL)
 		event_base_loopbreak(b->base);
-}
-
-/* Seconds covered by a summary, never zero. */
-static double
-batch_secs(const struct sum *s)
-{
-	return (s->dur_ns > 0 ? (double)s->dur_ns / 1e9 : 1e-9);
-}
-
-/* A percentile of an operation's device times (q: queue times) in microseconds. */
-static double
-batch_pct_us(const struct sum_op *o, int q, double p)
-{
-	return (hist_percentile(q ? o->q : o->lat, o->timed, p, q ? o->q_min : o->lat_min,
-	    q ? o->q_max : o->lat_max) / 1e3);
 }
 
 /* The processes that touched a file, as "12,345,+" (more than fit, or than were kept). */
@@ -316,24 +302,32 @@ batch_text_phases(FILE *f, const struct blktop *b)
 }
 
 /*
- * One row per wanted device: r/s w/s MB/s, await, p50/p99, aqu-sz, %util, and
- * seq%: of its requests since first seen, those sequential (the request
- * pattern: doc/json.md, Access pattern).
+ * -b's device table: its columns (dev_fields' rows: their titles and
+ * widths): r/s w/s MB/s, await, p50/p99, aqu-sz, %util, and seq%: of its
+ * requests since first seen, those sequential (the request pattern:
+ * doc/json.md, Access pattern).
  */
+static const struct dev_colref batch_dev_cols[] = {
+	{ DEVF_NAME, 0 }, { DEVF_IOPS, OPC_READ }, { DEVF_IOPS, OPC_WRITE },
+	{ DEVF_BYTES_S, OPC_READ }, { DEVF_BYTES_S, OPC_WRITE }, { DEVF_AWAIT, OPC_READ },
+	{ DEVF_AWAIT, OPC_WRITE }, { DEVF_P50, OPC_READ }, { DEVF_P99, OPC_READ },
+	{ DEVF_P50, OPC_WRITE }, { DEVF_P99, OPC_WRITE }, { DEVF_IOPS, OPC_OTHER },
+	{ DEVF_QD_AVG, 0 }, { DEVF_QD_MAX, 0 }, { DEVF_UTIL, 0 }, { DEVF_SEQ, 0 },
+};
+
+/* The interval's report: its header line, a row per wanted device, then the tables under it. */
 void
 batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_wall,
     unsigned nticks)
 {
+	static struct dev_ctx	 x;	/* large: keep it off the stack */
 	FILE			*f = bo->out;
-	const struct sum_op	*r, *w;
 	struct sum		 s;
 	const struct devwin	*dw;
-	char			 when[32], cut[1024], v[14][24];
+	char			 when[32], cut[1024], cell[64];
 	time_t			 t = (time_t)ts_wall;
 	struct tm		 tm;
-	double			 secs;
-	unsigned		 i, na;
-	int			 dur;
+	unsigned		 i, k, na;
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
@@ -361,38 +355,16 @@ batch_print_text(const struct batch_opts *bo, const struct blktop *b, double ts_
 			    (double)b->self.bpf_ns / (double)b->self.events);
 	}
 	fprintf(f, "\n");
-	fprintf(f, "%-12s %9s %9s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %7s %6s %5s\n",
-	    "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await",
-	    "r_p50", "r_p99", "w_p50", "w_p99", "o/s", "aqu-sz", "qd_max", "%util", "seq%");
+	dev_field_b_head(f, batch_dev_cols, nitems(batch_dev_cols));
 	for (i = 0; i < b->win.ndevs; i++) {
 		dw = b->win.devs[i];
 		windows_sum(&b->win, dw, 1, nticks, &s);
-		secs = batch_secs(&s);
-		dur = s.dur_ns > 0;	/* rates need the time they cover */
-		r = &s.op[OPC_READ];
-		w = &s.op[OPC_WRITE];
-		fprintf(f, "%-12s %s %s %s %s %s %s %s %s %s %s %s %s %7u %s %s\n",
-		    device_text(dw->dev),
-		    fmt_num(v[0], sizeof v[0], 9, 1, dur, (double)r->ios / secs),
-		    fmt_num(v[1], sizeof v[1], 9, 1, dur, (double)w->ios / secs),
-		    fmt_num(v[2], sizeof v[2], 8, 2, dur, (double)r->bytes / secs / 1e6),
-		    fmt_num(v[3], sizeof v[3], 8, 2, dur, (double)w->bytes / secs / 1e6),
-		    fmt_num(v[4], sizeof v[4], 8, 3, r->timed != 0, r->timed ?
-		    (double)(r->lat_sum + r->q_sum) / (double)r->timed / 1e6 : 0),
-		    fmt_num(v[5], sizeof v[5], 8, 3, w->timed != 0, w->timed ?
-		    (double)(w->lat_sum + w->q_sum) / (double)w->timed / 1e6 : 0),
-		    fmt_num(v[6], sizeof v[6], 9, 1, r->timed != 0, batch_pct_us(r, 0, 50)),
-		    fmt_num(v[7], sizeof v[7], 9, 1, r->timed != 0, batch_pct_us(r, 0, 99)),
-		    fmt_num(v[8], sizeof v[8], 8, 1, w->timed != 0, batch_pct_us(w, 0, 50)),
-		    fmt_num(v[9], sizeof v[9], 8, 1, w->timed != 0, batch_pct_us(w, 0, 99)),
-		    fmt_num(v[10], sizeof v[10], 8, 1, dur,
-		    (double)s.op[OPC_OTHER].ios / secs),
-		    fmt_num(v[11], sizeof v[11], 8, 2, dur, (double)s.wait_sum / 1e9 / secs),
-		    s.qd_max,
-		    fmt_num(v[12], sizeof v[12], 6, 1, dur,
-		    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0)),
-		    fmt_num(v[13], sizeof v[13], 5, 0, pattern_req_pct(&dw->rpat, 0) >= 0,
-		    pattern_req_pct(&dw->rpat, 0)));
+		dev_ctx_init(&x, dw->dev, &s, dw);
+		for (k = 0; k < nitems(batch_dev_cols); k++) {
+			dev_field_b(&x, &batch_dev_cols[k], cell, sizeof cell);
+			fprintf(f, "%s%s", k ? " " : "", cell);
+		}
+		fputc('\n', f);
 	}
 	batch_text_depth(f, b, nticks);
 	batch_text_phases(f, b);

@@ -10,6 +10,7 @@
 #include "insight.h"
 #include "host.h"
 #include "report.h"
+#include "field-dev.h"
 #include "json-wear.h"
 
 /* Seconds a column covers, never zero. */
@@ -94,63 +95,85 @@ html_intro(struct html *h)
 	fputs("</table>\n", f);
 }
 
+/*
+ * The summary's columns (dev_fields' rows: their .html titles): the run's
+ * requests, bytes and rates, the device times of every class, its depth,
+ * util, errors and the sequential share of its requests.
+ */
+static const struct dev_colref html_dev_cols[] = {
+	{ DEVF_NAME, 0 }, { DEVF_IOS, OPC_READ }, { DEVF_IOS, OPC_WRITE }, { DEVF_IOS, OPC_OTHER },
+	{ DEVF_BYTES, OPC_READ }, { DEVF_BYTES, OPC_WRITE }, { DEVF_IOPS, OPC_READ },
+	{ DEVF_IOPS, OPC_WRITE }, { DEVF_BYTES_S, DEVF_RW }, { DEVF_P50, DEVF_ALL },
+	{ DEVF_P99, DEVF_ALL }, { DEVF_P999, DEVF_ALL }, { DEVF_LAT_MAX, DEVF_ALL },
+	{ DEVF_QD_MAX, 0 }, { DEVF_QD_MAX_AT, 0 }, { DEVF_QD_AVG, 0 }, { DEVF_UTIL, 0 },
+	{ DEVF_ERRORS, DEVF_ALL }, { DEVF_SEQ, 0 },
+};
+
+/* One cell of a device's row: times as "1.2ms", bytes as "1.2 MB", "-" where nothing is behind it. */
+static void
+html_dev_cell(struct html *h, const struct report_dev *rd, const struct dev_ctx *x,
+    const struct dev_colref *c)
+{
+	const struct dev_field_row	*r = &dev_fields[c->field];
+	FILE				*f = h->f;
+	char				 buf[64], name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
+	double				 v;
+	int				 known;
+
+	v = dev_field_value(x, c, &known);
+	if (r->html.scale != 0)
+		v /= r->html.scale;
+	if (dev_col_width(&r->html, c->op) < 0)
+		fputs("<td class=\"l\">", f);
+	else
+		fputs("<td>", f);
+	switch (r->unit) {
+	case DEVU_TEXT:
+		fprintf(f, "<a href=\"#dev-%u-%u\">", DEV_MAJOR(x->dev), DEV_MINOR(x->dev));
+		html_text(f, report_dev_name(x->dev, name, sizeof name));
+		fputs("</a>", f);
+		break;
+	case DEVU_BYTES:
+		fprintf(f, "%sB", html_trim(draw_fmt_bytes(buf, sizeof buf,
+		    dev_field_count(x, c))));
+		break;
+	case DEVU_COUNT:
+		fprintf(f, "%llu", (unsigned long long)dev_field_count(x, c));
+		break;
+	case DEVU_NS:
+		fputs(known ? html_trim(draw_fmt_lat(buf, sizeof buf, (uint64_t)v)) : "-", f);
+		break;
+	case DEVU_WALL:		/* the time of the run's own peak */
+		fputs(known ? html_time(h->b, rd->qd_peak_ts, 0, buf, sizeof buf) : "-", f);
+		break;
+	case DEVU_PCT:
+	case DEVU_MEAN:
+		if (!known) {
+			fputs("-", f);
+			break;
+		}
+		/* FALLTHROUGH */
+	default:
+		fprintf(f, "%.*f", r->html.prec, v);
+		break;
+	}
+	fputs("</td>", f);
+}
+
 /* One row of the summary table: a device's whole run. */
 static void
 html_summary_row(struct html *h, const struct report_dev *rd)
 {
-	const struct sum	*t = &rd->tot;
-	const struct devwin	*dw;
-	FILE			*f = h->f;
-	uint64_t		 hist[HIST_NBUCKETS], n = 0, min = 0, max = 0;
-	double			 secs = t->dur_ns > 0 ? (double)t->dur_ns / 1e9 : 1e-9, seq;
-	char			 a[16], c[16], d[16], e[16], g[16], w[16], at[64];
-	char			 name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
-	unsigned		 o, i;
+	static struct dev_ctx	 x;	/* large: keep it off the stack */
+	unsigned		 k;
 
-	memset(hist, 0, sizeof hist);
-	for (o = 0; o < OPC_MAX; o++) {
-		for (i = 0; i < HIST_NBUCKETS; i++)
-			hist[i] += t->op[o].lat[i];
-		if (t->op[o].timed != 0 && (n == 0 || t->op[o].lat_min < min))
-			min = t->op[o].lat_min;
-		n += t->op[o].timed;
-		if (t->op[o].lat_max > max)
-			max = t->op[o].lat_max;
-	}
-	fprintf(f, "<tr><td class=\"l\"><a href=\"#dev-%u-%u\">", DEV_MAJOR(rd->dev),
-	    DEV_MINOR(rd->dev));
-	html_text(f, report_dev_name(rd->dev, name, sizeof name));
-	fprintf(f, "</a></td><td>%llu</td><td>%llu</td><td>%llu</td><td>%sB</td><td>%sB</td>"
-	    "<td>%.1f</td><td>%.1f</td><td>%.2f</td>",
-	    (unsigned long long)t->op[OPC_READ].ios, (unsigned long long)t->op[OPC_WRITE].ios,
-	    (unsigned long long)t->op[OPC_OTHER].ios,
-	    html_trim(draw_fmt_bytes(a, sizeof a, t->op[OPC_READ].bytes)),
-	    html_trim(draw_fmt_bytes(c, sizeof c, t->op[OPC_WRITE].bytes)),
-	    (double)t->op[OPC_READ].ios / secs, (double)t->op[OPC_WRITE].ios / secs,
-	    (double)(t->op[OPC_READ].bytes + t->op[OPC_WRITE].bytes) / secs / 1048576.0);
-	if (n == 0)
-		fprintf(f, "<td>-</td><td>-</td><td>-</td><td>-</td>");
-	else
-		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-		    html_trim(draw_fmt_lat(d, sizeof d,
-		    (uint64_t)hist_percentile(hist, n, 50, min, max))),
-		    html_trim(draw_fmt_lat(e, sizeof e,
-		    (uint64_t)hist_percentile(hist, n, 99, min, max))),
-		    html_trim(draw_fmt_lat(g, sizeof g,
-		    (uint64_t)hist_percentile(hist, n, 99.9, min, max))),
-		    html_trim(draw_fmt_lat(w, sizeof w, max)));
-	fprintf(f, "<td>%u</td><td class=\"l\">%s</td><td>%.2f</td><td>%.1f</td><td>%llu</td>",
-	    rd->qd_peak, rd->qd_peak > 0 ? html_time(h->b, rd->qd_peak_ts, 0, at, sizeof at) : "-",
-	    (double)t->wait_sum / 1e9 / secs,
-	    fmin(100.0, (double)t->busy_ns / 1e9 / secs * 100.0),
-	    (unsigned long long)(t->op[0].errors + t->op[1].errors + t->op[2].errors));
-	/* The request level: of its requests judged against a previous one, the sequential. */
-	dw = windows_get(&h->b->win, rd->dev);
-	seq = dw != NULL ? pattern_req_pct(&dw->rpat, 0) : -1;
-	if (seq < 0)
-		fprintf(f, "<td>-</td></tr>\n");
-	else
-		fprintf(f, "<td>%.0f</td></tr>\n", seq);
+	dev_ctx_init(&x, rd->dev, &rd->tot, windows_get(&h->b->win, rd->dev));
+	x.qd_max = rd->qd_peak;
+	x.run = 1;
+	fputs("<tr>", h->f);
+	for (k = 0; k < nitems(html_dev_cols); k++)
+		html_dev_cell(h, rd, &x, &html_dev_cols[k]);
+	fputs("</tr>\n", h->f);
 }
 
 /* The summary: a row per device, then the spans where p99 jumped and the rule that found them. */
@@ -158,16 +181,19 @@ static void
 html_summary(struct html *h)
 {
 	const struct report	*r = h->r;
+	const struct dev_col	*col;
 	struct report_span	 sp[16];
 	FILE			*f = h->f;
 	char			 t0[32], t1[32], a[16], c[16], name[DEVNAME_MAX + HOST_NAME_MAX_LEN];
 	unsigned		 d, i, n, any = 0;
 
-	fprintf(f, "<h2>Summary</h2>\n<table><tr><th class=\"l\">device</th><th>reads</th>"
-	    "<th>writes</th><th>other</th><th>read</th><th>written</th><th>r/s</th><th>w/s</th>"
-	    "<th>MB/s</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>peak qd</th>"
-	    "<th class=\"l\">at</th><th>avg qd</th><th>util %%</th><th>errors</th>"
-	    "<th>seq %%</th></tr>\n");
+	fputs("<h2>Summary</h2>\n<table><tr>", f);
+	for (d = 0; d < nitems(html_dev_cols); d++) {
+		col = &dev_fields[html_dev_cols[d].field].html;
+		fprintf(f, "<th%s>%s</th>", dev_col_width(col, html_dev_cols[d].op) < 0 ?
+		    " class=\"l\"" : "", dev_col_title(col, html_dev_cols[d].op));
+	}
+	fputs("</tr>\n", f);
 	for (d = 0; d < r->ndevs; d++)
 		html_summary_row(h, r->devs[d]);
 	fprintf(f, "</table>\n<p class=\"dim\">Latency is device time, issue to completion, "

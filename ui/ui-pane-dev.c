@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "ui.h"
+#include "field-dev.h"
 
 #define UI_DEV_SCALE_W	7		/* right margin: sparkline scale ("12.3k") */
 #define UI_DEV_NOGROUP	UINT64_MAX
@@ -328,17 +329,21 @@ ui_pane_dev_sum(struct ui_pane *p, const struct devwin *dw, uint64_t view,
 	windows_sum(&b->win, dw, ago, n, s);
 }
 
-/* A percentile of an operation's latencies, "-" if none was timed (not "0ns"). */
-static char *
-ui_pane_dev_lat(char *buf, size_t len, const struct sum_op *o, double pct)
-{
-	if (o->timed == 0) {
-		snprintf(buf, len, "%*s", DRAW_LAT_WIDTH, "-");
-		return (buf);
-	}
-	return (draw_fmt_lat(buf, len, (uint64_t)hist_percentile(o->lat, o->timed, pct,
-	    o->lat_min, o->lat_max)));
-}
+/* The devices pane's columns (dev_fields' rows: their .ui titles and widths), a heatmap each. */
+static const struct dev_colref ui_dev_cols[] = {
+	{ DEVF_NAME, 0 }, { DEVF_IOPS, OPC_READ }, { DEVF_IOPS, OPC_WRITE },
+	{ DEVF_BYTES_S, OPC_READ }, { DEVF_BYTES_S, OPC_WRITE }, { DEVF_P50, OPC_READ },
+	{ DEVF_P99, OPC_READ }, { DEVF_P50, OPC_WRITE }, { DEVF_P99, OPC_WRITE },
+	{ DEVF_QD_AVG, 0 }, { DEVF_UTIL, 0 }, { DEVF_QD_MAX, 0 },
+};
+
+/* One line each (their .line titles and widths): these, its p99 trend, then the two after it. */
+static const struct dev_colref ui_dev_line_cols[] = {
+	{ DEVF_NAME, 0 }, { DEVF_IOPS, OPC_READ }, { DEVF_IOPS, OPC_WRITE },
+	{ DEVF_BYTES_S, DEVF_RW }, { DEVF_P99, DEVF_ALL },
+	{ DEVF_QD_AVG, 0 }, { DEVF_UTIL, 0 },
+};
+#define UI_DEV_LINE_TREND 5		/* ui_dev_line_cols before the trend */
 
 /* The iostat-like summary of a device over the heatmaps' newest column. */
 static void
@@ -346,26 +351,11 @@ ui_pane_dev_summary(struct ui_pane *p, const struct devwin *dw,
     uint64_t view, char *buf, size_t len)
 {
 	static struct sum	 s;	/* large: keep it off the stack */
-	const struct sum_op	*r, *w;
-	double			 secs;
-	char			 f[8][16];
+	static struct dev_ctx	 x;
 
 	ui_pane_dev_sum(p, dw, view, &s);
-	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
-	r = &s.op[OPC_READ];
-	w = &s.op[OPC_WRITE];
-	snprintf(buf, len, "%-12.12s %s %s %s %s %s %s %s %s %6.2f %5.1f %6u",
-	    device_name(dw->dev),
-	    ui_layout_rate(f[0], sizeof f[0], (double)r->ios / secs),
-	    ui_layout_rate(f[1], sizeof f[1], (double)w->ios / secs),
-	    ui_layout_rate(f[2], sizeof f[2], (double)r->bytes / secs / 1e6),
-	    ui_layout_rate(f[3], sizeof f[3], (double)w->bytes / secs / 1e6),
-	    ui_pane_dev_lat(f[4], sizeof f[4], r, 50),
-	    ui_pane_dev_lat(f[5], sizeof f[5], r, 99),
-	    ui_pane_dev_lat(f[6], sizeof f[6], w, 50),
-	    ui_pane_dev_lat(f[7], sizeof f[7], w, 99),
-	    (double)s.wait_sum / 1e9 / secs,
-	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0), s.qd_max);
+	dev_ctx_init(&x, dw->dev, &s, dw);
+	ui_dev_cols_cells(&x, ui_dev_cols, nitems(ui_dev_cols), 0, buf, len);
 }
 
 /*
@@ -477,42 +467,21 @@ ui_pane_dev_line(struct ui_pane *p, WINDOW *win, int y, int x, int w,
 {
 	struct ui_state		*u = p->u;
 	struct ui_dev		*d = p->data;
-	static struct sum	 s;
-	static uint64_t		 h[HIST_NBUCKETS];
+	static struct sum	 s;	/* large: keep them off the stack */
+	static struct dev_ctx	 dx;
 	const struct devwin	*dw = d->shown[i];
-	unsigned		 o, k, c;
+	unsigned		 c;
 	unsigned		 ncols = w > UI_DEV_LINE_FIX ? (unsigned)(w - UI_DEV_LINE_FIX) : 0;
-	uint64_t		 timed = 0, min = 0, max = 0;
-	double			 secs;
-	char			 line[1024], fitted[1024], f[5][16];
+	char			 line[1024], fitted[1024], left[256], right[64];
 	enum theme_colour	 fg = selected ? THEME_SELECTED_FG : THEME_MAIN_FG;
 	enum theme_colour	 bg = selected ? THEME_SELECTED_BG : THEME_MAIN_BG;
 
 	ui_pane_dev_sum(p, dw, view, &s);
-	secs = s.dur_ns > 0 ? (double)s.dur_ns / 1e9 : 1e-9;
-	memset(h, 0, sizeof h);
-	for (o = 0; o < OPC_MAX; o++) {
-		if (s.op[o].timed != 0 && (timed == 0 || s.op[o].lat_min < min))
-			min = s.op[o].lat_min;
-		if (s.op[o].lat_max > max)
-			max = s.op[o].lat_max;
-		timed += s.op[o].timed;
-		for (k = 0; k < HIST_NBUCKETS; k++)
-			h[k] += s.op[o].lat[k];
-	}
-	if (timed > 0)
-		draw_fmt_lat(f[4], sizeof f[4], (uint64_t)hist_percentile(h, timed, 99,
-		    min, max));
-	else
-		snprintf(f[4], sizeof f[4], "%*s", DRAW_LAT_WIDTH, "-");
-	snprintf(line, sizeof line, "%-10.10s %s %s %s %s %*s %5.2f %3.0f%%",
-	    device_name(dw->dev),
-	    ui_layout_rate(f[0], sizeof f[0], (double)s.op[OPC_READ].ios / secs),
-	    ui_layout_rate(f[1], sizeof f[1], (double)s.op[OPC_WRITE].ios / secs),
-	    ui_layout_rate(f[2], sizeof f[2], (double)(s.op[OPC_READ].bytes +
-	    s.op[OPC_WRITE].bytes) / secs / 1e6), f[4], (int)ncols, "",
-	    (double)s.wait_sum / 1e9 / secs,
-	    fmin(100.0, (double)s.busy_ns / 1e9 / secs * 100.0));
+	dev_ctx_init(&dx, dw->dev, &s, dw);
+	ui_dev_cols_cells(&dx, ui_dev_line_cols, UI_DEV_LINE_TREND, 1, left, sizeof left);
+	ui_dev_cols_cells(&dx, ui_dev_line_cols + UI_DEV_LINE_TREND,
+	    nitems(ui_dev_line_cols) - UI_DEV_LINE_TREND, 1, right, sizeof right);
+	snprintf(line, sizeof line, "%s %*s %s", left, (int)ncols, "", right);
 	ui_fit(u, fitted, sizeof fitted, line, w, 1);
 	ui_text(win, y, x, fg, bg, fitted);
 	if (ncols == 0)
@@ -538,7 +507,7 @@ ui_pane_dev_overview(struct ui_pane *p, WINDOW *win, const struct ui_rect *r,
 	struct ui_dev	*d = p->data;
 	unsigned	 ncolumns, col, row, i;
 	int		 w, x, spark;
-	char		 title[1024], head[1024];
+	char		 title[1024], head[1024], left[256], right[64];
 
 	d->ov_rows = ui_layout_dev_lines(d->nshown, r->w, r->h - 1,
 	    &ncolumns, &w);
@@ -549,8 +518,10 @@ ui_pane_dev_overview(struct ui_pane *p, WINDOW *win, const struct ui_rect *r,
 	    (unsigned)(r->h - 1), d->ov_rows);
 	spark = w > UI_DEV_LINE_FIX ? w - UI_DEV_LINE_FIX : 0;
 	ui_pane_dev_grow(d, spark > 0 ? (unsigned)spark : 1, 2);
-	snprintf(head, sizeof head, "%-10s %6s %6s %6s %5s %-*.*s %5s %4s", "Device",
-	    "r/s", "w/s", "MB/s", "p99", spark, spark, "p99 trend", "aqu", "util");
+	ui_dev_cols_head(ui_dev_line_cols, UI_DEV_LINE_TREND, 1, left, sizeof left);
+	ui_dev_cols_head(ui_dev_line_cols + UI_DEV_LINE_TREND,
+	    nitems(ui_dev_line_cols) - UI_DEV_LINE_TREND, 1, right, sizeof right);
+	snprintf(head, sizeof head, "%s %-*.*s %s", left, spark, spark, "p99 trend", right);
 	ui_fit(u, title, sizeof title, head, w, 1);
 	for (col = 0; col < ncolumns; col++) {
 		x = r->x + (int)col * (w + 1);
@@ -577,7 +548,7 @@ ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 	unsigned		 fit, heat, spark, sel, i, ncols;
 	uint64_t		 view = ui_view_nclosed(u);
 	int			 y, cols;
-	char			 line[256], ops[32];
+	char			 line[256], head[192], ops[32];
 
 	ui_pane_dev_list(p);
 	if (d->nshown == 0) {
@@ -600,10 +571,8 @@ ui_pane_dev_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 	snprintf(ops, sizeof ops, "  %s of %s", u->view.map ? "offset map" : "latency",
 	    u->view.opmask == 0 ?
 	    "all" : u->view.opmask == 1u << OPC_READ ? "reads" : "writes");
-	snprintf(line, sizeof line, "%-12s %6s %6s %6s %6s %5s %5s %5s %5s %6s "
-	    "%5s %6s%s", "Device", "r/s", "w/s", "rMB/s", "wMB/s", "r_p50",
-	    "r_p99", "w_p50", "w_p99", "aqu-sz", "%util", "qd_max",
-	    r->w >= 100 ? ops : "");
+	ui_dev_cols_head(ui_dev_cols, nitems(ui_dev_cols), 0, head, sizeof head);
+	snprintf(line, sizeof line, "%s%s", head, r->w >= 100 ? ops : "");
 	ui_text(win, r->y, r->x, THEME_TITLE, THEME_MAIN_BG, line);
 	if (fit == 0)
 		return;

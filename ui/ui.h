@@ -270,6 +270,13 @@ unsigned	 ui_layout_scroll(unsigned sel, unsigned top, unsigned visible,
 unsigned	 ui_layout_dev_lines(unsigned n, int width, int height,
 		     unsigned *ncolumns, int *w);
 int		 ui_pane_dev_view(struct ui_state *, int);
+/* ui-dev-cols.c: a device's columns in the devices pane (line: one line each). */
+struct dev_colref;
+struct dev_ctx;
+void		 ui_dev_cols_head(const struct dev_colref *, unsigned n, int line, char *,
+		     size_t);
+void		 ui_dev_cols_cells(const struct dev_ctx *, const struct dev_colref *,
+		     unsigned n, int line, char *, size_t);
 void		 ui_fit(const struct ui_state *, char *, size_t, const char *, int w,
 		     int left);
 unsigned	 ui_layout_col_ticks(unsigned col_secs, uint64_t tick_ns);

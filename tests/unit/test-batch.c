@@ -389,7 +389,10 @@ main(void)
 	    strstr(buf, "\"min\":2.0,\"max\":100.0,") != NULL);
 	CHECK("no request of a class: its counts 0, its times null, not 0.0",
 	    strstr(buf, "\"other\":{\"ios\":0,\"bytes\":0,\"errors\":0,\"no_lat\":0,"
-	    "\"iops\":0.0,\"bytes_per_s\":0,\"lat_us\":null,\"q_us\":null,") != NULL);
+	    "\"iops\":0.0,\"bytes_per_s\":0,\"bytes_per_io\":null,\"lat_us\":null,\"q_us\":null,")
+	    != NULL);
+	CHECK("a class's mean request size: its bytes over its requests (208896 / 51)",
+	    strstr(buf, "\"bytes_per_io\":4096.0,\"lat_us\":{") != NULL);
 	CHECK("histogram buckets", strstr(buf, "\"hist\":[{\"lo_us\":1,\"hi_us\":1.125,\"count\":1}") != NULL);
 	CHECK("queue depth", strstr(buf, "\"qd\":{\"avg\":") != NULL && strstr(buf, "\"max\":7}") != NULL);
 	CHECK("util", strstr(buf, "\"util_pct\":") != NULL);
