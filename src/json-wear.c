@@ -1,8 +1,9 @@
 /*
  * json-wear.c: the run's "wear" object (--report OUT.json): what became of
  * the bytes written (src/wear.h), over every file the table holds and by
- * directory (the files directly in it, by the path the table has), and the
- * files created and unlinked a second over the run. Made at the report from
+ * directory (the files directly in it, by the path the table has; in a run
+ * of several hosts a directory is its host's, as a file is), and the files
+ * created and unlinked a second over the run. Made at the report from
  * the file table, not per event: a file the table evicted is in neither.
  */
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "field-dev.h"
 #include "json-wear.h"
 
 /* Add file fe's totals into d. */
@@ -57,7 +59,8 @@ wear_file(void *arg, const struct file_entry *fe)
 	model_file_path(w->t, fe, w->path, sizeof w->path);
 	slash = strrchr(w->path, '/');
 	n = slash != NULL ? (size_t)(slash - w->path) : 0;
-	for (i = wear_hash(w->path, n), k = 0; k < WEAR_DIRS; k++) {
+	i = wear_hash(w->path, n) ^ (uint32_t)(fe->host + 1) * 2654435761u;
+	for (k = 0; k < WEAR_DIRS; k++) {
 		d = &w->dirs[(i + k) % WEAR_DIRS];
 		if (d->dir == NULL) {
 			if (w->ndirs == WEAR_DIRS * 3 / 4)
@@ -65,8 +68,10 @@ wear_file(void *arg, const struct file_entry *fe)
 			d->dir = xmalloc(n + 1);
 			memcpy(d->dir, w->path, n);
 			d->dir[n] = '\0';
+			d->host = fe->host;
 			w->ndirs++;
-		} else if (strlen(d->dir) != n || memcmp(d->dir, w->path, n) != 0)
+		} else if (d->host != fe->host || strlen(d->dir) != n ||
+		    memcmp(d->dir, w->path, n) != 0)
 			continue;
 		wear_dir_add(d, fe);
 		return;
@@ -113,7 +118,9 @@ wear_dir_cmp(const void *a, const void *b)
 		return ((x->dir == NULL) - (y->dir == NULL));
 	if (u != v)
 		return (u > v ? -1 : 1);
-	return (strcmp(x->dir, y->dir));
+	if (strcmp(x->dir, y->dir) != 0)
+		return (strcmp(x->dir, y->dir));
+	return ((x->host > y->host) - (x->host < y->host));
 }
 
 /*
@@ -168,7 +175,13 @@ json_wear_run(FILE *f, const struct blktop *b, double secs)
 	    w->ndirs > WEAR_DIRS_SHOWN ? w->ndirs - WEAR_DIRS_SHOWN : 0,
 	    (unsigned long long)w->dirs_more);
 	for (i = 0; i < w->ndirs && i < WEAR_DIRS_SHOWN; i++) {
-		fprintf(f, "%s{\"dir\":", i ? "," : "");
+		fputs(i ? ",{" : "{", f);
+		if (w->dirs[i].host != HOST_NONE) {	/* a run of several hosts */
+			fprintf(f, "\"%s\":", dev_fields[DEVF_HOST].key);	/* as a device's */
+			json_string(f, host_name(w->dirs[i].host));
+			fputc(',', f);
+		}
+		fprintf(f, "\"dir\":");
 		json_string(f, w->dirs[i].dir[0] != '\0' ? w->dirs[i].dir : "/");
 		wear_members(f, &w->dirs[i], 0);
 		fputc('}', f);

@@ -11,6 +11,7 @@
 /* A directory's figures, or the whole table's. */
 struct wear_dir {
 	char		*dir;		/* NULL: a free slot */
+	int		 host;		/* its files' host in a run of several hosts, else HOST_NONE */
 	uint64_t	 files, written, read_back, never_read, unread, over;
 	uint64_t	 creates, unlinks, lives, life_ns;
 };

@@ -121,8 +121,14 @@ ui_draw_wear(const struct ui_state *u, const struct ui_rect *r)
 	}
 	ui_wear_head(y++, r, "directory", 1);
 	ui_wear_dir(y++, r, "all", &w->all);
-	for (i = 0; i < w->ndirs && i < UI_WEAR_ROWS && y < bottom; i++)
-		ui_wear_dir(y++, r, w->dirs[i].dir[0] != '\0' ? w->dirs[i].dir : "/", &w->dirs[i]);
+	for (i = 0; i < w->ndirs && i < UI_WEAR_ROWS && y < bottom; i++) {
+		/* In a run of several hosts, "host:dir", as a file's name. */
+		snprintf(path, sizeof path, "%s%s%s",
+		    w->dirs[i].host != HOST_NONE ? host_name(w->dirs[i].host) : "",
+		    w->dirs[i].host != HOST_NONE ? ":" : "",
+		    w->dirs[i].dir[0] != '\0' ? w->dirs[i].dir : "/");
+		ui_wear_dir(y++, r, path, &w->dirs[i]);
+	}
 	wear_walk_free(w);
 	y++;
 	n = top_files(b->procs, PROC_KEY_NEVER_READ, 1, fe, UI_WEAR_TOP);

@@ -116,6 +116,31 @@ check "--dump: the truncate() and ftruncate() rows with their lengths ($(cat "$T
 check "the HTML report: a 'Written and never read' table with the kv directory's row" \
     grep -q '<td class="l path">[^<]*/kv</td><td>9</td>' "$TEST_TMP/r.html"
 
+# Two hosts: the capture recorded again under two host names and merged, each
+# directory is its host's (the report's wear.dirs, with host), and each host's
+# figures are the capture's alone (issue 45: nothing of one host folds into
+# another's).
+for h in a b; do
+	"$BLKTOP" -r "$C" -w "$TEST_TMP/nv-$h.blkcap" --hostname "nv$h" -J </dev/null >/dev/null 2>&1
+done
+"$BLKTOP" -r "$C" -c nvrwork --report "$TEST_TMP/one.json" </dev/null >/dev/null 2>&1
+"$BLKTOP" -r "$TEST_TMP/nv-a.blkcap" "$TEST_TMP/nv-b.blkcap" -c nvrwork \
+    --report "$TEST_TMP/two.json" </dev/null >/dev/null 2>&1
+python3 - "$TEST_TMP" <<'PY' || fail "two hosts: the checks stopped (a Python error above)"
+import json, sys
+t = sys.argv[1]
+dirs = lambda p: {(d.get("host"), d["dir"]): d for d in json.load(open(p))["wear"]["dirs"]}
+one, two = dirs(t + "/one.json"), dirs(t + "/two.json")
+want = {(h, k[1]): d for h in ("nva", "nvb") for k, d in one.items()}
+keys = ["files", "written_bytes", "read_back_bytes", "never_read_bytes", "unread_bytes"]
+bad = [(k, c) for k, d in want.items() for c in keys if two.get(k, {}).get(c) != d.get(c)]
+kv = [k for k in two if k[1].endswith("/kv")]
+ok = all(k[0] is None for k in one) and set(two) == set(want) and len(kv) == 2 and not bad
+print(("PASS: " if ok else "FAIL: ") + "neverread: two hosts: %d directories, one per host and "
+      "directory (%d alone), the kv directory's of each host its capture's%s" %
+      (len(two), len(one), ": " + str(bad[:3]) if bad else ""))
+PY
+
 # The UI's written-and-never-read screen (N) on the capture, replayed to its
 # end with the same filter: the kv directory's row and the process's row
 # equal the replayed report's wear object and process row.
