@@ -186,6 +186,11 @@ tmux_setup() {
 	SOCK=blktop-test-$$
 	TMUX_CMD=(tmux -u -L "$SOCK" -f /dev/null)
 	trap tmux_cleanup EXIT
+	# A session of its own keeps the server up: killing the last session
+	# ends a tmux server, and a new-session that meets it on its way out
+	# fails ("server exited unexpectedly"). With this one, a test's
+	# kill-session -t ui never ends the server.
+	"${TMUX_CMD[@]}" new-session -d -s keep -x 20 -y 5 "sleep 86400"
 }
 tmux_cleanup() {
 	"${TMUX_CMD[@]}" kill-server 2>/dev/null
