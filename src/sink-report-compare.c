@@ -143,6 +143,8 @@ compare_html(FILE *out, const struct compare *c)
 	html_text(out, compare_note(c, note, sizeof note));
 	fprintf(out, "</p><p>Rule: ");
 	html_text(out, CMP_RULE);
+	fprintf(out, "</p><p>");
+	html_text(out, "heatmap: " CMP_HEAT_RULE);	/* the UI's help line, the same text */
 	fprintf(out, "</p>\n");
 	for (i = 0; i < c->nfig; i = j) {
 		j = compare_group_end(c, i);

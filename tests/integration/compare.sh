@@ -138,6 +138,9 @@ check "fixtures: --report: 6 heatmaps a device (A, B, B - A over time and per ru
 # small.blkcap's 9 ticks: its map over time has 9 columns of 8 px.
 check "fixtures: --report: A's map over time has a column per tick of small.blkcap (9)" \
     grep -q '<div><b>A</b><svg xmlns="http://www.w3.org/2000/svg" width="72"' "$TEST_TMP/sm.html"
+# The heatmap's rule as the UI's help prints it (ui-compare.sh), in the report too.
+check "fixtures: --report: the heatmap's rule, the UI help's line" \
+    grep -q "<p>heatmap: B - A per time column when the time columns align (captures of like lengths, each side&#39;s first run cut into as many columns); else per bucket: B&#39;s median share of a run&#39;s requests less A&#39;s</p>" "$TEST_TMP/sm.html"
 # ---- bad input: one line, a non-zero exit
 head -c 4096 /dev/urandom >"$TEST_TMP/noise.blkcap"
 refused 1 "a missing capture" --compare "$S" "$TEST_TMP/none.blkcap"
