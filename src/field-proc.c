@@ -241,17 +241,23 @@ field_comm(FILE *f, const struct field_ctx *x)
 	name_json(f, x->pe->comm, BLKTOP_COMM_LEN);
 }
 
-/* A process's or file's host as a member (,"host":NAME) in a run of several hosts; nothing in a run of one. */
-static void
-field_host(FILE *f, const struct field_ctx *x)
+/* A host as a member (,"host":NAME), nothing for HOST_NONE (a run of one host): processes', files', the stack's. */
+void
+json_host(FILE *f, int host)
 {
-	int		 host = x->ent == FIELD_FILE ? x->fe->host : x->pe->host;
 	const char	*name = host != HOST_NONE ? host_name(host) : NULL;
 
 	if (name == NULL)
 		return;
 	fprintf(f, ",\"%s\":", dev_fields[DEVF_HOST].key);	/* as a device's */
 	json_string(f, name);
+}
+
+/* A process's or file's host as a member in a run of several hosts; nothing in a run of one. */
+static void
+field_host(FILE *f, const struct field_ctx *x)
+{
+	json_host(f, x->ent == FIELD_FILE ? x->fe->host : x->pe->host);
 }
 
 /* A process's cgroup id, whole (64 bits). */

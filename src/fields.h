@@ -158,6 +158,7 @@ void		 field_text(const struct field *, const struct field_ctx *, char *, size_t
 const char	*field_key_name(int key);
 int		 field_key_parse(const char *);
 size_t		 field_key_list(char *, size_t, const char *sep);
+void		 json_host(FILE *, int host);
 
 /*
  * field-file.c: a file's fields as its views show them (the UI's files

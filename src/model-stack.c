@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "stack.h"
 
 /*
@@ -70,6 +71,7 @@ stack_create(void)
 	st->capreqs = st->capcalls = 4096;
 	st->reqs = xreallocarray(NULL, st->capreqs, sizeof *st->reqs);
 	st->calls = xreallocarray(NULL, st->capcalls, sizeof *st->calls);
+	st->host = st->procs_all.host = HOST_NONE;
 	return (st);
 }
 
@@ -110,17 +112,30 @@ stack_dev(struct stack *st, uint32_t dev, unsigned *di)
 	return (st->devs[st->ndevs++]);
 }
 
-/* The process's own stack; NULL past STACK_PROCS (a few, so a scan). */
+/* The process's (of host) own stack, if made (a few, so a scan). */
+static struct stack_proc *
+stack_proc_find(struct stack *st, uint32_t tgid, int host)
+{
+	unsigned	 i;
+
+	for (i = 0; i < st->nprocs; i++)
+		if (st->procs[i].tgid == tgid && st->procs[i].host == host)
+			return (&st->procs[i]);
+	return (NULL);
+}
+
+/* The process's own stack, of the record's host: two hosts' pid 1234 are two; NULL past STACK_PROCS. */
 static struct stack_proc *
 stack_proc(struct stack *st, uint32_t tgid, const char *comm)
 {
 	struct stack_proc	*p;
 	unsigned		 i;
 
-	if (st->proc_last < st->nprocs && st->procs[st->proc_last].tgid == tgid)
+	if (st->proc_last < st->nprocs && st->procs[st->proc_last].tgid == tgid &&
+	    st->procs[st->proc_last].host == st->host)
 		return (&st->procs[st->proc_last]);
 	for (i = 0; i < st->nprocs; i++)
-		if (st->procs[i].tgid == tgid) {
+		if (st->procs[i].tgid == tgid && st->procs[i].host == st->host) {
 			st->proc_last = i;
 			return (&st->procs[i]);
 		}
@@ -131,19 +146,24 @@ stack_proc(struct stack *st, uint32_t tgid, const char *comm)
 	st->proc_last = st->nprocs;
 	p = &st->procs[st->nprocs++];
 	p->tgid = tgid;
+	p->host = st->host;
 	memcpy(p->comm, comm, sizeof p->comm);
 	return (p);
 }
 
-/* A file's own stack, by filesystem and inode; made (with path, if not NULL) or NULL past STACK_FILES. */
+/*
+ * A file's own stack, by host, filesystem and inode (two hosts' inode 12 of
+ * 8:1 are two files); made (with path, if not NULL) or NULL past STACK_FILES.
+ */
 static struct stack_file *
-stack_file(struct stack *st, uint32_t fsdev, uint64_t ino, const char *path, size_t len)
+stack_file(struct stack *st, int host, uint32_t fsdev, uint64_t ino, const char *path, size_t len)
 {
 	struct stack_file	*f;
 	unsigned		 i;
 
 	for (i = 0; i < st->nsfiles; i++)
-		if (st->sfiles[i].ino == ino && st->sfiles[i].fsdev == fsdev)
+		if (st->sfiles[i].ino == ino && st->sfiles[i].fsdev == fsdev &&
+		    st->sfiles[i].host == host)
 			return (&st->sfiles[i]);
 	if (path == NULL)
 		return (NULL);
@@ -154,6 +174,7 @@ stack_file(struct stack *st, uint32_t fsdev, uint64_t ino, const char *path, siz
 	f = &st->sfiles[st->nsfiles++];
 	f->ino = ino;
 	f->fsdev = fsdev;
+	f->host = host;
 	if (len >= sizeof f->path)
 		len = sizeof f->path - 1;
 	memcpy(f->path, path, len);
@@ -268,6 +289,7 @@ stack_call(struct stack *st, uint64_t ts, uint32_t fsdev, uint64_t ino, uint32_t
 	c->ino = ino;
 	c->tid = tid;
 	c->tgid = tgid;
+	c->host = st->host;
 	c->fsync = (uint8_t)fsync;
 	if (ts < st->cut)
 		st->late++;
@@ -285,6 +307,7 @@ stack_add(struct stack *st, const struct rec_type *rt, const void *rec, size_t l
 
 	if (rt == NULL || (rt->valid != NULL && !rt->valid(rec, len)))
 		return;
+	st->host = host_count() > 1 ? host_current() : HOST_NONE;	/* as the process table's */
 	if (rt == &rec_types[EV_BLOCK]) {
 		const struct ev_block *ev = rec;
 
@@ -316,7 +339,7 @@ stack_add(struct stack *st, const struct rec_type *rt, const void *rec, size_t l
 		if (p != NULL)
 			stack_hist_us(&p->fsync, fop->lat_ns);
 		if (fop->ino != 0) {
-			struct stack_file *f = stack_file(st, fop->dev, fop->ino, fop->path,
+			struct stack_file *f = stack_file(st, st->host, fop->dev, fop->ino, fop->path,
 			    len > sizeof *fop ? strnlen(fop->path, len - sizeof *fop) : 0);
 
 			if (f != NULL)
@@ -430,26 +453,26 @@ stack_gaps(struct stack *st, uint64_t cut)
 	struct stack_proc	*p;
 	struct stack_file	*f;
 	struct stack_last	*l;
-	size_t			 i, j;
+	size_t			 i;
 
 	qsort(st->calls, st->ncalls, sizeof *st->calls, stack_call_cmp);
 	for (i = 0; i < st->ncalls && st->calls[i].ts < cut; i++) {
 		const struct stack_call *c = &st->calls[i];
-		uint64_t fkey = ((uint64_t)c->fsdev << 40) ^ c->ino;
+		/* A run of several hosts: a host's thread or file is its own (one host: as before). */
+		uint64_t hkey = c->host >= 0 ? (uint64_t)(c->host + 1) * 0x9e3779b97f4a7c15ULL : 0;
+		uint64_t fkey = (((uint64_t)c->fsdev << 40) ^ c->ino) ^ hkey;
+		uint64_t tkey = c->tid ^ hkey;
 
 		if (!c->fsync) {
-			stack_last(st->tids, c->tid)->ts = c->ts;
+			stack_last(st->tids, tkey)->ts = c->ts;
 			l = stack_last(st->files, fkey);
 			if (l->ts == 0)
 				l->ts = c->ts;
 			continue;
 		}
-		p = NULL;
-		for (j = 0; j < st->nprocs; j++)
-			if (st->procs[j].tgid == c->tgid)
-				p = &st->procs[j];
-		f = c->ino != 0 ? stack_file(st, c->fsdev, c->ino, NULL, 0) : NULL;
-		l = stack_last(st->tids, c->tid);
+		p = stack_proc_find(st, c->tgid, c->host);
+		f = c->ino != 0 ? stack_file(st, c->host, c->fsdev, c->ino, NULL, 0) : NULL;
+		l = stack_last(st->tids, tkey);
 		if (l->ts != 0 && c->ts >= l->ts) {
 			stack_hist_us(&st->procs_all.wgap, c->ts - l->ts);
 			if (p != NULL)

@@ -6,6 +6,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "host.h"
 #include "stack.h"
 
 #define STACK_BAR	52	/* bpftrace's bar width */
@@ -192,11 +193,34 @@ stack_verdict_lines(const char *scope, const struct stack_verdict *v, int blk, i
 	return (n);
 }
 
+/* A process as its scope reads: "fio[12]", in a run of several hosts "node1:fio[12]" (as a device's host:name). */
+void
+stack_proc_name(char *buf, size_t len, const struct stack_proc *p)
+{
+	char	 host[HOST_NAME_MAX_LEN];
+
+	snprintf(buf, len, "%s%s%.*s[%u]", p->host != HOST_NONE ? fmt_host(host, sizeof host,
+	    p->host) : "", p->host != HOST_NONE ? ":" : "", BLKTOP_COMM_LEN, p->comm, p->tgid);
+}
+
+/* A file as its scope reads: its path ("?" if none), in a run of several hosts after "host:". */
+void
+stack_file_name(char *buf, size_t len, const struct stack_file *sf)
+{
+	char	 host[HOST_NAME_MAX_LEN];
+
+	snprintf(buf, len, "%s%s%s", sf->host != HOST_NONE ? fmt_host(host, sizeof host,
+	    sf->host) : "", sf->host != HOST_NONE ? ":" : "", sf->path[0] != '\0' ? sf->path : "?");
+}
+
 /* A file's verdict line: its one rule, the application's. */
 void
 stack_file_line(char *buf, size_t len, const struct stack_file *sf)
 {
-	stack_rule_line(buf, len, sf->path[0] != '\0' ? sf->path : "?", 3,
+	char	 name[HOST_NAME_MAX_LEN + STACK_PATH];
+
+	stack_file_name(name, sizeof name, sf);
+	stack_rule_line(buf, len, name, 3,
 	    stack_far(stack_hist_mean(&sf->wgap), sf->wgap.n, stack_hist_mean(&sf->fsync),
 	    sf->fsync.n), "write_to_fsync", stack_hist_mean(&sf->wgap), sf->wgap.n, "fsync",
 	    stack_hist_mean(&sf->fsync), sf->fsync.n);
@@ -224,7 +248,7 @@ stack_print_text(FILE *f, const struct blktop *b __unused, const struct stack *s
 	const struct stack_dev	*a = &st->all;
 	const struct stack_proc	*p = &st->procs_all;
 	struct stack_verdict	 v;
-	char			 scope[64], line[STACK_LINE];
+	char			 scope[HOST_NAME_MAX_LEN + 64], line[STACK_LINE];
 	unsigned		 i;
 
 	fputs("\n\n", f);
@@ -257,7 +281,7 @@ stack_print_text(FILE *f, const struct blktop *b __unused, const struct stack *s
 	for (i = 0; i < st->nprocs; i++) {
 		p = &st->procs[i];
 		stack_judge(&v, &p->q2d, &p->d2c, 0, p);
-		snprintf(scope, sizeof scope, "%.*s[%u]", BLKTOP_COMM_LEN, p->comm, p->tgid);
+		stack_proc_name(scope, sizeof scope, p);
 		stack_print_verdict(f, scope, &v, 0, 1);
 	}
 	for (i = 0; i < st->nsfiles; i++) {
@@ -367,6 +391,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	for (i = 0; i < st->ndevs; i++) {
 		fprintf(f, "%s{\"device\":", i ? "," : "");
 		json_string(f, device_text(st->devs[i]->dev));
+		json_host(f, host_count() > 1 ? host_of_dev(st->devs[i]->dev) : HOST_NONE);
 		stack_json_dev(f, st->devs[i]);
 		stack_judge(&v, st->devs[i]->q2d, st->devs[i]->d2c, 1, NULL);
 		stack_json_verdict(f, &v, 1, 0);
@@ -378,6 +403,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 		fprintf(f, "%s{\"%s\":%u,\"%s\":", i ? "," : "", proc_fields[PROCF_PID].key, p->tgid,
 		    proc_fields[PROCF_COMM].key);
 		name_json(f, p->comm, BLKTOP_COMM_LEN);
+		json_host(f, p->host);
 		stack_json_calls(f, p);
 		stack_json_hist(f, "q2d_us", &p->q2d);
 		stack_json_hist(f, "d2c_us", &p->d2c);
@@ -391,6 +417,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 
 		fprintf(f, "%s{\"%s\":", i ? "," : "", file_field_key(FILEF_PATH));
 		name_json(f, sf->path, sizeof sf->path);
+		json_host(f, sf->host);
 		stack_json_hist(f, "fsync_us", &sf->fsync);
 		stack_json_hist(f, "write_to_fsync_us", &sf->wgap);
 		stack_json_hist(f, "dirty_to_fsync_us", &sf->dirty);

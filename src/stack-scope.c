@@ -1,8 +1,10 @@
 /* stack-scope.c: the latency stack's scopes (all, each device, process, file) as named columns and rule lines, for the UI's screen and the HTML report. */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "stack.h"
 
 /* The scopes the stack has: all, then each device, process and file, in the order it met them. */
@@ -92,11 +94,14 @@ stack_scope_name(const struct stack *st, unsigned s, char *buf, size_t len)
 		snprintf(buf, len, "all devices and processes");
 	else if (s <= st->ndevs)
 		snprintf(buf, len, "device %s", device_text(st->devs[s - 1]->dev));
-	else if (s <= st->ndevs + st->nprocs)
-		snprintf(buf, len, "process %.*s[%u]", BLKTOP_COMM_LEN,
-		    st->procs[s - 1 - st->ndevs].comm, st->procs[s - 1 - st->ndevs].tgid);
-	else
-		snprintf(buf, len, "file %s", st->sfiles[s - 1 - st->ndevs - st->nprocs].path);
+	else if (s <= st->ndevs + st->nprocs) {
+		snprintf(buf, len, "process ");
+		stack_proc_name(buf + strlen(buf), len - strlen(buf), &st->procs[s - 1 - st->ndevs]);
+	} else {
+		snprintf(buf, len, "file ");
+		stack_file_name(buf + strlen(buf), len - strlen(buf),
+		    &st->sfiles[s - 1 - st->ndevs - st->nprocs]);
+	}
 }
 
 /* Scope s's rule lines, as --stack prints them (4 at most); their number. */
@@ -105,7 +110,7 @@ stack_scope_rules(const struct stack *st, unsigned s, char lines[][STACK_LINE])
 {
 	const struct stack_proc	*p;
 	struct stack_verdict	 v;
-	char			 scope[64];
+	char			 scope[HOST_NAME_MAX_LEN + 64];
 
 	if (s == 0) {
 		stack_judge(&v, st->all.q2d, st->all.d2c, 1, &st->procs_all);
@@ -118,7 +123,7 @@ stack_scope_rules(const struct stack *st, unsigned s, char lines[][STACK_LINE])
 	if (s <= st->ndevs + st->nprocs) {
 		p = &st->procs[s - 1 - st->ndevs];
 		stack_judge(&v, &p->q2d, &p->d2c, 0, p);
-		snprintf(scope, sizeof scope, "%.*s[%u]", BLKTOP_COMM_LEN, p->comm, p->tgid);
+		stack_proc_name(scope, sizeof scope, p);
 		return (stack_verdict_lines(scope, &v, 0, 1, lines));
 	}
 	stack_file_line(lines[0], STACK_LINE, &st->sfiles[s - 1 - st->ndevs - st->nprocs]);

@@ -37,9 +37,10 @@ struct stack_dev {
 	uint64_t	 lba_n[STACK_NDIRS];
 };
 
-/* The call figures of one process, or of all kept ("all": tgid 0). */
+/* The call figures of one process, or of all kept ("all": tgid 0); of its host in a run of several. */
 struct stack_proc {
 	uint32_t	 tgid;
+	int		 host;		/* host.h's; HOST_NONE in a run of one */
 	char		 comm[BLKTOP_COMM_LEN];
 	struct stack_hist vfs[STACK_NDIRS];	/* us: read and write family calls, entry to exit */
 	struct stack_hist fsync;		/* us: fsync() (not fdatasync), entry to exit */
@@ -48,12 +49,13 @@ struct stack_proc {
 	struct stack_hist q2d, d2c;		/* us: its block requests, both directions */
 };
 
-/* The fsync figures of one file (its filesystem and inode; the path its first fsync named). */
+/* The fsync figures of one file (its host, filesystem and inode; the path its first fsync named). */
 #define STACK_FILES		256	/* files with a stack of their own; more counted */
 #define STACK_PATH		256	/* bytes of a file's path kept, NUL included */
 struct stack_file {
 	uint64_t	 ino;
 	uint32_t	 fsdev;
+	int		 host;		/* host.h's; HOST_NONE in a run of one */
 	char		 path[STACK_PATH];
 	struct stack_hist fsync, wgap, dirty;	/* as stack_proc's, of this file's fsyncs */
 };
@@ -71,6 +73,7 @@ struct stack_call {
 	uint64_t	 ts;		/* write: exit; fsync: entry */
 	uint64_t	 ino;
 	uint32_t	 fsdev, tid, tgid;
+	int		 host;
 	uint8_t		 fsync;
 };
 
@@ -100,6 +103,7 @@ struct stack {
 		uint64_t	 ts;
 	}			*tids, *files;
 	uint64_t		 first_ts, last_ts;
+	int			 host;		/* of the record being added (a run of several hosts) */
 };
 #define STACK_WAIT_MAX		(1u << 21)	/* requests or calls waiting for their sweep, at most */
 #define STACK_LAST_SLOTS	8192		/* threads and files the gap sweep follows (power of two) */
@@ -128,6 +132,8 @@ void		 stack_judge(struct stack_verdict *, const struct stack_hist *q2d,
 unsigned	 stack_verdict_lines(const char *scope, const struct stack_verdict *, int blk,
 		     int calls, char lines[][STACK_LINE]);
 void		 stack_file_line(char *, size_t, const struct stack_file *);
+void		 stack_proc_name(char *, size_t, const struct stack_proc *);
+void		 stack_file_name(char *, size_t, const struct stack_file *);
 
 /* stack-scope.c: a scope's histograms as named columns (the UI's screen, the report's section). */
 #define STACK_COLS	9

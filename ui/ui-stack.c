@@ -80,11 +80,13 @@ ui_stack_scope_selected(struct ui_state *u)
 
 	if (st == NULL || e->selected == NULL || !e->selected(&u->panes[u->pane], &id, &path))
 		return (0);
+	/* A process's id and a file's (host + 1) carry its host in a run of several hosts. */
 	for (i = 0; i < st->nprocs && path == NULL; i++)
-		if (st->procs[i].tgid == id)
+		if (st->procs[i].tgid == PROC_ID_PID(id) &&
+		    st->procs[i].host == (int)(id >> PROC_ID_HOST_SHIFT) - 1)
 			return (1 + st->ndevs + i);
 	for (i = 0; i < st->nsfiles && path != NULL; i++)
-		if (strcmp(st->sfiles[i].path, path) == 0)
+		if (strcmp(st->sfiles[i].path, path) == 0 && st->sfiles[i].host == (int)id - 1)
 			return (1 + st->ndevs + st->nprocs + i);
 	return (0);
 }

@@ -127,6 +127,29 @@ wait "$BPID"
 check "blktop ran" [ $? = 0 ]
 "$BLKTOP" -r "$TEST_TMP/run.cap" --stack -c fio >"$TEST_TMP/replay.txt" 2>"$TEST_TMP/replay.err"
 check "replay of the capture with --stack" [ $? = 0 ]
+# Hosts (issue 45): the capture recorded again as two hosts and merged: each file
+# fsynced and each process is its host's, with its capture's figures alone.
+for h in a b; do
+	"$BLKTOP" -r "$TEST_TMP/run.cap" -w "$TEST_TMP/host$h.cap" --hostname "stk$h" -J >/dev/null 2>&1
+done
+"$BLKTOP" -r "$TEST_TMP/run.cap" --stack -J -c fio 2>/dev/null | tail -1 >"$TEST_TMP/h-one.json"
+"$BLKTOP" -r "$TEST_TMP/hosta.cap" "$TEST_TMP/hostb.cap" --stack -J -c fio 2>/dev/null | tail -1 \
+    >"$TEST_TMP/h-ab.json"
+python3 - "$TEST_TMP" <<'PY'
+import json, sys
+t = sys.argv[1]
+one, ab = (json.load(open(f"{t}/h-{n}.json"))["stack"] for n in ("one", "ab"))
+HS = ("fsync_us", "write_to_fsync_us", "dirty_to_fsync_us")
+fig = lambda x, hs: {k: (x[k]["n"], x[k]["buckets"]) for k in hs}
+for what, key, hs in (("files", "path", HS), ("processes", "pid", HS + ("q2d_us", "d2c_us"))):
+    alone = {x[key]: fig(x, hs) for x in one[what]}
+    got = {(x.get("host"), x[key]): fig(x, hs) for x in ab[what]}
+    want = {(h, k): v for h in ("stka", "stkb") for k, v in alone.items()}
+    n = sum(v["fsync_us"][0] for v in alone.values())
+    print(("PASS: " if n > 0 and got == want and len(ab[what]) == len(want) else "FAIL: ") +
+          "stack: hosts: %s: the capture as two hosts merged: %d rows, one per host and %s, "
+          "each with its capture's figures alone (%d fsyncs each host)" % (what, len(ab[what]), key, n))
+PY
 
 python3 - "$TEST_TMP" "$DEV" "$FPID1 $FPID2 $FPID3" <<'PY'
 import json, re, sys
