@@ -104,7 +104,8 @@ trace_write_req(FILE *f, const struct trace *t, const struct blktop *b, const st
 	trace_head(f, t, b, 'b', v->ts, pid, tid);
 	fprintf(f, ",\"cat\":\"block\",\"name\":\"%s\",\"id2\":{\"local\":\"0x%" PRIx64 "\"},"
 	    "\"args\":{\"sector\":%" PRId64 ",\"bytes\":%" PRIu64 ",\"pid\":%" PRIu32
-	    ",\"tid\":%" PRIu32, name, v->seq, v->off, v->bytes, v->tgid, v->pid);
+	    ",\"tid\":%" PRIu32, name, v->seq, v->off, v->bytes, TRACE_ID_PID(v->tgid),
+	    TRACE_ID_PID(v->pid));
 	if (p != NULL) {
 		fputs(",\"file\":", f);
 		json_string(f, p);
@@ -277,6 +278,29 @@ trace_sort_index(FILE *f, uint32_t pid, int index)
 	    "\"process_sort_index\",\"args\":{\"sort_index\":%d}}", pid, index);
 }
 
+/*
+ * A process's name: its main thread's comm; in a run of several hosts (its
+ * pid has host bits) "host:comm[pid]" (the trace's pid is not its own),
+ * sorted after its host's group, so that each host's processes follow its disks.
+ */
+static void
+trace_write_proc_name(FILE *f, const struct trace_thread *th)
+{
+	int	 host = (int)(th->tgid >> PROC_ID_HOST_SHIFT) - 1;
+	char	 name[HOST_NAME_MAX_LEN + BLKTOP_COMM_LEN + 16], comm[BLKTOP_COMM_LEN + 1];
+
+	if (host < 0 || host_name(host) == NULL) {
+		trace_name_event(f, "process_name", th->tgid, 0, th->comm,
+		    strnlen(th->comm, BLKTOP_COMM_LEN));
+		return;
+	}
+	snprintf(comm, sizeof comm, "%.*s", BLKTOP_COMM_LEN, th->comm);
+	snprintf(name, sizeof name, "%s:%s[%" PRIu32 "]", host_name(host), comm,
+	    TRACE_ID_PID(th->tgid));
+	trace_name_event(f, "process_name", th->tgid, 0, name, strlen(name));
+	trace_sort_index(f, th->tgid, -2000 + 2 * host + 1);
+}
+
 /* The names: each process (its main thread's comm), thread and device track. */
 static void
 trace_write_names(FILE *f, struct trace *t)
@@ -292,8 +316,7 @@ trace_write_names(FILE *f, struct trace *t)
 	qsort(th, n, sizeof *th, trace_cmp_thread);
 	for (i = 0; i < n; i++) {
 		if (i == 0 || th[i].tgid != last) {
-			trace_name_event(f, "process_name", th[i].tgid, 0, th[i].comm,
-			    strnlen(th[i].comm, BLKTOP_COMM_LEN));
+			trace_write_proc_name(f, &th[i]);
 			last = th[i].tgid;
 		}
 		trace_name_event(f, "thread_name", th[i].tgid, th[i].tid, th[i].comm,
@@ -314,7 +337,7 @@ trace_write_names(FILE *f, struct trace *t)
 		snprintf(name, sizeof name, "host %s", host_name((int)i));
 		trace_name_event(f, "process_name", TRACE_DEV_PID + TRACE_DEVS + i, 0, name,
 		    strlen(name));
-		trace_sort_index(f, TRACE_DEV_PID + TRACE_DEVS + i, -2000 + (int)i);
+		trace_sort_index(f, TRACE_DEV_PID + TRACE_DEVS + i, -2000 + 2 * (int)i);
 	}
 	if (t->seen[TR_MARK] > 0)
 		trace_name_event(f, "thread_name", 0, 1, "phases", 6);

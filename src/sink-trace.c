@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "host.h"
 #include "trace.h"
+
+_Static_assert(TRACE_DEV_PID + TRACE_DEVS + HOST_MAX <= 1u << PROC_ID_HOST_SHIFT &&
+    HOST_MAX < 255 && TRACE_PATHS < 1u << 24, "host bits above the devices' pids; inode slots");
 
 /* xorshift64*: the sampling keys, the same for the same run. */
 static uint32_t
@@ -74,23 +78,26 @@ trace_path(struct trace *t, const char *s, size_t n, int label)
 	return (t->npaths);
 }
 
-/* The inode's slot: where (dev, ino) is, or the free one to put it in; NULL when full. */
+/*
+ * The inode's slot: where (dev, ino) of the record's host is, or the free one
+ * to put it in; NULL when full. Two hosts' inode 12 of 8:1 are two files.
+ */
 static struct trace_inode *
 trace_inode_slot(struct trace *t, uint32_t dev, uint64_t ino)
 {
-	uint64_t	 key = ((uint64_t)dev << 32) ^ ino;
-	uint32_t	 i, n;
+	uint64_t	 key = (((uint64_t)dev << 32) ^ ino) + t->hbits;
+	uint32_t	 i, n, host1 = (uint32_t)(t->host + 1);
 
 	i = trace_hash(&key, sizeof key, 7) & (TRACE_INODES - 1);
 	for (n = 0; n < 64; n++, i = (i + 1) & (TRACE_INODES - 1)) {
-		if (t->inodes[i].ino == 0 ||
-		    (t->inodes[i].dev == dev && t->inodes[i].ino == ino))
+		if (t->inodes[i].ino == 0 || (t->inodes[i].dev == dev &&
+		    t->inodes[i].ino == ino && t->inodes[i].host1 == host1))
 			return (&t->inodes[i]);
 	}
 	return (NULL);
 }
 
-/* A call named its file: remember (dev, ino) -> path for the requests that carry its pages. */
+/* A call named its file: remember (host, dev, ino) -> path for the requests that carry its pages. */
 static void
 trace_inode_learn(struct trace *t, uint32_t dev, uint64_t ino, uint32_t path)
 {
@@ -100,7 +107,33 @@ trace_inode_learn(struct trace *t, uint32_t dev, uint64_t ino, uint32_t path)
 		return;
 	s->dev = dev;
 	s->ino = ino;
-	s->path = path;
+	s->path = path & 0xffffff;
+	s->host1 = (uint32_t)(t->host + 1) & 0xff;
+}
+
+/* A pid or tid of the record's host as the trace's (0 stays 0: none). */
+static uint32_t
+trace_id(const struct trace *t, uint32_t id)
+{
+	return (id == 0 ? 0 : id | t->hbits);
+}
+
+/*
+ * A file's path's id + 1 (trace_path's): in a run of several hosts its
+ * host's name and a ':' before it ("node1:/data/x", as -b and the report
+ * name it), so that two hosts' /data/x are two names. Its length in *len.
+ */
+static uint32_t
+trace_file_path(struct trace *t, const char *path, size_t *len)
+{
+	char	 buf[HOST_NAME_MAX_LEN + VFS_PATH_MAX];
+	int	 n;
+
+	if (t->host == HOST_NONE || *len == 0 || host_name(t->host) == NULL)
+		return (trace_path(t, path, *len, 0));
+	n = snprintf(buf, sizeof buf, "%s:%.*s", host_name(t->host), (int)*len, path);
+	*len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+	return (trace_path(t, buf, *len, 0));
 }
 
 static uint32_t
@@ -325,13 +358,13 @@ trace_block(struct trace *t, const struct ev_block *r)
 	uint32_t		 e;
 
 	if (r->op == BLK_OP_READ && r->fclass == BLK_FC_FILE &&
-	    (p = trace_proc(t, r->tgid)) != NULL)
+	    (p = trace_proc(t, trace_id(t, r->tgid))) != NULL)
 		p->fill += r->bytes;
 	if (trace_dev(t, r->dev) < 0) {
 		t->devs_dropped++;
 		return;
 	}
-	trace_thread(t, r->pid, r->tgid, r->comm);
+	trace_thread(t, trace_id(t, r->pid), trace_id(t, r->tgid), r->comm);
 	if ((v = trace_new(t, TR_REQ, &e)) == NULL)
 		return;
 	v->ts = r->ts_start;
@@ -345,8 +378,8 @@ trace_block(struct trace *t, const struct ev_block *r)
 	}
 	v->off = (int64_t)r->sector;
 	v->bytes = r->bytes;
-	v->pid = r->pid;
-	v->tgid = r->tgid;
+	v->pid = trace_id(t, r->pid);
+	v->tgid = trace_id(t, r->tgid);
 	v->dev = r->dev;
 	v->error = r->error;
 	v->op = r->op;
@@ -365,6 +398,8 @@ trace_call(struct trace *t, enum trace_kind kind, uint32_t *ep, uint64_t ts, uin
 {
 	struct trace_ev	*v;
 
+	pid = trace_id(t, pid);
+	tgid = trace_id(t, tgid);
 	trace_thread(t, pid, tgid, comm);
 	if ((v = trace_new(t, kind, ep)) == NULL)
 		return (NULL);
@@ -374,7 +409,7 @@ trace_call(struct trace *t, enum trace_kind kind, uint32_t *ep, uint64_t ts, uin
 	v->tgid = tgid;
 	v->dev = dev;
 	v->error = error;
-	v->path = trace_path(t, path, path_len, 0);
+	v->path = trace_file_path(t, path, &path_len);
 	trace_inode_learn(t, dev, ino, v->path);
 	v->cost = (v->path ? (uint32_t)path_len : 0);
 	return (v);
@@ -390,7 +425,7 @@ trace_rw(struct trace *t, const struct ev_rw *r, size_t len)
 
 	if (EV_RW_SIZE(r->path_len) > len || r->path_len >= VFS_PATH_MAX)
 		return;
-	if ((p = trace_proc(t, r->tgid)) != NULL) {
+	if ((p = trace_proc(t, trace_id(t, r->tgid))) != NULL) {
 		if (r->op == BLK_OP_READ)
 			p->rd += r->done;
 		else
@@ -487,6 +522,8 @@ trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 
 	if (rt == NULL || !(keep & STREAM_KEEP_PROC))
 		return;
+	t->host = host_count() > 1 ? host_current() : HOST_NONE;	/* as the process table's */
+	t->hbits = t->host >= 0 ? (uint32_t)(t->host + 1) << PROC_ID_HOST_SHIFT : 0;
 	switch (rt - rec_types) {
 	case EV_BLOCK:
 		if (keep & STREAM_KEEP_DEV)
@@ -689,6 +726,7 @@ trace_start(struct sink *s, char **errp)
 	t = s->data = xcalloc(1, sizeof *t);
 	t->opts = *(const struct trace_opts *)s->opts;
 	t->b = s->b;
+	t->host = HOST_NONE;
 	t->tick_start = t->run_start = s->b->last_tick;
 	t->rng = 0x9e3779b97f4a7c15ULL;
 	/* --trace-max's bound (TRACE_MAX_MB) keeps cap far below 2^32. */

@@ -67,8 +67,16 @@ struct trace_proc {			/* one process in the open tick */
 
 struct trace_inode {
 	uint64_t	 ino;		/* 0: free */
-	uint32_t	 dev, path;
+	uint32_t	 dev;
+	uint32_t	 path : 24;	/* TRACE_PATHS fit */
+	uint32_t	 host1 : 8;	/* its host + 1, 0: none (a run of one host); HOST_MAX fit */
 };
+/*
+ * In a run of several hosts a process and thread of host h are tracks of
+ * their own, its pid and tid with h + 1 above PROC_ID_HOST_SHIFT (as the
+ * model's process ids; the devices' and hosts' pids stay below).
+ */
+#define TRACE_ID_PID(id)	PROC_ID_PID(id)
 
 struct trace {
 	struct trace_opts	 opts;
@@ -118,6 +126,8 @@ struct trace {
 	uint64_t		 run_start;	/* the windows opened: the first phase's start */
 	unsigned		 rec_seen;	/* blktop.rec_start.n taken */
 	int			 written;
+	int			 host;		/* of the record being added: HOST_NONE in a run of one */
+	uint32_t		 hbits;		/* its (host + 1) << PROC_ID_HOST_SHIFT, 0 for none */
 };
 
 int		 trace_dev_find(const struct trace *, uint32_t dev);
