@@ -260,21 +260,21 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 }
 
 /*
- * The file of this path if the table holds it, else NULL; nothing changes (a
- * view's lookup). In a run of several hosts, the first host's that has it.
+ * The file of this path of this host (a file_entry's host: HOST_NONE in a
+ * run of one) if the table holds it, else NULL; nothing changes (a view's
+ * lookup). Two hosts' /data/x are two files: the one asked for, never the other.
  */
 const struct file_entry *
-model_file_find(struct proc_table *t, const char *path)
+model_file_find(struct proc_table *t, const char *path, int host)
 {
 	struct model_file_key	 key;
-	uint32_t		 e = MODEL_NIL;
+	uint32_t		 e;
 
 	key.path = path;
 	key.len = strnlen(path, VFS_PATH_MAX - 1);
-	for (key.host = -1; key.host <= t->host_max && e == MODEL_NIL; key.host++) {
-		key.hash = model_file_hash(path, key.len, key.host);
-		e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
-	}
+	key.host = host;
+	key.hash = model_file_hash(path, key.len, key.host);
+	e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
 	return (e == MODEL_NIL ? NULL : &t->files[e]);
 }
 

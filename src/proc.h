@@ -235,7 +235,7 @@ struct file_entry *model_file_named(struct proc_table *, const char *name, uint6
 void		 model_file_add_pid(struct file_entry *, uint32_t tgid);
 void		 model_file_set_ino(struct proc_table *, struct file_entry *, uint32_t dev,
 		     uint64_t ino);
-const struct file_entry *model_file_find(struct proc_table *, const char *path);
+const struct file_entry *model_file_find(struct proc_table *, const char *path, int host);
 size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
 

@@ -7,6 +7,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "host.h"
 #include "ui.h"
 
 #define UI_FILE_ROWS	1024		/* rows kept per interval (top_files' most) */
@@ -15,6 +16,7 @@
 /* One file as it was over the last display interval. */
 struct ui_file_row {
 	char			*path;
+	uint64_t		 host1;		/* its host + 1 (0: none, a run of one host) */
 	uint64_t		 first_ts;	/* identity across intervals, with the path */
 	struct proc_counts	 c;
 	uint64_t		 p50;
@@ -31,7 +33,7 @@ struct ui_file_row {
 enum ui_file_col {
 	UI_FC_CR, UI_FC_CW, UI_FC_RMB, UI_FC_WMB, UI_FC_DRMB, UI_FC_DWMB,
 	UI_FC_HIT, UI_FC_SEQ, UI_FC_SIZE, UI_FC_OPEN, UI_FC_P50,
-	UI_FC_P99, UI_FC_PIDS, UI_FC_PATH, UI_FC_MAX
+	UI_FC_P99, UI_FC_PIDS, UI_FC_HOST, UI_FC_PATH, UI_FC_MAX
 };
 
 static double	 ui_pane_file_hit(const struct ui_col *, const void *);
@@ -41,6 +43,7 @@ static void	 ui_pane_file_fmt_size(const struct ui_col *, const void *, double, 
 static void	 ui_pane_file_fmt_disk(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_file_fmt_lat(const struct ui_col *, const void *, double, char *, size_t);
 static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, char *, size_t);
+static void	 ui_pane_file_fmt_host(const struct ui_col *, const void *, double, char *, size_t);
 
 /* A column of a uint64_t counter of the row, how it prints. */
 #define UI_FC_U64(field, fn)	.off = offsetof(struct ui_file_row, field), .fmt = (fn)
@@ -48,8 +51,10 @@ static void	 ui_pane_file_fmt_pids(const struct ui_col *, const void *, double, 
 /*
  * The columns: each a field of file_fields (field-file.c: its title, width
  * and the top_files key that picks the rows worth keeping when sorted
- * by it), in its order; here, how the pane prints it and where its row
- * keeps it. The path takes what is left and is shortened in the middle.
+ * by it), in its order, and before the path the HOST of proc_fields (a
+ * file's as a process's; shown in a run of several hosts only); here, how
+ * the pane prints it and where its row keeps it. The path takes what is
+ * left and is shortened in the middle.
  */
 static const struct ui_col ui_file_show[UI_FC_MAX] = {
 	[UI_FC_CR] = { UI_FC_U64(c.vfs_calls[0], ui_tab_fmt_rate) },
@@ -68,11 +73,14 @@ static const struct ui_col ui_file_show[UI_FC_MAX] = {
 	[UI_FC_P50] = { UI_FC_U64(p50, ui_pane_file_fmt_lat) },
 	[UI_FC_P99] = { UI_FC_U64(p99, ui_pane_file_fmt_lat) },
 	[UI_FC_PIDS] = { .left = 1, .value = ui_pane_file_pid, .fmt = ui_pane_file_fmt_pids },
+	[UI_FC_HOST] = { .left = 1, .ascending = 1, .off = offsetof(struct ui_file_row, host1),
+	    .fmt = ui_pane_file_fmt_host },
 	[UI_FC_PATH] = { .left = 1, .by_name = 1, .off = offsetof(struct ui_file_row, path),
 	    .fmt = ui_tab_fmt_str },
 };
-_Static_assert((int)UI_FC_MAX == (int)FILEF_MAX && (int)UI_FC_PATH == (int)FILEF_PATH,
-    "the pane's columns are file_fields' rows, in their order");
+_Static_assert((int)UI_FC_MAX == (int)FILEF_MAX + 1 && (int)UI_FC_HOST == (int)FILEF_PATH &&
+    (int)UI_FC_PATH == (int)FILEF_PATH + 1,
+    "the pane's columns are file_fields' rows, in their order, HOST before the path");
 static struct ui_col ui_file_cols[UI_FC_MAX];	/* the two above, made once */
 
 /* The snapshot and the selection of the files pane. */
@@ -94,6 +102,7 @@ static const struct ui_tab ui_file_tab = {
  */
 struct ui_file_drill {
 	char			*path;		/* NULL: no drill-down */
+	int			 host;		/* the file's host (HOST_NONE: a run of one) */
 	int			 found;		/* the table held it at the last interval */
 	int			 have;		/* the source's HAVE_* bits */
 	struct pattern		 pat;
@@ -119,16 +128,18 @@ struct ui_file {
 	struct ui_tab	 tab;		/* order, sort and selection */
 	double		 secs;
 	char		*sel_path;	/* keeps the selection across intervals */
+	uint64_t	 sel_host1;	/* with its host */
 	struct ui_file_drill drill;
 };
 
-/* Equal in the sort column: paths A to Z. */
+/* Equal in the sort column: paths A to Z, then (a run of several hosts) hosts in their order. */
 static int
 ui_pane_file_tie(const void *a, const void *b)
 {
 	const struct ui_file_row *x = a, *y = b;
+	int		 c = strcmp(x->path, y->path);
 
-	return (strcmp(x->path, y->path));
+	return (c != 0 ? c : (x->host1 > y->host1) - (x->host1 < y->host1));
 }
 
 /* What the / filter matches: the path. */
@@ -144,7 +155,7 @@ ui_pane_file_kept(const void *owner, const void *row)
 {
 	const struct ui_file	*d = owner;
 
-	return (d->sel_path != NULL &&
+	return (d->sel_path != NULL && ((const struct ui_file_row *)row)->host1 == d->sel_host1 &&
 	    strcmp(((const struct ui_file_row *)row)->path, d->sel_path) == 0);
 }
 
@@ -156,6 +167,7 @@ ui_pane_file_remember(void *owner, unsigned row)
 
 	free(d->sel_path);
 	d->sel_path = xstrdup(d->rows[row].path);
+	d->sel_host1 = d->rows[row].host1;
 }
 
 /* List the rows passing the filter, sorting first if asked, keeping the selection. */
@@ -202,7 +214,7 @@ static void
 ui_pane_file_drill_collect(struct ui_file *d, struct blktop *b)
 {
 	struct ui_file_drill	*dr = &d->drill;
-	const struct file_entry	*f = model_file_find(b->procs, dr->path);
+	const struct file_entry	*f = model_file_find(b->procs, dr->path, dr->host);
 	const struct pat_map	*m;
 	struct insight		 in;
 	char			 fig[160];
@@ -272,6 +284,7 @@ ui_pane_file_collect(struct ui_pane *p, double secs)
 		r = &d->rows[i];
 		model_file_path(b->procs, f, path, sizeof path);
 		r->path = xstrdup(path);
+		r->host1 = (uint64_t)(f->host + 1);
 		r->first_ts = f->first_ts;
 		r->c = *proc_file_counts(b->procs, f, 0);
 		r->p50 = proc_file_lat(b->procs, f, 50);
@@ -376,6 +389,14 @@ ui_pane_file_fmt_lat(const struct ui_col *c, const void *row,
     __unused double secs, char *buf, size_t len)
 {
 	ui_tab_lat(c, row, ((const struct ui_file_row *)row)->c.vfs_calls, buf, len);
+}
+
+/* The HOST cell: the file's host's name ("-" for none). */
+static void
+ui_pane_file_fmt_host(__unused const struct ui_col *c, const void *row,
+    __unused double secs, char *buf, size_t len)
+{
+	fmt_host(buf, len, (int)((const struct ui_file_row *)row)->host1 - 1);
 }
 
 /* The PIDS cell: the processes seen using the file, "+" if there were more. */
@@ -501,7 +522,7 @@ ui_pane_file_draw_drill(struct ui_state *u, const struct ui_file_drill *dr, WIND
 {
 	const struct pattern	*p = &dr->pat;
 	const struct pat_touched *t = &dr->touched;
-	char			 line[1024], a[32], b2[32], c[32], e[32];
+	char			 line[1024], a[HOST_NAME_MAX_LEN], b2[32], c[32], e[32];
 	int64_t			 v[PAT_COMMON];
 	uint64_t		 n[PAT_COMMON], max = 1;
 	struct pat_sum		 sum;
@@ -509,7 +530,8 @@ ui_pane_file_draw_drill(struct ui_state *u, const struct ui_file_drill *dr, WIND
 	size_t			 off;
 	int			 y = r->y, bottom = r->y + r->h;
 
-	snprintf(line, sizeof line, "%s%s  (Esc back)", dr->path,
+	snprintf(line, sizeof line, "%s%s%s%s  (Esc back)", dr->host != HOST_NONE ?
+	    fmt_host(a, sizeof a, dr->host) : "", dr->host != HOST_NONE ? ":" : "", dr->path,
 	    dr->found ? "" : "  [no longer in the file table: as last seen]");
 	ui_text(win, y++, r->x, THEME_TITLE, THEME_MAIN_BG, line);
 	snprintf(line, sizeof line, "since first seen: %llu reads %s, %llu writes %s; device read "
@@ -608,8 +630,8 @@ ui_pane_file_draw(struct ui_pane *p, WINDOW *win, const struct ui_rect *r)
 		return;
 	}
 	ui_pane_file_order(p, 0);
-	ui_table(u, win, r, ui_file_cols, UI_FC_MAX, d->tab.hidden,
-	    d->tab.norder, d->tab.sel,
+	ui_table(u, win, r, ui_file_cols, UI_FC_MAX, d->tab.hidden |
+	    (host_count() > 1 ? 0 : 1u << UI_FC_HOST), d->tab.norder, d->tab.sel,
 	    &d->tab.top, d->tab.sortcol, d->tab.invert, ui_pane_file_cell, d);
 	if (d->tab.norder == 0)
 		ui_text(win, r->y + 2, r->x + 2, THEME_INACTIVE_FG,
@@ -625,6 +647,8 @@ ui_pane_file_key(struct ui_pane *p, enum ui_action a)
 {
 	struct ui_state	*u = p->u;
 	struct ui_file	*d = p->data;
+	uint32_t	 saved;
+	int		 used;
 
 	if (d->drill.path != NULL) {
 		if (a != UI_BACK)
@@ -636,11 +660,16 @@ ui_pane_file_key(struct ui_pane *p, enum ui_action a)
 	if (a == UI_ENTER) {
 		if (d->tab.sel < d->tab.norder && u->b->procs != NULL) {
 			d->drill.path = xstrdup(d->rows[d->tab.order[d->tab.sel]].path);
+			d->drill.host = (int)d->rows[d->tab.order[d->tab.sel]].host1 - 1;
 			ui_pane_file_drill_collect(d, u->b);
 		}
 		return (1);
 	}
-	return (ui_tab_key(u, &d->tab, a, d->rows, d->nrows));
+	saved = d->tab.hidden;	/* no sorting by HOST where it is not shown (one host) */
+	d->tab.hidden |= host_count() > 1 ? 0 : 1u << UI_FC_HOST;
+	used = ui_tab_key(u, &d->tab, a, d->rows, d->nrows);
+	d->tab.hidden = saved;
+	return (used);
 }
 
 /* A click selects a row. */
@@ -661,15 +690,22 @@ ui_pane_file_click(struct ui_pane *p, const struct ui_rect *r, int y,
 static const struct ui_tab *
 ui_pane_file_tab_default(void)
 {
-	unsigned	 i;
+	unsigned	 i, k;
 
 	if (ui_file_cols[0].name != NULL)
 		return (&ui_file_tab);
 	for (i = 0; i < UI_FC_MAX; i++) {
 		ui_file_cols[i] = ui_file_show[i];
-		ui_file_cols[i].name = file_fields[i].ui.title;
-		ui_file_cols[i].width = file_fields[i].ui.width;
-		ui_file_cols[i].key = (enum proc_key)file_fields[i].top_key;
+		if (i == UI_FC_HOST) {
+			ui_file_cols[i].name = proc_fields[PROCF_HOST].ui.title;
+			ui_file_cols[i].width = proc_fields[PROCF_HOST].ui.width;
+			ui_file_cols[i].key = (enum proc_key)proc_fields[PROCF_HOST].top_key;
+			continue;
+		}
+		k = i < UI_FC_HOST ? i : i - 1;
+		ui_file_cols[i].name = file_fields[k].ui.title;
+		ui_file_cols[i].width = file_fields[k].ui.width;
+		ui_file_cols[i].key = (enum proc_key)file_fields[k].top_key;
 	}
 	return (&ui_file_tab);
 }
@@ -699,14 +735,16 @@ ui_pane_file_free(void *data)
 	free(d);
 }
 
-/* The file drilled into, or the one selected. */
+/* The file drilled into, or the one selected: its path, and in id its host + 1 (0: none). */
 static int
-ui_pane_file_selected(struct ui_pane *p, __unused uint64_t *id, const char **path)
+ui_pane_file_selected(struct ui_pane *p, uint64_t *id, const char **path)
 {
 	struct ui_file	*d = p->data;
+	const struct ui_file_row *r = d->tab.sel < d->tab.norder ?
+	    &d->rows[d->tab.order[d->tab.sel]] : NULL;
 
-	*path = d->drill.path != NULL ? d->drill.path : d->tab.sel < d->tab.norder ?
-	    d->rows[d->tab.order[d->tab.sel]].path : NULL;
+	*path = d->drill.path != NULL ? d->drill.path : r != NULL ? r->path : NULL;
+	*id = d->drill.path != NULL ? (uint64_t)(d->drill.host + 1) : r != NULL ? r->host1 : 0;
 	return (*path != NULL);
 }
 
