@@ -10,7 +10,9 @@
 # host:comm[pid], its calls' files host:path with its capture's counts, the
 # requests' args the real pids; the UI: the files pane's HOST column, a
 # drill into filesb's unet3d.log showing filesb's 5 writes, and L from a
-# process naming its host. A capture alone prints as before (no host).
+# process naming its host; the vfs capture as 8 hosts merged opens in a real
+# viewer (tests/viewer) with a process per host. A capture alone prints as
+# before (no host).
 # Needs no root.
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_cmd python3 python3
@@ -124,6 +126,28 @@ out(sorted({a for _, a in req}) == [21367, 21368] and len({p for p, _ in req}) =
     "small.blkcap as two hosts: the requests' args carry the real pids %s, fio a process per "
     "host and pid (%s)" % (sorted({a for _, a in req}), sorted(psv.values())))
 PY
+
+# ---- a real viewer (tests/viewer: speedscope in headless Chromium): the vfs
+# capture as 8 hosts merged opens with one process per host, host:python[pid]
+# (speedscope draws only X slices: the calls' processes, not the disks' groups).
+vcaps=()
+for i in $(seq 8); do
+	timeout 60 "$BLKTOP" -r "$T/files-a.blkcap" -w "$T/vh$i.blkcap" --hostname "vh$i" -J \
+	    >/dev/null 2>&1
+	vcaps+=("$T/vh$i.blkcap")
+done
+timeout 120 "$BLKTOP" -r "${vcaps[@]}" --trace "$T/tr-8.json" </dev/null >/dev/null 2>&1
+names=()
+for i in $(seq 8); do names+=("vh$i:python[1313402]"); done
+out=$(bash "$BLKTOP_SRCDIR/tests/viewer/trace-load.sh" "$T/tr-8.json" "${names[@]}" \
+    "vh8:unet3d.log" 2>&1)
+st=$?
+if [ "$st" = 2 ]; then
+	skip "the viewer is not installed (tests/viewer/install.sh): $(echo "$out" | tail -1 | head -c 120)"
+else
+	check "viewer: 8 hosts' trace opens, a profile per host (vh1..vh8:python[1313402]): $(echo "$out" | tail -1 | head -c 200)" \
+	    [ "$st" = 0 -a "$(echo "$out" | tail -1 | grep -c ': 8 profile(s) \[vh1:python')" = 1 ]
+fi
 
 # ---- the UI: the files pane's HOST column and drill; L from a process names its host
 if command -v tmux >/dev/null; then
