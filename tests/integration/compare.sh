@@ -4,7 +4,8 @@
 # self) and each figure its value there (summed by command, per second where
 # the lengths differ), -J against the schema, -b and --report, bad input. Live:
 # captures of fio runs with a difference built in (twice the request size,
-# half the iodepth) show it, significant; 10 trials of one configuration
+# half the iodepth, a device throttled to 500 reads a second) show it,
+# significant; 10 trials of one configuration
 # split 20 ways into 5 against 5 show no significant difference in at least
 # 19 of the 20 (tests/README.md: the tiers).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
@@ -166,7 +167,8 @@ trial() {
 	TEST_PIDS="$TEST_PIDS $bpid"
 	wait_for "$1.jsonl" "$START_S" || fail "live: first report within $START_S s"
 	fio --name=t --filename="$LOOP" --direct=1 --ioengine=libaio --rw=randread --bs="$2" \
-	    --iodepth="$3" --runtime=1 --time_based --size=200M --randseed="$4" >/dev/null 2>&1
+	    --iodepth="$3" --runtime=1 --time_based --size=200M --randseed="$4" \
+	    --output-format=json --output="$1.fio" >/dev/null 2>&1
 	sleep 0.3
 	stop_bg "$bpid" || fail "live: blktop recording $1 exited $?"
 }
@@ -198,6 +200,49 @@ out(q and q["a"]["median"] == 8 and q["b"]["median"] == 4 and abs(q["ratio"] - 0
     q["significant"] is True, "depth reached: iodepth 8 against 4, %s and %s, ratio %s, significant %s" %
     (q.get("a", {}).get("values"), q.get("b", {}).get("values"), q.get("ratio"), q.get("significant")))
 PY
+# A slower device: the loop device throttled to 500 reads a second (the root
+# blkio cgroup's read_iops_device, fio's cgroup or its parent), 3 trials
+# against x1..x3: each trial's reads are fio's own count, and the reads a
+# second drop, significant. The throttle is put back on every exit path.
+THR=/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device
+if [ -w "$THR" ]; then
+	MM=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+	restore() { echo "$MM 0" >"$THR" 2>/dev/null; test_cleanup; }
+	trap restore EXIT
+	echo "$MM 500" >"$THR"
+	Z=()
+	for i in 1 2 3; do
+		trial "$TEST_TMP/z$i.blkcap" 4k 8 "$((i + 20))"
+		Z+=("$TEST_TMP/z$i.blkcap")
+		"$BLKTOP" -r "$TEST_TMP/z$i.blkcap" -J -d 3600 2>/dev/null | tail -1 >"$TEST_TMP/z$i.alone"
+	done
+	echo "$MM 0" >"$THR"
+	"$BLKTOP" -J --compare "${X[@]:0:3}" -- "${Z[@]}" >"$TEST_TMP/xz.json"
+	check "live: -J --compare x1 x2 x3 -- z1 z2 z3 (throttled) exits 0" [ $? = 0 ]
+	python3 - "$TEST_TMP" "$DEV" <<'PY' || fail "live: the throttle's checks stopped"
+import json, sys
+t, dev = sys.argv[1:3]
+def out(ok, what):
+    print(("PASS: " if ok else "FAIL: ") + "compare: live: throttled: " + what)
+fio = [json.load(open(f"{t}/z{i}.blkcap.fio"))["jobs"][0]["read"] for i in (1, 2, 3)]
+ios = [[d["read"]["ios"] for d in json.load(open(f"{t}/z{i}.alone"))["devices"] if d["name"] == dev]
+       for i in (1, 2, 3)]
+out(all(450 <= f["iops"] <= 550 for f in fio), "fio's own reads a second %s (the throttle's 500)"
+    % [round(f["iops"]) for f in fio])
+out(all(len(n) == 1 and abs(n[0] - f["total_ios"]) <= 8 for n, f in zip(ios, fio)),
+    "each trial's reads on %s are fio's own count (%s against %s)"
+    % (dev, ios, [f["total_ios"] for f in fio]))
+c = json.load(open(f"{t}/xz.json"))["compare"]
+d = [x for x in c["devices"] if x["name"] == dev]
+f = {x["figure"]: x for x in d[0]["figures"]} if d else {}
+r = f.get("read.iops", {})
+out(r and r["ratio"] is not None and r["ratio"] < 0.1 and r["significant"] is True,
+    "reads a second: unthrottled against 500/s, ratio %s (< 0.1), significant %s"
+    % (r.get("ratio"), r.get("significant")))
+PY
+else
+	skip "live: no cgroup v1 blkio read throttle ($THR): the slower device is not compared"
+fi
 # 20 comparisons of 5 trials against 5 of the same configuration: the 10
 # captures x1..x10 split 20 ways (seeded), none the same split.
 python3 - "${X[@]}" >"$TEST_TMP/splits" <<'PY'
