@@ -168,7 +168,7 @@ struct blktop {
 	int			 silent;	/* seeking: output sinks skip reports */
 	uint64_t		 last_tick;	/* stream time of the last tick taken */
 	struct hook_plan	 plan;
-	char			 plan_text[96];
+	char			 plan_text[1024];	/* the hooks (a replay: its files', whole hook names) */
 	unsigned		 have;		/* HAVE_*: what the source's records can tell */
 	char			 na[HAVE_NBITS][160];	/* why a HAVE_* bit is off ("": not said) */
 	struct proc_table	*procs;	/* per-process and per-file tables, NULL if none */

@@ -381,7 +381,7 @@ replay_have(const struct capture_header *hdr, size_t n)
 
 	while (p < end && (p = memchr(p, '+', end - p)) != NULL) {
 		p++;
-		k = strcspn(p, "+ \n");
+		k = strcspn(p, "+, \n");	/* ',': a plan of files merged, recorded again */
 		if (k == 5 && strncmp(p, "dirty", 5) == 0)
 			have |= HAVE_DIRTY;
 		else if (k == 5 && strncmp(p, "fault", 5) == 0)
@@ -486,6 +486,25 @@ replay_older(struct blktop *b)
 	}
 }
 
+/*
+ * The run's plan: the recording's hooks (its files', comma-separated),
+ * whole, so that the run recorded again (-w) replays with what this one
+ * has; cut only after a whole hook name where it is longer than the buffer.
+ */
+static void
+replay_plan_text(struct blktop *b, const char *plan)
+{
+	size_t	 n = strcspn(plan, " \n");
+
+	if (n >= sizeof b->plan_text) {
+		n = sizeof b->plan_text - 1;
+		while (n > 0 && plan[n] != '+' && plan[n] != ',')
+			n--;
+	}
+	memcpy(b->plan_text, plan, n);
+	b->plan_text[n] = '\0';
+}
+
 /* Open the files, set names, clocks and windows from their header, start feeding. */
 static int
 replay_start(struct source *src, char **errp)
@@ -496,7 +515,6 @@ replay_start(struct source *src, char **errp)
 	const char *const		*paths;
 	uint64_t			 first;
 	unsigned			 i, npaths;
-	size_t				 n;
 
 	*errp = NULL;
 	r = src->data = xcalloc(1, sizeof *r);
@@ -517,9 +535,7 @@ replay_start(struct source *src, char **errp)
 	replay_procs(r);
 	b->mono_to_wall = hdr->clock_offset;
 	b->wall_known = hdr->has_clock;
-	n = strcspn(hdr->plan, " \n");
-	snprintf(b->plan_text, sizeof b->plan_text, "%.*s", (int)(n < 40 ? n : 40),
-	    hdr->plan);
+	replay_plan_text(b, hdr->plan);
 	b->have = 0;
 	for (i = 0; i < merge_nfiles(r->run); i++) {
 		fh = merge_file_header(r->run, i);

@@ -42,7 +42,8 @@ ui_draw_header(struct ui_state *u)
 	char		 buf[512], when[16];
 	time_t		 t;
 	struct tm	 tm;
-	int		 x;
+	int		 x, room;
+	size_t		 n;
 	unsigned	 i;
 
 	t = (time_t)(((int64_t)b->win.tick_start + b->mono_to_wall) /
@@ -92,20 +93,23 @@ ui_draw_header(struct ui_state *u)
 	u->tabs_x[i] = x;
 	/*
 	 * What blktop itself costs, its CPU and its BPF programs ("-": unknown),
-	 * in fixed widths so the line does not jitter, then the plan.
+	 * in fixed widths so the line does not jitter, then the plan, as much
+	 * of it as the line has room for (a merged run's is every file's).
 	 */
 	if (b->self.valid && b->self.have_bpf)
-		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf %5.1f%%  plan %s",
-		    b->self.cpu_pct, b->self.bpf_pct, b->plan_text[0] != '\0' ?
-		    b->plan_text : "-");
+		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf %5.1f%%  plan ",
+		    b->self.cpu_pct, b->self.bpf_pct);
 	else if (b->self.valid)
-		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf     -  plan %s",
-		    b->self.cpu_pct, b->plan_text[0] != '\0' ? b->plan_text : "-");
+		snprintf(buf, sizeof buf, " cpu %5.1f%% bpf     -  plan ", b->self.cpu_pct);
 	else
-		snprintf(buf, sizeof buf, " cpu     - bpf     -  plan %s",
+		snprintf(buf, sizeof buf, " cpu     - bpf     -  plan ");
+	n = strlen(buf);
+	room = COLS - x - 1 - (int)n;
+	if (room > 0) {
+		snprintf(buf + n, sizeof buf - n, "%.*s", room,
 		    b->plan_text[0] != '\0' ? b->plan_text : "-");
-	if (x + (int)strlen(buf) < COLS)
 		ui_put(1, COLS - (int)strlen(buf), THEME_GRAPH_TEXT, buf);
+	}
 }
 
 /*
