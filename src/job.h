@@ -17,13 +17,13 @@ struct proc_table;
 #define JOB_MAX_PIDS	8	/* --job PID given at most this often */
 #define JOB_MAX_DEPTH	64	/* ancestors walked up from a process */
 
-/* model-task.c: tgid -> (parent, comm, start), bounded. */
+/* model-task.c: (host, tgid) -> (parent, comm, start), bounded; ids as PROC_ID_OF's. */
 struct task_table;
 struct task_table *task_create(unsigned max);
 size_t		 task_mem_bound(unsigned max);
 void		 task_free(struct task_table *);
 const struct task_table *proc_tasks(const struct proc_table *);	/* model-proc.c */
-void		 task_add(struct task_table *, const struct ev_task *);
+void		 task_add(struct task_table *, const struct ev_task *, int host);
 int		 task_find(const struct task_table *, uint32_t tgid, uint32_t *ppid,
 		     const char **comm);
 void		 task_stats(const struct task_table *, unsigned *n, unsigned *max,
@@ -34,7 +34,8 @@ uint32_t	 task_job_root(const struct task_table *, uint32_t tgid, const uint32_t
 
 /* model-job.c: the processes of the table grouped into jobs, at a report. */
 struct job {
-	uint32_t		 root;		/* the job's top process */
+	uint32_t		 root;		/* the job's top process: its id (PROC_ID_OF) */
+	int			 host;		/* its host in a run of several, else HOST_NONE */
 	char			 comm[BLKTOP_COMM_LEN];
 	unsigned		 first, n;	/* its members: jobs_of's members[first..first + n) */
 	uint64_t		 bytes;		/* the order: bytes of calls and on disk */

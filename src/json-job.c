@@ -4,6 +4,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "host.h"
 #include "job.h"
 
 /* Add a process's counters and interval histograms to f. */
@@ -82,7 +83,8 @@ json_jobs_tree(FILE *f, const struct blktop *b)
 /*
  * ,"jobs":[...]: the top busiest jobs of the interval (or the run, whole),
  * each with its root, its members' pids, its figures summed and each
- * member's; null where the source has no process tree (an older capture).
+ * member's, its host in a run of several; null where the source has no
+ * process tree (an older capture).
  */
 void
 json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
@@ -102,11 +104,13 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 	for (i = 0; i < js.njobs && i < top; i++) {
 		const struct job *jb = &js.jobs[i];
 
-		fprintf(f, "%s{\"root\":%u,\"%s\":", i ? "," : "", jb->root, proc_fields[PROCF_COMM].key);
+		fprintf(f, "%s{\"root\":%u,\"%s\":", i ? "," : "", PROC_ID_PID(jb->root),
+		    proc_fields[PROCF_COMM].key);
 		name_json(f, jb->comm, BLKTOP_COMM_LEN);
+		json_host(f, jb->host);		/* in a run of several hosts, as its members' */
 		fprintf(f, ",\"pids\":[");
 		for (m = 0; m < jb->n; m++)
-			fprintf(f, "%s%u", m ? "," : "", js.members[jb->first + m]->id);
+			fprintf(f, "%s%u", m ? "," : "", PROC_ID_PID(js.members[jb->first + m]->id));
 		fputc(']', f);
 		memset(&g, 0, sizeof g);
 		for (m = 0; m < jb->n; m++)
@@ -133,22 +137,25 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 	jobs_free(&js);
 }
 
-/* -b: the top busiest jobs of the interval, a line each: root, members, bytes, latencies. */
+/* -b: the top busiest jobs of the interval, a line each: root, (host,) members, bytes, latencies. */
 void
 json_job_batch(FILE *f, const struct blktop *b, unsigned top)
 {
 	struct jobs	 js;
 	struct job_figs	 g;
 	unsigned	 i, m;
-	char		 comm[BLKTOP_COMM_LEN * 4 + 1];
+	char		 comm[BLKTOP_COMM_LEN * 4 + 1], host[64];
+	int		 hosts = host_count() > 1;	/* a HOST column, as the processes' */
 
 	if (!(b->have & HAVE_TASK) || jobs_of(b, 0, &js) == 0) {
 		if (b->have & HAVE_TASK)
 			jobs_free(&js);
 		return;
 	}
-	fprintf(f, "\n%8s %-16s %5s %10s %10s %10s %10s %8s %8s %5s\n", "JOB", "COMM", "PROCS",
-	    "vfs_rd_B", "vfs_wr_B", "disk_rd_B", "disk_wr_B", "cp99_us", "rp99_us", "hit%");
+	fprintf(f, "\n%8s %-16s ", "JOB", "COMM");
+	if (hosts)
+		fprintf(f, "%-12s ", "HOST");
+	fprintf(f, "%5s %10s %10s %10s %10s %8s %8s %5s\n", "PROCS", "vfs_rd_B", "vfs_wr_B", "disk_rd_B", "disk_wr_B", "cp99_us", "rp99_us", "hit%");
 	for (i = 0; i < js.njobs && i < top; i++) {
 		const struct job	*jb = &js.jobs[i];
 		double			 hit;
@@ -158,7 +165,10 @@ json_job_batch(FILE *f, const struct blktop *b, unsigned top)
 			job_figs_add(&g, b, js.members[jb->first + m], 0);
 		hit = proc_cache_hit_pct(b->have, &g.c);
 		fmt_comm(comm, jb->comm);
-		fprintf(f, "%8u %-16s %5u %10llu %10llu %10llu %10llu ", jb->root, comm, jb->n,
+		fprintf(f, "%8u %-16s ", PROC_ID_PID(jb->root), comm);
+		if (hosts)
+			fprintf(f, "%-12s ", fmt_host(host, sizeof host, jb->host));
+		fprintf(f, "%5u %10llu %10llu %10llu %10llu ", jb->n,
 		    (unsigned long long)g.c.vfs_bytes[0], (unsigned long long)g.c.vfs_bytes[1],
 		    (unsigned long long)g.c.disk_bytes[0], (unsigned long long)g.c.disk_bytes[1]);
 		if (g.call.n)

@@ -52,7 +52,8 @@ job_collect_one(void *ctx, const struct proc_entry *pe)
 
 	if (c->n == c->max || (!c->whole && pe->epoch != c->b->procs->epoch))
 		return;
-	root = task_job_root(c->tasks, pe->tgid, c->b->opt.job_pids, c->b->opt.njob_pids);
+	root = task_job_root(c->tasks, PROC_ID_OF(pe->tgid, pe->host), c->b->opt.job_pids,
+	    c->b->opt.njob_pids);
 	if (root == 0)
 		return;		/* in none of the --job trees */
 	c->pairs[c->n].root = root;
@@ -63,7 +64,8 @@ job_collect_one(void *ctx, const struct proc_entry *pe)
 /*
  * The jobs of the processes in the table, busiest first, each with its
  * members by pid: of the interval's active processes, or of the whole run
- * (whole). Allocates (at a report, not per event). Returns the jobs.
+ * (whole). In a run of several hosts a job is its host's, its members all
+ * of that host. Allocates (at a report, not per event). Returns the jobs.
  */
 int
 jobs_of(const struct blktop *b, int whole, struct jobs *out)
@@ -89,6 +91,7 @@ jobs_of(const struct blktop *b, int whole, struct jobs *out)
 		const char		*comm;
 
 		jb->root = c.pairs[i].root;
+		jb->host = c.pairs[i].pe->host;	/* a root's host is its members' */
 		jb->first = i;
 		for (j = i; j < c.n && c.pairs[j].root == jb->root; j++) {
 			const struct proc_counts *pc = proc_entry_counts(b->procs, c.pairs[j].pe, whole);
@@ -100,7 +103,7 @@ jobs_of(const struct blktop *b, int whole, struct jobs *out)
 		jb->n = j - i;
 		if (task_find(c.tasks, jb->root, &ppid, &comm))
 			memcpy(jb->comm, comm, sizeof jb->comm);
-		else if (out->members[i]->tgid == jb->root)
+		else if (PROC_ID_OF(out->members[i]->tgid, jb->host) == jb->root)
 			memcpy(jb->comm, out->members[i]->comm, sizeof jb->comm);
 		else
 			strcpy(jb->comm, "?");

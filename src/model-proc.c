@@ -107,11 +107,9 @@ proc_get(struct proc_table *t, uint32_t pid, uint32_t tgid, const char *comm, ui
     uint64_t ts)
 {
 	struct proc_entry	*p;
-	uint32_t		 id = t->by_thread ? pid : tgid, e;
 	int			 host = t->host;
+	uint32_t		 id = PROC_ID_OF(t->by_thread ? pid : tgid, host), e;
 
-	if (host >= 0)
-		id = PROC_ID_PID(id) | (uint32_t)(host + 1) << PROC_ID_HOST_SHIFT;
 	/*
 	 * The most recently active entry, else the one before it (two threads
 	 * or a process and its device's completions taking turns), before the
@@ -511,7 +509,7 @@ proc_add_rw(struct proc_table *t, const void *rec)
 static void
 proc_add_task(struct proc_table *t, const void *rec)
 {
-	task_add(t->tasks, rec);
+	task_add(t->tasks, rec, t->host);
 }
 
 /* The process tree the records told. */

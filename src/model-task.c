@@ -1,4 +1,4 @@
-/* model-task.c: the process tree as the EV_TASK records tell it: each process's parent, name and start, bounded. */
+/* model-task.c: the process tree as the EV_TASK records tell it: each process's parent, name and start, bounded; a host's tree its own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,8 +7,8 @@
 #include "model.h"
 
 struct task_entry {
-	uint32_t	 tgid;
-	uint32_t	 ppid;
+	uint32_t	 tgid;		/* as the model's process ids: its host's above PROC_ID_HOST_SHIFT */
+	uint32_t	 ppid;		/* likewise; 0 if none */
 	uint64_t	 start;
 	char		 comm[BLKTOP_COMM_LEN];
 };
@@ -64,13 +64,15 @@ task_free(struct task_table *t)
 }
 
 /*
- * A fork, exec or found process: its parent and name, the one before it
- * forgotten (a tgid reused). A fork's name is its parent's until its exec.
+ * A fork, exec or found process of host (HOST_NONE: a run of one): its
+ * parent and name, the one before it forgotten (a tgid reused). A fork's
+ * name is its parent's until its exec. A host's processes are its own: in a
+ * run of several, pid 1234 of one is never another's.
  */
 void
-task_add(struct task_table *t, const struct ev_task *ev)
+task_add(struct task_table *t, const struct ev_task *ev, int host)
 {
-	uint32_t		 e, tgid = ev->tgid;
+	uint32_t		 e, tgid = PROC_ID_OF(ev->tgid, host);
 	struct task_entry	*p;
 
 	e = model_index_find(&t->ix, task_hash(tgid), task_same, &tgid);
@@ -87,14 +89,14 @@ task_add(struct task_table *t, const struct ev_task *ev)
 		if (ev->kind == TASK_FOUND && p->start != 0)
 			return;		/* seen by the programs first: theirs is as good */
 	}
-	p->ppid = ev->ppid;
+	p->ppid = ev->ppid != 0 ? PROC_ID_OF(ev->ppid, host) : 0;
 	if (ev->kind != TASK_EXEC || p->start == 0)
 		p->start = ev->start;
 	memcpy(p->comm, ev->comm, sizeof p->comm);
 	p->comm[sizeof p->comm - 1] = '\0';
 }
 
-/* A process's parent and name; 0 if the tree does not know it. */
+/* A process's (its model id's: the host's bits in) parent and name; 0 if the tree does not know it. */
 int
 task_find(const struct task_table *t, uint32_t tgid, uint32_t *ppid, const char **comm)
 {
@@ -140,7 +142,8 @@ task_is_boundary(const char *comm)
 }
 
 /*
- * The job of process tgid. With --job PIDs (picked): the nearest of them
+ * The job of process tgid (PROC_ID_OF: its host's bits in, the root's
+ * likewise). With --job PIDs (picked, on every host): the nearest of them
  * among tgid and its ancestors, 0 if none. Else its ancestor just below the
  * session: walk up while the parent is known, is not pid 0, 1 or 2 (kernel
  * threads) and is not a boundary (task_is_boundary); a process the tree
@@ -156,10 +159,10 @@ task_job_root(const struct task_table *t, uint32_t tgid, const uint32_t *picked,
 
 	for (d = 0; d < JOB_MAX_DEPTH; d++) {
 		for (i = 0; i < npicked; i++) {
-			if (picked[i] == cur)
+			if (picked[i] == PROC_ID_PID(cur))
 				return (cur);
 		}
-		if (!task_find(t, cur, &ppid, &comm) || ppid <= 2 || ppid == cur)
+		if (!task_find(t, cur, &ppid, &comm) || PROC_ID_PID(ppid) <= 2 || ppid == cur)
 			break;
 		if (npicked == 0) {
 			const char	*pcomm;

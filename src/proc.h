@@ -115,6 +115,9 @@ struct proc_entry {
  */
 #define PROC_ID_HOST_SHIFT	23
 #define PROC_ID_PID(id)		((id) & ((1u << PROC_ID_HOST_SHIFT) - 1))
+/* Pid of host (HOST_NONE: a run of one) as the model's ids: the host's bits above it. */
+#define PROC_ID_OF(pid, host)	((host) >= 0 ? PROC_ID_PID(pid) | \
+				    (uint32_t)((host) + 1) << PROC_ID_HOST_SHIFT : (pid))
 /*
  * A file, by path (pseudo ones as pipe:[ino], socket:[ino],
  * anon_inode:[eventfd], memfd:NAME); in a run of several hosts, by host and path.

@@ -6,6 +6,8 @@
 
 #include "blktop.h"
 #include "draw.h"
+#include "fields.h"
+#include "host.h"
 #include "job.h"
 #include "report.h"
 #include "stack.h"
@@ -129,7 +131,8 @@ html_job_cells(FILE *f, const struct blktop *b, const struct job_figs *g)
 
 /*
  * The busiest jobs of the run (the report's JSON "jobs"): a row each, its
- * root, name, members and figures summed, then a row per member.
+ * root, name (host:name in a run of several hosts), members and figures
+ * summed, then a row per member.
  */
 void
 report_stack_jobs(struct html *h)
@@ -138,7 +141,7 @@ report_stack_jobs(struct html *h)
 	struct jobs		 js;
 	struct job_figs		 g;
 	FILE			*f = h->f;
-	char			 comm[BLKTOP_COMM_LEN * 4 + 1];
+	char			 comm[BLKTOP_COMM_LEN * 4 + 1], host[64];
 	unsigned		 i, m;
 
 	if (!(b->have & HAVE_TASK))
@@ -162,7 +165,11 @@ report_stack_jobs(struct html *h)
 		for (m = 0; m < jb->n; m++)
 			job_figs_add(&g, b, js.members[jb->first + m], 1);
 		fmt_comm(comm, jb->comm);
-		fprintf(f, "<tr class=\"job\"><td>%u</td><td class=\"l\">", jb->root);
+		fprintf(f, "<tr class=\"job\"><td>%u</td><td class=\"l\">", PROC_ID_PID(jb->root));
+		if (jb->host != HOST_NONE) {	/* a run of several hosts: the job is its host's */
+			html_text(f, fmt_host(host, sizeof host, jb->host));
+			fputc(':', f);
+		}
 		html_text(f, comm);
 		fprintf(f, "</td><td>%u processes</td>", jb->n);
 		html_job_cells(f, b, &g);
@@ -174,7 +181,7 @@ report_stack_jobs(struct html *h)
 			fmt_comm(comm, pe->comm);
 			fprintf(f, "<tr class=\"member\"><td></td><td class=\"l\">&nbsp;&nbsp;");
 			html_text(f, comm);
-			fprintf(f, "</td><td>%u</td>", pe->id);
+			fprintf(f, "</td><td>%u</td>", PROC_ID_PID(pe->id));
 			html_job_cells(f, b, &g);
 		}
 	}

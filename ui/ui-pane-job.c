@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "fields.h"
+#include "host.h"
 #include "job.h"
 #include "ui.h"
 #include "ui-proc.h"
@@ -32,8 +34,10 @@ ui_proc_row_fold(struct ui_proc_row *g, const struct ui_proc_row *r)
 /*
  * Grouped by job (model-job.c's rule, or --job): the process rows folded
  * into one per job, PID its root, COMMAND the root's name and "+N" the
- * other members shown; processes outside every --job tree left out. With a
- * job open, its members' rows only. The number of rows left.
+ * other members shown; processes outside every --job tree left out. In a
+ * run of several hosts a job is its host's (its id the root's with the
+ * host's bits, HOST its host's). With a job open, its members' rows only.
+ * The number of rows left.
  */
 unsigned
 ui_pane_job_group(struct ui_proc_row *rows, unsigned nrows, uint32_t open, const struct blktop *b)
@@ -46,7 +50,8 @@ ui_pane_job_group(struct ui_proc_row *rows, unsigned nrows, uint32_t open, const
 	char			 name[BLKTOP_COMM_LEN];
 
 	for (i = 0; i < nrows; i++) {
-		uint32_t root = task_job_root(t, rows[i].tgid, b->opt.job_pids, b->opt.njob_pids);
+		uint32_t root = task_job_root(t, PROC_ID_OF(rows[i].tgid, (int)rows[i].host1 - 1),
+		    b->opt.job_pids, b->opt.njob_pids);
 
 		if (root == 0)
 			continue;
@@ -110,9 +115,13 @@ ui_pane_job_key(struct ui_state *u, struct ui_proc_jobs *j, enum ui_action a, ui
 	if (a == UI_ENTER && j->by_job && j->open == 0) {
 		/* A job's row opens to its members (Esc: back to the jobs). */
 		if (sel_id != 0) {
+			int	 h = (int)(sel_id >> PROC_ID_HOST_SHIFT) - 1;	/* HOST_NONE: one host */
+			char	 host[64];
+
 			j->open = sel_id;
-			ui_status(u, "job %u: its processes (Esc: the jobs); from the next interval",
-			    j->open);
+			ui_status(u, "job %s%s%u: its processes (Esc: the jobs); from the next "
+			    "interval", h != HOST_NONE ? fmt_host(host, sizeof host, h) : "",
+			    h != HOST_NONE ? ":" : "", PROC_ID_PID(sel_id));
 		}
 		return (1);
 	}

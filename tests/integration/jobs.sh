@@ -13,7 +13,12 @@
 # shows the tree as one row and Enter opens it (where tmux is); the task programs refused
 # (BLKTOP_VFS_REFUSE=task), the rest runs and jobs are null; an older capture
 # (tests/fixtures/marks.blkcap, recorded before the tree was traced) replays
-# with jobs null.
+# with jobs null. Issue 45: the capture recorded again (-r C -w B) replays
+# with C's jobs, interval by interval (its plan whole: cut at 40 characters,
+# B lost "+task" and its jobs were null); recorded again as hosts ja and jb
+# and merged, each host's jobs are the capture's, with its host: twice the
+# jobs, each with its own members and figures (-J, the report, -b, the UI's
+# job rows, a HOST column each).
 . "$BLKTOP_SRCDIR/tests/lib.sh"
 need_root
 need_cmd python3 python3
@@ -102,6 +107,19 @@ read -r k1 k2 k3 <"$TEST_TMP/kids"
 "$BLKTOP" -r "$C" -J -d 0.5 --job "$k2" </dev/null >"$TEST_TMP/rk.jsonl" 2>>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" -b -d 3600 --top 1000 </dev/null >"$TEST_TMP/b.txt" 2>>"$TEST_TMP/rj.err"
 "$BLKTOP" -r "$C" --dump </dev/null >"$TEST_TMP/dump.csv" 2>>"$TEST_TMP/rj.err"
+# Recorded again: as it was, and as two hosts merged.
+"$BLKTOP" -r "$C" -w "$TEST_TMP/again.blkcap" -J </dev/null >/dev/null 2>>"$TEST_TMP/rj.err"
+"$BLKTOP" -r "$TEST_TMP/again.blkcap" -J -d 0.5 --top 1000 </dev/null >"$TEST_TMP/ra.jsonl" 2>>"$TEST_TMP/rj.err"
+for h in ja jb; do
+	"$BLKTOP" -r "$C" -w "$TEST_TMP/$h.blkcap" --hostname $h -J </dev/null >/dev/null 2>>"$TEST_TMP/rj.err"
+done
+H="$TEST_TMP/ja.blkcap $TEST_TMP/jb.blkcap"
+# The run as one interval (a merged run ticks on its own, not at the capture's
+# ticks), the tree's job alone (the machine's others may pass --top's cap).
+"$BLKTOP" -r "$C" -J -d 3600 --job "$tpid" </dev/null >"$TEST_TMP/r1.jsonl" 2>>"$TEST_TMP/rj.err"
+"$BLKTOP" -r $H -J -d 3600 --job "$tpid" </dev/null >"$TEST_TMP/rh.jsonl" 2>>"$TEST_TMP/rj.err"
+"$BLKTOP" -r $H --report "$TEST_TMP/rh.json" --job "$tpid" </dev/null >/dev/null 2>"$TEST_TMP/rh.err"
+"$BLKTOP" -r $H -b -d 3600 --job "$tpid" </dev/null >"$TEST_TMP/bh.txt" 2>>"$TEST_TMP/rj.err"
 check "replays: nothing on stderr ($(head -c 300 "$TEST_TMP/rj.err"))" [ ! -s "$TEST_TMP/rj.err" ]
 
 python3 - "$TEST_TMP" "$tpid" "$k1" "$k2" "$k3" "$SIZES" "$BLKTOP_SRCDIR" <<'PY' || fail "the checks stopped (a Python error above)"
@@ -191,6 +209,39 @@ ok(set(mem) == set(want) and not other and job == [total, total],
 b = open(tmp + "/b.txt").read()
 ok(any(l.split()[:3] == [str(root), "python3", "5"] for l in b.splitlines()),
    "-b: the job block has the tree's line (root, comm, 5 processes)")
+# Recorded again: the same jobs, interval by interval.
+rj = [json.loads(l)["jobs"] for l in open(tmp + "/rj.jsonl")]
+ra = [json.loads(l)["jobs"] for l in open(tmp + "/ra.jsonl")]
+ok(ra == rj and any(rj), "recorded again (-r C -w B): B's -J jobs are C's, %d intervals, %d jobs "
+   "(B's: %s)" % (len(rj), sum(len(j or []) for j in rj), "equal" if ra == rj else
+                  [len(j) if j is not None else None for j in ra][:8]))
+# Two hosts: each host's jobs are the capture's, its host named (the run as one interval).
+r1 = [json.loads(l)["jobs"] for l in open(tmp + "/r1.jsonl")]
+rh = [json.loads(l) for l in open(tmp + "/rh.jsonl")]
+def key(j):
+    return json.dumps(j, sort_keys=True)
+def of_host(jobs, h):
+    return sorted(key({k: v for k, v in j.items() if k != "host"}) for j in jobs or [] if j.get("host") == h)
+bad = [i for i, o in enumerate(rh) if i >= len(r1) or
+       of_host(o["jobs"], "ja") != sorted(map(key, r1[i] or [])) or
+       of_host(o["jobs"], "jb") != sorted(map(key, r1[i] or [])) or
+       len(o["jobs"] or []) != 2 * len(r1[i] or [])]
+ok(len(rh) == len(r1) == 1 and not bad and len(rh[0]["jobs"] or []) == 2 * len(r1[0] or []) == 2,
+   "ja and jb merged, --job %d: twice the capture's %d jobs, each host's the capture's alone (members, "
+   "pids, figures), each with its host (merged: %s jobs, %s)" % (root, len(r1[0] or []) if r1 else 0,
+   [len(o["jobs"] or []) for o in rh], "equal" if not bad else "differ"))
+mem, job, other = job_sums([json.dumps({"jobs": [j for j in o["jobs"] or [] if j.get("host") == "jb"]}) for o in rh], root)
+ok(set(mem) == set(want) and all(mem[p] == [want[p], want[p]] for p in want) and job == [total, total],
+   "ja and jb merged: jb's job of %d, members %s, each its file's bytes, %d in all, as the capture's"
+   % (root, sorted(mem), total))
+js = [j for j in json.load(open(tmp + "/rh.json"))["jobs"] if j["root"] == root]
+ok(sorted(j.get("host") for j in js) == ["ja", "jb"] and all(j["pids"] == sorted(want) and
+   j["call_read_bytes"] == total and j["disk_read_bytes"] == total for j in js),
+   "ja and jb merged, the report: the job of %d once per host, members %s, %d bytes each (%s)"
+   % (root, sorted(want), total, [(j.get("host"), j["pids"], j["call_read_bytes"]) for j in js]))
+bh = [l.split()[:4] for l in open(tmp + "/bh.txt")]
+ok([str(root), "python3", "ja", "5"] in bh and [str(root), "python3", "jb", "5"] in bh,
+   "ja and jb merged, -b: the job block has the tree's line per host (root, comm, HOST, 5 processes)")
 try:
     import jsonschema
 except ImportError:
@@ -198,6 +249,7 @@ except ImportError:
 if jsonschema:
     v = jsonschema.Draft202012Validator(json.load(open(sys.argv[7] + "/doc/blktop.schema.json")))
     objs = [json.loads(l) for l in open(tmp + "/j.jsonl")] + [json.load(open(tmp + "/r.json"))]
+    objs += rh + [json.load(open(tmp + "/rh.json"))]
     errs = ["%s at %s" % (e.message[-200:], "/".join(map(str, e.absolute_path)))
             for o in objs for e in v.iter_errors(o)]
     ok(not errs, "the schema takes -J's %d intervals and the report, jobs included (%s)"
@@ -208,26 +260,45 @@ PY
 # tree's row, PID its root, COMMAND its name and the 4 other members.
 if command -v tmux >/dev/null; then
 	tmux_setup
-	"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
-	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $C --speed 1 2>$TEST_TMP/ui.err; sleep 600"
-	wait_screen 10 "replay" || fail "ui: the replay did not start: $(head -c 200 "$TEST_TMP/ui.err")"
-	"${TMUX_CMD[@]}" send-keys -t ui 2
-	"${TMUX_CMD[@]}" send-keys -t ui J
+	# ui_grouped ERR ARGS...: blktop ARGS in the tmux session ui (the one
+	# before ended), its processes pane grouped by job.
+	ui_grouped() {
+		local err=$1
+		shift
+		"${TMUX_CMD[@]}" kill-session -t ui 2>/dev/null
+		"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
+		    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP $* 2>$err; sleep 600"
+		wait_screen 10 "replay" || fail "ui: the replay ($*) did not start: $(head -c 200 "$err")"
+		"${TMUX_CMD[@]}" send-keys -t ui 2
+		"${TMUX_CMD[@]}" send-keys -t ui J
+	}
+	ui_grouped "$TEST_TMP/ui.err" -r "$C" --speed 1
 	check "ui: J groups the processes by job: a row $tpid python3+4 (the tree)" \
 	    wait_screen 30 "^ *$tpid +python3\+4 "
 	screen | grep -E "^ *[0-9]+ " | grep -E " ($k1|$k2|$k3) " >"$TEST_TMP/ui-rows.txt"
 	check "ui: no row of the tree's other processes while grouped" [ ! -s "$TEST_TMP/ui-rows.txt" ]
 	# With --job the tree is the one job: Enter opens it to its members.
-	"${TMUX_CMD[@]}" kill-session -t ui
-	"${TMUX_CMD[@]}" new-session -d -s ui -x 160 -y 50 \
-	    "env LANG=C.UTF-8 BLKTOP_THEMEDIR=$BLKTOP_SRCDIR/themes $BLKTOP -r $C --job $tpid --speed 0.5 2>$TEST_TMP/ui2.err; sleep 600"
-	wait_screen 10 "replay" || fail "ui: the second replay did not start: $(head -c 200 "$TEST_TMP/ui2.err")"
-	"${TMUX_CMD[@]}" send-keys -t ui 2
-	"${TMUX_CMD[@]}" send-keys -t ui J
+	ui_grouped "$TEST_TMP/ui2.err" -r "$C" --job "$tpid" --speed 0.5
 	wait_screen 40 "^ *$tpid +python3\+4 " || fail "ui --job: no job row for $tpid"
 	"${TMUX_CMD[@]}" send-keys -t ui Enter
 	check "ui: Enter on the job's row lists its processes ($k1 $k2 $k3 among them)" \
 	    wait_screen 10 "^ *($k1|$k2|$k3) +python3 "
+	# Two hosts merged: a job row per host, HOST its host's.
+	ui_grouped "$TEST_TMP/ui3.err" -r $H --job "$tpid" --speed 0.5
+	wait_screen 40 "^ *$tpid +python3\+4 +j[ab] " || fail "ui, ja and jb: no job row for $tpid"
+	# both_rows SECS: the two hosts' rows on one screen.
+	both_rows() {
+		local i=0
+		while [ "$i" -lt $(($1 * 10)) ]; do
+			screen >"$TEST_TMP/ui3.txt"
+			grep -qE "^ *$tpid +python3\+4 +ja " "$TEST_TMP/ui3.txt" &&
+			    grep -qE "^ *$tpid +python3\+4 +jb " "$TEST_TMP/ui3.txt" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	check "ui, ja and jb merged: the tree's job row per host ($tpid python3+4 ja, jb)" both_rows 10
 fi
 
 # A kernel without the tree (the group refused, as the verifier would): the

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../../src/blktop.h"
+#include "../../src/host.h"
 #include "../../src/job.h"
 #include "check.h"
 
@@ -14,9 +15,10 @@ stream_event(struct blktop *b __unused, const void *rec __unused, size_t len __u
 	return (0);
 }
 
-/* One process into the tree. */
+/* One process of host (HOST_NONE: a run of one) into the tree. */
 static void
-add(struct task_table *t, uint32_t tgid, uint32_t ppid, const char *comm, uint32_t kind)
+add_host(struct task_table *t, int host, uint32_t tgid, uint32_t ppid, const char *comm,
+    uint32_t kind)
 {
 	struct ev_task	 ev;
 
@@ -27,7 +29,14 @@ add(struct task_table *t, uint32_t tgid, uint32_t ppid, const char *comm, uint32
 	ev.kind = kind;
 	ev.ts = ev.start = 1000 + tgid;
 	strncpy(ev.comm, comm, sizeof ev.comm - 1);
-	task_add(t, &ev);
+	task_add(t, &ev, host);
+}
+
+/* One process of a run of one host into the tree. */
+static void
+add(struct task_table *t, uint32_t tgid, uint32_t ppid, const char *comm, uint32_t kind)
+{
+	add_host(t, HOST_NONE, tgid, ppid, comm, kind);
 }
 
 int
@@ -70,6 +79,34 @@ main(void)
 	add(t, 50, 51, "a", TASK_FORK);
 	add(t, 51, 50, "b", TASK_FORK);
 	CHECK("a parent loop ends (depth bound)", task_job_root(t, 50, NULL, 0) != 0);
+	task_free(t);
+
+	/*
+	 * Two hosts, the same pids, other trees: host 0's python 31 is 30's
+	 * child, host 1's fio 31 the shell's. Each host's tree its own.
+	 */
+	t = task_create(64);
+	for (i = 0; i < 2; i++) {
+		add_host(t, (int)i, 1, 0, "systemd", TASK_FOUND);
+		add_host(t, (int)i, 20, 1, "bash", TASK_FOUND);
+	}
+	add_host(t, 0, 30, 20, "python3", TASK_FORK);
+	add_host(t, 0, 31, 30, "python3", TASK_FORK);
+	add_host(t, 1, 30, 20, "fio", TASK_FORK);
+	add_host(t, 1, 31, 20, "fio", TASK_FORK);
+	CHECK("hosts: each host's 30 its own, its parent its host's, the bare pid none",
+	    task_find(t, PROC_ID_OF(30, 1), &ppid, &comm) && strcmp(comm, "fio") == 0 &&
+	    ppid == PROC_ID_OF(20, 1) && task_find(t, PROC_ID_OF(30, 0), &ppid, &comm) &&
+	    strcmp(comm, "python3") == 0 && !task_find(t, 30, &ppid, &comm));
+	CHECK("hosts: host 0's 31 in its 30's job, host 1's 31 its own",
+	    task_job_root(t, PROC_ID_OF(31, 0), NULL, 0) == PROC_ID_OF(30, 0) &&
+	    task_job_root(t, PROC_ID_OF(31, 1), NULL, 0) == PROC_ID_OF(31, 1) &&
+	    task_job_root(t, PROC_ID_OF(30, 1), NULL, 0) == PROC_ID_OF(30, 1));
+	pick[0] = 30;
+	CHECK("hosts: --job 30 picks each host's 30, with its host's bits",
+	    task_job_root(t, PROC_ID_OF(31, 0), pick, 1) == PROC_ID_OF(30, 0) &&
+	    task_job_root(t, PROC_ID_OF(30, 1), pick, 1) == PROC_ID_OF(30, 1) &&
+	    task_job_root(t, PROC_ID_OF(31, 1), pick, 1) == 0);
 	task_free(t);
 
 	t = task_create(4);
