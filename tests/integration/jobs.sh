@@ -234,7 +234,7 @@ mem, job, other = job_sums([json.dumps({"jobs": [j for j in o["jobs"] or [] if j
 ok(set(mem) == set(want) and all(mem[p] == [want[p], want[p]] for p in want) and job == [total, total],
    "ja and jb merged: jb's job of %d, members %s, each its file's bytes, %d in all, as the capture's"
    % (root, sorted(mem), total))
-js = [j for j in json.load(open(tmp + "/rh.json"))["jobs"] if j["root"] == root]
+js = [j for j in json.load(open(tmp + "/rh.json"))["jobs"] or [] if j["root"] == root]
 ok(sorted(j.get("host") for j in js) == ["ja", "jb"] and all(j["pids"] == sorted(want) and
    j["call_read_bytes"] == total and j["disk_read_bytes"] == total for j in js),
    "ja and jb merged, the report: the job of %d once per host, members %s, %d bytes each (%s)"
