@@ -10,6 +10,7 @@
 #include "fields.h"
 #include "field-dev.h"
 #include "host.h"
+#include "json-key.h"
 #include "pattern.h"
 
 #define FD_COUNT(m)	.unit = DEVU_COUNT, .off = offsetof(struct sum_op, m)
@@ -44,7 +45,7 @@ const char *const dev_op_keys[OPC_MAX] = { "read", "write", "other" };
  * operation class's field has a title by class ({ "r/s", "w/s", "o/s" }).
  */
 const struct dev_field_row dev_fields[DEVF_MAX] = {
-	[DEVF_NAME] = { "name", DEVU_TEXT, .json = dev_json_name,
+	[DEVF_NAME] = { JK_NAME, DEVU_TEXT, .json = dev_json_name,
 	    .b = { { "Device" }, { -12 } }, .ui = { { "Device" }, { -12 } },
 	    .line = { { "Device" }, { -10 } }, .html = { { "device" }, { -1 } },
 	    .help = "the disk's name (a partition's requests are its disk's)" },
@@ -108,11 +109,11 @@ const struct dev_field_row dev_fields[DEVF_MAX] = {
 	    .help = "99.9th percentile device time" },
 	[DEVF_LAT_MAX] = { NULL, DEVU_NS, .get = dev_lat_max, .html = { { [DEVF_ALL] = "max" } },
 	    .help = "longest device time" },
-	[DEVF_QD_AVG] = { "avg", DEVU_TIME, .get = dev_qd_avg, .prec = 3,
+	[DEVF_QD_AVG] = { JK_AVG, DEVU_TIME, .get = dev_qd_avg, .prec = 3,
 	    .b = { { "aqu-sz" }, { 8 }, 2 }, .ui = { { "aqu-sz" }, { 6 }, 2 },
 	    .line = { { "aqu" }, { 5 }, 2 }, .html = { { "avg qd" }, .prec = 2 },
 	    .help = "mean requests in flight (iostat's aqu-sz)" },
-	[DEVF_QD_MAX] = { "max", DEVU_COUNT, .get = dev_qd_max, .b = { { "qd_max" }, { 7 } },
+	[DEVF_QD_MAX] = { JK_MAX, DEVU_COUNT, .get = dev_qd_max, .b = { { "qd_max" }, { 7 } },
 	    .ui = { { "qd_max" }, { 6 } }, .html = { { "peak qd" } },
 	    .help = "the most requests in flight at once" },
 	[DEVF_QD_MAX_AT] = { "max_at", DEVU_WALL, .run = 1, .get = dev_qd_max_at, .prec = 3,
