@@ -103,6 +103,7 @@ struct dev_field_row {
 	struct dev_col	 line;		/* the UI's devices pane, one line each */
 	struct dev_col	 html;		/* the report's summary */
 	struct dev_metric prom;		/* the metrics endpoint's family */
+	struct dev_col	 trace;		/* --trace's device counters (sink-trace-json.c) */
 	const char	*help;
 };
 extern const struct dev_field_row dev_fields[DEVF_MAX];
