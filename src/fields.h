@@ -49,6 +49,15 @@ struct json_map {
 	unsigned	 nooff;
 };
 void		 json_offset_map(FILE *, const struct json_map *);
+/* A latency summary's members in microseconds, in the order written; has: their bits (none: null). */
+enum json_lat_member { JL_MEAN, JL_P50, JL_P90, JL_P99, JL_P999, JL_MIN, JL_MAX, JL_AVG, JL_N };
+struct json_lat {
+	unsigned	 has;
+	double		 v[JL_N];
+};
+#define JL_BIT(m)	(1U << (m))
+void		 json_lat(FILE *, const struct json_lat *);
+void		 json_await(FILE *, const struct json_lat *);
 
 
 /* json-run.c: an interval's object (-J) and a run's (--report OUT.json, report.h). */

@@ -5,6 +5,7 @@
 #include "blktop.h"
 #include "fields.h"
 #include "job.h"
+#include "json-key.h"
 
 /* Add a process's counters and interval histograms to f. */
 void
@@ -104,7 +105,7 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 
 		fprintf(f, "%s{\"root\":%u,\"%s\":", i ? "," : "", jb->root, proc_fields[PROCF_COMM].key);
 		name_json(f, jb->comm, BLKTOP_COMM_LEN);
-		fprintf(f, ",\"pids\":[");
+		fprintf(f, "," JK(JK_PIDS) "[");
 		for (m = 0; m < jb->n; m++)
 			fprintf(f, "%s%u", m ? "," : "", js.members[jb->first + m]->id);
 		fputc(']', f);

@@ -5,6 +5,7 @@
 
 #include "blktop.h"
 #include "fields.h"
+#include "json-key.h"
 #include "field-dev.h"
 #include "model-qdepth.h"
 #include "insight.h"
@@ -34,17 +35,55 @@ json_num(FILE *f, const char *name, int known, int prec, double v)
 	json_val(f, known, prec, v);
 }
 
+/*
+ * {"mean":..,"p50":..,...,"avg":..}: the members of l->has, one decimal, in
+ * enum json_lat_member's order; null with none. The one writer of a
+ * latency summary: a device's (json_dev_lat), a process's (json_pcts), a
+ * phase's device's (json-run.c).
+ */
+void
+json_lat(FILE *f, const struct json_lat *l)
+{
+	static const char *const key[JL_N] = {
+		[JL_MEAN] = JK_MEAN, [JL_P50] = "p50", [JL_P90] = "p90", [JL_P99] = "p99",
+		[JL_P999] = "p999", [JL_MIN] = JK_MIN, [JL_MAX] = JK_MAX, [JL_AVG] = JK_AVG,
+	};
+	unsigned	 m;
+	int		 first = 1;
+
+	if (l->has == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	for (m = 0; m < JL_N; m++) {
+		if (!(l->has & JL_BIT(m)))
+			continue;
+		fprintf(f, "%s\"%s\":%.1f", first ? "{" : ",", key[m], l->v[m]);
+		first = 0;
+	}
+	fputc('}', f);
+}
+
+/* ,"await_us": and a summary of start-to-done times (a depth bucket's, a phase's device's). */
+void
+json_await(FILE *f, const struct json_lat *l)
+{
+	fprintf(f, ",\"await_us\":");
+	json_lat(f, l);
+}
+
 /* {"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
 void
 json_pcts(FILE *f, const struct proc_hist *h)
 {
-	if (h->n == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f}",
-	    proc_hist_pct(h, 50) / 1e3, proc_hist_pct(h, 99) / 1e3, (double)h->min / 1e3,
-	    (double)h->max / 1e3);
+	struct json_lat	 l = { 0 };
+
+	if (h->n != 0)
+		l = (struct json_lat){ .has = JL_BIT(JL_P50) | JL_BIT(JL_P99) | JL_BIT(JL_MIN) |
+		    JL_BIT(JL_MAX), .v = { [JL_P50] = proc_hist_pct(h, 50) / 1e3,
+		    [JL_P99] = proc_hist_pct(h, 99) / 1e3, [JL_MIN] = (double)h->min / 1e3,
+		    [JL_MAX] = (double)h->max / 1e3 } };
+	json_lat(f, &l);
 }
 
 /* "req_lat_us": a process's requests' device times in the interval. */
@@ -161,7 +200,7 @@ json_qd_hist(FILE *f, const char *key, const uint64_t *h)
 		if (!first)
 			fputc(',', f);
 		json_qd_bucket(f, i);
-		fprintf(f, ",\"count\":%llu}", (unsigned long long)h[i]);
+		fprintf(f, "," JK(JK_COUNT) "%llu}", (unsigned long long)h[i]);
 		first = 0;
 	}
 	fputc(']', f);
@@ -184,7 +223,7 @@ json_qd_more(FILE *f, const struct sum *s)
 		fprintf(f, ",\"in_flight\":%u", s->in_flight);
 	if (!(s->flags & TICK_QD))
 		return;
-	fprintf(f, ",\"late\":%llu", (unsigned long long)s->qd_late);
+	fprintf(f, "," JK(JK_LATE) "%llu", (unsigned long long)s->qd_late);
 	for (i = 0; i < QD_NBUCKETS; i++) {
 		for (h[i] = 0, o = 0; o < OPC_MAX; o++)
 			h[i] += s->op[o].qd[i];
@@ -284,7 +323,7 @@ json_offset_map(FILE *f, const struct json_map *m)
 
 	fprintf(f, ",\"offset_map\":{");
 	if (m->timed)
-		fprintf(f, "\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,", m->start,
+		fprintf(f, JK(JK_START) "%.6f,\"column_s\":%.6f," JK(JK_COLUMNS) "%u,", m->start,
 		    m->column_s, m->ncols);
 	fprintf(f, "\"band_bytes\":%llu,\"bands\":%u", (unsigned long long)m->band_bytes,
 	    m->nbands);
@@ -341,7 +380,8 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	field_json(f, &x, PROCF_OPENS, PROCF_JSON_END, &first);
 	json_touched(f, b, fe);
 	json_req_pattern(f, &fe->rpat, NULL);
-	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
+	fprintf(f, "," JK(JK_PROCS) "%u,\"procs_more\":%s", fe->npids,
+	    fe->pids_more ? "true" : "false");
 	if (whole)
 		json_file_map(f, b, model_file_map(b->procs, fe));
 	fputc('}', f);
@@ -361,12 +401,12 @@ json_insights(FILE *f, const struct blktop *b)
 	unsigned	 i, n;
 
 	n = insight_scan(b, in, INSIGHT_MAX, &more);
-	fprintf(f, ",\"insights\":[");
+	fprintf(f, "," JK(JK_INSIGHTS) "[");
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *r = in[i].rule;
 
 		r->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\",\"name\":",
+		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\"," JK(JK_NAME),
 		    i ? "," : "", r->code, insight_level_name(r->level),
 		    r->subject == INSIGHT_FILE ? "file" : r->subject == INSIGHT_PROC ? "process" :
 		    "device");
@@ -381,10 +421,10 @@ json_insights(FILE *f, const struct blktop *b)
 			name_json(f, in[i].proc->comm, BLKTOP_COMM_LEN);
 			fprintf(f, ",\"%s\":%u", proc_fields[PROCF_PID].key, in[i].proc->id);
 		}
-		fprintf(f, ",\"figure\":%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
+		fprintf(f, "," JK(JK_FIGURE) "%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
 		    (unsigned long long)in[i].n);
 		json_string(f, fig);
-		fprintf(f, ",\"rule\":");
+		fprintf(f, "," JK(JK_RULE));
 		json_string(f, rule);
 		fprintf(f, ",\"advice\":");
 		json_string(f, r->advice);
@@ -394,26 +434,29 @@ json_insights(FILE *f, const struct blktop *b)
 }
 
 /*
- * {"p50":..,"p90":..,"p99":..[,"p999":..],"min":..,"max":..,"avg":..} in
- * microseconds of a histogram of n times between min and max (their sum);
- * null when it holds none. A run's (the report) has p999, an interval's not.
+ * A device's summary of a histogram of n times between min and max (their
+ * sum): p50, p90, p99[, p999], min, max, avg; null when it holds none. A
+ * run's (the report) has p999, an interval's not.
  */
-static void
-json_dev_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t max,
-    uint64_t sum, int p999)
+static struct json_lat
+json_dev_lat(const uint64_t *h, uint64_t n, uint64_t min, uint64_t max, uint64_t sum,
+    int p999)
 {
-	if (n == 0) {
-		fprintf(f, "null");
-		return;
+	struct json_lat	 l = { 0 };
+
+	if (n != 0) {
+		l.has = JL_BIT(JL_P50) | JL_BIT(JL_P90) | JL_BIT(JL_P99) | JL_BIT(JL_MIN) |
+		    JL_BIT(JL_MAX) | JL_BIT(JL_AVG) | (p999 ? JL_BIT(JL_P999) : 0);
+		l.v[JL_P50] = hist_percentile(h, n, 50, min, max) / 1e3;
+		l.v[JL_P90] = hist_percentile(h, n, 90, min, max) / 1e3;
+		l.v[JL_P99] = hist_percentile(h, n, 99, min, max) / 1e3;
+		if (p999)
+			l.v[JL_P999] = hist_percentile(h, n, 99.9, min, max) / 1e3;
+		l.v[JL_MIN] = (double)min / 1e3;
+		l.v[JL_MAX] = (double)max / 1e3;
+		l.v[JL_AVG] = (double)sum / (double)n / 1e3;
 	}
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f",
-	    hist_percentile(h, n, 50, min, max) / 1e3,
-	    hist_percentile(h, n, 90, min, max) / 1e3,
-	    hist_percentile(h, n, 99, min, max) / 1e3);
-	if (p999)
-		fprintf(f, ",\"p999\":%.1f", hist_percentile(h, n, 99.9, min, max) / 1e3);
-	fprintf(f, ",\"min\":%.1f,\"max\":%.1f,\"avg\":%.1f}", (double)min / 1e3,
-	    (double)max / 1e3, (double)sum / (double)n / 1e3);
+	return (l);
 }
 
 /*
@@ -427,6 +470,7 @@ static void
 json_qd_depth(FILE *f, const struct qd_acc *a, int run)
 {
 	const struct qd_lat	*l;
+	struct json_lat		 lat;
 	uint64_t		 h[QD_NBUCKETS], bytes = 0;
 	unsigned		 i, first = 1;
 
@@ -445,12 +489,12 @@ json_qd_depth(FILE *f, const struct qd_acc *a, int run)
 		if (!first)
 			fputc(',', f);
 		json_qd_bucket(f, i);
-		fprintf(f, ",\"count\":%llu,\"%s\":%llu", (unsigned long long)l->n,
+		fprintf(f, "," JK(JK_COUNT) "%llu,\"%s\":%llu", (unsigned long long)l->n,
 		    dev_fields[DEVF_BYTES].key, (unsigned long long)l->bytes);
 		json_num(f, "bytes_pct", bytes != 0, 2, bytes ? 100.0 * (double)l->bytes /
 		    (double)bytes : 0);
-		fprintf(f, ",\"await_us\":");
-		json_dev_lat(f, l->hist, l->n, l->min, l->max, l->sum, run);
+		lat = json_dev_lat(l->hist, l->n, l->min, l->max, l->sum, run);
+		json_await(f, &lat);
 		fputc('}', f);
 		first = 0;
 	}
@@ -467,7 +511,7 @@ json_dev_hist(FILE *f, const uint64_t *h)
 	for (i = 0; i < HIST_NBUCKETS; i++) {
 		if (h[i] == 0)
 			continue;
-		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g,\"count\":%llu}",
+		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g," JK(JK_COUNT) "%llu}",
 		    first ? "" : ",", (double)hist_bucket_lo(i) / 1e3,
 		    (double)hist_bucket_hi(i) / 1e3, (unsigned long long)h[i]);
 		first = 0;
@@ -485,7 +529,7 @@ json_dev_sizes(FILE *f, const uint64_t *size)
 	for (i = 0; i < SIZE_NBUCKETS; i++) {
 		if (size[i] == 0)
 			continue;
-		fprintf(f, "%s{\"lo_bytes\":%llu,\"count\":%llu}", first ? "" : ",",
+		fprintf(f, "%s{\"lo_bytes\":%llu," JK(JK_COUNT) "%llu}", first ? "" : ",",
 		    (unsigned long long)hist_size_bucket_lo(i), (unsigned long long)size[i]);
 		first = 0;
 	}
@@ -496,14 +540,19 @@ json_dev_sizes(FILE *f, const uint64_t *size)
 void
 json_dev_lat_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
 {
-	json_dev_lat(f, o->lat, o->timed, o->lat_min, o->lat_max, o->lat_sum, x->run);
+	struct json_lat	 l = json_dev_lat(o->lat, o->timed, o->lat_min, o->lat_max, o->lat_sum,
+			     x->run);
+
+	json_lat(f, &l);
 }
 
 /* "q_us": their queue times. */
 void
 json_dev_q_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
 {
-	json_dev_lat(f, o->q, o->timed, o->q_min, o->q_max, o->q_sum, x->run);
+	struct json_lat	 l = json_dev_lat(o->q, o->timed, o->q_min, o->q_max, o->q_sum, x->run);
+
+	json_lat(f, &l);
 }
 
 /* "hist": their device times' buckets (an interval's). */
