@@ -138,6 +138,7 @@ struct proc_table {
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint32_t		 pending_len;	/* the ring's length in use, up to MODEL_PATTERN_PENDING */
+	uint64_t		 pending_newest;	/* the newest call's time: the stream's */
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
 	uint64_t		 pattern_late;	/* left out of order: past MODEL_PATTERN_REORDER */
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */
