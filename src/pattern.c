@@ -189,9 +189,10 @@ pattern_val_bit(int64_t v)
  * Count one more v: its entry, a new one while there is room, else
  * untracked. The entry found last is tried first (a run of equal sizes or
  * strides), and a value whose bit is not in seen is not in the table (a
- * random stride, once the table is full, costs no search).
+ * random stride, once the table is full, costs no search). Inline: three
+ * calls a call record and two a request, a call each of 22 instructions.
  */
-static void
+static inline __attribute__((always_inline)) void
 pattern_val(struct pat_vals *t, int64_t v)
 {
 	uint64_t	 bit;
