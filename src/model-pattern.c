@@ -229,7 +229,8 @@ model_pattern_pop(struct proc_table *t)
  * in a ring kept in time order (a call that came late is moved back past
  * the later ones, a batch's length at most where it matters), and are judged
  * once MODEL_PATTERN_DELAY_NS older than the stream's time
- * (model_pattern_flush: at each tick, and all of them at the end). A full
+ * (model_pattern_flush: as the newest call's time moves on, each
+ * MODEL_PATTERN_STEP_NS of it, at each tick, and all of them at the end). A full
  * ring judges its oldest at once (pattern_early counts it). Failed calls are
  * no accesses.
  */
