@@ -21,6 +21,8 @@ model_begin(struct sink *s, uint64_t ts)
 		b->phases = phase_create(ts);
 	else
 		phase_reset(b->phases, ts);
+	if (b->procs != NULL)
+		model_pattern_begin(b->procs, ts);
 	if (b->reqpat == NULL)
 		b->reqpat = reqpat_create();
 	else
