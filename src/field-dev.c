@@ -34,9 +34,6 @@ static double	dev_qd_max(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_qd_max_at(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_seq(const struct dev_ctx *, const struct sum_op *, int *);
 
-/* The operation classes' objects in a device's JSON, OPC_* order. */
-const char *const dev_op_keys[OPC_MAX] = { "read", "write", "other" };
-
 /*
  * The fields, the JSON's members first and in its order (doc/json.md says
  * what each means; doc/blktop.schema.json names each). A new measure of a

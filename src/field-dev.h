@@ -107,7 +107,6 @@ struct dev_field_row {
 	const char	*help;
 };
 extern const struct dev_field_row dev_fields[DEVF_MAX];
-extern const char *const dev_op_keys[OPC_MAX];
 
 /* A view's column: a field, and which requests (an operation class's field). */
 struct dev_colref {

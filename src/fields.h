@@ -29,12 +29,13 @@ size_t		 fmt_file_name(const struct proc_table *, const struct file_entry *, cha
 		     size_t);
 
 /* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+extern const char *const dev_op_keys[];	/* "read", "write", "other": OPC_* order */
 void		 json_string(FILE *, const char *);
 void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
 void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_extra *);
-void		 json_qd_more(FILE *, const struct sum *);
+void		 json_qd_more(FILE *, const struct sum *);	/* json-dev.c */
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);

@@ -189,7 +189,7 @@ windows_interval(struct windows *w)
 }
 
 /*
- * The window of a device not looked up last (windows_find), created on its
+ * The window of a device not looked up last (window-find.h), created on its
  * first event. Creation allocates, but only once per device and at most
  * max_devs times: NULL past that.
  */
@@ -272,7 +272,8 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	uint64_t	 lat, q, wait, busy;
 	unsigned	 opc;
 
-	if ((dw = windows_find(w, ev->dev)) == NULL) {
+	if ((dw = w->last != NULL && w->last->dev == ev->dev ? w->last :
+	    windows_find_add(w, ev->dev)) == NULL) {
 		windows_drop(w, ev->dev);
 		return;
 	}

@@ -4,6 +4,7 @@
 #include "host.h"
 #include "model-qdepth.h"
 #include "stack.h"
+#include "window-find.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void

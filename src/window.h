@@ -241,14 +241,6 @@ void		 windows_interval(struct windows *);
 void		 windows_free(struct windows *);
 struct devwin	*windows_find_add(struct windows *, uint32_t dev);
 
-/* The window of a device, created on its first event: the last one looked up inline, twice a request. */
-static inline struct devwin *
-windows_find(struct windows *w, uint32_t dev)
-{
-	if (w->last != NULL && w->last->dev == dev)
-		return (w->last);
-	return (windows_find_add(w, dev));
-}
 void		 windows_add_block(struct windows *, const struct ev_block *);
 struct tick_op	*windows_take(struct windows *);
 /* model-depth.c */
