@@ -39,10 +39,9 @@ done
 check "every bpf/vfs-*.h includes vmlinux.h before anything else (not:${late:- none})" [ -z "$late" ]
 for v in main compat; do
 	bad=""
-	def=""
-	[ "$v" = compat ] && def=-DBLKTOP_COMPAT
-	flags=(-g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_"$arch" -Wall -Wno-unused-function $def
+	flags=(-g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_"$arch" -Wall -Wno-unused-function
 	    -I"$BLKTOP_BUILDDIR/bpf" -I"$BLKTOP_SRCDIR/bpf")
+	[ "$v" = compat ] && flags+=(-DBLKTOP_COMPAT)
 	pch=()
 	"$clang" "${flags[@]}" -x c-header "$BLKTOP_BUILDDIR/bpf/vmlinux.h" -o "$TEST_TMP/$v.pch" \
 	    >"$TEST_TMP/err" 2>&1 && pch=(-include-pch "$TEST_TMP/$v.pch")
