@@ -6,15 +6,16 @@
 
 #include "blktop.h"
 #include "compare.h"
+#include "json-key.h"
 
 /* The row of device key in a -J line, or -1. */
 static int
 cmp_heat_device(const struct jr_doc *d, const char *key)
 {
-	int	 arr = json_read_get(d, 0, "devices"), row;
+	int	 arr = json_read_get(d, 0, JK_DEVICES), row;
 
 	for (row = arr >= 0 ? d->n[arr].child : -1; row >= 0; row = d->n[row].next)
-		if (json_read_eq(d, json_read_get(d, row, "name"), key))
+		if (json_read_eq(d, json_read_get(d, row, JK_NAME), key))
 			return (row);
 	return (-1);
 }
@@ -53,14 +54,14 @@ cmp_heat_hist(struct cmp_heat *h, const struct jr_doc *d, const char *key, doubl
 	for (k = 0; k < 2 && row >= 0; k++) {
 		arr = json_read_get(d, row, hists[k]);
 		for (e = arr >= 0 ? d->n[arr].child : -1; e >= 0; e = d->n[e].next)
-			if (json_read_num(d, json_read_get(d, e, "count"), &n))
+			if (json_read_num(d, json_read_get(d, e, JK_COUNT), &n))
 				total += n;
 	}
 	for (k = 0; k < 2 && row >= 0; k++) {
 		arr = json_read_get(d, row, hists[k]);
 		for (e = arr >= 0 ? d->n[arr].child : -1; e >= 0; e = d->n[e].next) {
 			if (!json_read_num(d, json_read_get(d, e, "lo_us"), &lo) ||
-			    !json_read_num(d, json_read_get(d, e, "count"), &n) ||
+			    !json_read_num(d, json_read_get(d, e, JK_COUNT), &n) ||
 			    (share == NULL ? cmp_heat_bucket(h, lo) : (i = cmp_heat_bucket(h, lo))) < 0)
 				continue;
 			if (share != NULL && total > 0)

@@ -10,6 +10,7 @@
 #include "blktop.h"
 #include "compare.h"
 #include "fields.h"
+#include "json-key.h"
 #include "options.h"
 
 /* One figure of an entity's row: its path in the -J object. */
@@ -55,15 +56,15 @@ static const struct cmp_def cmp_insight[] = { { "fired", 0, 0 }, { "figure", 0, 
 
 #define CMP_N(a)	(sizeof (a) / sizeof (a)[0])
 static const struct cmp_table cmp_tables[CMP_NENTITY] = {
-	[CMP_DEVICE] = { "devices", "name", 0, cmp_dev, CMP_N(cmp_dev) },
-	[CMP_PROCESS] = { "processes", "comm", 1, cmp_proc, CMP_N(cmp_proc) },
-	[CMP_FILE] = { "files", "path", 1, cmp_proc, CMP_N(cmp_proc) },
-	[CMP_PHASE] = { "phases", "label", 0, cmp_phase_dev, CMP_N(cmp_phase_dev) },
-	[CMP_INSIGHT] = { "insights", "code", 0, cmp_insight, CMP_N(cmp_insight) },
+	[CMP_DEVICE] = { JK_DEVICES, JK_NAME, 0, cmp_dev, CMP_N(cmp_dev) },
+	[CMP_PROCESS] = { JK_PROCESSES, "comm", 1, cmp_proc, CMP_N(cmp_proc) },
+	[CMP_FILE] = { JK_FILES, "path", 1, cmp_proc, CMP_N(cmp_proc) },
+	[CMP_PHASE] = { JK_PHASES, "label", 0, cmp_phase_dev, CMP_N(cmp_phase_dev) },
+	[CMP_INSIGHT] = { JK_INSIGHTS, "code", 0, cmp_insight, CMP_N(cmp_insight) },
 };
 
 const char *const cmp_entity_names[CMP_NENTITY] = {
-	"devices", "processes", "files", "phases", "insights"
+	JK_DEVICES, JK_PROCESSES, JK_FILES, JK_PHASES, JK_INSIGHTS
 };
 
 /*
@@ -217,7 +218,7 @@ cmp_run_figures(struct compare *c, int s, unsigned r)
 			continue;
 		for (row = d->n[arr].child; row >= 0; row = d->n[row].next) {
 			key = cmp_tok(d, json_read_get(d, row, t->key));
-			key2 = e == CMP_INSIGHT ? cmp_tok(d, json_read_get(d, row, "name")) : NULL;
+			key2 = e == CMP_INSIGHT ? cmp_tok(d, json_read_get(d, row, JK_NAME)) : NULL;
 			if (e == CMP_PHASE)
 				cmp_take(c, s, r, e, key, NULL, d, row, cmp_phase,
 				    CMP_N(cmp_phase), 0);
@@ -225,10 +226,10 @@ cmp_run_figures(struct compare *c, int s, unsigned r)
 				cmp_take(c, s, r, e, key, key2, d, row, t->defs, t->ndefs,
 				    t->sum);
 			free(key2);
-			devs = e == CMP_PHASE ? json_read_get(d, row, "devices") : -1;
+			devs = e == CMP_PHASE ? json_read_get(d, row, JK_DEVICES) : -1;
 			for (dev = devs >= 0 ? d->n[devs].child : -1; dev >= 0;
 			    dev = d->n[dev].next) {
-				key2 = cmp_tok(d, json_read_get(d, dev, "name"));
+				key2 = cmp_tok(d, json_read_get(d, dev, JK_NAME));
 				cmp_take(c, s, r, e, key, key2, d, dev, t->defs, t->ndefs, 0);
 				free(key2);
 			}

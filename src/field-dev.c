@@ -10,6 +10,7 @@
 #include "fields.h"
 #include "field-dev.h"
 #include "host.h"
+#include "json-key.h"
 #include "pattern.h"
 
 #define FD_COUNT(m)	.unit = DEVU_COUNT, .off = offsetof(struct sum_op, m)
@@ -33,9 +34,6 @@ static double	dev_qd_max(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_qd_max_at(const struct dev_ctx *, const struct sum_op *, int *);
 static double	dev_seq(const struct dev_ctx *, const struct sum_op *, int *);
 
-/* The operation classes' objects in a device's JSON, OPC_* order. */
-const char *const dev_op_keys[OPC_MAX] = { "read", "write", "other" };
-
 /*
  * The fields, the JSON's members first and in its order (doc/json.md says
  * what each means; doc/blktop.schema.json names each). A new measure of a
@@ -44,7 +42,7 @@ const char *const dev_op_keys[OPC_MAX] = { "read", "write", "other" };
  * operation class's field has a title by class ({ "r/s", "w/s", "o/s" }).
  */
 const struct dev_field_row dev_fields[DEVF_MAX] = {
-	[DEVF_NAME] = { "name", DEVU_TEXT, .json = dev_json_name,
+	[DEVF_NAME] = { JK_NAME, DEVU_TEXT, .json = dev_json_name,
 	    .b = { { "Device" }, { -12 } }, .ui = { { "Device" }, { -12 } },
 	    .line = { { "Device" }, { -10 } }, .html = { { "device" }, { -1 } },
 	    .help = "the disk's name (a partition's requests are its disk's)" },
@@ -53,28 +51,40 @@ const struct dev_field_row dev_fields[DEVF_MAX] = {
 	[DEVF_MAJOR] = { "major", DEVU_COUNT, .get = dev_major, .help = "its major number" },
 	[DEVF_MINOR] = { "minor", DEVU_COUNT, .get = dev_minor, .help = "its minor number" },
 	[DEVF_IOS] = { "ios", FD_COUNT(ios), .html = { { "reads", "writes", "other" } },
+	    .prom = { "blktop_disk_requests_total", "counter", "Block requests completed." },
 	    .help = "requests done" },
 	[DEVF_BYTES] = { "bytes", .unit = DEVU_BYTES, .off = offsetof(struct sum_op, bytes),
-	    .html = { { "read", "written" } }, .help = "bytes of those requests" },
+	    .html = { { "read", "written" } }, .prom = { "blktop_disk_bytes_total", "counter",
+	    "Bytes of the block requests completed." }, .help = "bytes of those requests" },
 	[DEVF_ERRORS] = { "errors", FD_COUNT(errors), .html = { { [DEVF_ALL] = "errors" } },
-	    .help = "requests done with an error" },
+	    .prom = { "blktop_disk_errors_total", "counter",
+	    "Block requests completed with an error." }, .help = "requests done with an error" },
 	[DEVF_NO_LAT] = { "no_lat", DEVU_COUNT, .run = -1, .get = dev_no_lat,
 	    .help = "requests done without a time (their start not seen)" },
 	[DEVF_IOPS] = { "iops", DEVU_RATE, .get = dev_iops, .prec = 1,
 	    .b = { { "r/s", "w/s", "o/s" }, { 9, 9, 8 }, 1 },
 	    .ui = { { "r/s", "w/s" }, { 6 } }, .line = { { "r/s", "w/s" }, { 6 } },
-	    .html = { { "r/s", "w/s" }, .prec = 1 }, .help = "requests a second" },
+	    .html = { { "r/s", "w/s" }, .prec = 1 },
+	    .trace = { { [DEVF_ALL] = "IOPS" }, .prec = 1 },
+	    .help = "requests a second" },
 	[DEVF_BYTES_S] = { "bytes_per_s", DEVU_RATE, .get = dev_bytes_s,
 	    .b = { { "rMB/s", "wMB/s" }, { 8 }, 2, 1e6 },
 	    .ui = { { "rMB/s", "wMB/s" }, { 6 }, .scale = 1e6 },
 	    .line = { { [DEVF_RW] = "MB/s" }, { 6 }, .scale = 1e6 },
 	    .html = { { [DEVF_RW] = "MB/s" }, .prec = 2, .scale = 1048576.0 },
+	    .trace = { { "read MB/s", "write MB/s" }, .prec = 3, .scale = 1e6 },
 	    .help = "bytes a second (-b, the UI: MB/s; the report: MiB/s)" },
 	[DEVF_BYTES_IO] = { "bytes_per_io", DEVU_MEAN, .get = dev_bytes_io, .prec = 1,
 	    .help = "mean request size, bytes (iostat's rareq-sz, wareq-sz)" },
 	[DEVF_LAT] = { "lat_us", DEVU_GROUP, .json = json_dev_lat_us,
+	    .prom = { "blktop_disk_device_time_seconds", "histogram", "Device time of block "
+	    "requests: issue to the driver to completion (biolatency's).", DEVM_OP,
+	    offsetof(struct sum_op, lat), offsetof(struct sum_op, lat_sum) },
 	    .help = "device times, issue to done, us" },
 	[DEVF_Q] = { "q_us", DEVU_GROUP, .json = json_dev_q_us,
+	    .prom = { "blktop_disk_queue_time_seconds", "histogram", "Queue time of block "
+	    "requests: start to issue to the driver.", DEVM_OP, offsetof(struct sum_op, q),
+	    offsetof(struct sum_op, q_sum) },
 	    .help = "queue times, start to issue, us" },
 	[DEVF_HIST] = { "hist", DEVU_GROUP, .run = -1, .json = json_dev_lat_hist,
 	    .help = "the device times' non-empty buckets" },
@@ -85,11 +95,16 @@ const struct dev_field_row dev_fields[DEVF_MAX] = {
 	[DEVF_ALL_LAT] = { "lat_us", DEVU_GROUP, .run = 1, .json = json_dev_lat_us,
 	    .help = "the device times of every class together, us" },
 	[DEVF_QD] = { "qd", DEVU_GROUP, .json = json_dev_qd,
+	    .prom = { "blktop_disk_in_flight_requests", "gauge", "Requests in flight: the "
+	    "kernel's count at the last tick, or when the last one completed.", DEVM_IN_FLIGHT },
 	    .help = "queue depth: its mean, its peak and how the requests found it" },
 	[DEVF_UTIL] = { "util_pct", DEVU_TIME, .get = dev_util, .prec = 2,
 	    .b = { { "%util" }, { 6 }, 1 }, .ui = { { "%util" }, { 5 }, 1 },
 	    .line = { { "util" }, { 3 }, 0, .suffix = "%" },
-	    .html = { { "util %" }, .prec = 1 }, .help = "the time with a request in flight, %" },
+	    .html = { { "util %" }, .prec = 1 },
+	    .prom = { "blktop_disk_busy_seconds_total", "counter", "Time with at least one "
+	    "request in flight (iostat's %util numerator).", DEVM_BUSY },
+	    .help = "the time with a request in flight, %" },
 	[DEVF_REQ_PATTERN] = { NULL, DEVU_MEMBERS, .json = json_dev_pattern,
 	    .help = "its requests' pattern since first seen (doc/json.md)" },
 	[DEVF_AWAIT] = { NULL, DEVU_NS, .get = dev_await,
@@ -103,16 +118,19 @@ const struct dev_field_row dev_fields[DEVF_MAX] = {
 	    .b = { { "r_p99", "w_p99" }, { 9, 8 }, 1, 1e3 },
 	    .ui = { { "r_p99", "w_p99" }, { DRAW_LAT_WIDTH } },
 	    .line = { { [DEVF_ALL] = "p99" }, { DRAW_LAT_WIDTH } },
-	    .html = { { [DEVF_ALL] = "p99" } }, .help = "99th percentile device time" },
+	    .html = { { [DEVF_ALL] = "p99" } },
+	    .trace = { { [DEVF_ALL] = "p99 device ms" }, .prec = 3, .scale = 1e6 },
+	    .help = "99th percentile device time" },
 	[DEVF_P999] = { NULL, DEVU_NS, .get = dev_p999, .html = { { [DEVF_ALL] = "p99.9" } },
 	    .help = "99.9th percentile device time" },
 	[DEVF_LAT_MAX] = { NULL, DEVU_NS, .get = dev_lat_max, .html = { { [DEVF_ALL] = "max" } },
 	    .help = "longest device time" },
-	[DEVF_QD_AVG] = { "avg", DEVU_TIME, .get = dev_qd_avg, .prec = 3,
+	[DEVF_QD_AVG] = { JK_AVG, DEVU_TIME, .get = dev_qd_avg, .prec = 3,
 	    .b = { { "aqu-sz" }, { 8 }, 2 }, .ui = { { "aqu-sz" }, { 6 }, 2 },
 	    .line = { { "aqu" }, { 5 }, 2 }, .html = { { "avg qd" }, .prec = 2 },
+	    .trace = { { "aqu-sz" }, .prec = 2 },
 	    .help = "mean requests in flight (iostat's aqu-sz)" },
-	[DEVF_QD_MAX] = { "max", DEVU_COUNT, .get = dev_qd_max, .b = { { "qd_max" }, { 7 } },
+	[DEVF_QD_MAX] = { JK_MAX, DEVU_COUNT, .get = dev_qd_max, .b = { { "qd_max" }, { 7 } },
 	    .ui = { { "qd_max" }, { 6 } }, .html = { { "peak qd" } },
 	    .help = "the most requests in flight at once" },
 	[DEVF_QD_MAX_AT] = { "max_at", DEVU_WALL, .run = 1, .get = dev_qd_max_at, .prec = 3,

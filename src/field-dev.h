@@ -1,4 +1,4 @@
-/* field-dev.h: a device's field table (field-dev.c), read by its JSON (json.c), -b's table, the UI's devices pane and the HTML report's summary (fields.h has the entity-neutral parts: json_val, fmt_num). */
+/* field-dev.h: a device's field table (field-dev.c), read by its JSON (json.c), -b's table, the UI's devices pane, the HTML report's summary and the metrics endpoint (fields.h has the entity-neutral parts: json_val, fmt_num). */
 
 #ifndef FIELD_DEV_H
 #define FIELD_DEV_H
@@ -74,6 +74,21 @@ struct dev_col {
 	const char	*suffix;		/* after the value ("%"), or NULL */
 };
 
+/*
+ * A field's Prometheus family (sink-metrics.c), name NULL: not exported.
+ * DEVM_OP: a series per device and operation, of the row's counter (.off
+ * into struct sum_op) or, for a histogram, of .hist and .sum (ns) there;
+ * the others a series per device of what the metrics sink keeps for it.
+ */
+enum dev_metric_from { DEVM_OP, DEVM_IN_FLIGHT, DEVM_BUSY };
+struct dev_metric {
+	const char		*name;
+	const char		*type;		/* "counter", "gauge", "histogram" */
+	const char		*help;
+	enum dev_metric_from	 from;
+	size_t			 hist, sum;
+};
+
 /* One field of a device: one row says all of it, each view reading its own part. */
 struct dev_field_row {
 	const char	*key;		/* its JSON member (an operation class's: in its object) */
@@ -87,10 +102,11 @@ struct dev_field_row {
 	struct dev_col	 ui;		/* the UI's devices pane, a heatmap each */
 	struct dev_col	 line;		/* the UI's devices pane, one line each */
 	struct dev_col	 html;		/* the report's summary */
+	struct dev_metric prom;		/* the metrics endpoint's family */
+	struct dev_col	 trace;		/* --trace's device counters (sink-trace-json.c) */
 	const char	*help;
 };
 extern const struct dev_field_row dev_fields[DEVF_MAX];
-extern const char *const dev_op_keys[OPC_MAX];
 
 /* A view's column: a field, and which requests (an operation class's field). */
 struct dev_colref {

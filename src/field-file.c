@@ -5,6 +5,7 @@
 #include "blktop.h"
 #include "draw.h"
 #include "fields.h"
+#include "json-key.h"
 
 /*
  * A file's fields, in the UI's order. Where a file shares a process's
@@ -41,7 +42,7 @@ const struct file_field file_fields[FILEF_MAX] = {
 	    .ui = { "p50", DRAW_LAT_WIDTH }, .help = "its calls' median time, us" },
 	[FILEF_P99] = { -1, .top_key = PROC_KEY_LAT, .b = { "lat_p99", 9 },
 	    .ui = { "p99", DRAW_LAT_WIDTH }, .help = "its calls' 99th percentile time, us" },
-	[FILEF_PIDS] = { -1, "pids", .top_key = PROC_KEY_LAT, .b = { "PIDS", -23 },
+	[FILEF_PIDS] = { -1, JK_PIDS, .top_key = PROC_KEY_LAT, .b = { "PIDS", -23 },
 	    .ui = { "PIDS", 13 }, .help = "the processes that touched it (the first few)" },
 	[FILEF_PATH] = { -1, "path", .top_key = PROC_KEY_LAT, .b = { "PATH", 0 },
 	    .ui = { "PATH", 0 }, .html = "file", .help = "its path" },

@@ -29,12 +29,13 @@ size_t		 fmt_file_name(const struct proc_table *, const struct file_entry *, cha
 		     size_t);
 
 /* json.c: the rows -J and --report OUT.json share (doc/blktop.schema.json). */
+extern const char *const dev_op_keys[];	/* "read", "write", "other": OPC_* order */
 void		 json_string(FILE *, const char *);
 void		 json_val(FILE *, int known, int prec, double);
 void		 json_num(FILE *, const char *name, int known, int prec, double);
 void		 json_sum(FILE *, const struct blktop *, const struct proc_counts *);
 void		 json_req_pattern(FILE *, const struct req_pattern *, const struct req_extra *);
-void		 json_qd_more(FILE *, const struct sum *);
+void		 json_qd_more(FILE *, const struct sum *);	/* json-dev.c */
 void		 json_proc(FILE *, const struct blktop *, const struct proc_entry *, int whole);
 void		 json_insights(FILE *, const struct blktop *);
 void		 json_file(FILE *, const struct blktop *, const struct file_entry *, int whole);
@@ -49,6 +50,15 @@ struct json_map {
 	unsigned	 nooff;
 };
 void		 json_offset_map(FILE *, const struct json_map *);
+/* A latency summary's members in microseconds, in the order written; has: their bits (none: null). */
+enum json_lat_member { JL_MEAN, JL_P50, JL_P90, JL_P99, JL_P999, JL_MIN, JL_MAX, JL_AVG, JL_N };
+struct json_lat {
+	unsigned	 has;
+	double		 v[JL_N];
+};
+#define JL_BIT(m)	(1U << (m))
+void		 json_lat(FILE *, const struct json_lat *);
+void		 json_await(FILE *, const struct json_lat *);
 
 
 /* json-run.c: an interval's object (-J) and a run's (--report OUT.json, report.h). */

@@ -6,6 +6,7 @@
 #include "blktop.h"
 #include "compare.h"
 #include "fields.h"
+#include "json-key.h"
 
 /* A side's spread of figure f: {"values":[..],"median":..,"min":..,"p95":..,"max":..}. */
 static void
@@ -22,11 +23,11 @@ json_compare_side(FILE *out, const struct cmp_fig *f, const struct cmp_side *sd,
 	fprintf(out, "],\"median\":");
 	/* An even count's median falls between two values: one decimal more. */
 	json_val(out, sd->n > 0, f->prec + (sd->n % 2 == 0), sd->median);
-	fprintf(out, ",\"min\":");
+	fprintf(out, "," JK(JK_MIN));
 	compare_value(out, f, sd->n > 0, sd->min);
 	fprintf(out, ",\"p95\":");
 	compare_value(out, f, sd->n > 0, sd->p95);
-	fprintf(out, ",\"max\":");
+	fprintf(out, "," JK(JK_MAX));
 	compare_value(out, f, sd->n > 0, sd->max);
 	fputc('}', out);
 }
@@ -35,7 +36,7 @@ json_compare_side(FILE *out, const struct cmp_fig *f, const struct cmp_side *sd,
 static void
 json_compare_fig(FILE *out, const struct compare *c, const struct cmp_fig *f)
 {
-	fprintf(out, "{\"figure\":\"%s\",\"basis\":\"%s\",\"a\":", f->name, compare_basis(c, f));
+	fprintf(out, "{" JK(JK_FIGURE) "\"%s\",\"basis\":\"%s\",\"a\":", f->name, compare_basis(c, f));
 	json_compare_side(out, f, &f->s[0], c->nrun[0]);
 	fprintf(out, ",\"b\":");
 	json_compare_side(out, f, &f->s[1], c->nrun[1]);
@@ -52,13 +53,13 @@ json_compare_runs(FILE *out, const struct compare *c, int s)
 {
 	unsigned	 r;
 
-	fprintf(out, "{\"files\":[");
+	fprintf(out, "{" JK(JK_FILES) "[");
 	for (r = 0; r < c->nrun[s]; r++) {
 		if (r > 0)
 			fputc(',', out);
 		json_string(out, c->run[s][r].path);
 	}
-	fprintf(out, "],\"duration_s\":[");
+	fprintf(out, "]," JK(JK_DURATION_S) "[");
 	for (r = 0; r < c->nrun[s]; r++)
 		fprintf(out, "%s%.6f", r ? "," : "", c->run[s][r].duration);
 	fprintf(out, "],\"runs\":[");
@@ -72,8 +73,8 @@ static void
 json_compare_key(FILE *out, const struct cmp_fig *f)
 {
 	static const char *const keys[CMP_NENTITY][2] = {
-		{ "name", NULL }, { "comm", NULL }, { "path", NULL }, { "label", "device" },
-		{ "code", "name" },
+		{ JK_NAME, NULL }, { "comm", NULL }, { "path", NULL }, { "label", "device" },
+		{ "code", JK_NAME },
 	};
 
 	fprintf(out, "\"%s\":%s", keys[f->entity][0], f->key);
@@ -89,7 +90,7 @@ compare_json(FILE *out, const struct compare *c)
 	char			 note[256];
 	unsigned		 e, i, j, k, n;
 
-	fprintf(out, "{\"compare\":{\"version\":1,\"rule\":");
+	fprintf(out, "{\"compare\":{\"version\":1," JK(JK_RULE));
 	json_string(out, CMP_RULE);
 	fprintf(out, ",\"totals_as_rates\":%s,\"note\":", c->rates ? "true" : "false");
 	json_string(out, compare_note(c, note, sizeof note));

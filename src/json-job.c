@@ -6,6 +6,7 @@
 #include "fields.h"
 #include "host.h"
 #include "job.h"
+#include "json-key.h"
 
 /* Add a process's counters and interval histograms to f. */
 void
@@ -108,7 +109,7 @@ json_jobs(FILE *f, const struct blktop *b, int whole, unsigned top)
 		    proc_fields[PROCF_COMM].key);
 		name_json(f, jb->comm, BLKTOP_COMM_LEN);
 		json_host(f, jb->host);		/* in a run of several hosts, as its members' */
-		fprintf(f, ",\"pids\":[");
+		fprintf(f, "," JK(JK_PIDS) "[");
 		for (m = 0; m < jb->n; m++)
 			fprintf(f, "%s%u", m ? "," : "", PROC_ID_PID(js.members[jb->first + m]->id));
 		fputc(']', f);

@@ -8,6 +8,7 @@
 #include "stack.h"
 #include "job.h"
 #include "fields.h"
+#include "json-key.h"
 #include "field-dev.h"
 #include "report.h"
 #include "json-wear.h"
@@ -43,13 +44,14 @@ json_run_phases(FILE *f, const struct blktop *b, int interval)
 {
 	const struct phase	*p;
 	const struct phase_dev	*d;
+	struct json_lat		 lat;
 	uint64_t		 first;
 	unsigned		 i, k, n;
 
 	n = b->phases != NULL ? phase_count(b->phases, interval, &first) : 0;
 	if (n == 0 && interval)
 		return;
-	fprintf(f, ",\"phases\":[");
+	fprintf(f, "," JK(JK_PHASES) "[");
 	for (i = 0; i < n; i++) {
 		p = phase_get(b->phases, first + i);
 		fprintf(f, "%s{\"label\":", i ? "," : "");
@@ -57,7 +59,8 @@ json_run_phases(FILE *f, const struct blktop *b, int interval)
 			json_string(f, p->label);
 		else
 			fprintf(f, "null");
-		fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"duration_s\":%.6f,\"devices\":[",
+		fprintf(f, "," JK(JK_START) "%.6f,\"end\":%.6f," JK(JK_DURATION_S) "%.6f,"
+		    JK(JK_DEVICES) "[",
 		    stream_wall(b, p->start), stream_wall(b, p->end),
 		    (double)(p->end - p->start) / 1e9);
 		for (k = 0; k < p->ndevs; k++) {
@@ -69,13 +72,11 @@ json_run_phases(FILE *f, const struct blktop *b, int interval)
 			    (unsigned long long)d->bytes[OPC_WRITE]);
 			json_num(f, "mb_s", !isnan(d->mb_s), 3, d->mb_s);
 			json_num(f, "aqu_sz", !isnan(d->aqu), 3, d->aqu);
-			fprintf(f, ",\"await_us\":");
-			if (d->timed == 0)
-				fprintf(f, "null");
-			else
-				fprintf(f, "{\"mean\":%.1f,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,"
-				    "\"max\":%.1f}", d->mean_us, d->p50_us, d->p90_us, d->p99_us,
-				    d->max_us);
+			lat = (struct json_lat){ .has = d->timed == 0 ? 0 : JL_BIT(JL_MEAN) |
+			    JL_BIT(JL_P50) | JL_BIT(JL_P90) | JL_BIT(JL_P99) | JL_BIT(JL_MAX),
+			    .v = { [JL_MEAN] = d->mean_us, [JL_P50] = d->p50_us,
+			    [JL_P90] = d->p90_us, [JL_P99] = d->p99_us, [JL_MAX] = d->max_us } };
+			json_await(f, &lat);
 			fputc('}', f);
 		}
 		fprintf(f, "],\"devices_dropped\":%llu}", (unsigned long long)p->devs_dropped);
@@ -92,7 +93,7 @@ json_run_evicted(FILE *f, unsigned *first, const char *table, unsigned max,
 {
 	if (total == 0)
 		return;
-	fprintf(f, "%s\"%s\":{\"max\":%u,\"evicted\":%llu,\"evicted_total\":%llu}",
+	fprintf(f, "%s\"%s\":{" JK(JK_MAX) "%u,\"evicted\":%llu,\"evicted_total\":%llu}",
 	    *first ? ",\"dropped\":{" : ",", table, max, (unsigned long long)interval,
 	    (unsigned long long)total);
 	*first = 0;
@@ -117,8 +118,8 @@ json_run_dropped(FILE *f, const struct blktop *b, int interval, unsigned rep_max
 	unsigned		 i, first = 1;
 
 	if (w->dropped > 0) {
-		fprintf(f, ",\"dropped\":{\"devices\":{\"max\":%u,\"count\":%u", w->max_devs,
-		    w->ndrop);
+		fprintf(f, ",\"dropped\":{" JK(JK_DEVICES) "{" JK(JK_MAX) "%u," JK(JK_COUNT) "%u",
+		    w->max_devs, w->ndrop);
 		if (interval)
 			fprintf(f, ",\"requests\":%llu", (unsigned long long)w->dropped_interval);
 		fprintf(f, ",\"requests_total\":%llu,\"names\":[", (unsigned long long)w->dropped);
@@ -136,13 +137,14 @@ json_run_dropped(FILE *f, const struct blktop *b, int interval, unsigned rep_max
 	}
 	if (interval && b->procs != NULL) {
 		proc_stats(b->procs, &st);
-		json_run_evicted(f, &first, "processes", st.max_procs, st.procs_evicted_interval,
+		json_run_evicted(f, &first, JK_PROCESSES, st.max_procs, st.procs_evicted_interval,
 		    st.procs_evicted);
-		json_run_evicted(f, &first, "files", st.max_files, st.files_evicted_interval,
+		json_run_evicted(f, &first, JK_FILES, st.max_files, st.files_evicted_interval,
 		    st.files_evicted);
 	}
 	if (rep_n > 0) {
-		fprintf(f, "%s\"report_devices\":{\"max\":%u,\"count\":%u,\"requests\":%llu}",
+		fprintf(f, "%s\"report_devices\":{" JK(JK_MAX) "%u," JK(JK_COUNT) "%u,"
+		    "\"requests\":%llu}",
 		    first ? ",\"dropped\":{" : ",", rep_max, rep_n,
 		    (unsigned long long)rep_requests);
 		first = 0;
@@ -163,14 +165,14 @@ json_run_top(FILE *f, const struct blktop *b, int key, int whole, unsigned n)
 	unsigned		 i, k;
 
 	k = top_procs(b->procs, (enum proc_key)key, whole, pe, n);
-	fprintf(f, ",\"processes\":[");
+	fprintf(f, "," JK(JK_PROCESSES) "[");
 	for (i = 0; i < k; i++) {
 		if (i > 0)
 			fputc(',', f);
 		json_proc(f, b, pe[i], whole);
 	}
 	k = top_files(b->procs, (enum proc_key)key, whole, fe, n);
-	fprintf(f, "],\"files\":[");
+	fprintf(f, "]," JK(JK_FILES) "[");
 	for (i = 0; i < k; i++) {
 		if (i > 0)
 			fputc(',', f);
@@ -250,7 +252,7 @@ json_run_tables(FILE *f, const struct batch_opts *bo, const struct blktop *b)
 		return;
 	json_run_top(f, b, bo->sort_key, 0, top);
 	proc_stats(b->procs, &st);
-	fprintf(f, ",\"tables\":{\"procs\":%u,\"max_procs\":%u,\"files\":%u,"
+	fprintf(f, ",\"tables\":{" JK(JK_PROCS) "%u,\"max_procs\":%u," JK(JK_FILES) "%u,"
 	    "\"max_files\":%u,\"procs_evicted\":%llu,\"files_evicted\":%llu,"
 	    "\"pattern_pairs\":%u,\"pattern_pairs_evicted\":%llu,\"pattern_early\":%llu,"
 	    "\"pattern_gone\":%llu,\"offset_maps_reused\":%llu",
@@ -290,10 +292,10 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
 	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown */
 		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":null,\"lost_requests\":null,"
-		    "\"lost_calls\":null,\"lost_other\":null,\"devices\":[", ts_wall, secs);
+		    "\"lost_calls\":null,\"lost_other\":null," JK(JK_DEVICES) "[", ts_wall, secs);
 	else
 		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
-		    "\"lost_calls\":%llu,\"lost_other\":%llu,\"devices\":[",
+		    "\"lost_calls\":%llu,\"lost_other\":%llu," JK(JK_DEVICES) "[",
 		    ts_wall, secs, (unsigned long long)b->lost_report,
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],
 		    (unsigned long long)b->lost_kind_report[LOST_CALLS],
@@ -354,7 +356,7 @@ json_run_dev(FILE *f, const struct blktop *b, const struct report *r,
 	fprintf(f, ",\"anomalies\":[");
 	ns = report_col_anomalies(r, rd, sp, nitems(sp));
 	for (i = 0; i < ns && i < nitems(sp); i++)
-		fprintf(f, "%s{\"start\":%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
+		fprintf(f, "%s{" JK(JK_START) "%.3f,\"end\":%.3f,\"p99_us\":%.1f}", i ? "," : "",
 		    stream_wall(b, r->col_start[sp[i].first]),
 		    stream_wall(b, r->col_end[sp[i].last]), (double)sp[i].p99 / 1e3);
 	fprintf(f, "],\"anomalies_total\":%u", ns);
@@ -377,11 +379,12 @@ json_run_report(FILE *f, const struct blktop *b, const struct report *r)
 	json_string(f, b->opt.replay_path != NULL ? b->opt.replay_path : "live");
 	fprintf(f, ",\"plan\":");
 	json_string(f, b->plan_text);
-	fprintf(f, ",\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,\"ticks\":%llu,"
-	    "\"columns\":%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
+	fprintf(f, "," JK(JK_START) "%.3f,\"end\":%.3f," JK(JK_DURATION_S) "%.3f,"
+	    "\"ticks\":%llu,"
+	    JK(JK_COLUMNS) "%u,\"ticks_per_column\":%u,\"events\":%llu,\"lost\":%llu,"
 	    "\"anomaly_rule\":\"a column with at least %d timed requests whose p99 is over "
 	    "%.0fx the median column p99 of the device; adjacent ones form one span\","
-	    "\"devices\":[", stream_wall(b, r->first_ts), stream_wall(b, r->last_ts),
+	    JK(JK_DEVICES) "[", stream_wall(b, r->first_ts), stream_wall(b, r->last_ts),
 	    (double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->ticks,
 	    r->ncols, r->ticks_per_col, (unsigned long long)b->events,
 	    (unsigned long long)b->lost, REPORT_ANOMALY_MIN, REPORT_ANOMALY_X);

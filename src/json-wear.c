@@ -12,6 +12,7 @@
 #include "blktop.h"
 #include "fields.h"
 #include "field-dev.h"
+#include "json-key.h"
 #include "json-wear.h"
 
 /* Add file fe's totals into d. */
@@ -90,7 +91,7 @@ wear_count(FILE *f, unsigned i, uint64_t n)
 static void
 wear_members(FILE *f, const struct wear_dir *d, double secs)
 {
-	fprintf(f, ",\"files\":%llu", (unsigned long long)d->files);
+	fprintf(f, "," JK(JK_FILES) "%llu", (unsigned long long)d->files);
 	wear_count(f, PROCF_WRITTEN, d->written);
 	wear_count(f, PROCF_READ_BACK, d->read_back);
 	wear_count(f, PROCF_NEVER_READ, d->never_read);
@@ -169,7 +170,7 @@ json_wear_run(FILE *f, const struct blktop *b, double secs)
 		fprintf(f, ",\"wear\":null");
 		return;
 	}
-	fprintf(f, ",\"wear\":{\"duration_s\":%.3f", secs);
+	fprintf(f, ",\"wear\":{" JK(JK_DURATION_S) "%.3f", secs);
 	wear_members(f, &w->all, secs);
 	fprintf(f, ",\"dirs_more\":%u,\"files_in_dirs_more\":%llu,\"dirs\":[",
 	    w->ndirs > WEAR_DIRS_SHOWN ? w->ndirs - WEAR_DIRS_SHOWN : 0,

@@ -1,13 +1,18 @@
-/* json.c: the one JSON writer of the rows -J and --report OUT.json share: devices, processes, files, marks, phases (doc/blktop.schema.json). */
+/* json.c: the one JSON writer of the rows -J and --report OUT.json share: processes, files, marks, phases, insights, and the helpers every writer uses (a device's object: json-dev.c) (doc/blktop.schema.json). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blktop.h"
 #include "fields.h"
-#include "field-dev.h"
-#include "model-qdepth.h"
+#include "json-key.h"
 #include "insight.h"
+
+/*
+ * The operation classes' keys, OPC_* order: a device's objects (json-dev.c)
+ * and the read/write halves of an access pattern (PAT_READ, PAT_WRITE).
+ */
+const char *const dev_op_keys[OPC_MAX] = { "read", "write", "other" };
 
 /* A name as a JSON string: valid UTF-8, invalid bytes escaped reversibly (name_json). */
 void
@@ -34,17 +39,55 @@ json_num(FILE *f, const char *name, int known, int prec, double v)
 	json_val(f, known, prec, v);
 }
 
+/*
+ * {"mean":..,"p50":..,...,"avg":..}: the members of l->has, one decimal, in
+ * enum json_lat_member's order; null with none. The one writer of a
+ * latency summary: a device's (json_dev_lat), a process's (json_pcts), a
+ * phase's device's (json-run.c).
+ */
+void
+json_lat(FILE *f, const struct json_lat *l)
+{
+	static const char *const key[JL_N] = {
+		[JL_MEAN] = JK_MEAN, [JL_P50] = "p50", [JL_P90] = "p90", [JL_P99] = "p99",
+		[JL_P999] = "p999", [JL_MIN] = JK_MIN, [JL_MAX] = JK_MAX, [JL_AVG] = JK_AVG,
+	};
+	unsigned	 m;
+	int		 first = 1;
+
+	if (l->has == 0) {
+		fprintf(f, "null");
+		return;
+	}
+	for (m = 0; m < JL_N; m++) {
+		if (!(l->has & JL_BIT(m)))
+			continue;
+		fprintf(f, "%s\"%s\":%.1f", first ? "{" : ",", key[m], l->v[m]);
+		first = 0;
+	}
+	fputc('}', f);
+}
+
+/* ,"await_us": and a summary of start-to-done times (a depth bucket's, a phase's device's). */
+void
+json_await(FILE *f, const struct json_lat *l)
+{
+	fprintf(f, ",\"await_us\":");
+	json_lat(f, l);
+}
+
 /* {"p50":..,"p99":..,"min":..,"max":..} in microseconds, or null with no sample. */
 void
 json_pcts(FILE *f, const struct proc_hist *h)
 {
-	if (h->n == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p99\":%.1f,\"min\":%.1f,\"max\":%.1f}",
-	    proc_hist_pct(h, 50) / 1e3, proc_hist_pct(h, 99) / 1e3, (double)h->min / 1e3,
-	    (double)h->max / 1e3);
+	struct json_lat	 l = { 0 };
+
+	if (h->n != 0)
+		l = (struct json_lat){ .has = JL_BIT(JL_P50) | JL_BIT(JL_P99) | JL_BIT(JL_MIN) |
+		    JL_BIT(JL_MAX), .v = { [JL_P50] = proc_hist_pct(h, 50) / 1e3,
+		    [JL_P99] = proc_hist_pct(h, 99) / 1e3, [JL_MIN] = (double)h->min / 1e3,
+		    [JL_MAX] = (double)h->max / 1e3 } };
+	json_lat(f, &l);
 }
 
 /* "req_lat_us": a process's requests' device times in the interval. */
@@ -137,65 +180,10 @@ json_field_pattern(FILE *f, const struct field_ctx *x)
 	json_num(f, "misaligned", known, 0, (double)p->misaligned);
 }
 
-/* "lo" and "hi" of depth bucket i, fio's "IO depths" (the last open). */
-static void
-json_qd_bucket(FILE *f, unsigned i)
-{
-	fprintf(f, "{\"lo\":%llu,\"hi\":", 1ULL << i);
-	if (i == QD_NBUCKETS - 1)
-		fprintf(f, "null");
-	else
-		fprintf(f, "%llu", (2ULL << i) - 1);
-}
-
-/* ,"key":[{"lo","hi","count"}...]: the non-empty buckets of a depth histogram. */
-static void
-json_qd_hist(FILE *f, const char *key, const uint64_t *h)
-{
-	unsigned	 i, first = 1;
-
-	fprintf(f, ",\"%s\":[", key);
-	for (i = 0; i < QD_NBUCKETS; i++) {
-		if (h[i] == 0)
-			continue;
-		if (!first)
-			fputc(',', f);
-		json_qd_bucket(f, i);
-		fprintf(f, ",\"count\":%llu}", (unsigned long long)h[i]);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-/*
- * What "qd" holds past avg and max where the ticks had it (nothing for a
- * capture of records that carried the kernel-side count): "in_flight",
- * part_stat's at the newest sample; "late", requests whose depth, or whose
- * share of another's, came past the lag (model-depth.c); "hist", the depths
- * found at start in fio's buckets (lo to hi).
- */
-void
-json_qd_more(FILE *f, const struct sum *s)
-{
-	uint64_t	 h[QD_NBUCKETS];
-	unsigned	 i, o;
-
-	if (s->flags & TICK_STAT)
-		fprintf(f, ",\"in_flight\":%u", s->in_flight);
-	if (!(s->flags & TICK_QD))
-		return;
-	fprintf(f, ",\"late\":%llu", (unsigned long long)s->qd_late);
-	for (i = 0; i < QD_NBUCKETS; i++) {
-		for (h[i] = 0, o = 0; o < OPC_MAX; o++)
-			h[i] += s->op[o].qd[i];
-	}
-	json_qd_hist(f, "hist", h);
-}
-
 /*
  * ,"request_pattern": the requests of a device or file since first seen,
  * judged at the request level (src/pattern.h, struct req_pattern); null
- * without one.
+ * without one (r NULL: a device without its windows).
  */
 void
 json_req_pattern(FILE *f, const struct req_pattern *r, const struct req_extra *x)
@@ -204,7 +192,7 @@ json_req_pattern(FILE *f, const struct req_pattern *r, const struct req_extra *x
 	unsigned		 d, i;
 
 	fprintf(f, ",\"request_pattern\":");
-	if (r->n[0] + r->n[1] == 0) {
+	if (r == NULL || r->n[0] + r->n[1] == 0) {
 		fprintf(f, "null");
 		return;
 	}
@@ -284,7 +272,7 @@ json_offset_map(FILE *f, const struct json_map *m)
 
 	fprintf(f, ",\"offset_map\":{");
 	if (m->timed)
-		fprintf(f, "\"start\":%.6f,\"column_s\":%.6f,\"columns\":%u,", m->start,
+		fprintf(f, JK(JK_START) "%.6f,\"column_s\":%.6f," JK(JK_COLUMNS) "%u,", m->start,
 		    m->column_s, m->ncols);
 	fprintf(f, "\"band_bytes\":%llu,\"bands\":%u", (unsigned long long)m->band_bytes,
 	    m->nbands);
@@ -341,7 +329,8 @@ json_file(FILE *f, const struct blktop *b, const struct file_entry *fe, int whol
 	field_json(f, &x, PROCF_OPENS, PROCF_JSON_END, &first);
 	json_touched(f, b, fe);
 	json_req_pattern(f, &fe->rpat, NULL);
-	fprintf(f, ",\"procs\":%u,\"procs_more\":%s", fe->npids, fe->pids_more ? "true" : "false");
+	fprintf(f, "," JK(JK_PROCS) "%u,\"procs_more\":%s", fe->npids,
+	    fe->pids_more ? "true" : "false");
 	if (whole)
 		json_file_map(f, b, model_file_map(b->procs, fe));
 	fputc('}', f);
@@ -361,12 +350,12 @@ json_insights(FILE *f, const struct blktop *b)
 	unsigned	 i, n;
 
 	n = insight_scan(b, in, INSIGHT_MAX, &more);
-	fprintf(f, ",\"insights\":[");
+	fprintf(f, "," JK(JK_INSIGHTS) "[");
 	for (i = 0; i < n; i++) {
 		const struct insight_rule *r = in[i].rule;
 
 		r->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\",\"name\":",
+		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\"," JK(JK_NAME),
 		    i ? "," : "", r->code, insight_level_name(r->level),
 		    r->subject == INSIGHT_FILE ? "file" : r->subject == INSIGHT_PROC ? "process" :
 		    "device");
@@ -381,208 +370,14 @@ json_insights(FILE *f, const struct blktop *b)
 			name_json(f, in[i].proc->comm, BLKTOP_COMM_LEN);
 			fprintf(f, ",\"%s\":%u", proc_fields[PROCF_PID].key, in[i].proc->id);
 		}
-		fprintf(f, ",\"figure\":%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
+		fprintf(f, "," JK(JK_FIGURE) "%.4f,\"calls\":%llu,\"measured\":", in[i].figure,
 		    (unsigned long long)in[i].n);
 		json_string(f, fig);
-		fprintf(f, ",\"rule\":");
+		fprintf(f, "," JK(JK_RULE));
 		json_string(f, rule);
 		fprintf(f, ",\"advice\":");
 		json_string(f, r->advice);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"insights_more\":%llu", (unsigned long long)more);
-}
-
-/*
- * {"p50":..,"p90":..,"p99":..[,"p999":..],"min":..,"max":..,"avg":..} in
- * microseconds of a histogram of n times between min and max (their sum);
- * null when it holds none. A run's (the report) has p999, an interval's not.
- */
-static void
-json_dev_lat(FILE *f, const uint64_t *h, uint64_t n, uint64_t min, uint64_t max,
-    uint64_t sum, int p999)
-{
-	if (n == 0) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f",
-	    hist_percentile(h, n, 50, min, max) / 1e3,
-	    hist_percentile(h, n, 90, min, max) / 1e3,
-	    hist_percentile(h, n, 99, min, max) / 1e3);
-	if (p999)
-		fprintf(f, ",\"p999\":%.1f", hist_percentile(h, n, 99.9, min, max) / 1e3);
-	fprintf(f, ",\"min\":%.1f,\"max\":%.1f,\"avg\":%.1f}", (double)min / 1e3,
-	    (double)max / 1e3, (double)sum / (double)n / 1e3);
-}
-
-/*
- * ,"hist_dispatch" (the depths found at dispatch), "max_dispatch" and
- * "by_depth": per depth bucket found at start, the requests' count, bytes,
- * share of the bytes and total latency ("await_us", start to done). A run's
- * (the report's) has "hist" too, the by_depth counts: the ticks it sums
- * miss the depths made final after the run's last tick.
- */
-static void
-json_qd_depth(FILE *f, const struct qd_acc *a, int run)
-{
-	const struct qd_lat	*l;
-	uint64_t		 h[QD_NBUCKETS], bytes = 0;
-	unsigned		 i, first = 1;
-
-	for (i = 0; i < QD_NBUCKETS; i++) {
-		h[i] = a->lat[i] != NULL ? a->lat[i]->n : 0;
-		bytes += a->lat[i] != NULL ? a->lat[i]->bytes : 0;
-	}
-	if (run)
-		json_qd_hist(f, "hist", h);
-	json_qd_hist(f, "hist_dispatch", a->disp);
-	json_num(f, "max_dispatch", a->ndisp != 0, 0, a->disp_max);
-	fprintf(f, ",\"by_depth\":[");
-	for (i = 0; i < QD_NBUCKETS; i++) {
-		if ((l = a->lat[i]) == NULL || l->n == 0)
-			continue;
-		if (!first)
-			fputc(',', f);
-		json_qd_bucket(f, i);
-		fprintf(f, ",\"count\":%llu,\"%s\":%llu", (unsigned long long)l->n,
-		    dev_fields[DEVF_BYTES].key, (unsigned long long)l->bytes);
-		json_num(f, "bytes_pct", bytes != 0, 2, bytes ? 100.0 * (double)l->bytes /
-		    (double)bytes : 0);
-		fprintf(f, ",\"await_us\":");
-		json_dev_lat(f, l->hist, l->n, l->min, l->max, l->sum, run);
-		fputc('}', f);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-/* The non-empty buckets of a latency histogram. */
-static void
-json_dev_hist(FILE *f, const uint64_t *h)
-{
-	unsigned	 i, first = 1;
-
-	fputc('[', f);
-	for (i = 0; i < HIST_NBUCKETS; i++) {
-		if (h[i] == 0)
-			continue;
-		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g,\"count\":%llu}",
-		    first ? "" : ",", (double)hist_bucket_lo(i) / 1e3,
-		    (double)hist_bucket_hi(i) / 1e3, (unsigned long long)h[i]);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-/* The non-empty buckets of a request size histogram. */
-static void
-json_dev_sizes(FILE *f, const uint64_t *size)
-{
-	unsigned	 i, first = 1;
-
-	fputc('[', f);
-	for (i = 0; i < SIZE_NBUCKETS; i++) {
-		if (size[i] == 0)
-			continue;
-		fprintf(f, "%s{\"lo_bytes\":%llu,\"count\":%llu}", first ? "" : ",",
-		    (unsigned long long)hist_size_bucket_lo(i), (unsigned long long)size[i]);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-/* "lat_us": the device times of the requests o (a run's: with p999). */
-void
-json_dev_lat_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	json_dev_lat(f, o->lat, o->timed, o->lat_min, o->lat_max, o->lat_sum, x->run);
-}
-
-/* "q_us": their queue times. */
-void
-json_dev_q_us(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	json_dev_lat(f, o->q, o->timed, o->q_min, o->q_max, o->q_sum, x->run);
-}
-
-/* "hist": their device times' buckets (an interval's). */
-void
-json_dev_lat_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	(void)x;
-	json_dev_hist(f, o->lat);
-}
-
-/* "q_hist": their queue times' buckets. */
-void
-json_dev_q_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	(void)x;
-	json_dev_hist(f, o->q);
-}
-
-/* "size_hist": their sizes' buckets. */
-void
-json_dev_size_hist(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	(void)x;
-	json_dev_sizes(f, o->size);
-}
-
-/*
- * "qd": its avg, max (and a run's max_at: none without a request ever in
- * flight) from their rows, then how the requests found the depth: a run's
- * from its whole run, an interval's from the ticks since the last report.
- */
-void
-json_dev_qd(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	const struct sum	*s = x->sum;
-	int			 first = 1;
-
-	(void)o;
-	dev_field_json(f, x, NULL, DEVF_QD_AVG, DEVF_QD_MAX_AT + 1, &first);
-	if (x->run) {
-		if (depth_acc(x->dw, 1) != NULL)
-			json_qd_depth(f, depth_acc(x->dw, 1), 1);
-	} else {
-		json_qd_more(f, s);
-		if ((s->flags & TICK_QD) && depth_acc(x->dw, 0) != NULL)
-			json_qd_depth(f, depth_acc(x->dw, 0), 0);
-	}
-	fputc('}', f);
-}
-
-/* ,"request_pattern": the device's since first seen, null without its windows. */
-void
-json_dev_pattern(FILE *f, const struct dev_ctx *x, const struct sum_op *o)
-{
-	(void)o;
-	if (x->dw != NULL)
-		json_req_pattern(f, &x->dw->rpat, &x->dw->rx);
-	else
-		fprintf(f, ",\"request_pattern\":null");
-}
-
-/*
- * A device's object, up to and with its request pattern, left open for the
- * caller's own members (the report's anomalies and offset map; -J has none):
- * the rows of dev_fields (field-dev.c), each operation class's in its own
- * object. x->run picks a whole run's form (the report) over an interval's (-J).
- */
-void
-json_dev_write(FILE *f, const struct dev_ctx *x)
-{
-	unsigned	 o;
-	int		 first = 1;
-
-	dev_field_json(f, x, NULL, 0, DEVF_OP_FIRST, &first);
-	for (o = 0; o < OPC_MAX; o++) {
-		fprintf(f, ",\"%s\":", dev_op_keys[o]);
-		first = 1;
-		dev_field_json(f, x, &x->sum->op[o], DEVF_OP_FIRST, DEVF_OP_END, &first);
-		fputc('}', f);
-	}
-	dev_field_json(f, x, NULL, DEVF_OP_END, DEVF_JSON_END, &first);
 }

@@ -116,8 +116,8 @@ model_file_evict(struct proc_table *t)
 	t->files[e].dev = 0;
 }
 
-/* Whether file entry e holds exactly the path of key k. */
-static int
+/* Whether file entry e holds exactly the path of key k; inline in model_file_get's test of its hint, once a call. */
+static inline __attribute__((always_inline)) int
 model_file_same(const void *ctx, uint32_t e, const void *k)
 {
 	const struct proc_table		*t = ctx;
@@ -205,13 +205,40 @@ model_file_tail(const char *path, size_t len)
 	return (w ^ len);
 }
 
-/* Find or create the file entry for path; refreshes its LRU place. */
-static struct file_entry *
+/* A new file entry for the path of key (its hash, host, tail set), evicting as the table and pool need. */
+static __attribute__((noinline)) struct file_entry *
+model_file_new(struct proc_table *t, const struct model_file_key *key, uint64_t tail, uint64_t ts)
+{
+	struct file_entry	*f;
+	uint32_t		 e, chunk;
+
+	if (t->fi.used == t->fi.cap)
+		model_file_evict(t);
+	chunk = model_file_path_store(t, key->path, key->len);	/* may evict more files */
+	e = model_index_add(&t->fi, (uint32_t)key->hash);
+	f = &t->files[e];
+	t->file_hint = e;
+	t->file_hint_tail = tail;
+	memset(f, 0, sizeof(*f));
+	f->hash = key->hash;
+	f->host = (int16_t)key->host;
+	f->chunk = chunk;
+	f->path_len = key->len;
+	f->first_ts = f->last_ts = ts;
+	f->epoch = t->epoch;
+	return (f);
+}
+
+/*
+ * Find or create the file entry for path; refreshes its LRU place. Inline,
+ * the creation out of line: once a call record.
+ */
+static inline __attribute__((always_inline)) struct file_entry *
 model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 {
 	struct model_file_key	 key;
 	struct file_entry	*f;
-	uint32_t		 e, chunk;
+	uint32_t		 e;
 	uint64_t		 tail;
 
 	if (len >= VFS_PATH_MAX)
@@ -242,21 +269,7 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 		model_file_epoch(t, f);
 		return (f);
 	}
-	if (t->fi.used == t->fi.cap)
-		model_file_evict(t);
-	chunk = model_file_path_store(t, path, len);	/* may evict more files */
-	e = model_index_add(&t->fi, (uint32_t)key.hash);
-	f = &t->files[e];
-	t->file_hint = e;
-	t->file_hint_tail = tail;
-	memset(f, 0, sizeof(*f));
-	f->hash = key.hash;
-	f->host = (int16_t)key.host;
-	f->chunk = chunk;
-	f->path_len = len;
-	f->first_ts = f->last_ts = ts;
-	f->epoch = t->epoch;
-	return (f);
+	return (model_file_new(t, &key, tail, ts));
 }
 
 /*

@@ -145,17 +145,25 @@ static struct pat_pos *
 model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 {
 	uint64_t		 h = (fhash ^ (uint64_t)tgid * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	struct model_pair	*set = &t->pairs[((h >> 32) & t->pair_mask) * MODEL_PAIR_WAYS];
-	struct model_pair	*pick = NULL;
+	struct model_pair	*set, *pick = NULL;
 	uint32_t		 w;
 
 	if (++t->pair_stamp == 0)
 		t->pair_stamp = 1;	/* 0 marks a free way */
+	/* The pair found last first: one process's calls on one file come in runs. */
+	pick = &t->pairs[t->pair_last];
+	if (pick->stamp != 0 && pick->fhash == fhash && pick->tgid == tgid) {
+		pick->stamp = t->pair_stamp;
+		return (&pick->pos);
+	}
+	pick = NULL;
+	set = &t->pairs[((h >> 32) & t->pair_mask) * MODEL_PAIR_WAYS];
 	for (w = 0; w < MODEL_PAIR_WAYS; w++) {
 		struct model_pair *q = &set[w];
 
 		if (q->stamp != 0 && q->fhash == fhash && q->tgid == tgid) {
 			q->stamp = t->pair_stamp;
+			t->pair_last = (uint32_t)(q - t->pairs);
 			return (&q->pos);
 		}
 		if (pick == NULL || (pick->stamp != 0 &&
@@ -167,6 +175,7 @@ model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 	pick->fhash = fhash;
 	pick->tgid = tgid;
 	pick->stamp = t->pair_stamp;
+	t->pair_last = (uint32_t)(pick - t->pairs);
 	pattern_pos_init(&pick->pos);
 	return (&pick->pos);
 }
@@ -220,7 +229,8 @@ model_pattern_pop(struct proc_table *t)
  * in a ring kept in time order (a call that came late is moved back past
  * the later ones, a batch's length at most where it matters), and are judged
  * once MODEL_PATTERN_DELAY_NS older than the stream's time
- * (model_pattern_flush: at each tick, and all of them at the end). A full
+ * (model_pattern_flush: as the newest call's time moves on, each
+ * MODEL_PATTERN_STEP_NS of it, at each tick, and all of them at the end). A full
  * ring judges its oldest at once (pattern_early counts it). Failed calls are
  * no accesses.
  */
@@ -315,6 +325,17 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 {
 	struct model_pending	 c;
 
+	/*
+	 * The stream's time is its newest call's: what waited
+	 * MODEL_PATTERN_DELAY_NS behind it is judged now, not at the next tick,
+	 * so the ring holds that wait's calls, not a tick's and more. Once a
+	 * millisecond of it: a compare a call, not a flush (15 instructions).
+	 */
+	if (ts >= t->pending_next) {
+		t->pending_next = ts + MODEL_PATTERN_STEP_NS;
+		if (ts > MODEL_PATTERN_DELAY_NS)
+			model_pattern_flush(t, ts - MODEL_PATTERN_DELAY_NS);
+	}
 	if (t->npending == t->pending_len) {
 		if (t->pending_len < MODEL_PATTERN_PENDING) {
 			t->pending_len = model_index_ring_grow(t->pending, sizeof(*t->pending),
@@ -345,4 +366,11 @@ model_pattern_flush(struct proc_table *t, uint64_t upto)
 {
 	while (t->npending > 0 && t->pending[t->pending_head].ts <= upto)
 		model_pattern_pop(t);
+}
+
+/* The stream starts again at ts (a replay's rewind): the calls are judged by its time from there. */
+void
+model_pattern_begin(struct proc_table *t, uint64_t ts)
+{
+	t->pending_next = ts;
 }

@@ -19,6 +19,7 @@
 
 #include "blktop.h"
 #include "model.h"
+#include "window-find.h"
 
 #define REQPAT_MAX	65536
 #define REQPAT_FIRST	1024	/* the ring's length in use at first (model_index_ring_grow) */

@@ -189,17 +189,16 @@ windows_interval(struct windows *w)
 }
 
 /*
- * The window of a device, created on its first event. Creation allocates, but
- * only once per device and at most max_devs times: NULL past that.
+ * The window of a device not looked up last (window-find.h), created on its
+ * first event. Creation allocates, but only once per device and at most
+ * max_devs times: NULL past that.
  */
 struct devwin *
-windows_find(struct windows *w, uint32_t dev)
+windows_find_add(struct windows *w, uint32_t dev)
 {
 	struct devwin	*dw;
 	unsigned	 h, i;
 
-	if (w->last != NULL && w->last->dev == dev)
-		return (w->last);
 	for (h = windows_hash(dev); w->slot[h] != 0; h = (h + 1) & (WINDOWS_HASH - 1)) {
 		if (w->devs[w->slot[h] - 1]->dev == dev)
 			return (w->last = w->devs[w->slot[h] - 1]);
@@ -273,7 +272,8 @@ windows_add_block(struct windows *w, const struct ev_block *ev)
 	uint64_t	 lat, q, wait, busy;
 	unsigned	 opc;
 
-	if ((dw = windows_find(w, ev->dev)) == NULL) {
+	if ((dw = w->last != NULL && w->last->dev == ev->dev ? w->last :
+	    windows_find_add(w, ev->dev)) == NULL) {
 		windows_drop(w, ev->dev);
 		return;
 	}

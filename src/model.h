@@ -127,6 +127,7 @@ struct proc_table {
 	struct model_pair	*pairs;		/* model-pattern.c */
 	uint32_t		 pair_mask;	/* sets - 1 */
 	uint32_t		 pair_stamp;
+	uint32_t		 pair_last;	/* the pair model_pattern_pos found last (stamp 0: none) */
 	uint64_t		 pairs_evicted;
 	struct model_map	*maps;		/* MODEL_MAPS */
 	uint32_t		 maps_fresh;	/* maps from here up never given */
@@ -138,6 +139,7 @@ struct proc_table {
 	struct model_pending	*pending;	/* a ring in time order */
 	uint32_t		 pending_head, npending;
 	uint32_t		 pending_len;	/* the ring's length in use, up to MODEL_PATTERN_PENDING */
+	uint64_t		 pending_next;	/* the stream's time to judge the waiting calls again */
 	uint64_t		 pattern_early;	/* judged before their time: the heap was full */
 	uint64_t		 pattern_late;	/* left out of order: past MODEL_PATTERN_REORDER */
 	uint64_t		 pattern_gone;	/* not judged: their file left the table first */

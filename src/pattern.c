@@ -79,8 +79,14 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	a = (uint64_t)off;
 	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
 	t->read += bytes;
-	for (i = 0; i < t->n && t->end[i] < a; i++)
-		;
+	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
+	for (i = 0, j = t->n; i < j;) {
+		k = (i + j) / 2;
+		if (t->end[k] < a)
+			i = k + 1;
+		else
+			j = k;
+	}
 	for (j = i; j < t->n && t->start[j] <= b; j++)
 		;
 	if (j > i) {		/* ranges i .. j-1 meet [a, b): one range */
@@ -183,9 +189,10 @@ pattern_val_bit(int64_t v)
  * Count one more v: its entry, a new one while there is room, else
  * untracked. The entry found last is tried first (a run of equal sizes or
  * strides), and a value whose bit is not in seen is not in the table (a
- * random stride, once the table is full, costs no search).
+ * random stride, once the table is full, costs no search). Inline: three
+ * calls a call record and two a request, a call each of 22 instructions.
  */
-static void
+static inline __attribute__((always_inline)) void
 pattern_val(struct pat_vals *t, int64_t v)
 {
 	uint64_t	 bit;

@@ -223,7 +223,9 @@ void		 proc_file_req_add(struct proc_table *, uint32_t file, uint64_t fhash, enu
 		     uint64_t off, uint64_t bytes);
 uint32_t	 proc_block_file_last(const struct proc_table *, uint64_t *fhash);
 void		 model_pattern_flush(struct proc_table *, uint64_t upto);
+void		 model_pattern_begin(struct proc_table *, uint64_t ts);
 #define MODEL_PATTERN_DELAY_NS	300000000ULL	/* > the live source's drain period (100 ms) x 2 */
+#define MODEL_PATTERN_STEP_NS	1000000ULL	/* judged as the stream's time moves on by this */
 #define MODEL_PATTERN_REORDER	4096	/* a call moves back past this many later ones at most */
 
 /* model-file.c */

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "report.h"
 #include "field-dev.h"
+#include "json-key.h"
 
 /* One host's device totals (all: every device's, whatever its host). */
 void
@@ -76,7 +77,7 @@ report_hosts_one(FILE *f, const struct report *r, int host, int all)
 		fputc(':', f);
 		json_string(f, labels[i].value);
 	}
-	fprintf(f, "},\"devices\":%u", t.ndevs);
+	fprintf(f, "}," JK(JK_DEVICES) "%u", t.ndevs);
 	/* Each operation class's object, its members as a device's (field-dev.c's rows). */
 	for (o = 0; o < OPC_MAX; o++)
 		fprintf(f, ",\"%s\":{\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 "}",

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "blktop.h"
+#include "field-dev.h"
 #include "sink-metrics-node.h"
 
 /*
@@ -37,22 +38,16 @@ static const char *metrics_op_names[MOP_MAX] = {
 /* Cgroups with series of their own; the rest are summed under cgroup="other". */
 #define METRICS_CGROUPS	32
 
-struct metrics_op_state {
-	uint64_t	 ios;
-	uint64_t	 bytes;
-	uint64_t	 errors;
-	uint64_t	 lat_sum;	/* ns */
-	uint64_t	 q_sum;
-	uint64_t	 timed;		/* requests in the histograms */
-	uint64_t	 lat[HIST_NBUCKETS];
-	uint64_t	 q[HIST_NBUCKETS];
-};
-
+/*
+ * A device's counters since start; an operation's in the model's struct
+ * sum_op (ios, bytes, errors, timed, lat and q with their sums), so that the
+ * device field table's rows read them (field-dev.c's .off and .prom).
+ */
 struct metrics_dev {
 	uint32_t		 dev;
 	uint32_t		 inflight;	/* at the last completion */
 	uint64_t		 busy_ns;
-	struct metrics_op_state	 op[MOP_MAX];
+	struct sum_op		 op[MOP_MAX];
 };
 
 struct metrics_cgroup {
@@ -142,7 +137,7 @@ metrics_event(struct sink *s, const struct rec_type *rt __unused, const void *re
 {
 	struct metrics		*m = s->data;
 	struct metrics_dev	*md;
-	struct metrics_op_state	*o;
+	struct sum_op		*o;
 	struct metrics_cgroup	*cg;
 	uint32_t		 type;
 	unsigned		 rw;
@@ -402,73 +397,59 @@ metrics_self(struct metrics *m, struct evbuffer *out, int om)
 	evbuffer_add_printf(out, "blktop_scrapes_total %llu\n", (unsigned long long)m->scrapes);
 }
 
-/* The whole exposition into out. */
+/* A field's series of one device (its row's .prom): per operation seen, or one. */
+static void
+metrics_dev_field(struct evbuffer *out, const struct metrics_dev *md,
+    const struct dev_field_row *r)
+{
+	const struct sum_op	*o;
+	const char		*p;
+	unsigned		 k;
+
+	if (r->prom.from == DEVM_IN_FLIGHT) {
+		metrics_dev_sample(out, r->prom.name, "", md->dev, NULL);
+		evbuffer_add_printf(out, " %u\n", md->inflight);
+		return;
+	}
+	if (r->prom.from == DEVM_BUSY) {
+		metrics_dev_sample(out, r->prom.name, "", md->dev, NULL);
+		evbuffer_add_printf(out, " %.9f\n", (double)md->busy_ns / 1e9);
+		return;
+	}
+	for (k = 0; k < MOP_MAX; k++) {
+		if (!metrics_op_seen(md, k))
+			continue;
+		o = &md->op[k];
+		p = (const char *)o;
+		if (r->prom.hist != 0) {
+			metrics_histogram(out, r->prom.name, md->dev, metrics_op_names[k],
+			    (const uint64_t *)(const void *)(p + r->prom.hist), o->timed,
+			    *(const uint64_t *)(const void *)(p + r->prom.sum));
+			continue;
+		}
+		metrics_dev_sample(out, r->prom.name, "", md->dev, metrics_op_names[k]);
+		evbuffer_add_printf(out, " %llu\n",
+		    (unsigned long long)*(const uint64_t *)(const void *)(p + r->off));
+	}
+}
+
+/*
+ * The whole exposition into out: the device fields that have a family
+ * (field-dev.c's .prom), in the table's order, then the cgroups' and ours.
+ */
 static void
 metrics_write(struct metrics *m, struct evbuffer *out, int om)
 {
-	static const struct {
-		const char	*name, *help;
-		size_t		 off;
-	} ctr[] = {
-		{ "blktop_disk_requests_total", "Block requests completed.",
-		  offsetof(struct metrics_op_state, ios) },
-		{ "blktop_disk_bytes_total", "Bytes of the block requests completed.",
-		  offsetof(struct metrics_op_state, bytes) },
-		{ "blktop_disk_errors_total", "Block requests completed with an error.",
-		  offsetof(struct metrics_op_state, errors) },
-	};
-	static const struct {
-		const char	*name, *help;
-	} hist[2] = {
-		{ "blktop_disk_device_time_seconds", "Device time of block requests: "
-		  "issue to the driver to completion (biolatency's)." },
-		{ "blktop_disk_queue_time_seconds", "Queue time of block requests: "
-		  "start to issue to the driver." },
-	};
-	struct metrics_dev	*md;
-	struct metrics_op_state	*o;
-	unsigned		 c, i, k;
+	const struct dev_field_row	*r;
+	unsigned			 f, i;
 
-	for (c = 0; c < nitems(ctr); c++) {
-		metrics_family(out, om, ctr[c].name, "counter", ctr[c].help);
-		for (i = 0; i < m->ndevs; i++) {
-			md = &m->devs[i];
-			for (k = 0; k < MOP_MAX; k++) {
-				if (!metrics_op_seen(md, k))
-					continue;
-				metrics_dev_sample(out, ctr[c].name, "", md->dev,
-				    metrics_op_names[k]);
-				evbuffer_add_printf(out, " %llu\n", (unsigned long long)
-				    *(const uint64_t *)(const void *)((const char *)&md->op[k] +
-				    ctr[c].off));
-			}
-		}
-	}
-	for (c = 0; c < 2; c++) {
-		metrics_family(out, om, hist[c].name, "histogram", hist[c].help);
-		for (i = 0; i < m->ndevs; i++) {
-			for (k = 0; k < MOP_MAX; k++) {
-				o = &m->devs[i].op[k];
-				if (metrics_op_seen(&m->devs[i], k))
-					metrics_histogram(out, hist[c].name, m->devs[i].dev,
-					    metrics_op_names[k], c == 0 ? o->lat : o->q,
-					    o->timed, c == 0 ? o->lat_sum : o->q_sum);
-			}
-		}
-	}
-	metrics_family(out, om, "blktop_disk_in_flight_requests", "gauge",
-	    "Requests in flight: the kernel's count at the last tick, or when the last one completed.");
-	for (i = 0; i < m->ndevs; i++) {
-		metrics_dev_sample(out, "blktop_disk_in_flight_requests", "",
-		    m->devs[i].dev, NULL);
-		evbuffer_add_printf(out, " %u\n", m->devs[i].inflight);
-	}
-	metrics_family(out, om, "blktop_disk_busy_seconds_total", "counter",
-	    "Time with at least one request in flight (iostat's %util numerator).");
-	for (i = 0; i < m->ndevs; i++) {
-		metrics_dev_sample(out, "blktop_disk_busy_seconds_total", "",
-		    m->devs[i].dev, NULL);
-		evbuffer_add_printf(out, " %.9f\n", (double)m->devs[i].busy_ns / 1e9);
+	for (f = 0; f < DEVF_MAX; f++) {
+		r = &dev_fields[f];
+		if (r->prom.name == NULL)
+			continue;
+		metrics_family(out, om, r->prom.name, r->prom.type, r->prom.help);
+		for (i = 0; i < m->ndevs; i++)
+			metrics_dev_field(out, &m->devs[i], r);
 	}
 	metrics_cgroups(m, out, om);
 	metrics_self(m, out, om);

@@ -4,6 +4,7 @@
 #include "host.h"
 #include "model-qdepth.h"
 #include "stack.h"
+#include "window-find.h"
 
 /* The windows open at ts, with one for every device the filter names. */
 static void
@@ -21,6 +22,8 @@ model_begin(struct sink *s, uint64_t ts)
 		b->phases = phase_create(ts);
 	else
 		phase_reset(b->phases, ts);
+	if (b->procs != NULL)
+		model_pattern_begin(b->procs, ts);
 	if (b->reqpat == NULL)
 		b->reqpat = reqpat_create();
 	else

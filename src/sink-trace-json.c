@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blktop.h"
+#include "field-dev.h"
 #include "host.h"
 #include "trace.h"
 
@@ -191,6 +192,45 @@ trace_write_call(FILE *f, const struct trace *t, const struct blktop *b, const s
 	trace_call_args(f, t, v, v->kind == TR_CALL);
 }
 
+/*
+ * A device counter's args: the fields of trace_dev_cols, titled and scaled
+ * as their rows' .trace column says (field-dev.c), read from the tick's
+ * counts the event kept (its p99 kept whole, in us: no histogram is).
+ */
+static void
+trace_write_dev_args(FILE *f, const struct trace_ev *v)
+{
+	static const struct dev_colref cols[] = {
+		{ DEVF_IOPS, DEVF_ALL }, { DEVF_BYTES_S, OPC_READ }, { DEVF_BYTES_S, OPC_WRITE },
+		{ DEVF_QD_AVG, DEVF_ALL }, { DEVF_P99, DEVF_ALL },
+	};
+	static struct sum	 s;		/* large: keep them off the stack */
+	static struct dev_ctx	 x;
+	const struct dev_col	*col;
+	unsigned		 i, n = 0;
+	double			 val;
+	int			 known;
+
+	memset(&s, 0, sizeof s);
+	s.dur_ns = v->mid;
+	s.wait_sum = v->extra;
+	s.op[OPC_READ].bytes = v->bytes;
+	s.op[OPC_WRITE].bytes = v->asked;
+	s.op[OPC_OTHER].ios = v->seq;	/* every class's: only their sum is read */
+	dev_ctx_init(&x, v->dev, &s, NULL);
+	for (i = 0; i < nitems(cols); i++) {
+		col = &dev_fields[cols[i].field].trace;
+		if (cols[i].field == DEVF_P99) {
+			known = v->p99_us != UINT32_MAX;
+			val = (double)v->p99_us * 1e3;
+		} else
+			val = dev_field_value(&x, &cols[i], &known);
+		if (known)
+			fprintf(f, "%s\"%s\":%.*f", n++ ? "," : "", dev_col_title(col, cols[i].op),
+			    col->prec, col->scale != 0 ? val / col->scale : val);
+	}
+}
+
 static void
 trace_write_counter(FILE *f, const struct trace *t, const struct blktop *b,
     const struct trace_ev *v)
@@ -207,12 +247,8 @@ trace_write_counter(FILE *f, const struct trace *t, const struct blktop *b,
 		/* A capture's or a log's device name is anyone's: the one escaper (issue 41, item 12). */
 		fputs(",\"name\":", f);
 		json_string(f, device_name(v->dev));
-		fprintf(f, ",\"args\":{\"IOPS\":%.1f,\"read MB/s\":%.3f,"
-		    "\"write MB/s\":%.3f,\"aqu-sz\":%.2f",
-		    (double)v->seq / secs, (double)v->bytes / secs / 1e6,
-		    (double)v->asked / secs / 1e6, (double)v->extra / (double)v->mid);
-		if (v->p99_us != UINT32_MAX)
-			fprintf(f, ",\"p99 device ms\":%.3f", v->p99_us / 1e3);
+		fputs(",\"args\":{", f);
+		trace_write_dev_args(f, v);
 		fputs("}}", f);
 		return;
 	}

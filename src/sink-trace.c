@@ -15,6 +15,7 @@
 #include "blktop.h"
 #include "host.h"
 #include "trace.h"
+#include "field-dev.h"
 
 _Static_assert(TRACE_DEV_PID + TRACE_DEVS + HOST_MAX <= 1u << PROC_ID_HOST_SHIFT &&
     HOST_MAX < 255 && TRACE_PATHS < 1u << 24, "host bits above the devices' pids; inode slots");
@@ -558,10 +559,13 @@ trace_tick(struct sink *s, uint64_t ts)
 	const struct devwin	*dw;
 	const struct tick	*k;
 	struct trace_ev		*v;
-	struct sum		 sum;
+	static struct sum	 sum;		/* large: keep them off the stack */
+	static struct dev_ctx	 x;
+	const struct dev_colref	 p99 = { DEVF_P99, DEVF_ALL };
 	struct trace_proc	*top[TRACE_PROC_COUNTERS], *p;
-	uint64_t		 lat[HIST_NBUCKETS], n, lo, hi;
-	unsigned		 i, o, j, ntop = 0, h;
+	double			 lat;
+	unsigned		 i, j, ntop = 0;
+	int			 known;
 	uint32_t		 e, was[TRACE_PROC_COUNTERS], nwas;
 
 	for (i = 0; i < b->win.ndevs; i++) {
@@ -573,25 +577,16 @@ trace_tick(struct sink *s, uint64_t ts)
 			continue;
 		memset(&sum, 0, sizeof sum);
 		windows_sum_tick(&sum, k);
-		memset(lat, 0, sizeof lat);
-		for (o = 0, n = 0, lo = UINT64_MAX, hi = 0; o < OPC_MAX; o++) {
-			for (h = 0; h < HIST_NBUCKETS; h++)
-				lat[h] += sum.op[o].lat[h];
-			n += sum.op[o].timed;
-			v->seq += sum.op[o].ios;
-			if (sum.op[o].timed != 0 && sum.op[o].lat_min < lo)
-				lo = sum.op[o].lat_min;
-			if (sum.op[o].timed != 0 && sum.op[o].lat_max > hi)
-				hi = sum.op[o].lat_max;
-		}
+		dev_ctx_init(&x, dw->dev, &sum, NULL);
+		lat = dev_field_value(&x, &p99, &known);
+		v->seq = x.all.ios;
 		v->ts = k->end;
 		v->mid = k->end - k->start;
 		v->dev = dw->dev;
 		v->bytes = sum.op[OPC_READ].bytes;
 		v->asked = sum.op[OPC_WRITE].bytes;
 		v->extra = k->wait_sum;
-		v->p99_us = n == 0 ? UINT32_MAX :
-		    (uint32_t)(hist_percentile(lat, n, 99, lo, hi) / 1000);
+		v->p99_us = !known ? UINT32_MAX : (uint32_t)(lat / 1000);
 		v->cost = TRACE_COST_DEVCNT;
 		trace_keep(t, e);
 	}

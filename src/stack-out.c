@@ -7,6 +7,7 @@
 #include "blktop.h"
 #include "fields.h"
 #include "host.h"
+#include "json-key.h"
 #include "stack.h"
 
 #define STACK_BAR	52	/* bpftrace's bar width */
@@ -302,7 +303,7 @@ stack_json_hist(FILE *f, const char *name, const struct stack_hist *h)
 	unsigned	 i, k = 0;
 
 	fprintf(f, ",\"%s\":{\"n\":%" PRIu64, name, h->n);
-	json_num(f, "mean", h->n > 0, 3, stack_hist_mean(h));
+	json_num(f, JK_MEAN, h->n > 0, 3, stack_hist_mean(h));
 	fprintf(f, ",\"buckets\":[");
 	for (i = 1; i < STACK_LOG2; i++) {
 		if (h->b[i] == 0)
@@ -380,14 +381,14 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	const struct stack_proc	*p;
 	unsigned		 i;
 
-	fprintf(f, ",\"stack\":{\"far\":%.1f,\"min_samples\":%d,\"late\":%" PRIu64
+	fprintf(f, ",\"stack\":{\"far\":%.1f,\"min_samples\":%d," JK(JK_LATE) "%" PRIu64
 	    ",\"over\":%" PRIu64 ",\"processes_dropped\":%" PRIu64 ",\"all\":{\"device\":null",
 	    STACK_FAR, STACK_MIN_SAMPLES, st->late, st->over, st->procs_dropped);
 	stack_json_dev(f, &st->all);
 	stack_json_calls(f, &st->procs_all);
 	stack_judge(&v, st->all.q2d, st->all.d2c, 1, &st->procs_all);
 	stack_json_verdict(f, &v, 1, 1);
-	fprintf(f, "},\"devices\":[");
+	fprintf(f, "}," JK(JK_DEVICES) "[");
 	for (i = 0; i < st->ndevs; i++) {
 		fprintf(f, "%s{\"device\":", i ? "," : "");
 		json_string(f, device_text(st->devs[i]->dev));
@@ -397,7 +398,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 		stack_json_verdict(f, &v, 1, 0);
 		fprintf(f, "}");
 	}
-	fprintf(f, "],\"processes\":[");
+	fprintf(f, "]," JK(JK_PROCESSES) "[");
 	for (i = 0; i < st->nprocs; i++) {
 		p = &st->procs[i];
 		fprintf(f, "%s{\"%s\":%u,\"%s\":", i ? "," : "", proc_fields[PROCF_PID].key, p->tgid,
@@ -411,7 +412,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 		stack_json_verdict(f, &v, 0, 1);
 		fprintf(f, "}");
 	}
-	fprintf(f, "],\"files_dropped\":%" PRIu64 ",\"files\":[", st->files_dropped);
+	fprintf(f, "],\"files_dropped\":%" PRIu64 "," JK(JK_FILES) "[", st->files_dropped);
 	for (i = 0; i < st->nsfiles; i++) {
 		const struct stack_file *sf = &st->sfiles[i];
 

@@ -239,7 +239,8 @@ void		 windows_limit(struct windows *, unsigned max_devs, unsigned min_span,
 		     size_t pool_bytes);
 void		 windows_interval(struct windows *);
 void		 windows_free(struct windows *);
-struct devwin	*windows_find(struct windows *, uint32_t dev);
+struct devwin	*windows_find_add(struct windows *, uint32_t dev);
+
 void		 windows_add_block(struct windows *, const struct ev_block *);
 struct tick_op	*windows_take(struct windows *);
 /* model-depth.c */

@@ -13,60 +13,23 @@ FX=$BLKTOP_SRCDIR/tests/fixtures
 OUT=$TEST_TMP/out
 mkdir -p "$OUT"
 
-# validate NAME FILE...: each file's JSON (one object, or one per line) against the schema.
+# validate NAME FILE... [-- NAME FILE...]...: each group's JSON (one object, or
+# one per line) against the schema, a check a group, all in one Python
+# (tests/integration/schema_validate.py).
 validate() {
-	local name=$1 res
-	shift
-	res=$(python3 - "$SCHEMA" "$@" <<'PY' 2>&1
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft202012Validator.check_schema(schema)
-# A $ref's verdict on a value depends on nothing else (the schema has no
-# $dynamicRef): a value found valid once under a $ref is not walked again.
-# The idle intervals of a merged run repeat the same devices and tables
-# (-J of the fixtures: 4.7 -> 1.4 ms of CPU an object).
-valid = set()
-plain_ref = jsonschema.Draft202012Validator.VALIDATORS["$ref"]
-def ref_once(validator, ref, instance, schema):
-    if isinstance(instance, (dict, list)):
-        key = (ref, json.dumps(instance, sort_keys=True))
-    else:
-        key = (ref, type(instance).__name__, instance)
-    if key in valid:
-        return
-    errs = list(plain_ref(validator, ref, instance, schema))
-    if not errs:
-        valid.add(key)
-    yield from errs
-v = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"$ref": ref_once})(schema)
-n = bad = 0
-kinds = set()
-for path in sys.argv[2:]:
-    per_type = {}
-    text = open(path, encoding="utf-8").read()
-    try:
-        objs = [json.loads(text)]
-    except ValueError:
-        objs = [json.loads(l) for l in text.splitlines() if l.strip()]
-    for o in objs:
-        # A dump's rows: at most 500 of each type (jsonschema takes ~1 ms an object).
-        if "type" in o and "interval_s" not in o:
-            per_type[o["type"]] = per_type.get(o["type"], 0) + 1
-            if per_type[o["type"]] > 500:
-                continue
-        n += 1
-        kinds.add("interval" if "interval_s" in o else "run" if "anomaly_rule" in o else "dump")
-        errs = sorted(v.iter_errors(o), key=lambda e: list(e.absolute_path))
-        if errs:
-            bad += 1
-            if bad <= 3:
-                e = errs[0]
-                print("%s: %s at %s" % (path, e.message[:300], "/".join(map(str, e.absolute_path))))
-print("%d objects (%s), %d invalid" % (n, " ".join(sorted(kinds)), bad))
-PY
-)
-	echo "$res" | sed '$d' | sed 's/^/    /' | head -3
-	check "$name: $(echo "$res" | tail -n 1)" all_valid "$(echo "$res" | tail -n 1)"
+	local res names=() k=0 next=1 a got
+	for a in "$@"; do
+		[ "$next" = 1 ] && names+=("$a")
+		next=0
+		[ "$a" = -- ] && next=1
+	done
+	res=$(python3 "$BLKTOP_SRCDIR/tests/integration/schema_validate.py" "$SCHEMA" "$@" 2>&1)
+	echo "$res" | grep -v '^group [0-9]*: ' | head -n 9
+	for a in "${names[@]}"; do
+		k=$((k + 1))
+		got=$(echo "$res" | sed -n "s/^group $k: //p")
+		check "$a: ${got:-no verdict}" all_valid "$got"
+	done
 }
 all_valid() { echo "$1" | grep -qE '^[1-9][0-9]* objects .*, 0 invalid$'; }
 
@@ -107,9 +70,8 @@ for f in "$FX/small.blkcap" "$FX/marks.blkcap" "$FX"/import-*.txt "$FX"/bpftrace
 	# shellcheck disable=SC2086
 	"$BLKTOP" -r $f --dump --format jsonl >"$OUT/f$i.dump" 2>/dev/null
 done
-validate "fixtures: -J" "$OUT"/f*.jsonl
-validate "fixtures: --report OUT.json" "$OUT"/f*.json
-validate "fixtures: --dump --format jsonl" "$OUT"/f*.dump
+validate "fixtures: -J" "$OUT"/f*.jsonl -- "fixtures: --report OUT.json" "$OUT"/f*.json \
+    -- "fixtures: --dump --format jsonl" "$OUT"/f*.dump
 fi
 
 # ---- a live run: direct and buffered I/O through fio (libaio and io_uring),
@@ -140,6 +102,5 @@ import json, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
 print("# %d reports, %d process rows, %d file rows" % (len(rs), sum(len(r.get("processes", [])) for r in rs), sum(len(r.get("files", [])) for r in rs)))
 assert len(rs) >= 4 and any(r.get("files") for r in rs) and any(r.get("processes") for r in rs)' "$OUT/live.jsonl"
-validate "live: -J" "$OUT/live.jsonl" "$OUT/replay.jsonl"
-validate "live: --report OUT.json" "$OUT/live.json"
-validate "live: the capture's --dump --format jsonl" "$OUT/live.dump"
+validate "live: -J" "$OUT/live.jsonl" "$OUT/replay.jsonl" -- "live: --report OUT.json" "$OUT/live.json" \
+    -- "live: the capture's --dump --format jsonl" "$OUT/live.dump"

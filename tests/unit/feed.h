@@ -85,16 +85,19 @@ feed_slurp(const char *path)
 {
 	FILE	*f = fopen(path, "r");
 	char	*buf;
-	size_t	 len = 0, n;
+	size_t	 len = 0, cap = 65536, n;
 
 	if (f == NULL)
 		return (NULL);
-	buf = xmalloc(1);
-	do {
-		buf = xreallocarray(buf, len + 65537, 1);
-		n = fread(buf + len, 1, 65536, f);
+	/* Doubled, not grown by a block: test-trace's 30 MB trace was 480 copies. */
+	buf = xmalloc(cap + 1);
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
 		len += n;
-	} while (n > 0);
+		if (len == cap) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap + 1, 1);
+		}
+	}
 	buf[len] = '\0';
 	fclose(f);
 	return (buf);

@@ -347,6 +347,43 @@ test_hint(void)
 	proc_free(t);
 }
 
+/*
+ * The calls wait MODEL_PATTERN_DELAY_NS behind the stream's newest, not for
+ * the next tick: 100000 calls over 2 s with no tick between (50k a second,
+ * fio's libaio job made 345k) wait 0.3 s each (and the millisecond of
+ * MODEL_PATTERN_STEP_NS), 15051 at most, and none is
+ * judged early. Judged only at ticks, the ring filled (65536) and judged
+ * 34464 of them early.
+ */
+static void
+test_ring_stream_time(void)
+{
+	struct proc_table	*t = proc_create(0, 0, 0);
+	const struct file_entry	*f;
+	struct proc_stats	 s;
+	uint64_t		 base = now;
+	unsigned		 i, most = 0;
+
+	for (i = 0; i < 100000; i++) {
+		union rec	r;
+		size_t		len = rw_rec(&r, 9, 9, "streamer", "/data/stream", 0, 4096, 1);
+
+		r.rw.ts = base + (uint64_t)i * 20000;
+		r.rw.pos = (int64_t)i * 4096;
+		proc_add(t, &r, len);
+		if (t->npending > most)
+			most = t->npending;
+	}
+	model_pattern_flush(t, UINT64_MAX);
+	proc_stats(t, &s);
+	f = find_file(t, "/data/stream");
+	CHECK("100000 calls over 2 s without a tick: at most 0.3 s and 1 ms of them wait (15051), none early",
+	    f != NULL && f->pat.side[PAT_READ].consec == 99999 && s.pattern_early == 0 &&
+	    most <= 15051 && t->pending_len <= 16384);
+	now = base + 100000ULL * 20000;
+	proc_free(t);
+}
+
 int
 main(void)
 {
@@ -355,6 +392,7 @@ main(void)
 	test_open_pattern();
 	test_reverse();
 	test_ring_grow();
+	test_ring_stream_time();
 	test_hint();
 	CHECK_EXIT();
 }

@@ -6,6 +6,7 @@
 #include "depth-seq.h"
 #include "model-qdepth.h"
 #include "check.h"
+#include "window-find.h"
 
 /* A block event completing at done after lat ns of device time and q ns of queueing. */
 static struct ev_block

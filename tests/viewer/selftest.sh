@@ -9,18 +9,33 @@ tmp=$(mktemp -d /tmp/blktop-viewer-selftest.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-# expect NAME WANT_VIEWER_RC WANT_CHECK_RC FILE [EXPECT...]
+# expect NAME WANT_VIEWER_RC WANT_CHECK_RC FILE [EXPECT...]: a case, judged by
+# judge once the viewer has loaded every case's file in one Chromium.
+cases=()
 expect() {
-    local name=$1 wv=$2 wc=$3 f=$4 v c rv rc
+    local name=$1 wv=$2 wc=$3 f=$4
     shift 4
-    v=$("$here/trace-load.sh" "$f" "$@"); rv=$?
+    cases+=("$name $wv $wc")
+    (IFS=$'\t'; echo "$f${*:+$IFS$*}") >>"$tmp/jobs"
+}
+
+judge() {
+    local k=0 name wv wc f v c rv rc
+    v=$("$here/trace-load.sh" --jobs "$tmp/jobs"); rv=$?
     if [ "$rv" = 2 ]; then echo "$v"; exit 2; fi
-    c=$("$here/check-trace.py" "$f"); rc=$?
-    if [ "$rv" = "$wv" ] && [ "$rc" = "$wc" ]; then
-        pass=$((pass + 1)); echo "ok   $name: viewer $rv, check $rc"
-    else
-        fail=$((fail + 1)); echo "FAIL $name: viewer $rv (want $wv): $v; check $rc (want $wc): $c"
-    fi
+    echo "$v" >"$tmp/viewer.out"
+    while IFS=$'\t' read -r f _; do
+        k=$((k + 1))
+        read -r name wv wc <<<"${cases[k - 1]}"
+        rv=$(sed -n "${k}p" "$tmp/viewer.out" | cut -f1)
+        v=$(sed -n "${k}p" "$tmp/viewer.out" | cut -f2-)
+        c=$("$here/check-trace.py" "$f"); rc=$?
+        if [ "$rv" = "$wv" ] && [ "$rc" = "$wc" ]; then
+            pass=$((pass + 1)); echo "ok   $name: viewer $rv, check $rc"
+        else
+            fail=$((fail + 1)); echo "FAIL $name: viewer $rv (want $wv): $v; check $rc (want $wc): $c"
+        fi
+    done <"$tmp/jobs"
 }
 
 python3 - "$here/sample.json" "$tmp" <<'EOF'
@@ -51,6 +66,7 @@ expect no-slices 1 0 "$tmp/no-slices.json"
 expect negative-dur 0 1 "$tmp/negative-dur.json"
 expect string-counter 0 1 "$tmp/string-counter.json"
 expect unmatched-e 0 1 "$tmp/unmatched-e.json"
+judge
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

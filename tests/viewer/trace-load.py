@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Load a Chrome Trace Event JSON file in speedscope (npm release build) running
+"""Load Chrome Trace Event JSON files in speedscope (npm release build) running
 in headless Chromium, driven over the DevTools protocol (--remote-debugging-pipe,
 python3 stdlib only).  Called by trace-load.sh; see there for usage.
 
-Exit 0: speedscope imported the file as a trace and every EXPECT name shows up
-        (profile names "PROCESS (pid N), THREAD (tid M)" or frame names in the
-        sandwich table).  Prints "loaded: ...".
-Exit 1: anything else; prints one line "FAIL: reason".
-Exit 3: harness problem (chromium would not start, protocol error).
+Usage: trace-load.py VIEWER_DIR WORK DEADLINE_S JOBS
+JOBS: one job a line, TRACE and its EXPECT names separated by tabs. One
+Chromium loads them all, each in a tab of its own, in turn (a start of
+Chromium costs about a second of CPU). Prints one line a job, "RC<tab>result":
+RC 0: speedscope imported the file as a trace and every EXPECT name shows up
+      (profile names "PROCESS (pid N), THREAD (tid M)" or frame names in the
+      sandwich table); result "loaded: ...".
+RC 1: anything else; result "FAIL: reason".
+RC 3: harness problem (protocol error, chromium gone before this job).
+Each job has DEADLINE_S seconds. Exit 0 once each job has its line.
 """
 import functools
 import http.server
@@ -21,8 +26,9 @@ import sys
 import threading
 import time
 
-VIEWER_DIR, TRACE, WORK, DEADLINE_S = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-EXPECT = sys.argv[5:]
+VIEWER_DIR, WORK, DEADLINE_S, JOBS = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+JOB_LIST = [line.rstrip("\n").split("\t") for line in open(JOBS) if line.strip()]
+# The job now loading: its start and deadline.
 T0 = time.monotonic()
 DEADLINE = T0 + DEADLINE_S
 
@@ -35,13 +41,25 @@ def left():
     return DEADLINE - time.monotonic()
 
 
+def job_start():
+    global T0, DEADLINE
+    T0 = time.monotonic()
+    DEADLINE = T0 + DEADLINE_S
+
+
 # ---------------------------------------------------------------- HTTP server
 serve = os.path.join(WORK, "serve")
 os.makedirs(serve)
 os.symlink(VIEWER_DIR, os.path.join(serve, "viewer"))
 # A plain name: speedscope picks some importers by file name (".chrome.json",
-# "Trace-YYYYMMDDTHHMMSS"), "trace.json" leaves it to content sniffing.
-shutil.copyfile(TRACE, os.path.join(serve, "trace.json"))
+# "Trace-YYYYMMDDTHHMMSS"), "trace.json" leaves it to content sniffing. Job k's
+# file is /k/trace.json.
+for k, job in enumerate(JOB_LIST):
+    os.makedirs(os.path.join(serve, str(k)))
+    try:
+        shutil.copyfile(job[0], os.path.join(serve, str(k), "trace.json"))
+    except OSError:
+        pass  # its job says so
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -115,6 +133,7 @@ signal.signal(signal.SIGINT, on_term)
 
 # ---------------------------------------------------------------- CDP over pipe
 inbox = queue.Queue()
+gone = [False]  # chromium's pipe closed
 
 
 def reader():
@@ -140,6 +159,8 @@ console, exceptions, dialogs = [], [], []
 
 
 def handle_event(m):
+    if m.get("sessionId") != session[0]:
+        return  # a closed tab's, or the browser's own
     meth, p = m.get("method"), m.get("params", {})
     if meth == "Runtime.consoleAPICalled":
         parts = []
@@ -155,6 +176,8 @@ def handle_event(m):
 
 
 def send(method, params=None, wait=True, sess=True):
+    if gone[0]:
+        raise Fail("chromium exited (see its log)")
     next_id[0] += 1
     mid = next_id[0]
     msg = {"id": mid, "method": method, "params": params or {}}
@@ -170,6 +193,7 @@ def send(method, params=None, wait=True, sess=True):
             raise Fail("timed out after %.0f s, viewer still busy (last console: %s)" % (
                 time.monotonic() - T0, console[-1][1][:80] if console else "nothing"))
         if m is None:
+            gone[0] = True
             raise Fail("chromium exited (see its log)")
         if m.get("id") == mid:
             if "error" in m:
@@ -189,6 +213,7 @@ def pump(seconds):
         except queue.Empty:
             return
         if m is None:
+            gone[0] = True
             raise Fail("chromium exited (see its log)")
         handle_event(m)
 
@@ -231,14 +256,28 @@ def result_line_names(names, n=6):
     return s + ("; ... (+%d)" % (len(names) - n) if len(names) > n else "")
 
 
-def main():
+def load(k, expect):
+    """Job k: its trace loaded in a tab of its own; the result line."""
+    del console[:], exceptions[:], dialogs[:]
+    if not os.path.isfile(os.path.join(serve, str(k), "trace.json")):
+        raise Fail("cannot read %s" % JOB_LIST[k][0])
     t = send("Target.createTarget", {"url": "about:blank"}, sess=False)
-    r = send("Target.attachToTarget", {"targetId": t["targetId"], "flatten": True}, sess=False)
-    session[0] = r["sessionId"]
+    try:
+        r = send("Target.attachToTarget", {"targetId": t["targetId"], "flatten": True}, sess=False)
+        session[0] = r["sessionId"]
+        return show(k, expect)
+    finally:
+        session[0] = None
+        if not gone[0]:
+            send("Target.closeTarget", {"targetId": t["targetId"]}, sess=False, wait=False)
+
+
+def show(k, expect):
+    """The tab's page: speedscope on job k's trace; the result line."""
     send("Page.enable")
     send("Runtime.enable")
-    url = "http://127.0.0.1:%d/viewer/index.html#profileURL=%s&view=sandwich" % (
-        port, "/trace.json")
+    url = "http://127.0.0.1:%d/viewer/index.html#profileURL=/%d/trace.json&view=sandwich" % (
+        port, k)
     send("Page.navigate", {"url": url})
 
     # wait for the import to finish one way or another
@@ -299,7 +338,7 @@ def main():
     if dialogs or exceptions or evaluate(STATE_JS)["error"]:
         raise Fail("viewer failed after loading: %s" % (dialogs + exceptions + ["error page"])[0])
 
-    missing = [e for e in EXPECT
+    missing = [e for e in expect
                if not any(e in p for p in profiles) and not any(e in f for f in frames)]
     if missing:
         raise Fail("viewer loaded the trace but does not show %s (profiles: %s; frames: %s)" % (
@@ -308,21 +347,27 @@ def main():
     imp_ms = [c[1] for c in console if c[1].startswith("import:")]
     imp_ms = (" in %.0f ms" % float(imp_ms[0].split()[1])) if imp_ms else ""
     ver = [c[1] for c in console if c[1].startswith("speedscope v")]
-    print("loaded: %s imported %s%s: %d profile(s) [%s], %d frame name(s)%s" % (
+    return ("loaded: %s imported %s%s: %d profile(s) [%s], %d frame name(s)%s" % (
         ver[0] if ver else "speedscope", importer, imp_ms, len(profiles),
         result_line_names(profiles, 4), len(frames),
-        ("; shows " + ", ".join(repr(e) for e in EXPECT)) if EXPECT else ""))
+        ("; shows " + ", ".join(repr(e) for e in expect)) if expect else ""))
 
 
-rc = 0
+rc = 3
 try:
-    main()
-except Fail as e:
-    print("FAIL: %s" % e)
-    rc = 1
-except Exception as e:  # harness trouble, not a verdict about the trace
-    print("ERROR: harness: %s: %s" % (type(e).__name__, e))
-    rc = 3
+    for k, job in enumerate(JOB_LIST):
+        job_start()
+        rc = 0
+        try:
+            if gone[0]:
+                raise RuntimeError("chromium exited before this job")
+            line = load(k, job[1:])
+        except Fail as e:
+            line, rc = "FAIL: %s" % e, 1
+        except Exception as e:  # harness trouble, not a verdict about the trace
+            line, rc = "ERROR: harness: %s: %s" % (type(e).__name__, e), 3
+        print("%d\t%s" % (rc, line), flush=True)
+    rc = 0
 finally:
     try:  # a clean close lets chromium reap its own children
         session[0] = None
