@@ -131,6 +131,9 @@ struct trace {
 };
 
 int		 trace_dev_find(const struct trace *, uint32_t dev);
+/* trace-keep.c */
+struct trace_ev	*trace_new(struct trace *, enum trace_kind, uint32_t *ep);
+void		 trace_keep(struct trace *, uint32_t e);
 void		 trace_json(FILE *, struct trace *, const struct blktop *, uint64_t dropped);
 
 /* A path by its id + 1; NULL for 0. */
