@@ -57,10 +57,10 @@ static const struct cmp_def cmp_insight[] = { { "fired", 0, 0 }, { "figure", 0, 
 #define CMP_N(a)	(sizeof (a) / sizeof (a)[0])
 static const struct cmp_table cmp_tables[CMP_NENTITY] = {
 	[CMP_DEVICE] = { JK_DEVICES, JK_NAME, 0, cmp_dev, CMP_N(cmp_dev) },
-	[CMP_PROCESS] = { JK_PROCESSES, "comm", 1, cmp_proc, CMP_N(cmp_proc) },
-	[CMP_FILE] = { JK_FILES, "path", 1, cmp_proc, CMP_N(cmp_proc) },
-	[CMP_PHASE] = { JK_PHASES, "label", 0, cmp_phase_dev, CMP_N(cmp_phase_dev) },
-	[CMP_INSIGHT] = { JK_INSIGHTS, "code", 0, cmp_insight, CMP_N(cmp_insight) },
+	[CMP_PROCESS] = { JK_PROCESSES, JK_COMM, 1, cmp_proc, CMP_N(cmp_proc) },
+	[CMP_FILE] = { JK_FILES, JK_PATH, 1, cmp_proc, CMP_N(cmp_proc) },
+	[CMP_PHASE] = { JK_PHASES, JK_LABEL, 0, cmp_phase_dev, CMP_N(cmp_phase_dev) },
+	[CMP_INSIGHT] = { JK_INSIGHTS, JK_CODE, 0, cmp_insight, CMP_N(cmp_insight) },
 };
 
 const char *const cmp_entity_names[CMP_NENTITY] = {

@@ -44,7 +44,7 @@ const struct file_field file_fields[FILEF_MAX] = {
 	    .ui = { "p99", DRAW_LAT_WIDTH }, .help = "its calls' 99th percentile time, us" },
 	[FILEF_PIDS] = { -1, JK_PIDS, .top_key = PROC_KEY_LAT, .b = { "PIDS", -23 },
 	    .ui = { "PIDS", 13 }, .help = "the processes that touched it (the first few)" },
-	[FILEF_PATH] = { -1, "path", .top_key = PROC_KEY_LAT, .b = { "PATH", 0 },
+	[FILEF_PATH] = { -1, JK_PATH, .top_key = PROC_KEY_LAT, .b = { "PATH", 0 },
 	    .ui = { "PATH", 0 }, .html = "file", .help = "its path" },
 };
 

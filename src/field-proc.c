@@ -9,6 +9,7 @@
 #include "fields.h"
 #include "field-dev.h"
 #include "host.h"
+#include "json-key.h"
 
 #define FP_COUNT(m)	.unit = FIELD_COUNT, .off = offsetof(struct proc_counts, m)
 #define FP_RAW(m)	.unit = FIELD_RAW, .off = offsetof(struct proc_counts, m)
@@ -41,18 +42,18 @@ static double	field_unlinks_s(const struct field_ctx *, int *);
  * line in the schema and doc/json.md; a view lists it to show it.
  */
 const struct field proc_fields[PROCF_MAX] = {
-	[PROCF_PID] = { "pid", .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_pid,
+	[PROCF_PID] = { JK_PID, .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_pid,
 	    .top_key = PROC_KEY_LAT, .b = { "PID", 8 }, .ui = { "PID", 7 }, .html = "pid",
 	    .help = "process id (thread id with --threads)" },
-	[PROCF_TGID] = { "tgid", .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_tgid,
+	[PROCF_TGID] = { JK_TGID, .unit = FIELD_ID, .ents = FIELD_PROC, .get = field_tgid,
 	    .help = "thread group id" },
-	[PROCF_COMM] = { "comm", .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
+	[PROCF_COMM] = { JK_COMM, .unit = FIELD_TEXT, .ents = FIELD_PROC, .json = field_comm,
 	    .top_key = PROC_KEY_LAT, .b = { "COMM", -16 }, .ui = { "COMMAND", 16 },
 	    .html = "command", .help = "command name" },
 	[PROCF_HOST] = { NULL, .unit = FIELD_GROUP, .ents = FP_BOTH, .json = field_host,
 	    .b = { "HOST", -12 }, .ui = { "HOST", 12 },
 	    .help = "its host, in a run of several hosts (captures merged); absent in a run of one" },
-	[PROCF_CGROUP] = { "cgroup", .unit = FIELD_RAW, .ents = FIELD_PROC,
+	[PROCF_CGROUP] = { JK_CGROUP, .unit = FIELD_RAW, .ents = FIELD_PROC,
 	    .json = field_cgroup, .help = "cgroup v2 id" },
 	[PROCF_REQ_READS] = { "req_reads", .old = "read_ios", FP_RAW(blk_ios[0]),
 	    .ents = FIELD_PROC, FP_SORT(PROC_KEY_READ_IOS), .b = { "rd_ios", 7 },

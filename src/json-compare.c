@@ -73,8 +73,8 @@ static void
 json_compare_key(FILE *out, const struct cmp_fig *f)
 {
 	static const char *const keys[CMP_NENTITY][2] = {
-		{ JK_NAME, NULL }, { "comm", NULL }, { "path", NULL }, { "label", "device" },
-		{ "code", JK_NAME },
+		{ JK_NAME, NULL }, { JK_COMM, NULL }, { JK_PATH, NULL }, { JK_LABEL, JK_DEVICE },
+		{ JK_CODE, JK_NAME },
 	};
 
 	fprintf(out, "\"%s\":%s", keys[f->entity][0], f->key);

@@ -25,7 +25,7 @@ json_run_marks(FILE *f, const struct blktop *b, int interval)
 	n = b->phases != NULL ? phase_marks(b->phases, interval, &first) : 0;
 	for (i = 0; i < n; i++) {
 		m = phase_mark(b->phases, first + i);
-		fprintf(f, "%s{\"ts\":%.6f,\"label\":", i ? "," : "", stream_wall(b, m->ts));
+		fprintf(f, "%s{" JK(JK_TS) "%.6f," JK(JK_LABEL), i ? "," : "", stream_wall(b, m->ts));
 		json_string(f, m->label);
 		fprintf(f, ",\"%s\":", proc_fields[PROCF_PID].key);	/* who wrote it */
 		json_val(f, m->pid != 0, 0, m->pid);
@@ -54,7 +54,7 @@ json_run_phases(FILE *f, const struct blktop *b, int interval)
 	fprintf(f, "," JK(JK_PHASES) "[");
 	for (i = 0; i < n; i++) {
 		p = phase_get(b->phases, first + i);
-		fprintf(f, "%s{\"label\":", i ? "," : "");
+		fprintf(f, "%s{" JK(JK_LABEL), i ? "," : "");
 		if (p->has_label)
 			json_string(f, p->label);
 		else
@@ -291,10 +291,10 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	if (secs == 0)
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
 	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown */
-		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":null,\"lost_requests\":null,"
+		fprintf(f, "{" JK(JK_TS) "%.6f,\"interval_s\":%.6f,\"lost\":null,\"lost_requests\":null,"
 		    "\"lost_calls\":null,\"lost_other\":null," JK(JK_DEVICES) "[", ts_wall, secs);
 	else
-		fprintf(f, "{\"ts\":%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
+		fprintf(f, "{" JK(JK_TS) "%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
 		    "\"lost_calls\":%llu,\"lost_other\":%llu," JK(JK_DEVICES) "[",
 		    ts_wall, secs, (unsigned long long)b->lost_report,
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],

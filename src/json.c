@@ -355,7 +355,7 @@ json_insights(FILE *f, const struct blktop *b)
 		const struct insight_rule *r = in[i].rule;
 
 		r->text(&b->opt.insight, &in[i], fig, sizeof fig, rule, sizeof rule);
-		fprintf(f, "%s{\"code\":\"%s\",\"level\":\"%s\",\"subject\":\"%s\"," JK(JK_NAME),
+		fprintf(f, "%s{" JK(JK_CODE) "\"%s\",\"level\":\"%s\",\"subject\":\"%s\"," JK(JK_NAME),
 		    i ? "," : "", r->code, insight_level_name(r->level),
 		    r->subject == INSIGHT_FILE ? "file" : r->subject == INSIGHT_PROC ? "process" :
 		    "device");

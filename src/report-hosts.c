@@ -68,7 +68,7 @@ report_hosts_one(FILE *f, const struct report *r, int host, int all)
 		json_string(f, host_name(host));
 	else
 		fputs("null", f);
-	fputs(",\"labels\":{", f);
+	fputs("," JK(JK_LABELS) "{", f);
 	labels = host_labels(host, &nlabels);
 	for (i = 0; i < nlabels; i++) {
 		if (i > 0)

@@ -9,6 +9,7 @@
 #include "blktop.h"
 #include "host.h"
 #include "stream.h"
+#include "json-key.h"
 
 /*
  * Print a string as a CSV field (name_text_char's text: '?' for a control,
@@ -44,10 +45,10 @@ sink_dump_str(FILE *f, const char *s, size_t max, int json)
  * leaves out fd, addr and len where a row has none and path2 but for renames.
  */
 static const char *sink_dump_cols[] = {
-	"type", "ts", "ts_ns", "dev", "device", "op", "flags", "bytes",
-	"sector", "lat_ns", "queue_ns", "pid", "tgid", "comm", "error",
-	"inflight", "cgroup", "count", "path", "class", "fsdev", "ino",
-	"fd", "addr", "len", "path2", "offset", "label", "host", "labels", "schema"
+	"type", JK_TS, "ts_ns", "dev", JK_DEVICE, "op", "flags", JK_BYTES,
+	"sector", "lat_ns", "queue_ns", JK_PID, JK_TGID, JK_COMM, "error",
+	"inflight", JK_CGROUP, JK_COUNT, JK_PATH, "class", "fsdev", "ino",
+	"fd", "addr", "len", "path2", "offset", JK_LABEL, JK_HOST, JK_LABELS, "schema"
 };
 /*
  * The dump's schema version, in every row: 1 had no column of its own (up

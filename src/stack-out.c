@@ -382,7 +382,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	unsigned		 i;
 
 	fprintf(f, ",\"stack\":{\"far\":%.1f,\"min_samples\":%d," JK(JK_LATE) "%" PRIu64
-	    ",\"over\":%" PRIu64 ",\"processes_dropped\":%" PRIu64 ",\"all\":{\"device\":null",
+	    ",\"over\":%" PRIu64 ",\"processes_dropped\":%" PRIu64 ",\"all\":{" JK(JK_DEVICE) "null",
 	    STACK_FAR, STACK_MIN_SAMPLES, st->late, st->over, st->procs_dropped);
 	stack_json_dev(f, &st->all);
 	stack_json_calls(f, &st->procs_all);
@@ -390,7 +390,7 @@ stack_json(FILE *f, const struct blktop *b __unused, const struct stack *st)
 	stack_json_verdict(f, &v, 1, 1);
 	fprintf(f, "}," JK(JK_DEVICES) "[");
 	for (i = 0; i < st->ndevs; i++) {
-		fprintf(f, "%s{\"device\":", i ? "," : "");
+		fprintf(f, "%s{" JK(JK_DEVICE), i ? "," : "");
 		json_string(f, device_text(st->devs[i]->dev));
 		json_host(f, host_count() > 1 ? host_of_dev(st->devs[i]->dev) : HOST_NONE);
 		stack_json_dev(f, st->devs[i]);

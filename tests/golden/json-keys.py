@@ -4,7 +4,7 @@
 # tree; prints each with its files, then the counts.
 # A key is a \"key\": in a format string of a .c file, a json_num()/json_common()
 # name, a field row's key, a latency summary's member (json.c's [JL_X] =
-# "key"), or a #define JK_X "key" of src/json-key.h (the keys that several
+# "key"), a --dump column (sink-dump.c's sink_dump_cols), or a #define JK_X "key" of src/json-key.h (the keys that several
 # objects share: their writers and readers name them by macro);
 # --trace (sink-trace*.c), the metrics and the sources (their hook tables) are
 # left out.
@@ -24,6 +24,8 @@ for path in sorted(glob.glob(src + "/*.c")):
     keys |= set(re.findall(r'json_(?:num|common)\(f, "([a-z_0-9]+)"', text))
     keys |= set(re.findall(r'\] = \{ (?:-1, )?"([a-z_0-9]+)"', text))
     keys |= set(re.findall(r'\[JL_[A-Z0-9_]+\] = "([a-z_0-9]+)"', text))	# json_lat's members
+    for cols in re.findall(r'sink_dump_cols\[\] = \{([^}]*)\}', text):	# --dump's columns
+        keys |= set(re.findall(r'"([a-z_0-9]+)"', cols))
     for k in keys:
         files[k].add(path.split("/")[-1])
 macros = {}
