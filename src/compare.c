@@ -493,7 +493,7 @@ compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out, int
 		c->run[1][i].path = bfiles[i];
 	for (s = 0; s < 2; s++)
 		for (r = 0; r < c->nrun[s]; r++)
-			if (cmp_replay(b, c->run[s][r].path, 3600, &c->run[s][r].line,
+			if (cmp_replay(b, c->run[s][r].path, OPTION_INTERVAL_MAX, &c->run[s][r].line,
 			    &c->run[s][r].len)) {
 				cmp_free(c);
 				return;
@@ -512,7 +512,7 @@ compare_main(struct blktop *b, char **bfiles, int nb, compare_write_fn *out, int
 	cmp_figures(c);
 	/* The heatmaps over time (report, UI): each side's first run again, in CMP_COLUMNS intervals. */
 	for (s = 0; s < 2 && (over_time || b->opt.report_opts.path != NULL); s++) {
-		if (cmp_replay(b, c->run[s][0].path, fmin(3600, fmax(0.01,
+		if (cmp_replay(b, c->run[s][0].path, fmin(OPTION_INTERVAL_MAX, fmax(OPTION_INTERVAL_MIN,
 		    c->run[s][0].duration / CMP_COLUMNS)), &c->series[s], &c->series_len[s])) {
 			cmp_free(c);
 			return;

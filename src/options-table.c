@@ -434,7 +434,7 @@ const struct option_entry options_table[] = {
 	{ "stack", 0, NULL, OPTION_CALL, .call = options_table_stack,
 	  .help = "the latency stack: storage_latency_stack.bt's histograms in its layout, "
 	  "then its rules per device and process (implies -b; -J: a \"stack\" object)" },
-	{ "delay", 'd', "SECS", OPTION_SECS, 0.01, 3600, "1", "interval", AT(interval),
+	{ "delay", 'd', "SECS", OPTION_SECS, OPTION_INTERVAL_MIN, OPTION_INTERVAL_MAX, "1", "interval", AT(interval),
 	  .flags = OPTION_BOUNDS, .help = "report interval, fractions allowed" },
 	{ "iterations", 'n', "N", OPTION_WHOLE, 1, (double)LONG_MAX, AT(count),
 	  .help = "stop after N reports" },

@@ -29,6 +29,10 @@ enum option_type {
 	OPTION_CALL,		/* the row's own call reads it */
 };
 
+/* -d's bounds: its row, and --compare's replays (one interval a capture, or a column's). */
+#define OPTION_INTERVAL_MIN	0.01
+#define OPTION_INTERVAL_MAX	3600
+
 /* Row flags. */
 #define OPTION_LOCAL	0x1	/* its value is in struct options (main's), not struct blktop */
 #define OPTION_ALONE	0x2	/* used alone: a synopsis line of its own */
