@@ -60,7 +60,7 @@ cmp_heat_hist(struct cmp_heat *h, const struct jr_doc *d, const char *key, doubl
 	for (k = 0; k < 2 && row >= 0; k++) {
 		arr = json_read_get(d, row, hists[k]);
 		for (e = arr >= 0 ? d->n[arr].child : -1; e >= 0; e = d->n[e].next) {
-			if (!json_read_num(d, json_read_get(d, e, "lo_us"), &lo) ||
+			if (!json_read_num(d, json_read_get(d, e, JK_LO_US), &lo) ||
 			    !json_read_num(d, json_read_get(d, e, JK_COUNT), &n) ||
 			    (share == NULL ? cmp_heat_bucket(h, lo) : (i = cmp_heat_bucket(h, lo))) < 0)
 				continue;

@@ -417,7 +417,7 @@ cmp_run_line(struct cmp_run *run)
 		*nl = '\0';
 	run->len = strlen(run->line);
 	if (json_read_parse(&run->doc, run->line, run->len, &err) != 0 ||
-	    !json_read_num(&run->doc, json_read_get(&run->doc, 0, "interval_s"), &run->duration))
+	    !json_read_num(&run->doc, json_read_get(&run->doc, 0, JK_INTERVAL_S), &run->duration))
 		cmp_fail(run->path, NULL, "its -J line cannot be read");
 }
 

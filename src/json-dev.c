@@ -149,7 +149,7 @@ json_dev_hist(FILE *f, const uint64_t *h)
 	for (i = 0; i < HIST_NBUCKETS; i++) {
 		if (h[i] == 0)
 			continue;
-		fprintf(f, "%s{\"lo_us\":%g,\"hi_us\":%g," JK(JK_COUNT) "%llu}",
+		fprintf(f, "%s{" JK(JK_LO_US) "%g,\"hi_us\":%g," JK(JK_COUNT) "%llu}",
 		    first ? "" : ",", (double)hist_bucket_lo(i) / 1e3,
 		    (double)hist_bucket_hi(i) / 1e3, (unsigned long long)h[i]);
 		first = 0;

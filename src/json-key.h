@@ -23,9 +23,11 @@
 #define JK_FILES	"files"		/* the top files, a table's size, the wear's, the stack's */
 #define JK_HOST		"host"		/* a device's, process's or file's host (field-dev.c), a dump row's */
 #define JK_INSIGHTS	"insights"	/* written by json.c, read back by compare.c */
+#define JK_INTERVAL_S	"interval_s"	/* an interval's length (json-run.c), read back by compare.c */
 #define JK_LABEL	"label"		/* a mark's, a phase's, a compared phase's */
 #define JK_LABELS	"labels"	/* a host's labels (report-hosts.c), a dump row's */
 #define JK_LATE		"late"		/* depths made late (json.c), the stack's late records */
+#define JK_LO_US	"lo_us"		/* a latency bucket's low edge (json-dev.c), read back by compare-heat.c */
 #define JK_MAX		"max"		/* a summary's, a device's depth, a cap's bound */
 #define JK_MEAN		"mean"		/* a latency summary's, a stack histogram's */
 #define JK_MIN		"min"		/* a latency summary's, a compared figure's spread */

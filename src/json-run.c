@@ -291,10 +291,10 @@ json_run_interval(const struct batch_opts *bo, const struct blktop *b, double ts
 	if (secs == 0)
 		secs = (double)nticks * (double)b->tick_ns / 1e9;
 	if (b->lost_unknown != NULL)	/* the kernel's counters unreadable: unknown */
-		fprintf(f, "{" JK(JK_TS) "%.6f,\"interval_s\":%.6f,\"lost\":null,\"lost_requests\":null,"
+		fprintf(f, "{" JK(JK_TS) "%.6f," JK(JK_INTERVAL_S) "%.6f,\"lost\":null,\"lost_requests\":null,"
 		    "\"lost_calls\":null,\"lost_other\":null," JK(JK_DEVICES) "[", ts_wall, secs);
 	else
-		fprintf(f, "{" JK(JK_TS) "%.6f,\"interval_s\":%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
+		fprintf(f, "{" JK(JK_TS) "%.6f," JK(JK_INTERVAL_S) "%.6f,\"lost\":%llu,\"lost_requests\":%llu,"
 		    "\"lost_calls\":%llu,\"lost_other\":%llu," JK(JK_DEVICES) "[",
 		    ts_wall, secs, (unsigned long long)b->lost_report,
 		    (unsigned long long)b->lost_kind_report[LOST_REQUESTS],

@@ -24,6 +24,7 @@ for path in sorted(glob.glob(src + "/*.c")):
     keys |= set(re.findall(r'json_(?:num|common)\(f, "([a-z_0-9]+)"', text))
     keys |= set(re.findall(r'\] = \{ (?:-1, )?"([a-z_0-9]+)"', text))
     keys |= set(re.findall(r'\[JL_[A-Z0-9_]+\] = "([a-z_0-9]+)"', text))	# json_lat's members
+    keys |= set(re.findall(r'json_read_get\([^;]*?"([a-z_0-9]+)"\)', text))	# keys read back
     for cols in re.findall(r'sink_dump_cols\[\] = \{([^}]*)\}', text):	# --dump's columns
         keys |= set(re.findall(r'"([a-z_0-9]+)"', cols))
     for k in keys:
