@@ -33,8 +33,6 @@ void
 proc_set_host(struct proc_table *t, int host)
 {
 	t->host = host;
-	if (host > t->host_max)
-		t->host_max = host;
 }
 
 /* Whether process entry e has the id *key. */
@@ -71,7 +69,7 @@ proc_create(unsigned max_procs, unsigned max_files, int by_thread)
 		max_files = PROC_MAX_ENTRIES;
 	t = xcalloc(1, sizeof(*t));
 	t->by_thread = by_thread;
-	t->host = t->host_max = -1;	/* HOST_NONE */
+	t->host = -1;	/* HOST_NONE */
 	t->epoch = 1;
 	t->blk_file = MODEL_NIL;
 	t->file_hint = MODEL_NIL;

@@ -111,7 +111,6 @@ struct proc_table {
 	int			 by_thread;
 	int			 host;		/* the host (host.h) of the records being added: a process is its */
 					/* host's in a run of several (sink-model.c sets it); -1 (HOST_NONE) else */
-	int			 host_max;	/* the highest host set so far, -1: none */
 	uint64_t		 epoch;		/* current interval */
 	struct model_index	 pi;
 	struct proc_entry	*procs;

@@ -391,7 +391,7 @@ trace_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 	if (rt == NULL || !(keep & STREAM_KEEP_PROC))
 		return;
 	t->host = host_count() > 1 ? host_current() : HOST_NONE;	/* as the process table's */
-	t->hbits = t->host >= 0 ? (uint32_t)(t->host + 1) << PROC_ID_HOST_SHIFT : 0;
+	t->hbits = PROC_ID_OF(0, t->host);
 	switch (rt - rec_types) {
 	case EV_BLOCK:
 		if (keep & STREAM_KEEP_DEV)
