@@ -136,6 +136,7 @@ struct blktop {
 	unsigned		 nsinks;
 	struct sink		*event_sinks[STREAM_MAX_SINKS];	/* those taking records */
 	unsigned		 nevent_sinks;
+	int			 event_sinks_stale;	/* a sink went idle: the list at the next tick */
 	void			 (*notice)(void *, const char *);	/* view's, */
 	void			*notice_arg;				/* with its state */
 	struct windows		 win;
@@ -202,6 +203,7 @@ void		 self_sample(struct blktop *);
 
 /* stream.c: validate, count, hand to the sinks; one place closes reports. */
 void		 stream_add_sink(struct blktop *, const struct sink_entry *, const void *opts);
+void		 stream_sink_idle(struct sink *, int idle);
 int		 stream_start(struct blktop *, char **errp);
 void		 stream_begin(struct blktop *, uint64_t ts);
 int		 stream_event(struct blktop *, const void *rec, size_t len);

@@ -22,6 +22,7 @@
 /* The capture sink's state. */
 struct recorder {
 	struct blktop		*b;
+	struct sink		*s;		/* its own */
 	struct capture_opts	 opts;		/* as the sink was added with */
 	struct capture		*w;		/* NULL when not recording */
 	struct capture_flight	*fl;		/* NULL when off or while recording */
@@ -35,12 +36,20 @@ struct recorder {
 	char			 status[PATH_MAX + 64];
 };
 
+/* Neither recording nor a flight recorder: the stream need not hand it records. */
+static void
+sink_capture_idle(struct recorder *r)
+{
+	stream_sink_idle(r->s, r->w == NULL && r->fl == NULL);
+}
+
 /* A new flight recorder, if there is to be one. */
 static void
 sink_capture_flight_start(struct recorder *r)
 {
 	if (r->fl == NULL && r->opts.flight_secs > 0)
 		r->fl = capture_flight_init((unsigned)r->opts.flight_secs, RECORD_FLIGHT_BYTES);
+	sink_capture_idle(r);
 }
 
 /* Add one whole disk named in sysfs to a header's device table. */
@@ -225,6 +234,7 @@ sink_capture_start(struct recorder *r, const char *path, uint64_t created, const
 	b->rec_start.ts = b->last_tick;
 	b->rec_start.why = why;
 	xasprintf(msg, "recording to %s", name);
+	sink_capture_idle(r);
 	return (0);
 }
 
@@ -307,6 +317,7 @@ sink_capture_init(struct sink *s, char **errp)
 
 	r = s->data = xcalloc(1, sizeof *r);
 	r->b = b;
+	r->s = s;
 	r->opts = *(const struct capture_opts *)s->opts;
 	if (r->opts.trigger != NULL)
 		sink_capture_parse_trigger(r);

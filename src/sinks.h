@@ -73,6 +73,7 @@ struct sink {
 	struct blktop	*b;
 	const void	*opts;	/* its entry's options struct (stream_add_sink), or NULL */
 	void		*data;
+	int		 idle;	/* takes no records for now (stream_sink_idle) */
 };
 
 #define STREAM_MAX_SINKS 8

@@ -30,6 +30,40 @@ stream_add_sink(struct blktop *b, const struct sink_entry *entry, const void *op
 		b->event_sinks[b->nevent_sinks++] = s;
 }
 
+/* The sinks that take records, in their order: each with an event hook, not idle. */
+static void
+stream_event_sinks(struct blktop *b)
+{
+	unsigned	 i;
+
+	b->event_sinks_stale = 0;
+	b->nevent_sinks = 0;
+	for (i = 0; i < b->nsinks; i++) {
+		if (b->sinks[i].entry->event != NULL && !b->sinks[i].idle)
+			b->event_sinks[b->nevent_sinks++] = &b->sinks[i];
+	}
+}
+
+/*
+ * A sink with nothing to do with records for now (the capture sink neither
+ * recording nor keeping a flight recorder) is not called for each: a call
+ * that returned at once cost ~26 instructions a record (callgrind, 2 records
+ * a direct async request). It takes them again at once, so that no record is
+ * missed; it leaves at the next tick, never in the middle of handing a
+ * record round (a write failing there stops a recording).
+ */
+void
+stream_sink_idle(struct sink *s, int idle)
+{
+	if (s->idle == idle)
+		return;
+	s->idle = idle;
+	if (idle)
+		s->b->event_sinks_stale = 1;
+	else
+		stream_event_sinks(s->b);
+}
+
 /*
  * Start every sink in order; the first that fails stops the run. The source
  * has started: blktop's own cost is measured from here, not its start-up.
@@ -242,6 +276,8 @@ stream_tick(struct blktop *b, uint64_t ts)
 	unsigned	 i;
 
 	b->last_tick = ts;
+	if (b->event_sinks_stale)
+		stream_event_sinks(b);
 	for (i = 0; i < b->nsinks; i++) {
 		if (b->sinks[i].entry->tick != NULL)
 			b->sinks[i].entry->tick(&b->sinks[i], ts);

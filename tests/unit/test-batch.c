@@ -212,6 +212,57 @@ test_grown(struct blktop *b, uint64_t now)
 	CHECK("a dirtied page: no offset", model_fault_offset(&pg) == -1);
 }
 
+static unsigned		 idle_seen[2];
+
+static void
+idle_event(struct sink *s, const struct rec_type *rt __unused, const void *rec __unused,
+    size_t len __unused, unsigned keep __unused)
+{
+	idle_seen[s->opts != NULL]++;
+}
+
+static const struct sink_entry idle_sink = { .name = "idle", .event = idle_event };
+
+/*
+ * A sink gone idle (stream_sink_idle: the capture sink with nothing to
+ * record) is handed records until the next tick, then none; back, at once;
+ * the sinks after it take every record throughout.
+ */
+static void
+test_idle(struct blktop *b, uint64_t now)
+{
+	struct ev_block	 e;
+	struct ev_tick	 t = { .type = EV_TICK, .ts = now + 40 * NSEC_PER_SEC };
+	struct sink	*s;
+
+	stream_add_sink(b, &idle_sink, NULL);
+	s = &b->sinks[b->nsinks - 1];
+	stream_add_sink(b, &idle_sink, &idle_seen);	/* the one after it */
+	memset(&e, 0, sizeof e);
+	e.type = EV_BLOCK;
+	e.dev = DEV_MKDEV(7, 0);
+	e.op = BLK_OP_READ;
+	e.bytes = 4096;
+	e.ts_start = t.ts - 3000;
+	e.ts_issue = t.ts - 2000;
+	e.ts_done = t.ts - 1000;
+	stream_sink_idle(s, 1);
+	stream_event(b, &e, sizeof e);
+	CHECK("idle: a record before the next tick still reaches it, and the one after",
+	    idle_seen[0] == 1 && idle_seen[1] == 1);
+	stream_event(b, &t, sizeof t);
+	e.ts_start += NSEC_PER_SEC;
+	e.ts_issue += NSEC_PER_SEC;
+	e.ts_done += NSEC_PER_SEC;
+	stream_event(b, &e, sizeof e);
+	CHECK("idle: after the tick it takes none; the one after takes them all",
+	    idle_seen[0] == 2 && idle_seen[1] == 3);
+	stream_sink_idle(s, 0);
+	stream_event(b, &e, sizeof e);
+	CHECK("back at once: the next record reaches it, in its place before the other",
+	    idle_seen[0] == 3 && idle_seen[1] == 4 && b->event_sinks[b->nevent_sinks - 2] == s);
+}
+
 /* Requests in reverse start order, as a hostile capture could have them: bounded work, counted late. */
 static void
 test_reverse(struct blktop *b, uint64_t now)
@@ -567,5 +618,6 @@ main(void)
 	}
 	test_grown(b, now);
 	test_reverse(b, now);
+	test_idle(b, now);
 	CHECK_EXIT();
 }
