@@ -443,7 +443,8 @@ model_file_call(struct proc_table *t, const char *path, uint16_t len, uint16_t p
 		return (f);
 	}
 	f = &t->files[e];
-	model_index_touch(&t->fi, e);
+	if (t->fi.head != e)	/* mostly it is: no call */
+		model_index_touch(&t->fi, e);
 	f->last_ts = ts;
 	model_file_epoch(t, f);
 	f->ftype = ftype;
