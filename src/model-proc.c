@@ -488,9 +488,8 @@ proc_add_rw(struct proc_table *t, const void *rec)
 		f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
 		model_file_add_pid(f, ev->tgid);
 	} else {
-		f = model_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
-		    ev->ino, ev->tgid, ev->ts);
-		model_file_set_ino(t, f, ev->dev, ev->ino);
+		f = model_file_call(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		    ev->ino, ev->dev, ev->tgid, ev->ts);
 	}
 	add.d = d;
 	add.done = ev->done;
@@ -546,14 +545,17 @@ static void (*const proc_adders[EV_MAX])(struct proc_table *, const void *) = {
 /*
  * A record the stream took (rt its entry, len at least the entry's fixed
  * part): what else makes it well formed checked, and added; 0 if used, 1 if
- * not a type for these tables, -1 if malformed.
+ * not a type for these tables, -1 if malformed. A call's adder named, not
+ * looked up, lets the model sink's caller take this and the check inline.
  */
 int
 proc_add_typed(struct proc_table *t, const struct rec_type *rt, const void *rec, size_t len)
 {
-	void	(*add)(struct proc_table *, const void *) = proc_adders[rt - rec_types];
+	void	(*add)(struct proc_table *, const void *);
 
-	if (add == NULL)
+	if (rt == &rec_types[EV_RW])
+		add = proc_add_rw;	/* most records but requests: called direct, not through the table */
+	else if ((add = proc_adders[rt - rec_types]) == NULL)
 		return (1);
 	if (rt->valid != NULL && !rt->valid(rec, len)) {
 		t->bad++;

@@ -118,6 +118,7 @@ struct proc_table {
 	struct file_entry	*files;
 	uint32_t		*by_ino;	/* (dev, ino) -> file entry: PROC_INO_WAYS-way sets */
 	uint32_t		 ino_mask;	/* sets - 1 */
+	uint32_t		 ino_hint;	/* the entry model_file_set_ino found or put last, MODEL_NIL: none */
 	struct proc_chunk	*chunks;
 	uint32_t		 nchunks;
 	uint32_t		 chunk_free;	/* freed chunks, chained through next */

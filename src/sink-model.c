@@ -135,6 +135,8 @@ model_event(struct sink *s, const struct rec_type *rt, const void *rec, size_t l
 		stack_add(b->stack, rt, rec, len, keep);
 	if (rt == &rec_types[EV_BLOCK])
 		model_block(s, rec, keep);
+	else if (rt == &rec_types[EV_RW])	/* the other record of most requests, before the rare ones */
+		model_proc_record(b, rt, rec, len, keep);
 	else if (rt == &rec_types[EV_TICK])
 		model_tick(b, ((const struct ev_tick *)rec)->ts);
 	else if (rt == &rec_types[EV_MARK] && b->phases != NULL && rt->valid(rec, len))
