@@ -33,13 +33,17 @@ struct qd_acc {
  * each walk, depth-seq.c), with the completions of depthq.done walked a
  * second time; and what the final ones added up to since the last report
  * (iv) and, up to the last report, since the windows began (run: iv goes
- * into it at each report and at the end).
+ * into it at each report and at the end). While every dispatch came at its
+ * start (no queue time), the dispatches are the starts, and the starts' walk
+ * counts them: issue is kept from the first that does not
+ * (depth_issue_apart).
  */
 struct depthx {
 	uint64_t	*aux;		/* start.v's: latency ns << QDX_BYTES_BITS | bytes / 512 */
 	unsigned	 auxcap;
-	struct depth_seq issue;		/* dispatch times of requests not final */
-	uint64_t	 issue_inflight;	/* dispatched and not completed at cut */
+	struct depth_seq issue;		/* dispatch times of requests not final (issue_apart) */
+	uint64_t	 issue_inflight;	/* dispatched and not completed at cut (issue_apart) */
+	int		 issue_apart;	/* a dispatch came after its start: issue is kept */
 	struct qd_acc	 iv;
 	struct qd_acc	 run;
 };
