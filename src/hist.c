@@ -2,6 +2,9 @@
 
 #include "base.h"
 
+__thread uint64_t	hist_memo_ns;	/* 0: none (below 1 us, never kept) */
+__thread unsigned	hist_memo_b;
+
 /* Lowest latency (ns) that falls in bucket i. */
 uint64_t
 hist_bucket_lo(unsigned i)

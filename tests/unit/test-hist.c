@@ -61,6 +61,14 @@ main(void)
 			bad++;
 	}
 	CHECK("every bucket holds exactly [lo, hi)", bad == 0);
+	/* The memo (the last latency placed) answers only for that latency: each twice, then the one before. */
+	for (i = 1, bad = 0; i < HIST_NBUCKETS - 2; i++) {
+		if (hist_bucket(hist_bucket_lo(i)) != i || hist_bucket(hist_bucket_lo(i)) != i ||
+		    hist_bucket(hist_bucket_lo(i + 1)) != i + 1 || hist_bucket(hist_bucket_lo(i)) != i ||
+		    hist_bucket(hist_bucket_lo(i) / 2) == i || hist_bucket(hist_bucket_hi(i)) != i + 1)
+			bad++;
+	}
+	CHECK("the same latency again, and another between, each in its own bucket", bad == 0);
 	CHECK("sub-buckets per power of two >= 4", HIST_SUB >= 4);
 	CHECK("2us splits into HIST_SUB buckets",
 	    hist_bucket(2000) == 1 + HIST_SUB && hist_bucket(2000 + 2000 / HIST_SUB) == 2 + HIST_SUB);
