@@ -64,29 +64,15 @@ pattern_touch_cap(struct pat_touched *t)
 }
 
 /*
- * A read of bytes at off (off < 0: not known, not counted). It joins every
- * range it overlaps or touches; a range apart is inserted, and past
- * PAT_EXTENTS the two nearest ranges join. O(PAT_EXTENTS).
+ * [a, b) into t, ranges i on not ending before a: it joins every range it
+ * overlaps or touches; a range apart is inserted, and past PAT_EXTENTS the
+ * two nearest ranges join. Out of line: most reads fall inside a range.
  */
-void
-pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
+static __attribute__((noinline)) void
+pattern_touch_join(struct pat_touched *t, unsigned i, uint64_t a, uint64_t b)
 {
-	uint64_t	 a, b;
-	unsigned	 i, j, k;
+	unsigned	 j, k;
 
-	if (off < 0 || bytes == 0)
-		return;
-	a = (uint64_t)off;
-	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
-	t->read += bytes;
-	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
-	for (i = 0, j = t->n; i < j;) {
-		k = (i + j) / 2;
-		if (t->end[k] < a)
-			i = k + 1;
-		else
-			j = k;
-	}
 	for (j = i; j < t->n && t->start[j] <= b; j++)
 		;
 	if (j > i) {		/* ranges i .. j-1 meet [a, b): one range */
@@ -108,6 +94,35 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	t->end[i] = b;
 	t->bytes += b - a;
 	pattern_touch_cap(t);
+}
+
+/*
+ * A read of bytes at off (off < 0: not known, not counted): the first range
+ * that does not end before it holds it (read again, nothing new touched),
+ * or it joins the ranges (pattern_touch_join). O(PAT_EXTENTS).
+ */
+void
+pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
+{
+	uint64_t	 a, b;
+	unsigned	 i, j, k;
+
+	if (off < 0 || bytes == 0)
+		return;
+	a = (uint64_t)off;
+	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
+	t->read += bytes;
+	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
+	for (i = 0, j = t->n; i < j;) {
+		k = (i + j) / 2;
+		if (t->end[k] < a)
+			i = k + 1;
+		else
+			j = k;
+	}
+	if (i < t->n && t->start[i] <= a && b <= t->end[i])
+		return;
+	pattern_touch_join(t, i, a, b);
 }
 
 /* The bytes read again: read less the union, a lower bound when gaps were joined. */
