@@ -185,7 +185,7 @@ static void
 model_pattern_pop(struct proc_table *t)
 {
 	const struct model_pending	*c = &t->pending[t->pending_head];
-	struct pat_step			 st;
+	struct proc_entry		*p;
 
 	t->pending_head = (t->pending_head + 1) & (t->pending_len - 1);
 	t->npending--;
@@ -208,17 +208,16 @@ model_pattern_pop(struct proc_table *t)
 		model_wear_life(t, c);
 		return;
 	}
-	pattern_step(model_pattern_pos(t, c->tgid, c->fhash), c->dir, c->off, c->bytes, &st);
-	pattern_count(&t->files[c->file].pat, &st);
+	p = t->procs[c->proc].id == c->proc_id ? &t->procs[c->proc] : NULL;
+	pattern_judge(model_pattern_pos(t, c->tgid, c->fhash), c->dir, c->off, c->bytes,
+	    &t->files[c->file].pat, p != NULL ? &p->pat : NULL);
 	if (c->dir == PAT_READ)
 		pattern_touch(&t->files[c->file].touched, c->off, c->bytes);
 	model_map_add(t, c->file, (enum pat_dir)c->dir, c->ts, c->off);
 	model_file_active(t, c->file);
 	model_wear_access(t, c);
-	if (t->procs[c->proc].id == c->proc_id) {
-		pattern_count(&t->procs[c->proc].pat, &st);
+	if (p != NULL)
 		model_proc_active(t, c->proc);
-	}
 }
 
 /*

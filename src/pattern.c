@@ -8,9 +8,24 @@
 
 #include "pattern.h"
 
-/* Darshan's bin edges (DARSHAN_BUCKET_INC): a size goes in the first bin whose edge it does not pass. */
-static const uint64_t pattern_edges[PAT_BINS - 1] = {
-	100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824,
+/*
+ * Darshan's bin edges (DARSHAN_BUCKET_INC): a size goes in the first bin
+ * whose edge it does not pass; the last bin's edge is none (UINT64_MAX).
+ */
+static const uint64_t pattern_edges[PAT_BINS] = {
+	100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824, UINT64_MAX,
+};
+
+/*
+ * The edges below 2^k, for each k: the first edge that a size of 2^k to
+ * 2^(k+1) - 1 may pass. No such span holds two edges, so one compare with
+ * that edge finds the bin (pattern_bin_of).
+ */
+static const uint8_t pattern_bin_below[64] = {
+	0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3,
+	3, 4, 4, 4, 4, 5, 5, 6, 7, 7, 7, 8, 8, 8, 8, 9,
+	9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+	9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
 };
 
 static const char *const pattern_bin_names[PAT_BINS] = {
@@ -64,29 +79,15 @@ pattern_touch_cap(struct pat_touched *t)
 }
 
 /*
- * A read of bytes at off (off < 0: not known, not counted). It joins every
- * range it overlaps or touches; a range apart is inserted, and past
- * PAT_EXTENTS the two nearest ranges join. O(PAT_EXTENTS).
+ * [a, b) into t, ranges i on not ending before a: it joins every range it
+ * overlaps or touches; a range apart is inserted, and past PAT_EXTENTS the
+ * two nearest ranges join. Out of line: most reads fall inside a range.
  */
-void
-pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
+static __attribute__((noinline)) void
+pattern_touch_join(struct pat_touched *t, unsigned i, uint64_t a, uint64_t b)
 {
-	uint64_t	 a, b;
-	unsigned	 i, j, k;
+	unsigned	 j, k;
 
-	if (off < 0 || bytes == 0)
-		return;
-	a = (uint64_t)off;
-	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
-	t->read += bytes;
-	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
-	for (i = 0, j = t->n; i < j;) {
-		k = (i + j) / 2;
-		if (t->end[k] < a)
-			i = k + 1;
-		else
-			j = k;
-	}
 	for (j = i; j < t->n && t->start[j] <= b; j++)
 		;
 	if (j > i) {		/* ranges i .. j-1 meet [a, b): one range */
@@ -108,6 +109,35 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	t->end[i] = b;
 	t->bytes += b - a;
 	pattern_touch_cap(t);
+}
+
+/*
+ * A read of bytes at off (off < 0: not known, not counted): the first range
+ * that does not end before it holds it (read again, nothing new touched),
+ * or it joins the ranges (pattern_touch_join). O(PAT_EXTENTS).
+ */
+void
+pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
+{
+	uint64_t	 a, b;
+	unsigned	 i, j, k;
+
+	if (off < 0 || bytes == 0)
+		return;
+	a = (uint64_t)off;
+	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
+	t->read += bytes;
+	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
+	for (i = 0, j = t->n; i < j;) {
+		k = (i + j) / 2;
+		if (t->end[k] < a)
+			i = k + 1;
+		else
+			j = k;
+	}
+	if (i < t->n && t->start[i] <= a && b <= t->end[i])
+		return;
+	pattern_touch_join(t, i, a, b);
 }
 
 /* The bytes read again: read less the union, a lower bound when gaps were joined. */
@@ -159,16 +189,19 @@ pattern_pos_open(struct pat_pos *pos)
 	pos->fresh = 1u << PAT_READ | 1u << PAT_WRITE;
 }
 
-/* The bin of an access of n bytes. */
+/* The bin of an access of n bytes: its power of two's first edge, passed or not. */
+static inline unsigned
+pattern_bin_of(uint64_t n)
+{
+	unsigned	 b = pattern_bin_below[63 - __builtin_clzll(n | 1)];
+
+	return (b + (n > pattern_edges[b]));
+}
+
 unsigned
 pattern_bin(uint64_t n)
 {
-	unsigned	 i;
-
-	for (i = 0; i < PAT_BINS - 1; i++)
-		if (n <= pattern_edges[i])
-			break;
-	return (i);
+	return (pattern_bin_of(n));
 }
 
 /* A bin's name as Darshan's counters spell it (SIZE_READ_100_1K: "100-1K"). */
@@ -178,11 +211,18 @@ pattern_bin_name(unsigned bin)
 	return (bin < PAT_BINS ? pattern_bin_names[bin] : "?");
 }
 
-/* The bit of value v in a table's seen mask. */
+/*
+ * Value v's bit in a table's seen mask: 256 bits, so that a full table
+ * (PAT_TRACK values) is searched for a value not in it once in 16, not
+ * once in 4 as with 64 (random strides, two tables a call).
+ */
+#define PAT_SEEN_WORD(h)	((h) >> 62)
+#define PAT_SEEN_BIT(h)		(1ULL << ((h) >> 56 & 63))
+
 static inline uint64_t
-pattern_val_bit(int64_t v)
+pattern_val_hash(int64_t v)
 {
-	return (1ULL << (((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 58));
+	return ((uint64_t)v * 0x9e3779b97f4a7c15ULL);
 }
 
 /*
@@ -195,15 +235,15 @@ pattern_val_bit(int64_t v)
 static inline __attribute__((always_inline)) void
 pattern_val(struct pat_vals *t, int64_t v)
 {
-	uint64_t	 bit;
+	uint64_t	 h;
 	unsigned	 i;
 
 	if (t->last < t->n && t->val[t->last] == v) {
 		t->count[t->last]++;
 		return;
 	}
-	bit = pattern_val_bit(v);
-	if (t->seen & bit) {
+	h = pattern_val_hash(v);
+	if (t->seen[PAT_SEEN_WORD(h)] & PAT_SEEN_BIT(h)) {
 		for (i = 0; i < t->n; i++)
 			if (t->val[i] == v) {
 				t->count[i]++;
@@ -215,68 +255,80 @@ pattern_val(struct pat_vals *t, int64_t v)
 		t->untracked++;
 		return;
 	}
-	t->seen |= bit;
+	t->seen[PAT_SEEN_WORD(h)] |= PAT_SEEN_BIT(h);
 	t->last = t->n;
 	t->val[t->n] = v;
 	t->count[t->n++] = 1;
 }
 
-/* Judge one access of bytes at off (-1: not known) in direction d by pos, and move pos past it. */
-void
-pattern_step(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes, struct pat_step *st)
+/*
+ * One judged access into p (pattern_judge's): its direction and bin, its
+ * size (0: none listed; Darshan never lists a size 0,
+ * DARSHAN_UPDATE_COMMON_VAL_COUNTERS), whether it switched direction, had
+ * no offset, was consecutive, sequential, the first of its open (with an
+ * offset), and its stride if it has one.
+ */
+static inline __attribute__((always_inline)) void
+pattern_count_one(struct pattern *p, unsigned dir, unsigned bin, int64_t size, unsigned switched,
+    unsigned nooff, unsigned consec, unsigned seq, unsigned first, unsigned has_stride,
+    int64_t stride)
 {
-	int64_t		*end = &pos->end[d & 1];
-	uint8_t		 bit = (uint8_t)(1u << (d & 1));
-
-	memset(st, 0, sizeof(*st));
-	st->dir = (uint8_t)(d & 1);
-	st->bytes = bytes;
-	st->bin = (uint8_t)pattern_bin(bytes);
-	st->off = off < 0 ? -1 : off;
-	st->switched = pos->last >= 0 && pos->last != (int8_t)st->dir;
-	pos->last = (int8_t)st->dir;
-	st->first = *end < 0 || (pos->fresh & bit);
-	pos->fresh &= (uint8_t)~bit;
-	if (off < 0) {
-		if (bytes > 0)
-			*end = -1;	/* moved somewhere unknown; 0 bytes moved nothing */
-		return;
-	}
-	if (*end >= 0) {
-		st->consec = off == *end;
-		st->seq = off >= *end;
-		/* Darshan's stride: a forward gap, none from its origin (last_byte 0, end 1). */
-		st->has_stride = off > *end && *end != 1;
-		st->stride = off - *end;
-	}
-	/* A size past what an offset can hold ends at the largest one. */
-	*end = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
-}
-
-/* Count one judged access into p. */
-void
-pattern_count(struct pattern *p, const struct pat_step *st)
-{
-	struct pat_side	*s = &p->side[st->dir & 1];
+	struct pat_side	*s = &p->side[dir];
 
 	s->accesses++;
-	s->hist[st->bin]++;
-	if (st->bytes > 0)	/* Darshan never lists a size 0 (DARSHAN_UPDATE_COMMON_VAL_COUNTERS) */
-		pattern_val(&p->sizes, st->bytes > INT64_MAX ? INT64_MAX : (int64_t)st->bytes);
-	p->switches += st->switched;
-	if (st->off < 0) {
-		s->no_offset++;
-		return;
-	}
-	s->consec += st->consec;
-	s->seq += st->seq;
-	if (st->first) {
+	s->hist[bin]++;
+	if (size != 0)
+		pattern_val(&p->sizes, size);
+	p->switches += switched;
+	s->no_offset += nooff;
+	s->consec += consec;
+	s->seq += seq;
+	if (first) {
 		s->first++;
-		s->first_seq += st->seq;
-		s->first_consec += st->consec;
+		s->first_seq += seq;
+		s->first_consec += consec;
 	}
-	if (st->has_stride)
-		pattern_val(&p->strides, st->stride);
+	if (has_stride)
+		pattern_val(&p->strides, stride);
+}
+
+/*
+ * One access of a pair judged by pos (and pos moved past it), counted into
+ * a and, unless NULL, b: its file's and its process's, judged once.
+ */
+void
+pattern_judge(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes,
+    struct pattern *a, struct pattern *b)
+{
+	unsigned	 dir = d & 1, bin = pattern_bin_of(bytes);
+	int64_t		 e = pos->end[dir], stride = 0;
+	int64_t		 size = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
+	unsigned	 switched, first, consec = 0, seq = 0, has_stride = 0;
+
+	switched = pos->last >= 0 && pos->last != (int8_t)dir;
+	first = e < 0 || (pos->fresh & (1u << dir));
+	pos->last = (int8_t)dir;
+	pos->fresh &= (uint8_t)~(1u << dir);
+	if (off < 0) {
+		if (bytes > 0)
+			pos->end[dir] = -1;	/* moved somewhere unknown; 0 bytes moved nothing */
+		first = 0;
+	} else {
+		if (e >= 0) {
+			consec = off == e;
+			seq = off >= e;
+			/* Darshan's stride: a forward gap, none from its origin (last_byte 0, end 1). */
+			has_stride = off > e && e != 1;
+			stride = off - e;
+		}
+		/* A size past what an offset can hold ends at the largest one. */
+		pos->end[dir] = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
+	}
+	pattern_count_one(a, dir, bin, size, switched, off < 0, consec, seq, first, has_stride,
+	    stride);
+	if (b != NULL)
+		pattern_count_one(b, dir, bin, size, switched, off < 0, consec, seq, first,
+		    has_stride, stride);
 }
 
 /*
@@ -326,10 +378,7 @@ pattern_req_pct(const struct req_pattern *r, int consec)
 void
 pattern_add(struct pattern *p, struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes)
 {
-	struct pat_step	 st;
-
-	pattern_step(pos, d, off, bytes, &st);
-	pattern_count(p, &st);
+	pattern_judge(pos, d, off, bytes, p, NULL);
 }
 
 /* Both directions of p summed (struct pat_sum). */

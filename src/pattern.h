@@ -52,7 +52,7 @@ struct pat_vals {
 	int64_t		 val[PAT_TRACK];
 	uint64_t	 count[PAT_TRACK];
 	uint64_t	 untracked;	/* accesses whose value came once the table was full */
-	uint64_t	 seen;		/* a bit per value tracked (pattern_val_bit): not set, not tracked */
+	uint64_t	 seen[4];	/* a bit per value tracked (PAT_SEEN_BIT): not set, not tracked */
 	uint8_t		 n;
 	uint8_t		 last;		/* the entry found last: looked at first */
 };
@@ -71,7 +71,7 @@ struct pat_side {
 
 /*
  * The counts: of one file or one process, over all the (process, file)
- * pairs that fed it. 2 x 136 + 2 x 280 + 40 = 872 bytes.
+ * pairs that fed it. 2 x 136 + 2 x 304 + 40 = 920 bytes.
  */
 struct pattern {
 	struct pat_side	 side[2];	/* by enum pat_dir */
@@ -89,17 +89,6 @@ struct pat_pos {
 	int64_t		 end[2];	/* by enum pat_dir: offset after the last access; -1: none known */
 	int8_t		 last;		/* direction of the last access, -1 before the first */
 	uint8_t		 fresh;		/* a bit per direction: no access of it since the open */
-};
-
-/* What one access was, judged by its pair's position (pattern_step). */
-struct pat_step {
-	int64_t		 stride;	/* start minus the previous end, if has_stride */
-	uint64_t	 bytes;
-	int64_t		 off;
-	uint8_t		 dir;
-	uint8_t		 consec, seq, has_stride, switched;
-	uint8_t		 first;		/* the first of its open, or no previous end to judge by */
-	uint8_t		 bin;		/* pattern_bin(bytes), found once for every pattern counted */
 };
 
 /*
@@ -178,7 +167,7 @@ struct req_pattern {
 
 /*
  * A device's requests also keep their commonest sizes and strides and their
- * read/write switches (a file's do not: 576 bytes more a file). 576 bytes.
+ * read/write switches (a file's do not: 624 bytes more a file). 624 bytes.
  */
 struct req_extra {
 	struct pat_vals	 sizes;
@@ -202,9 +191,8 @@ unsigned	 pattern_bin(uint64_t);
 const char	*pattern_bin_name(unsigned);
 void		 pattern_pos_init(struct pat_pos *);
 void		 pattern_pos_open(struct pat_pos *);
-void		 pattern_step(struct pat_pos *, enum pat_dir, int64_t, uint64_t,
-		     struct pat_step *);
-void		 pattern_count(struct pattern *, const struct pat_step *);
+void		 pattern_judge(struct pat_pos *, enum pat_dir, int64_t, uint64_t, struct pattern *,
+		     struct pattern *);
 void		 pattern_add(struct pattern *, struct pat_pos *, enum pat_dir, int64_t, uint64_t);
 /*
  * Both directions summed: calls with an offset, of those judged against a
