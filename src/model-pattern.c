@@ -69,16 +69,23 @@ model_pattern_free(struct proc_table *t)
 	model_index_entries_free(t->maps, MODEL_MAPS, sizeof(*t->maps));
 }
 
-/* File f's offset map, or NULL: none given yet, or taken back for another file. */
-static struct model_map *
-model_map_of(const struct proc_table *t, const struct file_entry *f)
+/* File f (entry e)'s offset map, or NULL: none given yet, or taken back for another file. */
+static inline struct model_map *
+model_map_at(const struct proc_table *t, const struct file_entry *f, uint32_t e)
 {
 	struct model_map *m;
 
-	if (f->map == 0 || f->map > MODEL_MAPS)
+	if (f->map - 1 >= MODEL_MAPS)		/* 0: none */
 		return (NULL);
 	m = &t->maps[f->map - 1];
-	return (m->fhash == f->hash && m->file == (uint32_t)(f - t->files) ? m : NULL);
+	return (m->fhash == f->hash && m->file == e ? m : NULL);
+}
+
+/* File f's offset map, or NULL (model_map_at). */
+static struct model_map *
+model_map_of(const struct proc_table *t, const struct file_entry *f)
+{
+	return (model_map_at(t, f, (uint32_t)(f - t->files)));
 }
 
 const struct pat_map *
@@ -130,7 +137,7 @@ model_map_get(struct proc_table *t, uint32_t e, uint64_t ts)
 static void
 model_map_add(struct proc_table *t, uint32_t e, enum pat_dir dir, uint64_t ts, int64_t off)
 {
-	struct model_map *m = model_map_of(t, &t->files[e]);
+	struct model_map *m = model_map_at(t, &t->files[e], e);
 
 	if (m == NULL && off < 0)
 		return;		/* no map for a file of calls without an offset */
@@ -144,7 +151,7 @@ model_map_add(struct proc_table *t, uint32_t e, enum pat_dir dir, uint64_t ts, i
 static struct pat_pos *
 model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 {
-	uint64_t		 h = (fhash ^ (uint64_t)tgid * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	uint64_t		 h;
 	struct model_pair	*set, *pick = NULL;
 	uint32_t		 w;
 
@@ -157,6 +164,7 @@ model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 		return (&pick->pos);
 	}
 	pick = NULL;
+	h = (fhash ^ (uint64_t)tgid * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
 	set = &t->pairs[((h >> 32) & t->pair_mask) * MODEL_PAIR_WAYS];
 	for (w = 0; w < MODEL_PAIR_WAYS; w++) {
 		struct model_pair *q = &set[w];

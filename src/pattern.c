@@ -127,6 +127,10 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	a = (uint64_t)off;
 	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
 	t->read += bytes;
+	/* The range a read fell inside last: a run of reads in one range looks no further. */
+	k = t->last;
+	if (k < t->n && t->start[k] <= a && b <= t->end[k])
+		return;
 	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
 	for (i = 0, j = t->n; i < j;) {
 		k = (i + j) / 2;
@@ -135,8 +139,10 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 		else
 			j = k;
 	}
-	if (i < t->n && t->start[i] <= a && b <= t->end[i])
+	if (i < t->n && t->start[i] <= a && b <= t->end[i]) {
+		t->last = (uint8_t)i;
 		return;
+	}
 	pattern_touch_join(t, i, a, b);
 }
 
@@ -275,11 +281,9 @@ pattern_count_one(struct pattern *p, unsigned dir, unsigned bin, int64_t size, u
 {
 	struct pat_side	*s = &p->side[dir];
 
+	/* The side's counters first, while s is at hand, then the tables. */
 	s->accesses++;
 	s->hist[bin]++;
-	if (size != 0)
-		pattern_val(&p->sizes, size);
-	p->switches += switched;
 	s->no_offset += nooff;
 	s->consec += consec;
 	s->seq += seq;
@@ -288,6 +292,9 @@ pattern_count_one(struct pattern *p, unsigned dir, unsigned bin, int64_t size, u
 		s->first_seq += seq;
 		s->first_consec += consec;
 	}
+	p->switches += switched;
+	if (size != 0)
+		pattern_val(&p->sizes, size);
 	if (has_stride)
 		pattern_val(&p->strides, stride);
 }

@@ -108,6 +108,7 @@ struct pat_touched {
 	uint64_t	 bytes;		/* the size of the ranges' union, gaps joined included */
 	uint64_t	 over;		/* bytes of the gaps joined: bytes is exact when 0 */
 	uint8_t		 n;
+	uint8_t		 last;		/* the range a read fell inside last (pattern_touch): a hint, checked */
 };
 
 /*
