@@ -89,6 +89,9 @@ model_wear_access(struct proc_table *t, const struct model_pending *c)
 	uint64_t		 over = w->unread.over, ow = 0, n;
 	int			 found = 0;
 
+	/* A read of a file with nothing unread moves nothing (56 instructions a request, callgrind). */
+	if (c->dir == PAT_READ && w->unread.n == 0)
+		return;
 	/* Its type as last seen, maybe by a later unlink's record (VFS_FT_NONE): not refused. */
 	if (f->ftype == VFS_FT_FIFO || f->ftype == VFS_FT_SOCK || f->ftype == VFS_FT_CHR ||
 	    (f->path_flags & VFS_PF_PSEUDO))
