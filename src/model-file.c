@@ -206,6 +206,41 @@ model_file_tail(const char *path, size_t len)
 	return (w ^ len);
 }
 
+/*
+ * Whether the file found last (t->file_hint) holds the path of key (its
+ * tail given, its hash not yet): a path of one chunk, the common one, is
+ * compared word by word without a call, its last 8 bytes being the tail
+ * (fio's libaio job: the file's part of a call 203 instructions to 85 with
+ * no name hashed or probed for, callgrind); a longer one by model_file_same.
+ * An entry evicted since holds no path (chunk MODEL_NIL) or another one.
+ */
+static inline __attribute__((always_inline)) int
+model_file_hint_holds(const struct proc_table *t, struct model_file_key *key, uint64_t tail)
+{
+	const struct file_entry	*f;
+	const char		*data;
+	uint64_t		 a, b;
+	size_t			 off;
+
+	if (t->file_hint == MODEL_NIL || t->file_hint_tail != tail)
+		return (0);
+	f = &t->files[t->file_hint];
+	if (f->chunk == MODEL_NIL || f->path_len != key->len || f->host != key->host)
+		return (0);
+	if (key->len > PROC_CHUNK_DATA) {
+		key->hash = f->hash;	/* model_file_same asks it first */
+		return (model_file_same(t, t->file_hint, key));
+	}
+	data = t->chunks[f->chunk].data;
+	for (off = 0; off + 8 < key->len; off += 8) {	/* the words before the tail */
+		memcpy(&a, data + off, 8);
+		memcpy(&b, key->path + off, 8);
+		if (a != b)
+			return (0);
+	}
+	return (1);
+}
+
 /* A new file entry for the path of key (its hash, host, tail set), evicting as the table and pool need. */
 static __attribute__((noinline)) struct file_entry *
 model_file_new(struct proc_table *t, const struct model_file_key *key, uint64_t tail, uint64_t ts)
@@ -247,17 +282,11 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 	key.path = path;
 	key.len = len;
 	key.host = t->host;
-	/*
-	 * The file found last first: calls come in runs on one file, and its
-	 * path compared costs less than hashed and probed for (30 ns a call,
-	 * fio's libaio job on a 71-byte path). An entry evicted since holds no
-	 * path (chunk MODEL_NIL), or another path, which the compare refuses.
-	 */
-	e = t->file_hint;
+	/* The file found last first: calls come in runs on one file. */
 	tail = model_file_tail(path, len);
-	key.hash = e != MODEL_NIL ? t->files[e].hash : 0;
-	if (e == MODEL_NIL || t->file_hint_tail != tail || t->files[e].chunk == MODEL_NIL ||
-	    !model_file_same(t, e, &key)) {
+	if (model_file_hint_holds(t, &key, tail))
+		e = t->file_hint;
+	else {
 		key.hash = model_file_hash(path, len, key.host);
 		e = model_index_find(&t->fi, (uint32_t)key.hash, model_file_same, &key);
 	}
@@ -265,7 +294,8 @@ model_file_get(struct proc_table *t, const char *path, size_t len, uint64_t ts)
 		t->file_hint = e;
 		t->file_hint_tail = tail;
 		f = &t->files[e];
-		model_index_touch(&t->fi, e);
+		if (t->fi.head != e)	/* mostly it is: no call */
+			model_index_touch(&t->fi, e);
 		f->last_ts = ts;
 		model_file_epoch(t, f);
 		return (f);
@@ -385,73 +415,6 @@ model_file_event(struct proc_table *t, const char *path, uint16_t len, uint16_t 
 	f->ftype = ftype;
 	f->path_flags = pflags;
 	model_file_add_pid(f, tgid);
-	return (f);
-}
-
-/*
- * Whether the file found last (t->file_hint) holds path, of len bytes and
- * model_file_tail tail, compared without a call: its last 8 bytes are in
- * tail, the rest word by word. Only for a path of one chunk; a longer one,
- * or a miss, goes the whole way (model_file_get).
- */
-static inline __attribute__((always_inline)) int
-model_file_hint_holds(const struct proc_table *t, const char *path, size_t len, uint64_t tail)
-{
-	const struct file_entry	*f;
-	const char		*data;
-	uint64_t		 a, b;
-	size_t			 off;
-
-	if (t->file_hint == MODEL_NIL || t->file_hint_tail != tail || len > PROC_CHUNK_DATA)
-		return (0);
-	f = &t->files[t->file_hint];
-	if (f->chunk == MODEL_NIL || f->path_len != len || f->host != t->host)
-		return (0);
-	data = t->chunks[f->chunk].data;
-	for (off = 0; off + 8 < len; off += 8) {	/* the words before the tail */
-		memcpy(&a, data + off, 8);
-		memcpy(&b, path + off, 8);
-		if (a != b)
-			return (0);
-	}
-	return (1);
-}
-
-static void	model_file_set_ino_slow(struct proc_table *, struct file_entry *, uint32_t,
-		    uint64_t);
-
-/*
- * The file of a call with a path, as model_file_event then
- * model_file_set_ino: a read/write call's, once a call record. The file of
- * the call before, its path compared and its inode known to the by-inode
- * table, is taken without the path's name, hash, probe or memcmp (fio's
- * libaio job, one file: 203 instructions a call record to 85, callgrind).
- */
-struct file_entry *
-model_file_call(struct proc_table *t, const char *path, uint16_t len, uint16_t pflags,
-    uint16_t ftype, uint64_t ino, uint32_t dev, uint32_t tgid, uint64_t ts)
-{
-	struct file_entry	*f;
-	uint32_t		 e = t->file_hint;
-
-	/* A path filed under itself (model_file_name), of one chunk. */
-	if (len == 0 || (pflags & (VFS_PF_NOPATH | VFS_PF_PSEUDO | VFS_PF_DELETED)) ||
-	    (ftype == VFS_FT_REG && (pflags & VFS_PF_UNREACHABLE)) ||
-	    !model_file_hint_holds(t, path, len, model_file_tail(path, len))) {
-		f = model_file_event(t, path, len, pflags, ftype, ino, tgid, ts);
-		model_file_set_ino(t, f, dev, ino);
-		return (f);
-	}
-	f = &t->files[e];
-	if (t->fi.head != e)	/* mostly it is: no call */
-		model_index_touch(&t->fi, e);
-	f->last_ts = ts;
-	model_file_epoch(t, f);
-	f->ftype = ftype;
-	f->path_flags = pflags;
-	model_file_add_pid(f, tgid);
-	if (e != t->ino_hint || f->ino != ino || f->dev != dev || ino == 0)
-		model_file_set_ino_slow(t, f, dev, ino);
 	return (f);
 }
 

@@ -136,22 +136,10 @@ model_index_push(struct model_index *ix, uint32_t e)
 void
 model_index_touch(struct model_index *ix, uint32_t e)
 {
-	uint32_t p, n;
-
 	if (ix->head == e)
 		return;
-	/* Listed, not the head: it has a prev, and the list a head. */
-	p = ix->links[e].prev;
-	n = ix->links[e].next;
-	ix->links[p].next = n;
-	if (n != MODEL_NIL)
-		ix->links[n].prev = p;
-	else
-		ix->tail = p;
-	ix->links[e].prev = MODEL_NIL;
-	ix->links[e].next = ix->head;
-	ix->links[ix->head].prev = e;
-	ix->head = e;
+	model_index_unlink(ix, e);
+	model_index_push(ix, e);
 }
 
 /*

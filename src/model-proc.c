@@ -488,8 +488,9 @@ proc_add_rw(struct proc_table *t, const void *rec)
 		f = model_file_by_ino(t, ev->dev, ev->ino, ev->ts);
 		model_file_add_pid(f, ev->tgid);
 	} else {
-		f = model_file_call(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
-		    ev->ino, ev->dev, ev->tgid, ev->ts);
+		f = model_file_event(t, ev->path, ev->path_len, ev->path_flags, ev->ftype,
+		    ev->ino, ev->tgid, ev->ts);
+		model_file_set_ino(t, f, ev->dev, ev->ino);
 	}
 	add.d = d;
 	add.done = ev->done;

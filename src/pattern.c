@@ -111,6 +111,13 @@ pattern_touch_join(struct pat_touched *t, unsigned i, uint64_t a, uint64_t b)
 	pattern_touch_cap(t);
 }
 
+/* Whether range k of t holds [a, b) whole. */
+static inline int
+pattern_touch_holds(const struct pat_touched *t, unsigned k, uint64_t a, uint64_t b)
+{
+	return (k < t->n && t->start[k] <= a && b <= t->end[k]);
+}
+
 /*
  * A read of bytes at off (off < 0: not known, not counted): the first range
  * that does not end before it holds it (read again, nothing new touched),
@@ -128,8 +135,7 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 	b = a + bytes < a ? UINT64_MAX : a + bytes;	/* nothing read from the kernel is trusted */
 	t->read += bytes;
 	/* The range a read fell inside last: a run of reads in one range looks no further. */
-	k = t->last;
-	if (k < t->n && t->start[k] <= a && b <= t->end[k])
+	if (pattern_touch_holds(t, t->last, a, b))
 		return;
 	/* The first range that does not end before a: ends are sorted too (4 steps, not 8). */
 	for (i = 0, j = t->n; i < j;) {
@@ -139,7 +145,7 @@ pattern_touch(struct pat_touched *t, int64_t off, uint64_t bytes)
 		else
 			j = k;
 	}
-	if (i < t->n && t->start[i] <= a && b <= t->end[i]) {
+	if (pattern_touch_holds(t, i, a, b)) {
 		t->last = (uint8_t)i;
 		return;
 	}
@@ -267,36 +273,38 @@ pattern_val(struct pat_vals *t, int64_t v)
 	t->count[t->n++] = 1;
 }
 
-/*
- * One judged access into p (pattern_judge's): its direction and bin, its
- * size (0: none listed; Darshan never lists a size 0,
- * DARSHAN_UPDATE_COMMON_VAL_COUNTERS), whether it switched direction, had
- * no offset, was consecutive, sequential, the first of its open (with an
- * offset), and its stride if it has one.
- */
+/* One access as its pair's position judged it (pattern_judge), for each pattern it counts in. */
+struct pat_judged {
+	int64_t		 size;		/* 0: none listed (Darshan never lists a size 0,
+					 * DARSHAN_UPDATE_COMMON_VAL_COUNTERS) */
+	int64_t		 stride;	/* if has_stride */
+	unsigned	 dir, bin;
+	unsigned	 switched, nooff, consec, seq, has_stride;
+	unsigned	 first;		/* the first of its open, with an offset */
+};
+
+/* One judged access into p. */
 static inline __attribute__((always_inline)) void
-pattern_count_one(struct pattern *p, unsigned dir, unsigned bin, int64_t size, unsigned switched,
-    unsigned nooff, unsigned consec, unsigned seq, unsigned first, unsigned has_stride,
-    int64_t stride)
+pattern_count_one(struct pattern *p, const struct pat_judged *j)
 {
-	struct pat_side	*s = &p->side[dir];
+	struct pat_side	*s = &p->side[j->dir];
 
 	/* The side's counters first, while s is at hand, then the tables. */
 	s->accesses++;
-	s->hist[bin]++;
-	s->no_offset += nooff;
-	s->consec += consec;
-	s->seq += seq;
-	if (first) {
+	s->hist[j->bin]++;
+	s->no_offset += j->nooff;
+	s->consec += j->consec;
+	s->seq += j->seq;
+	if (j->first) {
 		s->first++;
-		s->first_seq += seq;
-		s->first_consec += consec;
+		s->first_seq += j->seq;
+		s->first_consec += j->consec;
 	}
-	p->switches += switched;
-	if (size != 0)
-		pattern_val(&p->sizes, size);
-	if (has_stride)
-		pattern_val(&p->strides, stride);
+	p->switches += j->switched;
+	if (j->size != 0)
+		pattern_val(&p->sizes, j->size);
+	if (j->has_stride)
+		pattern_val(&p->strides, j->stride);
 }
 
 /*
@@ -307,35 +315,36 @@ void
 pattern_judge(struct pat_pos *pos, enum pat_dir d, int64_t off, uint64_t bytes,
     struct pattern *a, struct pattern *b)
 {
-	unsigned	 dir = d & 1, bin = pattern_bin_of(bytes);
-	int64_t		 e = pos->end[dir], stride = 0;
-	int64_t		 size = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
-	unsigned	 switched, first, consec = 0, seq = 0, has_stride = 0;
+	struct pat_judged	 j = { 0 };
+	int64_t			 e;
 
-	switched = pos->last >= 0 && pos->last != (int8_t)dir;
-	first = e < 0 || (pos->fresh & (1u << dir));
-	pos->last = (int8_t)dir;
-	pos->fresh &= (uint8_t)~(1u << dir);
+	j.dir = d & 1;
+	j.bin = pattern_bin_of(bytes);
+	j.size = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
+	e = pos->end[j.dir];
+	j.switched = pos->last >= 0 && pos->last != (int8_t)j.dir;
+	j.first = e < 0 || (pos->fresh & (1u << j.dir));
+	pos->last = (int8_t)j.dir;
+	pos->fresh &= (uint8_t)~(1u << j.dir);
 	if (off < 0) {
 		if (bytes > 0)
-			pos->end[dir] = -1;	/* moved somewhere unknown; 0 bytes moved nothing */
-		first = 0;
+			pos->end[j.dir] = -1;	/* moved somewhere unknown; 0 bytes moved nothing */
+		j.nooff = 1;
+		j.first = 0;
 	} else {
 		if (e >= 0) {
-			consec = off == e;
-			seq = off >= e;
+			j.consec = off == e;
+			j.seq = off >= e;
 			/* Darshan's stride: a forward gap, none from its origin (last_byte 0, end 1). */
-			has_stride = off > e && e != 1;
-			stride = off - e;
+			j.has_stride = off > e && e != 1;
+			j.stride = off - e;
 		}
 		/* A size past what an offset can hold ends at the largest one. */
-		pos->end[dir] = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
+		pos->end[j.dir] = bytes > (uint64_t)(INT64_MAX - off) ? INT64_MAX : off + (int64_t)bytes;
 	}
-	pattern_count_one(a, dir, bin, size, switched, off < 0, consec, seq, first, has_stride,
-	    stride);
+	pattern_count_one(a, &j);
 	if (b != NULL)
-		pattern_count_one(b, dir, bin, size, switched, off < 0, consec, seq, first,
-		    has_stride, stride);
+		pattern_count_one(b, &j);
 }
 
 /*

@@ -240,9 +240,6 @@ struct file_entry *model_file_named(struct proc_table *, const char *name, uint6
 void		 model_file_add_pid(struct file_entry *, uint32_t tgid);
 void		 model_file_set_ino(struct proc_table *, struct file_entry *, uint32_t dev,
 		     uint64_t ino);
-struct file_entry *model_file_call(struct proc_table *, const char *path, uint16_t len,
-		     uint16_t pflags, uint16_t ftype, uint64_t ino, uint32_t dev, uint32_t tgid,
-		     uint64_t ts);
 const struct file_entry *model_file_find(struct proc_table *, const char *path, int host);
 size_t		 model_file_path(const struct proc_table *, const struct file_entry *,
 		     char *buf, size_t len);
