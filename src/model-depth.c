@@ -212,7 +212,7 @@ depth_issue_apart(struct depthq *q, struct depthx *x)
 	unsigned	 i;
 
 	x->issue_apart = 1;
-	x->issue.cap = q->start.cap > 256 ? q->start.cap : 256;
+	x->issue.cap = q->start.cap > DEPTH_ROOM(DEPTH_MAX) ? q->start.cap : DEPTH_ROOM(DEPTH_MAX);
 	x->issue.v = xreallocarray(x->issue.v, x->issue.cap, sizeof *x->issue.v);
 	x->issue.head = 0;
 	x->issue.n = q->start.n;
@@ -249,11 +249,11 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 		t->flags |= TICK_QD;
 		if (d > q->cut) {
 			q->inflight++;
-			depth_append(&q->done, d);
+			depth_append(&q->done, d, DEPTH_MAX);
 			if (is > q->cut) {
 				if (!x->issue_apart)
 					depth_issue_apart(q, x);
-				depth_append(&x->issue, is);
+				depth_append(&x->issue, is, DEPTH_MAX);
 			} else
 				x->issue_inflight++;
 		}
@@ -267,10 +267,11 @@ depth_add(struct windows *w, struct devwin *dw, struct tick *t, const struct ev_
 		sz = (1ULL << QDX_BYTES_BITS) - 1;
 	if (is != s && !x->issue_apart)
 		depth_issue_apart(q, x);	/* before this start is in q->start */
-	depth_append_aux(&q->start, &x->aux, s << 2 | opc, lat << QDX_BYTES_BITS | sz);
+	depth_append_aux(&q->start, &x->aux, s << 2 | opc, lat << QDX_BYTES_BITS | sz,
+	    DEPTH_MAX);
 	if (x->issue_apart)
-		depth_append(&x->issue, is);
-	depth_append(&q->done, d);
+		depth_append(&x->issue, is, DEPTH_MAX);
+	depth_append(&q->done, d, DEPTH_MAX);
 }
 
 /*

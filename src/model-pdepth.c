@@ -146,12 +146,12 @@ pdepth_add(struct proc_table *t, struct proc_entry *p, uint64_t start, uint64_t 
 		t->pdepth_late++;
 		if (done > s->cut) {
 			s->inflight++;
-			depth_append(&s->done, done);
+			depth_append(&s->done, done, PDEPTH_MAX);
 		}
 		return;
 	}
-	depth_append(&s->start, start);
-	depth_append(&s->done, done);
+	depth_append(&s->start, start, PDEPTH_MAX);
+	depth_append(&s->done, done, PDEPTH_MAX);
 }
 
 /*
