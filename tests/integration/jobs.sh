@@ -3,7 +3,8 @@
 # test starts (tree.py: a parent that forks 3 children, the second of which
 # forks a grandchild) reads known files on an ext4 on a /dev/shm loop device,
 # each process its own file of its own size, the file's pages dropped first
-# (fsync + POSIX_FADV_DONTNEED) so that every byte comes from the device. The
+# (fsync + POSIX_FADV_DONTNEED, then mincore: a page the kernel kept is
+# expected from the cache, not the device) so that every byte comes from the device. The
 # parent starts before blktop (found in /proc), its children after (forks).
 # Checked, live (-J; the report, of --job) and from the capture's replay: the
 # job rooted at the parent (its parent is this test's bash) has exactly those 5 members,
@@ -35,13 +36,40 @@ done
 sync
 
 cat >"$TEST_TMP/tree.py" <<'PY'
-import os, sys, time
+import ctypes, os, sys, time
 mnt, go, out = sys.argv[1], sys.argv[2], sys.argv[3]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+
+def resident(fd):
+    """Bytes of the file's pages in the page cache (mincore of a mapping that
+    touches none): the truth of what its read finds there, not on the disk."""
+    size = os.fstat(fd).st_size
+    a = libc.mmap(None, size, 1, 1, fd, 0)	# PROT_READ, MAP_SHARED
+    if a in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap")
+    vec = ctypes.create_string_buffer((size + 4095) // 4096)
+    r = libc.mincore(a, size, vec)
+    libc.munmap(a, size)
+    if r != 0:
+        raise OSError(ctypes.get_errno(), "mincore")
+    return 4096 * sum(b & 1 for b in vec.raw)
 
 def read_all(name):
     fd = os.open(os.path.join(mnt, name), os.O_RDONLY)
     os.fsync(fd)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    # The pages dropped, checked (a page the kernel kept is read from the
+    # cache: what is left is written out for the expectation).
+    for _ in range(50):
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        res = resident(fd)
+        if res == 0:
+            break
+        time.sleep(0.02)
+    open("%s.res.%s" % (out, name), "w").write("%d\n" % res)
     n = 0
     while True:
         b = os.read(fd, 65536)
@@ -92,8 +120,11 @@ ppid2=$!
 TEST_PIDS="$TEST_PIDS $ppid2"
 wait_for "$TEST_TMP/j.jsonl" "$START_S" || fail "blktop -J started: $(head -c 300 "$TEST_TMP/j.err")"
 wait_for "$TEST_TMP/p.jsonl" "$START_S" || fail "blktop --job started: $(head -c 300 "$TEST_TMP/p.err")"
+read -r _ rs0 _ <<<"$(diskstats "${LOOP##*/}")"
 touch "$TEST_TMP/go"
 wait "$tpid"; tst=$?
+read -r _ rs1 _ <<<"$(diskstats "${LOOP##*/}")"
+loop_read=$(((rs1 - rs0) * 512))
 sleep 1
 stop_bg "$bpid"; st=$?
 stop_bg "$ppid2"; st2=$?
@@ -122,7 +153,7 @@ H="$TEST_TMP/ja.blkcap $TEST_TMP/jb.blkcap"
 "$BLKTOP" -r $H -b -d 3600 --job "$tpid" </dev/null >"$TEST_TMP/bh.txt" 2>>"$TEST_TMP/rj.err"
 check "replays: nothing on stderr ($(head -c 300 "$TEST_TMP/rj.err"))" [ ! -s "$TEST_TMP/rj.err" ]
 
-python3 - "$TEST_TMP" "$tpid" "$k1" "$k2" "$k3" "$SIZES" "$BLKTOP_SRCDIR" "${LOOP##*/}" <<'PY' || fail "the checks stopped (a Python error above)"
+python3 - "$TEST_TMP" "$tpid" "$k1" "$k2" "$k3" "$SIZES" "$BLKTOP_SRCDIR" "${LOOP##*/}" "$loop_read" <<'PY' || fail "the checks stopped (a Python error above)"
 import csv, json, sys
 tmp, root, k1, k2, k3 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 units = [int(s) for s in sys.argv[6].split()]
@@ -149,7 +180,16 @@ extra = {}
 for r in csv.DictReader(open(tmp + "/dump.csv")):
     if r["type"] == "block" and r["op"] == "0" and r["device"] != sys.argv[8] and int(r["tgid"]) in want:
         extra[int(r["tgid"])] = extra.get(int(r["tgid"]), 0) + int(r["bytes"])
-disk = {p: want[p] + extra.get(p, 0) for p in want}
+# A page the kernel kept through POSIX_FADV_DONTNEED (mincore said so) is
+# read from the cache, not the disk.
+res = {}
+for p, k in ((root, 0), (k1, 1), (k2, 2), (k3, 3), (g, 4)):
+    res[p] = int(open("%s/kids.res.f%d" % (tmp, k)).read())
+disk = {p: want[p] - res[p] + extra.get(p, 0) for p in want}
+# What the device itself read (/proc/diskstats), beside the members' sum: a
+# failure says whether bytes went elsewhere or were never read.
+extra["loop_read_bytes"] = int(sys.argv[9])
+extra["cached_bytes"] = res
 
 def job_sums(lines, jroot):
     """Per member: call and disk read bytes summed over the intervals; and the job's."""
