@@ -114,7 +114,7 @@ depth_sort_case(struct depth_scratch *s, unsigned m, unsigned n, int gen)
 			want[i] = 1000 + (i - m < (n - m) / 2 ? i + (n - m) / 2 : i - (n - m) / 2) * 10;
 		else			/* few values, many equal */
 			want[i] = 1000 + (seed >> 8) % 3;
-		depth_append_aux(&q, &aux, want[i], want[i] * 3 + 1);
+		depth_append_aux(&q, &aux, want[i], want[i] * 3 + 1, DEPTH_MAX);
 		if (i + 1 == m) {
 			depth_seq_sort(&q, aux, s);
 			ok &= q.sorted == m;
