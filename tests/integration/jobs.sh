@@ -188,8 +188,7 @@ for p, k in ((root, 0), (k1, 1), (k2, 2), (k3, 3), (g, 4)):
 disk = {p: want[p] - res[p] + extra.get(p, 0) for p in want}
 # What the device itself read (/proc/diskstats), beside the members' sum: a
 # failure says whether bytes went elsewhere or were never read.
-extra["loop_read_bytes"] = int(sys.argv[9])
-extra["cached_bytes"] = res
+diag = "other disks' %s, cached %s, the device read %d" % (extra, res, int(sys.argv[9]))
 
 def job_sums(lines, jroot):
     """Per member: call and disk read bytes summed over the intervals; and the job's."""
@@ -215,7 +214,7 @@ for name, f in (("live -J", "j.jsonl"), ("replay -J", "rj.jsonl")):
     mem, job, other = job_sums(open(tmp + "/" + f), root)
     ok(set(mem) == set(want) and all(mem[p] == [want[p], disk[p]] for p in want),
        "%s: the job of %d has members %s, each its file's bytes read by calls and from the "
-       "device (%s; want %s, other disks' %s)" % (name, root, sorted(mem), mem, want, extra))
+       "device (%s; want %s; %s)" % (name, root, sorted(mem), mem, want, diag))
     ok(job == [total, tdisk], "%s: the job's read bytes, calls and disk, are the sum %d (%d): %s"
        % (name, total, tdisk, job))
     ok(not (other & set(want)), "%s: no member of the tree in another job" % name)
