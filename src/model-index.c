@@ -227,3 +227,57 @@ model_index_nsets(uint64_t need, unsigned ways)
 		n <<= 1;
 	return (n);
 }
+
+/* An empty lane of entries of size bytes: address space only (model_index_entries). */
+void
+model_lane_init(struct model_lane *l, size_t size)
+{
+	l->h = model_index_entries(MODEL_LANE_MAX, size);
+	l->n = 0;
+	l->seq = 0;
+}
+
+void
+model_lane_free(struct model_lane *l, size_t size)
+{
+	model_index_entries_free(l->h, MODEL_LANE_MAX, size);
+	l->h = NULL;
+	l->n = 0;
+}
+
+/* Entry e into the heap (l->n < MODEL_LANE_MAX: the caller checked), first(a, b): a goes before b. */
+void
+model_lane_push(struct model_lane *l, size_t size, const void *e,
+    int (*first)(const void *, const void *))
+{
+	uint32_t	 i = l->n++, p;
+
+	while (i > 0 && first(e, l->h + (size_t)(p = (i - 1) / 2) * size)) {
+		memcpy(l->h + (size_t)i * size, l->h + (size_t)p * size, size);
+		i = p;
+	}
+	memcpy(l->h + (size_t)i * size, e, size);
+}
+
+/* The first entry out of the heap (l->n > 0), into out. */
+void
+model_lane_pop(struct model_lane *l, size_t size, void *out,
+    int (*first)(const void *, const void *))
+{
+	const char	*last;
+	uint32_t	 i = 0, c, n;
+
+	memcpy(out, l->h, size);
+	n = --l->n;
+	last = l->h + (size_t)n * size;
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && first(l->h + (size_t)(c + 1) * size, l->h + (size_t)c * size))
+			c++;
+		if (!first(l->h + (size_t)c * size, last))
+			break;
+		memcpy(l->h + (size_t)i * size, l->h + (size_t)c * size, size);
+		i = c;
+	}
+	if (n > 0)
+		memcpy(l->h + (size_t)i * size, last, size);
+}

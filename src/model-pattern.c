@@ -14,7 +14,8 @@
  * MODEL_PATTERN_DELAY_NS to be judged in time order, in a ring of
  * MODEL_PATTERN_PENDING in time order (56 bytes each: 3.5 MiB), used from
  * its first MODEL_PATTERN_FIRST entries and doubled as the calls waiting at
- * once need (model_index_ring_grow).
+ * once need (model_index_ring_grow); those that came far behind the ring's
+ * last wait beside it, in its lane (model.h: 0.9 MiB at most).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ size_t
 model_pattern_size(unsigned max_files)
 {
 	return (size_t)model_pattern_nsets(max_files) * MODEL_PAIR_WAYS * sizeof(struct model_pair) +
-	    MODEL_PATTERN_PENDING * sizeof(struct model_pending) + MODEL_MAPS * sizeof(struct model_map);
+	    (MODEL_PATTERN_PENDING + MODEL_LANE_MAX) * sizeof(struct model_pending) +
+	    MODEL_MAPS * sizeof(struct model_map);
 }
 
 void
@@ -53,6 +55,8 @@ model_pattern_init(struct proc_table *t, unsigned max_files)
 	/* Address space only: the pages the ring's length in use and the maps given take. */
 	t->pending = model_index_entries(MODEL_PATTERN_PENDING, sizeof(*t->pending));
 	t->pending_len = MODEL_PATTERN_FIRST;
+	model_lane_init(&t->lane, sizeof(*t->pending));
+	t->judged = 0;
 	t->maps = model_index_entries(MODEL_MAPS, sizeof(*t->maps));
 	t->maps_fresh = 0;
 	t->map_hand = 0;
@@ -66,6 +70,7 @@ model_pattern_free(struct proc_table *t)
 {
 	free(t->pairs);
 	model_index_entries_free(t->pending, MODEL_PATTERN_PENDING, sizeof(*t->pending));
+	model_lane_free(&t->lane, sizeof(*t->pending));
 	model_index_entries_free(t->maps, MODEL_MAPS, sizeof(*t->maps));
 }
 
@@ -188,21 +193,30 @@ model_pattern_pos(struct proc_table *t, uint32_t tgid, uint64_t fhash)
 	return (&pick->pos);
 }
 
-/* Judge the oldest pending call and count it into its file's and process's patterns. */
+/* Whether pending entry a goes before b: by time, then as they came (the ring's order). */
+static int
+model_pending_first(const void *va, const void *vb)
+{
+	const struct model_pending *a = va, *b = vb;
+
+	return (a->ts < b->ts || (a->ts == b->ts && model_seq_before(a->seq, b->seq)));
+}
+
+/* Judge the pending call that came first and count it into its file's and process's patterns. */
 static void
 model_pattern_pop(struct proc_table *t)
 {
-	const struct model_pending	*c = &t->pending[t->pending_head];
+	struct model_pending		 lc;
+	const struct model_pending	*c = model_ring_take(t->pending, sizeof lc, &t->pending_head,
+					    &t->npending, t->pending_len, &t->lane, &lc,
+					    model_pending_first);
 	struct proc_entry		*p;
 
-	t->pending_head = (t->pending_head + 1) & (t->pending_len - 1);
-	t->npending--;
-	/*
-	 * Entries are read here some 0.2 s after they were written, from
-	 * memory: asking 8 ahead hides that (a quarter of this function's
-	 * samples were its first load, perf, fio's libaio job).
-	 */
-	__builtin_prefetch(&t->pending[(t->pending_head + 8) & (t->pending_len - 1)]);
+	/* After a later one: out of order (a call slower than the wait, or past the ring's reach). */
+	if (c->ts < t->judged)
+		t->pattern_late += c->dir < MODEL_PENDING_OPEN;
+	else
+		t->judged = c->ts;
 	/* The file (or process) left the table meanwhile, its slot maybe reused: not counted. */
 	if (t->files[c->file].hash != c->fhash || t->files[c->file].chunk == MODEL_NIL) {
 		t->pattern_gone += c->dir < MODEL_PENDING_OPEN;
@@ -348,8 +362,11 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 			t->pending_len = model_index_ring_grow(t->pending, sizeof(*t->pending),
 			    t->pending_len, t->pending_head);
 		} else {
-			model_pattern_pop(t);
-			t->pattern_early++;
+			/* Until the ring has room: what goes first may be the lane's. */
+			do {
+				model_pattern_pop(t);
+				t->pattern_early++;
+			} while (t->npending == t->pending_len);
 		}
 	}
 	c.ts = ts;
@@ -361,17 +378,23 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 	c.proc = (uint32_t)(p - t->procs);
 	c.proc_id = p->id;
 	c.dir = dir;
-	/* Later calls move up one; equal times keep their arrival order. */
-	model_index_ring_insert(t->pending, sizeof *t->pending, t->pending_head, t->npending,
-	    t->pending_len, &c, model_pattern_before, &t->pattern_late);
-	t->npending++;
+	c.seq = t->lane.seq++;
+	/* Later calls move up one; equal times keep their arrival order; one far behind waits aside. */
+	if (model_index_ring_insert(t->pending, sizeof *t->pending, t->pending_head, t->npending,
+	    t->pending_len, &c, model_pattern_before, t->lane.n < MODEL_LANE_MAX))
+		model_lane_push(&t->lane, sizeof c, &c, model_pending_first);
+	else
+		t->npending++;
 }
 
 /* Judge the pending calls made before upto (UINT64_MAX: all). */
 void
 model_pattern_flush(struct proc_table *t, uint64_t upto)
 {
-	while (t->npending > 0 && t->pending[t->pending_head].ts <= upto)
+	const struct model_pending *c;
+
+	while ((c = model_ring_peek(t->pending, sizeof *c, t->pending_head, t->npending, &t->lane,
+	    model_pending_first)) != NULL && c->ts <= upto)
 		model_pattern_pop(t);
 }
 
@@ -380,4 +403,5 @@ void
 model_pattern_begin(struct proc_table *t, uint64_t ts)
 {
 	t->pending_next = ts;
+	t->judged = 0;
 }

@@ -9,9 +9,11 @@
  * queue's depth of requests apart at most, and the CPUs' batches): one that
  * started before the last ones to come is moved back past them, a cost of
  * that distance (a binary heap cost 535 instructions a request, callgrind,
- * at 260k requests/s, where its 16 levels were always full). A full ring
- * judges its oldest at once (early); a request that started before one
- * already judged, slower than the wait, is judged out of order (late).
+ * at 260k requests/s, where its 16 levels were always full); one that
+ * would move further than MODEL_LANE_AFTER (a CPU's batch sent late) waits
+ * beside the ring in its lane (model.h), a heap of those few. A full ring
+ * judges what started first at once (early); a request that started before
+ * one already judged, slower than the wait, is judged out of order (late).
  * -J's tables count both.
  */
 #include <stdlib.h>
@@ -38,13 +40,15 @@ struct reqpat_ent {
 	uint32_t	 bytes;
 	uint32_t	 dev;
 	uint32_t	 file;		/* file entry, MODEL_NIL: none */
-	uint32_t	 dir;		/* enum pat_dir */
+	uint32_t	 dir : 1;	/* enum pat_dir */
+	uint32_t	 seq : 31;	/* its arrival, for its order among equals (the lane's) */
 };
 
 struct reqpat {
 	struct reqpat_ent	*h;	/* a ring in start order, from head */
 	uint32_t		 head, n;
 	uint32_t		 len;	/* the ring's length in use, up to REQPAT_MAX */
+	struct model_lane	 lane;	/* those that came far behind the ring's last */
 	uint64_t		 judged;	/* start time of the last request judged */
 	uint64_t		 early, late;
 };
@@ -57,6 +61,7 @@ reqpat_create(void)
 	/* Address space only: the pages of the length in use (model_index_entries). */
 	r->h = model_index_entries(REQPAT_MAX, sizeof *r->h);
 	r->len = REQPAT_FIRST;
+	model_lane_init(&r->lane, sizeof *r->h);
 	return (r);
 }
 
@@ -66,6 +71,7 @@ reqpat_free(struct reqpat *r)
 	if (r == NULL)
 		return;
 	model_index_entries_free(r->h, REQPAT_MAX, sizeof *r->h);
+	model_lane_free(&r->lane, sizeof *r->h);
 	free(r);
 }
 
@@ -74,6 +80,7 @@ void
 reqpat_reset(struct reqpat *r)
 {
 	r->head = r->n = 0;
+	r->lane.n = 0;
 	r->judged = 0;
 	r->early = r->late = 0;
 }
@@ -94,17 +101,25 @@ reqpat_before(const void *va, const void *vb)
 	return (a->ts < b->ts || (a->ts == b->ts && a->off < b->off));
 }
 
+/* Whether a goes before b: reqpat_before, then as they came (31 bits of arrivals, fewer than 2^30 apart). */
+static int
+reqpat_first(const void *va, const void *vb)
+{
+	const struct reqpat_ent	*a = va, *b = vb;
+
+	return (reqpat_before(a, b) || (!reqpat_before(b, a) &&
+	    (((uint32_t)a->seq - (uint32_t)b->seq) & 0x7fffffffU) >= 0x40000000U));
+}
+
 /* Judge the request that started first: into its device's pattern and its file's. */
 static void
 reqpat_pop(struct blktop *b, struct reqpat *r)
 {
-	const struct reqpat_ent	*e = &r->h[r->head];
+	struct reqpat_ent	 le;
+	const struct reqpat_ent	*e = model_ring_take(r->h, sizeof le, &r->head, &r->n, r->len,
+				    &r->lane, &le, reqpat_first);
 	struct devwin		*dw;
 
-	r->head = (r->head + 1) & (r->len - 1);
-	r->n--;
-	/* Old entries come from memory: ask 8 ahead, as model_pattern_pop does. */
-	__builtin_prefetch(&r->h[(r->head + 8) & (r->len - 1)]);
 	if (e->ts < r->judged)
 		r->late++;
 	else
@@ -132,8 +147,11 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 		if (r->len < REQPAT_MAX) {
 			r->len = model_index_ring_grow(r->h, sizeof *r->h, r->len, r->head);
 		} else {
-			reqpat_pop(b, r);
-			r->early++;
+			/* Until the ring has room: what goes first may be the lane's. */
+			do {
+				reqpat_pop(b, r);
+				r->early++;
+			} while (r->n == r->len);
 		}
 	}
 	e.ts = ev->ts_start;
@@ -144,10 +162,13 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	e.dev = ev->dev;
 	e.file = file;
 	e.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
-	/* Later-started requests move up one; the same start keeps offset order. */
-	model_index_ring_insert(r->h, sizeof *r->h, r->head, r->n, r->len, &e, reqpat_before,
-	    &r->late);
-	r->n++;
+	e.seq = r->lane.seq++ & 0x7fffffffU;
+	/* Later-started requests move up one; the same start keeps offset order; one far behind waits aside. */
+	if (model_index_ring_insert(r->h, sizeof *r->h, r->head, r->n, r->len, &e, reqpat_before,
+	    r->lane.n < MODEL_LANE_MAX))
+		model_lane_push(&r->lane, sizeof e, &e, reqpat_first);
+	else
+		r->n++;
 }
 
 /* Judge the requests that started before upto (UINT64_MAX: all). */
@@ -156,6 +177,9 @@ reqpat_flush(struct blktop *b, uint64_t upto)
 {
 	struct reqpat *r = b->reqpat;
 
-	while (r != NULL && r->n > 0 && r->h[r->head].ts <= upto)
+	const struct reqpat_ent *e;
+
+	while (r != NULL && (e = model_ring_peek(r->h, sizeof *e, r->head, r->n, &r->lane,
+	    reqpat_first)) != NULL && e->ts <= upto)
 		reqpat_pop(b, r);
 }

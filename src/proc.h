@@ -156,7 +156,7 @@ struct proc_stats {
 	uint64_t	 bad;		/* malformed records refused by proc_add(_typed) */
 	uint64_t	 pairs_evicted;	/* (process, file) positions dropped for room (model-pattern.c) */
 	uint64_t	 pattern_early;	/* calls judged before their 0.3 s: the ring was full */
-	uint64_t	 pattern_late;	/* calls judged out of order: past MODEL_PATTERN_REORDER */
+	uint64_t	 pattern_late;	/* calls judged out of order: after a later one */
 	uint64_t	 pattern_gone;	/* calls not judged: their file left the table first */
 	uint64_t	 maps_reused;	/* files' offset maps given to another file (model-pattern.c) */
 	unsigned	 pairs;		/* positions the table holds */
