@@ -47,7 +47,7 @@ static const struct live_vfs_variant live_vfs_variants[VFS_HOOK_MAX] = {
 
 static struct vfs_bpf		*live_vfs_skel;
 static int			 live_vfs_chosen = -1;
-static uint64_t			 live_vfs_wakeup_ns;	/* a batch is kept this long at most */
+static uint64_t			 live_vfs_batch_age_ns;	/* a batch is kept this long at most */
 static struct cost_batch	 live_vfs_batch;	/* its per-CPU batches */
 static void			 live_vfs_batch_start(void);
 static bool			 live_vfs_debug;
@@ -495,7 +495,7 @@ live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_o
 	skel->rodata->filter_cgroup = o->cgroup;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_ns = o->wakeup_ns;
-	skel->rodata->batch_age_ns = o->wakeup_ns;
+	skel->rodata->batch_age_ns = o->batch_age_ns;
 	skel->rodata->ncomms = o->ncomms;
 	for (i = 0; i < o->ncomms; i++) {
 		char c[BLKTOP_COMM_LEN] = { 0 };
@@ -548,7 +548,7 @@ live_vfs_load_one(int v, int events_fd, int counters_fd, const struct live_vfs_o
 	libbpf_set_print(old);
 	live_vfs_skel = skel;
 	live_vfs_chosen = v;
-	live_vfs_wakeup_ns = o->wakeup_ns;
+	live_vfs_batch_age_ns = o->batch_age_ns;
 	live_vfs_batch_start();
 	return (NULL);
 
@@ -696,7 +696,7 @@ live_vfs_batch_start(void)
 {
 	if (live_vfs_skel->bss != NULL && cost_batch_start(&live_vfs_batch,
 	    bpf_program__fd(live_vfs_skel->progs.vfs_batch_flush),
-	    bpf_map__fd(live_vfs_skel->maps.batch_ts), live_vfs_wakeup_ns))
+	    bpf_map__fd(live_vfs_skel->maps.batch_ts), live_vfs_batch_age_ns))
 		live_vfs_skel->bss->batch_on = 1;
 }
 

@@ -34,6 +34,16 @@
 #define LIVE_DRAIN_USEC	100000
 #define LIVE_BUSY_USEC	10000
 /*
+ * A CPU's batch of records (bpf/batch.h) goes out once its first record is
+ * this old: at that CPU's next record, or at the first drain after (under
+ * load, every LIVE_BUSY_USEC). Its records are then that much later than
+ * the other CPUs', and the model's order waits for them (model.h's lane):
+ * at 100 ms, a partial batch of a CPU gone quiet came up to 130 ms late,
+ * 50,000 places at 400k records/s, past the calls' and requests' rings'
+ * reach at higher rates (65,536 each). At 20 ms, two busy drains.
+ */
+#define LIVE_BATCH_AGE_NS	(2 * LIVE_BUSY_USEC * 1000ULL)
+/*
  * -vvv's self-check: a request's queue and device time from the kernel's
  * stamps and from our clock agree within this (bpf/kstamps.h, doc/tracing.md).
  */
@@ -448,6 +458,7 @@ live_start_vfs(struct live *l)
 	vo.all_files = b->opt.all_files;
 	vo.debug = b->opt.verbose > 0;
 	vo.wakeup_ns = LIVE_DRAIN_USEC * 1000ULL;	/* the drain timer reads the rest */
+	vo.batch_age_ns = LIVE_BATCH_AGE_NS;
 	live_probe_mount_tracefs(b->opt.verbose);
 	if (live_vfs_load(bpf_map__fd(l->skel->maps.events),
 	    bpf_map__fd(l->skel->maps.counters), &vo, &err) != 0) {
@@ -572,7 +583,7 @@ live_start(struct source *src, char **errp)
 		return (-1);
 	}
 	l->skel->rodata->debug_counts = b->opt.verbose >= 2;
-	l->skel->rodata->batch_age_ns = LIVE_DRAIN_USEC * 1000ULL;
+	l->skel->rodata->batch_age_ns = LIVE_BATCH_AGE_NS;
 	if ((vmlinux = btf__load_vmlinux_btf()) != NULL) {
 		live_probe_block_bits(vmlinux, &bits);
 		l->skel->rodata->rqf_flush_seq = bits.rqf_flush_seq;
@@ -623,7 +634,7 @@ live_start(struct source *src, char **errp)
 	l->tasks_due = (b->have & HAVE_TASK) != 0;
 	if (l->skel->bss != NULL && cost_batch_start(&l->batch,
 	    bpf_program__fd(l->skel->progs.blk_batch_flush),
-	    bpf_map__fd(l->skel->maps.batch_ts), LIVE_DRAIN_USEC * 1000ULL))
+	    bpf_map__fd(l->skel->maps.batch_ts), LIVE_BATCH_AGE_NS))
 		l->skel->bss->batch_on = 1;
 	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.events),
 	    live_rb_record, l, NULL);

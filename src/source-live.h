@@ -96,6 +96,8 @@ struct live_vfs_opts {
 	int			 debug;		/* libbpf messages to stderr ($BLKTOP_DEBUG too) */
 	uint64_t		 wakeup_ns;	/* 0: wake the reader per record; else at most
 						   once per wakeup_ns (reader drains on a timer) */
+	uint64_t		 batch_age_ns;	/* a CPU's batch of records waits this long at most
+						   (and a drain after it; 0: no batches) */
 };
 void		 live_vfs_probe(FILE *);
 int		 live_vfs_load(int events_fd, int counters_fd, const struct live_vfs_opts *,

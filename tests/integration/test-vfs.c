@@ -402,7 +402,7 @@ bench(int rounds, int ms)
 				if (c > 0) {
 					o.hook = cfgs[c];
 					if (c >= 4)
-						o.wakeup_ns = 10 * 1000 * 1000;
+						o.wakeup_ns = o.batch_age_ns = 10 * 1000 * 1000;
 					if (live_vfs_load(events_fd, counters_fd, &o, &err) != 0) {
 						free(err);
 						rate[mode][c][r] = 0;
