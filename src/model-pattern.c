@@ -329,13 +329,6 @@ model_pattern_access(struct proc_table *t, struct proc_entry *p, struct file_ent
 	model_pattern_queue(t, p, f, ts, off, bytes, (uint8_t)dir);
 }
 
-/* Whether call a was made before call b (equal times: neither, arrival order stays). */
-static int
-model_pattern_before(const void *a, const void *b)
-{
-	return (((const struct model_pending *)a)->ts < ((const struct model_pending *)b)->ts);
-}
-
 /*
  * Into the ring, in time order: an access (dir an enum pat_dir) or an open
  * (MODEL_PENDING_OPEN) of process p on file f at ts.
@@ -378,10 +371,10 @@ model_pattern_queue(struct proc_table *t, struct proc_entry *p, struct file_entr
 	c.proc = (uint32_t)(p - t->procs);
 	c.proc_id = p->id;
 	c.dir = dir;
-	c.seq = t->lane.seq++;
+	c.seq = model_lane_seq(&t->lane);
 	/* Later calls move up one; equal times keep their arrival order; one far behind waits aside. */
 	if (model_index_ring_insert(t->pending, sizeof *t->pending, t->pending_head, t->npending,
-	    t->pending_len, &c, model_pattern_before, t->lane.n < MODEL_LANE_MAX))
+	    t->pending_len, &c, model_pending_first, t->lane.n < MODEL_LANE_MAX))
 		model_lane_push(&t->lane, sizeof c, &c, model_pending_first);
 	else
 		t->npending++;

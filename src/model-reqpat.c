@@ -103,14 +103,13 @@ reqpat_before(const void *va, const void *vb)
 	return (a->ts < b->ts || (a->ts == b->ts && a->off < b->off));
 }
 
-/* Whether a goes before b: reqpat_before, then as they came (31 bits of arrivals, fewer than 2^30 apart). */
+/* Whether a goes before b: reqpat_before, then as they came. */
 static int
 reqpat_first(const void *va, const void *vb)
 {
 	const struct reqpat_ent	*a = va, *b = vb;
 
-	return (reqpat_before(a, b) || (!reqpat_before(b, a) &&
-	    (((uint32_t)a->seq - (uint32_t)b->seq) & 0x7fffffffU) >= 0x40000000U));
+	return (reqpat_before(a, b) || (!reqpat_before(b, a) && model_seq_before(a->seq, b->seq)));
 }
 
 /* Judge the request that started first: into its device's pattern and its file's. */
@@ -177,7 +176,7 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 	e.dev = ev->dev;
 	e.file = file;
 	e.dir = ev->op == BLK_OP_WRITE ? PAT_WRITE : PAT_READ;
-	e.seq = r->lane.seq++ & 0x7fffffffU;
+	e.seq = model_lane_seq(&r->lane);
 	/* Later-started requests move up one; the same start keeps offset order; one far behind waits aside. */
 	if (model_index_ring_insert(r->h, sizeof *r->h, r->head, r->n, r->len, &e, reqpat_before,
 	    r->lane.n < MODEL_LANE_MAX))
@@ -190,9 +189,8 @@ reqpat_add(struct blktop *b, const struct ev_block *ev, uint32_t file, uint64_t 
 void
 reqpat_flush(struct blktop *b, uint64_t upto)
 {
-	struct reqpat *r = b->reqpat;
-
-	const struct reqpat_ent *e;
+	struct reqpat		*r = b->reqpat;
+	const struct reqpat_ent	*e;
 
 	while (r != NULL && (e = model_ring_peek(r->h, sizeof *e, r->head, r->n, &r->lane,
 	    reqpat_first)) != NULL && e->ts <= upto)

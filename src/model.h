@@ -96,11 +96,23 @@ model_ring_peek(const void *ring, size_t size, uint32_t head, uint32_t n,
 	return (l->n != 0 && (e == NULL || first(l->h, e)) ? l->h : e);
 }
 
-/* Whether arrival a came before arrival b, numbered in 32 bits (fewer than 2^31 apart). */
+/*
+ * Arrivals are numbered in 31 bits (model_lane_seq: a request's number
+ * shares its word with its direction); a ring and its lane hold fewer than
+ * 2^30, so two numbers compare across the wrap.
+ */
+#define MODEL_SEQ_MASK		0x7fffffffU
+static inline uint32_t
+model_lane_seq(struct model_lane *l)
+{
+	return (l->seq++ & MODEL_SEQ_MASK);
+}
+
+/* Whether arrival a came before arrival b (model_lane_seq's numbers). */
 static inline int
 model_seq_before(uint32_t a, uint32_t b)
 {
-	return ((int32_t)(a - b) < 0);
+	return (((a - b) & MODEL_SEQ_MASK) > (MODEL_SEQ_MASK >> 1));
 }
 
 /*
