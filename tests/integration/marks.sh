@@ -82,11 +82,14 @@ rows = list(csv.DictReader(open(dump, encoding="utf-8")))
 want = ["epoch 1", "époque 2 — écritures", "from python"]
 marks = [m for j in J for m in j["marks"]]
 out([m["label"] for m in marks] == want, "-J's marks: %s" % [m["label"] for m in marks])
-# Within a tick (0.5 s) of the command: between the wall times around it.
+# Within a tick (0.5 s) of the command: from its start to a tick after its end. The
+# mark's time is when blktop takes it, after a drain; --mark sends without waiting
+# for that, so it may exit first (a CI run of the debug build: 17.5 and 11.0 ms
+# after the command's start, past its end).
 times = [tuple(map(float, l.split())) for l in open(sent)]
 lat = [m["ts"] - t0 for m, (t0, t1) in zip(marks, times)]
-ok = all(t0 <= m["ts"] <= t1 for m, (t0, t1) in zip(marks, times))
-out(ok and len(times) == 2, "each --mark's time is between the command's start and end "
+ok = all(t0 <= m["ts"] <= t1 + 0.5 for m, (t0, t1) in zip(marks, times))
+out(ok and len(times) == 2, "each --mark's time is from the command's start to a tick after its end "
     "(mark latency from the command: %s ms)" % ", ".join("%.1f" % (x * 1e3) for x in lat))
 # Each mark in the report of the interval it fell in.
 ok = all(j["ts"] - j["interval_s"] - 0.001 <= m["ts"] <= j["ts"] + 0.001 for j in J for m in j["marks"])
